@@ -1,0 +1,36 @@
+# opforge - the README's set-up commands. Every target installs missing Debian
+# packages (scripts/install-deps.sh, a no-op when all are present), configures
+# with the `default` CMake preset, builds and runs.
+#   make demo    run the main job on the embedded default scenario
+#   make test    build and run every test (ctest; output shown on failure)
+#   make build   configure and build only
+#   make bench   build and run the benchmarks
+JOBS ?= $(shell nproc)
+BUILD := build
+CTEST_ARGS ?=
+
+.PHONY: deps configure build test demo bench corpus format clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+configure: deps
+	@cmake --preset default >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+demo: build
+	@bash scripts/demo.sh $(BUILD)
+
+bench: build
+	@bash scripts/bench.sh $(BUILD)
+
+format:
+	@find support isa model rtl compiler generator harness tests bench -name '*.cpp' -o -name '*.h' 2>/dev/null | xargs -r clang-format -i
+
+clean:
+	@rm -rf $(BUILD)

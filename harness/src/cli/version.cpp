@@ -1,0 +1,28 @@
+//===- version.cpp - `opforge version` -------------------------------------===//
+#include <iostream>
+
+#include "opforge/harness/cli.h"
+
+#ifndef OPFORGE_VERSION
+#define OPFORGE_VERSION "unknown"
+#endif
+#ifndef OPFORGE_GIT_SHA
+#define OPFORGE_GIT_SHA "unknown"
+#endif
+
+namespace opforge::cli {
+namespace {
+int run_version(const std::vector<std::string> &args) {
+  for (const auto &a : args) {
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: opforge version\n\nPrint opforge's version and the git commit it was built from.\n";
+      return kExitOk;
+    }
+    return usage_error("version", "unexpected argument '" + a + "'");
+  }
+  std::cout << "opforge " << OPFORGE_VERSION << " (" << OPFORGE_GIT_SHA << ")\n";
+  return kExitOk;
+}
+CommandRegistrar reg{{"version", "print the version and git commit", run_version}};
+}  // namespace
+}  // namespace opforge::cli
