@@ -21,6 +21,9 @@ struct FieldSpec {
   std::string name;  // "rd", "rs1", "imm12", "bimm12hi", "vm", "zimm11", ...
   int msb = 0;       // highest bit in the instruction word
   int lsb = 0;       // lowest bit
+  std::string kind;         // reg, freg, vreg, simm, uimm, part, csr, rm, bit, fence, vtype, vm
+  std::string description;  // one line, from fields.csv
+  int width() const { return msb - lsb + 1; }
   uint32_t mask() const { return ((msb - lsb + 1) >= 32 ? ~0u : ((1u << (msb - lsb + 1)) - 1u)) << lsb; }
   uint32_t extract(uint32_t word) const { return (word & mask()) >> lsb; }
 };
@@ -35,6 +38,30 @@ struct InsnSpec {
   std::vector<std::string> fields;  // operand field names in table order
   std::string source;               // "isa/spec/rv_i.opcodes:12" for error messages
 };
+
+// One table file's text, as embedded at build time or given by a test.
+struct TableSource {
+  std::string file;  // "isa/spec/rv_i.opcodes", "isa/spec/fields.csv"
+  std::string text;
+};
+
+// A parsed set of tables.
+struct InsnTable {
+  std::vector<FieldSpec> fields;
+  std::vector<InsnSpec> insns;
+};
+
+// Parse fields.csv plus *.opcodes texts (the source named ".../fields.csv"
+// gives the fields; the others are opcode tables, extension = file stem).
+// Every line is checked: known fields, bit ranges inside 31..0, values that
+// fit, no bit both fixed and a field or fixed twice, every bit covered,
+// bits 1..0 = 3, unique mnemonics. Throws opforge::Error naming file:line.
+InsnTable parse_tables(const std::vector<TableSource> &sources);
+
+namespace detail {
+// The isa/spec files embedded into the library (generated at build time).
+const std::vector<TableSource> &embedded_tables();
+}  // namespace detail
 
 // All instructions of all tables, in a stable order (table files sorted by
 // name, lines in file order). Loaded once; thread-safe after first call.

@@ -1,0 +1,266 @@
+//===- spec.cpp - parse the embedded instruction tables; lookup and decode -===//
+#include "opforge/isa/spec.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <charconv>
+#include <sstream>
+#include <unordered_map>
+
+#include "opforge/support/error.h"
+
+namespace opforge::isa {
+namespace {
+
+[[noreturn]] void fail(const std::string &file, int line, const std::string &msg) {
+  ErrorContext ctx;
+  ctx.file = file;
+  ctx.line = line;
+  throw Error(msg, ctx);
+}
+
+std::vector<std::string> split_ws(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::string> split_char(std::string_view s, char c) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (true) {
+    size_t j = s.find(c, i);
+    std::string part(s.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
+    while (!part.empty() && (part.back() == ' ' || part.back() == '\r')) part.pop_back();
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    out.push_back(part);
+    if (j == std::string_view::npos) break;
+    i = j + 1;
+  }
+  return out;
+}
+
+// Decimal, 0x hex or 0b binary, unsigned.
+bool parse_uint(std::string_view s, uint64_t &out) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out, base);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+template <typename F>
+void for_each_line(const std::string &text, F &&f) {
+  int line_no = 0;
+  size_t i = 0;
+  while (i <= text.size()) {
+    size_t j = text.find('\n', i);
+    if (j == std::string::npos) j = text.size();
+    ++line_no;
+    std::string_view line(text.data() + i, j - i);
+    if (auto h = line.find('#'); h != std::string_view::npos) line = line.substr(0, h);
+    f(line_no, line);
+    if (j == text.size()) break;
+    i = j + 1;
+  }
+}
+
+std::string file_stem(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.find('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+const char *const kFieldKinds[] = {"reg", "freg", "vreg", "simm", "uimm", "part",
+                                   "csr", "rm",   "bit",  "fence", "vtype", "vm"};
+
+std::vector<FieldSpec> parse_fields(const TableSource &src) {
+  std::vector<FieldSpec> fields;
+  bool header_seen = false;
+  for_each_line(src.text, [&](int line_no, std::string_view line) {
+    if (split_ws(line).empty()) return;
+    auto cols = split_char(line, ',');
+    if (!header_seen && cols.size() >= 1 && cols[0] == "name") {
+      header_seen = true;
+      return;
+    }
+    if (cols.size() < 4) fail(src.file, line_no, "expected 'name,msb,lsb,kind[,description]'");
+    FieldSpec f;
+    f.name = cols[0];
+    uint64_t msb = 0, lsb = 0;
+    if (f.name.empty()) fail(src.file, line_no, "empty field name");
+    if (!parse_uint(cols[1], msb) || !parse_uint(cols[2], lsb) || msb > 31 || lsb > msb)
+      fail(src.file, line_no, "field '" + f.name + "': bad bit range '" + cols[1] + ".." + cols[2] + "'");
+    f.msb = static_cast<int>(msb);
+    f.lsb = static_cast<int>(lsb);
+    f.kind = cols[3];
+    if (std::find(std::begin(kFieldKinds), std::end(kFieldKinds), f.kind) == std::end(kFieldKinds))
+      fail(src.file, line_no, "field '" + f.name + "': unknown kind '" + f.kind + "'");
+    if (cols.size() > 4) {
+      for (size_t c = 4; c < cols.size(); ++c) f.description += (c > 4 ? "," : "") + cols[c];
+    }
+    for (const auto &g : fields)
+      if (g.name == f.name) fail(src.file, line_no, "duplicate field '" + f.name + "'");
+    fields.push_back(std::move(f));
+  });
+  return fields;
+}
+
+void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
+                   std::vector<InsnSpec> &out) {
+  const std::string ext = file_stem(src.file);
+  for_each_line(src.text, [&](int line_no, std::string_view line) {
+    auto toks = split_ws(line);
+    if (toks.empty()) return;
+    InsnSpec insn;
+    insn.name = toks[0];
+    insn.extension = ext;
+    insn.source = src.file + ":" + std::to_string(line_no);
+    uint32_t covered = 0;
+    auto claim = [&](uint32_t bits, const std::string &what) {
+      if (covered & bits) fail(src.file, line_no, insn.name + ": '" + what + "' overlaps bits already defined");
+      covered |= bits;
+    };
+    for (size_t t = 1; t < toks.size(); ++t) {
+      const std::string &tok = toks[t];
+      size_t eq = tok.find('=');
+      if (eq == std::string::npos) {
+        auto it = std::find_if(fields.begin(), fields.end(), [&](const FieldSpec &f) { return f.name == tok; });
+        if (it == fields.end()) fail(src.file, line_no, insn.name + ": unknown field '" + tok + "'");
+        claim(it->mask(), tok);
+        insn.fields.push_back(tok);
+        continue;
+      }
+      std::string lhs = tok.substr(0, eq), rhs = tok.substr(eq + 1);
+      uint64_t value = 0;
+      if (!parse_uint(rhs, value)) fail(src.file, line_no, insn.name + ": bad value in '" + tok + "'");
+      uint64_t hi = 0, lo = 0;
+      size_t dots = lhs.find("..");
+      if (dots != std::string::npos) {
+        if (!parse_uint(lhs.substr(0, dots), hi) || !parse_uint(lhs.substr(dots + 2), lo))
+          fail(src.file, line_no, insn.name + ": bad bit range in '" + tok + "'");
+      } else if (parse_uint(lhs, hi)) {
+        lo = hi;
+      } else {
+        auto it = std::find_if(fields.begin(), fields.end(), [&](const FieldSpec &f) { return f.name == lhs; });
+        if (it == fields.end()) fail(src.file, line_no, insn.name + ": unknown field '" + lhs + "' in '" + tok + "'");
+        hi = static_cast<uint64_t>(it->msb);
+        lo = static_cast<uint64_t>(it->lsb);
+      }
+      if (hi > 31 || lo > hi) fail(src.file, line_no, insn.name + ": bit range out of 31..0 in '" + tok + "'");
+      const int width = static_cast<int>(hi - lo + 1);
+      if (width < 64 && value >= (uint64_t{1} << width))
+        fail(src.file, line_no, insn.name + ": value does not fit in '" + tok + "'");
+      const uint32_t bits = (width >= 32 ? ~0u : ((1u << width) - 1u)) << lo;
+      claim(bits, tok);
+      insn.mask |= bits;
+      insn.match |= static_cast<uint32_t>(value << lo);
+    }
+    if (covered != ~0u) {
+      std::ostringstream os;
+      os << insn.name << ": bits not covered by a value or a field:";
+      for (int b = 31; b >= 0; --b)
+        if (!(covered & (1u << b))) os << ' ' << b;
+      fail(src.file, line_no, os.str());
+    }
+    if ((insn.match & 3u) != 3u || !(insn.mask & 3u))
+      fail(src.file, line_no, insn.name + ": bits 1..0 must be fixed to 3 (32-bit encoding)");
+    for (const auto &other : out)
+      if (other.name == insn.name)
+        fail(src.file, line_no, "duplicate mnemonic '" + insn.name + "' (first at " + other.source + ")");
+    insn.id = static_cast<int>(out.size());
+    out.push_back(std::move(insn));
+  });
+}
+
+// Decode index: bucket by major opcode (bits 6..0) and funct3 (bits 14..12);
+// an entry that leaves funct3 open sits in all 8 buckets of its opcode.
+// Within a bucket the most specific masks come first, so a documented
+// specialisation wins over the general form.
+struct Tables {
+  std::vector<FieldSpec> fields;
+  std::vector<InsnSpec> insns;
+  std::unordered_map<std::string_view, int> by_name;
+  std::array<std::vector<const InsnSpec *>, 1024> buckets;
+};
+
+const Tables &tables() {
+  static const Tables t = [] {
+    Tables r;
+    InsnTable parsed = parse_tables(detail::embedded_tables());
+    r.fields = std::move(parsed.fields);
+    r.insns = std::move(parsed.insns);
+    for (const auto &i : r.insns) r.by_name.emplace(i.name, i.id);
+    for (const auto &i : r.insns) {
+      const uint32_t op = i.match & 0x7f;
+      const bool f3_fixed = (i.mask & 0x7000u) == 0x7000u;
+      for (uint32_t f3 = 0; f3 < 8; ++f3) {
+        if (f3_fixed && ((i.match >> 12) & 7u) != f3) continue;
+        r.buckets[(op << 3) | f3].push_back(&i);
+      }
+    }
+    for (auto &b : r.buckets)
+      std::stable_sort(b.begin(), b.end(), [](const InsnSpec *a, const InsnSpec *c) {
+        return std::popcount(a->mask) > std::popcount(c->mask);
+      });
+    return r;
+  }();
+  return t;
+}
+
+}  // namespace
+
+InsnTable parse_tables(const std::vector<TableSource> &sources) {
+  InsnTable t;
+  const TableSource *field_src = nullptr;
+  for (const auto &s : sources)
+    if (s.file.size() >= 10 && s.file.compare(s.file.size() - 10, 10, "fields.csv") == 0) field_src = &s;
+  if (!field_src) throw Error("instruction tables: no fields.csv among the sources");
+  t.fields = parse_fields(*field_src);
+  std::vector<const TableSource *> order;
+  for (const auto &s : sources)
+    if (&s != field_src) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const TableSource *a, const TableSource *b) { return a->file < b->file; });
+  for (const auto *s : order) parse_opcodes(*s, t.fields, t.insns);
+  return t;
+}
+
+const std::vector<InsnSpec> &instructions() { return tables().insns; }
+const std::vector<FieldSpec> &fields() { return tables().fields; }
+
+const FieldSpec *find_field(std::string_view name) {
+  for (const auto &f : tables().fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const InsnSpec *find_insn(std::string_view name) {
+  const auto &t = tables();
+  auto it = t.by_name.find(name);
+  return it == t.by_name.end() ? nullptr : &t.insns[static_cast<size_t>(it->second)];
+}
+
+const InsnSpec *decode(uint32_t word) {
+  const auto &bucket = tables().buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
+  for (const InsnSpec *i : bucket)
+    if ((word & i->mask) == i->match) return i;
+  return nullptr;
+}
+
+}  // namespace opforge::isa
