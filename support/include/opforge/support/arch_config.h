@@ -1,0 +1,225 @@
+//===- arch_config.h - the chip's full parameter set as typed structs -----===//
+//
+// ArchConfig is every parameter of the modelled chip (DESIGN.md section 4),
+// with units in the names. Its schema (arch_schema()) documents every field
+// with unit, default and range; `opforge config schema` prints it. Configs
+// are JSON presets in scenarios/arch/ (mtia-2i, mtia-v1, tiny) plus
+// "--set key=value" overrides; to_json() is the fully resolved config that
+// each run writes beside its results.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "opforge/support/dtype.h"
+#include "opforge/support/json_schema.h"
+
+namespace opforge {
+
+enum class UnitImpl { Tlm, Rtl, Lockstep };          // how a functional unit is modelled
+enum class SramMode { Cache, Scratch };
+enum class DispatchPolicy { RoundRobin, FirstFree };
+enum class TimingMode { Functional, Lt };
+enum class NocTopology { Mesh };
+
+struct PeGridConfig {
+  uint32_t rows = 8;
+  uint32_t cols = 8;
+  uint32_t num_pes() const { return rows * cols; }
+};
+
+struct VectorUnitConfig {
+  uint32_t vlen_bits = 512;  // RVV VLEN
+  uint32_t lanes = 16;       // 32-bit lanes: elements/cycle = lanes * 32 / SEW
+};
+
+struct LocalMemConfig {
+  uint64_t size_bytes = 384ull << 10;
+  uint32_t banks = 16;
+  double bandwidth_gbps = 1000;
+  uint32_t latency_cycles = 2;
+};
+
+// Cycles per instruction class of the scalar core.
+struct ScalarTimingConfig {
+  uint32_t int_alu_cycles = 1;
+  uint32_t int_mul_cycles = 3;
+  uint32_t int_div_cycles = 20;
+  uint32_t load_cycles = 2;
+  uint32_t store_cycles = 1;
+  uint32_t branch_taken_cycles = 2;
+  uint32_t branch_not_taken_cycles = 1;
+  uint32_t csr_cycles = 1;
+  uint32_t fp_add_cycles = 3;
+  uint32_t fp_mul_cycles = 4;
+  uint32_t fp_fma_cycles = 4;
+  uint32_t fp_div_cycles = 15;
+  uint32_t fp_sqrt_cycles = 20;
+};
+
+// Vector instruction cost: startup_cycles + ceil(VL / elements_per_cycle) *
+// <class>_cycles, with elements_per_cycle = lanes * 32 / SEW (at least 1).
+struct VectorTimingConfig {
+  uint32_t startup_cycles = 2;
+  uint32_t int_alu_cycles = 1;
+  uint32_t int_mul_cycles = 1;
+  uint32_t int_div_cycles = 8;
+  uint32_t fp_add_cycles = 1;
+  uint32_t fp_mul_cycles = 1;
+  uint32_t fp_fma_cycles = 1;
+  uint32_t fp_div_cycles = 4;
+  uint32_t fp_sqrt_cycles = 4;
+  uint32_t load_cycles = 1;             // unit-stride, per group
+  uint32_t store_cycles = 1;            // unit-stride, per group
+  uint32_t indexed_cycles_per_element = 1;  // strided / gather / scatter
+  uint32_t reduction_step_cycles = 1;   // per log2(lanes) tree step
+  uint32_t permute_cycles = 1;          // slides, gathers in registers, per group
+};
+
+enum class VectorOpClass {
+  IntAlu, IntMul, IntDiv, FpAdd, FpMul, FpFma, FpDiv, FpSqrt, Load, Store, Indexed, Reduction, Permute
+};
+
+struct DpeMacsConfig {
+  uint32_t bf16 = 1024;
+  uint32_t fp16 = 1024;
+  uint32_t fp32 = 256;
+  uint32_t int8 = 2048;
+};
+
+struct DpeConfig {
+  DpeMacsConfig macs_per_cycle;
+  uint32_t tile_max_m = 64;
+  uint32_t tile_max_n = 64;
+  uint32_t tile_max_k = 64;
+  uint32_t setup_cycles = 8;
+  uint32_t queue_depth = 4;
+  UnitImpl impl = UnitImpl::Tlm;
+};
+
+struct SfuConfig {
+  uint32_t elements_per_cycle = 16;
+  uint32_t latency_cycles = 8;
+  uint32_t precision_bits = 0;  // mantissa bits kept by the special functions; 0 = exact
+  UnitImpl impl = UnitImpl::Tlm;
+};
+
+struct DmaConfig {
+  uint32_t engines = 2;
+  double bandwidth_gbps = 256;  // per engine
+  uint32_t outstanding = 8;     // transfers in flight per engine
+  uint32_t setup_cycles = 20;
+};
+
+struct PeConfig {
+  VectorUnitConfig vector;
+  LocalMemConfig local_mem;
+  ScalarTimingConfig scalar_timing;
+  VectorTimingConfig vector_timing;
+  DpeConfig dpe;
+  SfuConfig sfu;
+  DmaConfig dma;
+};
+
+struct NocConfig {
+  NocTopology topology = NocTopology::Mesh;
+  double link_bandwidth_gbps = 256;
+  uint32_t hop_latency_cycles = 2;
+};
+
+struct SramConfig {
+  uint64_t size_bytes = 256ull << 20;
+  uint32_t banks = 32;
+  SramMode mode = SramMode::Cache;
+  uint32_t line_bytes = 64;
+  uint32_t ways = 16;
+  double bandwidth_gbps = 2700;  // total over all banks
+  uint32_t latency_cycles = 30;
+};
+
+struct DramConfig {
+  uint32_t channels = 16;
+  double bandwidth_gbps = 204.8;  // total over all channels
+  double latency_ns = 100;
+  uint64_t capacity_bytes = 128ull << 30;
+  uint64_t interleave_bytes = 256;
+};
+
+struct HostLinkConfig {
+  double bandwidth_gbps = 32;
+  double latency_ns = 1000;
+};
+
+struct CommandProcessorConfig {
+  uint32_t dispatch_latency_cycles = 50;   // per workgroup handed to a PE
+  uint32_t launch_latency_cycles = 1000;   // per kernel launch
+  DispatchPolicy dispatch_policy = DispatchPolicy::RoundRobin;
+};
+
+struct SimulationConfig {
+  TimingMode timing_mode = TimingMode::Lt;
+  uint64_t quantum_cycles = 1000;
+  uint64_t watchdog_cycles = 1'000'000'000;
+  uint64_t sample_interval_cycles = 0;  // 0: no counter sampling
+};
+
+struct ArchConfig {
+  std::string name;
+  double clock_ghz = 1.35;
+  PeGridConfig pe_grid;
+  PeConfig pe;
+  NocConfig noc;
+  SramConfig sram;
+  DramConfig dram;
+  HostLinkConfig host_link;
+  CommandProcessorConfig command_processor;
+  SimulationConfig simulation;
+
+  // Resolve `name_or_file` (a preset name in the arch directories or a JSON
+  // file), apply "key=value" overrides, validate. Throws opforge::Error.
+  static ArchConfig load(const std::string &name_or_file = "mtia-2i",
+                         const std::vector<std::string> &overrides = {});
+  // From a document already normalized by arch_schema().
+  static ArchConfig from_json(const nlohmann::json &resolved);
+  // Validate and read an unresolved document (defaults filled in).
+  static ArchConfig from_document(const nlohmann::json &doc, const std::string &file);
+  // The fully resolved config, every field present, in canonical units.
+  nlohmann::json to_json() const;
+
+  // --- derived figures ---
+  uint32_t num_pes() const { return pe_grid.num_pes(); }
+  double clock_hz() const { return clock_ghz * 1e9; }
+  // GB/s at this clock expressed in bytes per cycle.
+  double bytes_per_cycle(double gbps) const { return gbps / clock_ghz; }
+  double dram_bytes_per_cycle() const { return bytes_per_cycle(dram.bandwidth_gbps); }
+  double sram_bytes_per_cycle() const { return bytes_per_cycle(sram.bandwidth_gbps); }
+  // DPE MACs per cycle per PE for a dtype (Float16, BFloat16, Float32, Int8); 0 if unsupported.
+  uint32_t dpe_macs_per_cycle(DType t) const;
+  // Whole-chip DPE peak: 2 * MACs/cycle * PEs * clock, in FLOP/s (OP/s for int8).
+  double dpe_peak_flops(DType t) const;
+  // Whole-chip vector FP32 FMA peak in FLOP/s (2 per lane per cycle).
+  double vector_peak_fp32_flops() const;
+  // Cycles for one vector instruction of a class at vector length vl and SEW.
+  uint64_t vector_op_cycles(VectorOpClass cls, uint64_t vl, uint32_t sew_bits) const;
+};
+
+// The schema of ArchConfig documents (every field with unit, default, doc).
+const Schema &arch_schema();
+
+// Directories searched for preset names: $OPFORGE_ARCH_DIR if set, then the
+// compiled-in <source>/scenarios/arch.
+std::vector<std::filesystem::path> arch_search_dirs();
+
+std::string_view to_string(UnitImpl v);
+std::string_view to_string(SramMode v);
+std::string_view to_string(DispatchPolicy v);
+std::string_view to_string(TimingMode v);
+std::string_view to_string(NocTopology v);
+
+}  // namespace opforge
