@@ -34,3 +34,7 @@ format:
 
 clean:
 	@rm -rf $(BUILD)
+
+# The OpInfo ATen call corpus (docs/corpus.md); Debian's python3, not a virtualenv's.
+corpus: deps
+	@/usr/bin/python3 scripts/export-opinfo.py --out corpus/opinfo.h5
