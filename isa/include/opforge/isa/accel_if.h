@@ -48,6 +48,9 @@ enum class SfuFunc : uint8_t { Exp, Log, Tanh, Erf, Sin, Cos, Rsqrt, Recip };
 struct AccelStatus {
   bool ok = true;
   uint64_t fault_addr = 0;  // first bad address when !ok
+  // A wait that has not completed yet (timed models): the ISS stops with
+  // StopReason::AccelBlocked and re-executes the wait on the next run.
+  bool pending = false;
 };
 
 class AcceleratorIf {

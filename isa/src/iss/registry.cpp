@@ -1,0 +1,82 @@
+//===- registry.cpp - binds semantics bodies to table entries by mnemonic --===//
+#include "registry.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "opforge/isa/spec.h"
+#include "semantics.h"
+
+namespace opforge::isa::sem {
+
+// Pull every semantics unit into the link.
+void link_rv_i();
+void link_rv_m();
+void link_rv_a();
+void link_rv_fd();
+void link_zicsr();
+void link_rv_v_cfg_mem();
+void link_rv_v_int();
+void link_rv_v_fp();
+void link_rv_v_perm();
+void link_xmtia();
+
+std::vector<SemEntry> &registry() {
+  static std::vector<SemEntry> entries;
+  return entries;
+}
+
+const SemEntry *find_semantics(std::string_view mnemonic) {
+  for (const auto &e : registry())
+    if (e.name == mnemonic) return &e;
+  return nullptr;
+}
+
+namespace {
+uint64_t illegal_insn(Hart &, Insn i, uint64_t) { Hart::raise(cause::kIllegalInsn, i.bits); }
+}  // namespace
+
+InsnFn illegal_handler() { return &illegal_insn; }
+
+const DecodeTable &decode_table() {
+  static DecodeTable table = [] {
+    link_rv_i();
+    link_rv_m();
+    link_rv_a();
+    link_rv_fd();
+    link_zicsr();
+    link_rv_v_cfg_mem();
+    link_rv_v_int();
+    link_rv_v_fp();
+    link_rv_v_perm();
+    link_xmtia();
+    DecodeTable t;
+    for (const InsnSpec &s : instructions()) {
+      const SemEntry *e = find_semantics(s.name);
+      DecodeEntry d;
+      d.mask = s.mask;
+      d.match = s.match;
+      d.id = s.id;
+      d.fn = e ? e->fn : &illegal_insn;
+      d.cls = e ? e->cls : InsnClass::System;
+      d.has_semantics = e != nullptr;
+      t.by_opcode[s.match & 0x7f].push_back(d);
+    }
+    // More specific encodings first so a special case wins over a general one.
+    for (auto &bucket : t.by_opcode)
+      std::stable_sort(bucket.begin(), bucket.end(), [](const DecodeEntry &a, const DecodeEntry &b) {
+        return __builtin_popcount(a.mask) > __builtin_popcount(b.mask);
+      });
+    return t;
+  }();
+  return table;
+}
+
+const DecodeEntry *decode_for_iss(uint32_t word) {
+  const auto &bucket = decode_table().by_opcode[word & 0x7f];
+  for (const DecodeEntry &d : bucket)
+    if ((word & d.mask) == d.match) return &d;
+  return nullptr;
+}
+
+}  // namespace opforge::isa::sem
