@@ -1,0 +1,53 @@
+//===- local_mem.h - a PE's local memory (scratchpad): banks, DMI ---------===//
+//
+// Serves PE i's window [local_window_base + i * stride, + size). Consecutive
+// bank_bytes_per_cycle granules rotate over the banks; each bank moves one
+// granule per cycle (a Resource) and an access adds latency_cycles. The PE's
+// own core reaches it through DMI (and charges the core's load/store cost);
+// its DMA engines and DPE call access() directly; other PEs come through the
+// bus and the NoC.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "opforge/model/counters.h"
+#include "opforge/model/sc_common.h"
+#include "opforge/model/timing.h"
+
+namespace opforge::model {
+
+class LocalMemTarget : public sc_core::sc_module {
+public:
+  tlm_utils::simple_target_socket<LocalMemTarget> socket;
+
+  LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p, uint32_t pe,
+                 CounterRegistry &counters);
+
+  uint64_t base() const { return base_; }
+  uint64_t size_bytes() const { return data_.size(); }
+  uint8_t *data() { return data_.data(); }
+  bool contains(uint64_t addr, uint64_t len) const {
+    return addr >= base_ && addr - base_ + len <= data_.size();
+  }
+  // Completion time of an access at offset off issued at t (lt mode).
+  double access(uint64_t off, uint64_t len, bool is_write, double t);
+  void clear() { std::fill(data_.begin(), data_.end(), 0); }
+
+private:
+  void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload &tr);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload &tr, tlm::tlm_dmi &dmi);
+
+  const ChipParams &p_;
+  ChipClock clk_;
+  uint64_t base_;
+  std::vector<uint8_t> data_;
+  std::vector<Resource> banks_;
+  FracCounter conflict_;
+  uint64_t *bytes_read_, *bytes_written_;
+};
+
+}  // namespace opforge::model

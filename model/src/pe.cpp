@@ -1,0 +1,260 @@
+//===- pe.cpp - PE run loop, memory adapter, quantum keeping --------------===//
+#include "opforge/model/pe.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace opforge::model {
+
+// hpmcounter3.. read these PE counters (docs/model/counters.md).
+static const char *kHpmCounters[] = {
+    "dma.bytes_read", "dma.bytes_written", "dpe.macs", "sfu.elements",
+    "stall.mem_cycles", "stall.dma_wait_cycles", "stall.dpe_wait_cycles",
+    "lmem.bytes_read", "lmem.bytes_written", "dma.commands", "dpe.commands"};
+
+isa::CostModel Pe::cost_model(const ChipParams &p) {
+  isa::CostModel m;
+  if (p.sim.timing == TimingMode::Functional) {
+    // No timing: one cycle per instruction, whatever its kind or length.
+    m.int_alu_cycles = m.mul_cycles = m.div_cycles = m.load_cycles = m.store_cycles = 1;
+    m.branch_cycles = m.jump_cycles = m.csr_cycles = m.system_cycles = m.amo_cycles = 1;
+    m.fp_add_cycles = m.fp_mul_cycles = m.fp_fma_cycles = m.fp_div_cycles = m.fp_sqrt_cycles = 1;
+    m.fp_misc_cycles = 1;
+    m.vec_issue_cycles = 1;
+    m.vec_datapath_bits = p.core.vlen_bits * 8;  // every instruction is one beat
+    m.vec_alu_beat_cycles = m.vec_mul_beat_cycles = m.vec_div_beat_cycles = 0;
+    m.vec_fp_beat_cycles = m.vec_fdiv_beat_cycles = m.vec_mem_beat_cycles = 0;
+    m.vec_permute_beat_cycles = m.vec_reduce_beat_cycles = m.sfu_beat_cycles = 0;
+    return m;
+  }
+  const CoreCostParams &c = p.core.cost;
+  m.int_alu_cycles = c.alu_cycles;
+  m.mul_cycles = c.mul_cycles;
+  m.div_cycles = c.div_cycles;
+  m.load_cycles = c.load_cycles;
+  m.store_cycles = c.store_cycles;
+  m.branch_cycles = c.branch_cycles;
+  m.jump_cycles = c.branch_cycles;
+  m.csr_cycles = c.csr_cycles;
+  m.system_cycles = c.csr_cycles;
+  m.amo_cycles = c.load_cycles + c.store_cycles;
+  m.fp_add_cycles = m.fp_mul_cycles = m.fp_fma_cycles = c.fp_cycles;
+  m.fp_div_cycles = m.fp_sqrt_cycles = c.fdiv_cycles;
+  m.fp_misc_cycles = c.alu_cycles;
+  m.vec_issue_cycles = c.vec_issue_cycles;
+  m.vec_datapath_bits = p.core.vec_lanes * 32;
+  m.vec_alu_beat_cycles = m.vec_mul_beat_cycles = m.vec_fp_beat_cycles = m.vec_mem_beat_cycles = 1;
+  m.vec_div_beat_cycles = m.vec_fdiv_beat_cycles = c.vec_div_beat_cycles;
+  m.vec_permute_beat_cycles = c.vec_permute_beat_cycles;
+  m.vec_reduce_beat_cycles = c.vec_reduce_beat_cycles;
+  // One beat is vec_lanes elements; the SFU retires elements_per_cycle of them.
+  m.sfu_beat_cycles = (p.core.vec_lanes + p.sfu.elements_per_cycle - 1) / p.sfu.elements_per_cycle;
+  return m;
+}
+
+Pe::Pe(sc_core::sc_module_name name, const ChipParams &p, uint32_t id, const MemoryMap &map,
+       CommandProcessor &cp, CounterRegistry &counters)
+    : sc_module(name), socket("socket"), lmem("lmem", p, id, counters), p_(p), id_(id), map_(map),
+      cp_(cp), clk_(p), timed_(p.sim.timing == TimingMode::Lt), accel_(p, id, *this, counters),
+      counters_(counters) {
+  std::string pre = pe_prefix(id / p.grid.cols, id % p.grid.cols) + ".";
+  instret_ = &counters.add(pre + "core.instret");
+  cycles_ = &counters.add(pre + "core.cycles");
+  programs_ = &counters.add(pre + "core.programs");
+  traps_ = &counters.add(pre + "core.traps");
+  idle_cycles_ = &counters.add(pre + "core.start_cycles");
+  for (const char *n : kHpmCounters) hpm_index_.push_back(size_t(counters.find(pre + n)));
+
+  isa::HartConfig &hc = hart_cfg_;
+  hc.vlen_bits = p.core.vlen_bits;
+  hc.hartid = id;
+  hc.cost = cost_model(p);
+  hc.xmtia.grid_rows = p.grid.rows;
+  hc.xmtia.grid_cols = p.grid.cols;
+  hc.xmtia.pe_id = id;
+  hc.xmtia.sfu_prec_bits = p.sfu.precision_bits;
+  set_tohost(std::nullopt);
+  qk_.set_global_quantum(clk_.time(double(p.sim.quantum_cycles)));
+  tr_.set_byte_enable_ptr(nullptr);
+  tr_.set_dmi_allowed(false);
+  SC_THREAD(thread);
+}
+
+void Pe::set_tohost(std::optional<uint64_t> addr) {
+  if (hart_ && hart_cfg_.tohost_addr == addr) return;
+  hart_cfg_.tohost_addr = addr;
+  hart_ = std::make_unique<isa::Hart>(hart_cfg_, *this, accel_);
+  hart_->set_hpm_reader([this](unsigned index) -> uint64_t {
+    unsigned i = index - 3;
+    return i < hpm_index_.size() ? counters_.value_at(hpm_index_[i]) : 0;
+  });
+  hart_->set_time_reader([this] { return uint64_t(now_cycles()); });
+}
+
+Pe::~Pe() = default;
+
+double Pe::now_cycles() {
+  return base_abs_ + double(hart_->cycles() - base_hart_);
+}
+
+void Pe::stall_until(double t, uint64_t &reason_counter) {
+  double now = now_cycles();
+  if (t <= now) return;
+  uint64_t c = uint64_t(std::ceil(t - now));
+  hart_->add_cycles(c);
+  reason_counter += c;
+}
+
+bool Pe::global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done) {
+  tr_.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tr_.set_address(addr);
+  tr_.set_data_ptr(static_cast<unsigned char *>(data));
+  tr_.set_data_length(unsigned(len));
+  tr_.set_streaming_width(unsigned(len));
+  tr_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = clk_.delay_until(t);
+  socket->b_transport(tr_, delay);
+  done = clk_.cycles(sc_core::sc_time_stamp() + delay);
+  return tr_.is_response_ok();
+}
+
+bool Pe::load(uint64_t addr, void *dst, size_t len) {
+  uint64_t a = translate(addr);
+  if (lmem.contains(a, len)) {
+    std::memcpy(dst, lmem.data() + (a - lmem.base()), len);
+    return true;
+  }
+  double now = now_cycles(), done = now;
+  if (!global_access(a, dst, len, false, now, done)) return false;
+  if (timed_) stall_until(done, accel_.stall_mem_cycles());
+  return true;
+}
+
+bool Pe::store(uint64_t addr, const void *src, size_t len) {
+  uint64_t a = translate(addr);
+  if (lmem.contains(a, len)) {
+    std::memcpy(lmem.data() + (a - lmem.base()), src, len);
+    return true;
+  }
+  double now = now_cycles(), done = now;
+  // Stores are posted: the core does not wait for them.
+  return global_access(a, const_cast<void *>(src), len, true, now, done);
+}
+
+isa::DmiRegion Pe::dmi(uint64_t addr) {
+  if (addr - map_.alias_base() < map_.local_bytes())
+    return {lmem.data(), map_.alias_base(), lmem.size_bytes(), true};
+  if (lmem.contains(addr, 1)) return {lmem.data(), lmem.base(), lmem.size_bytes(), true};
+  if (timed_) return {};
+  tlm::tlm_generic_payload tr;
+  tr.set_address(addr);
+  tr.set_command(tlm::TLM_READ_COMMAND);
+  tlm::tlm_dmi d;
+  if (!socket->get_direct_mem_ptr(tr, d)) return {};
+  return {d.get_dmi_ptr(), d.get_start_address(), d.get_end_address() - d.get_start_address() + 1,
+          d.is_write_allowed()};
+}
+
+std::string Pe::where() const {
+  return pe_prefix(id_ / p_.grid.cols, id_ % p_.grid.cols);
+}
+
+void Pe::thread() {
+  for (;;) {
+    ProgramInstance inst;
+    while (!cp_.next(id_, inst)) sc_core::wait(cp_.start_event());
+    run_instance(inst);
+  }
+}
+
+void Pe::run_instance(const ProgramInstance &inst) {
+  isa::Hart &h = *hart_;
+  if (generation_ != cp_.generation()) {  // new launch: code may have changed
+    generation_ = cp_.generation();
+    h.flush_icache();
+    h.invalidate_dmi();
+  }
+  const LaunchSpec &spec = cp_.spec();
+  h.reset();
+  h.set_pc(spec.entry);
+  h.set_xreg(10, spec.args_addr);                           // a0
+  h.set_xreg(2, map_.alias_base() + map_.local_bytes());    // sp: top of local memory
+  isa::XmtiaIds ids = h.xmtia_ids();
+  for (int i = 0; i < 3; ++i) ids.pid[i] = inst.pid[i];
+  ids.nprog[0] = spec.grid.x;
+  ids.nprog[1] = spec.grid.y;
+  ids.nprog[2] = spec.grid.z;
+  h.set_xmtia_ids(ids);
+  accel_.reset_queues();
+  ++*programs_;
+
+  InstanceRecord rec;
+  std::copy(inst.pid, inst.pid + 3, rec.pid);
+  rec.pe = id_;
+  qk_.sync();
+  if (timed_ && p_.cp.program_start_cycles) {
+    sc_core::wait(clk_.time(p_.cp.program_start_cycles));
+    *idle_cycles_ += p_.cp.program_start_cycles;
+  }
+  rec.start_cycle = uint64_t(std::llround(clk_.cycles(sc_core::sc_time_stamp())));
+  uint64_t budget = p_.sim.quantum_cycles;
+  for (;;) {
+    base_abs_ = clk_.cycles(sc_core::sc_time_stamp() + qk_.get_local_time());
+    base_hart_ = h.cycles();
+    isa::RunResult res = h.run(UINT64_MAX, budget);
+    uint64_t elapsed = h.cycles() - base_hart_;
+    *instret_ += res.instructions;
+    *cycles_ += elapsed;
+    rec.instructions += res.instructions;
+    qk_.inc(clk_.time(double(elapsed)));
+    bool stop = true;
+    switch (res.reason) {
+      case isa::StopReason::Done: rec.status = InstanceStatus::Done; break;
+      case isa::StopReason::Tohost:
+        rec.status = InstanceStatus::Tohost;
+        rec.tohost_value = res.tohost_value;
+        break;
+      case isa::StopReason::Trap: {
+        rec.status = InstanceStatus::Trap;
+        rec.pc = res.trap.pc;
+        rec.cause = res.trap.cause;
+        rec.addr = res.trap.tval;
+        std::ostringstream m;
+        m << where() << ": " << res.trap.describe();
+        if (*accel_.last_fault()) m << " [" << accel_.last_fault() << "]";
+        rec.message = m.str();
+        ++*traps_;
+        break;
+      }
+      case isa::StopReason::Wfi:
+        rec.status = InstanceStatus::Trap;
+        rec.pc = h.pc();
+        rec.message = where() + ": wfi with no interrupt source (the program can never resume)";
+        ++*traps_;
+        break;
+      default: stop = false;  // budget spent, or a blocked wait to retry
+    }
+    if (stop) break;
+    double now = clk_.cycles(sc_core::sc_time_stamp() + qk_.get_local_time());
+    if (now - cp_.start_cycle() > double(p_.sim.watchdog_cycles)) {
+      rec.status = InstanceStatus::Watchdog;
+      rec.pc = h.pc();
+      std::ostringstream m;
+      m << where() << ": watchdog: still running after " << p_.sim.watchdog_cycles
+        << " cycles (pc=0x" << std::hex << h.pc() << ")";
+      rec.message = m.str();
+      cp_.abort();
+      break;
+    }
+    if (qk_.need_sync()) qk_.sync();
+  }
+  // The PE is free once its outstanding DMA/DPE work has drained.
+  double end = std::max(clk_.cycles(sc_core::sc_time_stamp() + qk_.get_local_time()),
+                        timed_ ? accel_.drain_time() : 0.0);
+  qk_.set(clk_.delay_until(end));
+  qk_.sync();
+  rec.end_cycle = uint64_t(std::llround(clk_.cycles(sc_core::sc_time_stamp())));
+  cp_.finished(std::move(rec));
+}
+
+}  // namespace opforge::model

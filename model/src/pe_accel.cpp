@@ -1,0 +1,175 @@
+//===- pe_accel.cpp - DMA engines, DPE and SFU accounting -----------------===//
+#include "opforge/model/pe_accel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "opforge/model/dpe_compute.h"
+#include "opforge/model/local_mem.h"
+
+namespace opforge::model {
+
+PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, CounterRegistry &c)
+    : p_(p), timed_(p.sim.timing == TimingMode::Lt), svc_(svc), buf_(p.dma.burst_bytes),
+      dma_(p.dma.engines) {
+  std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".";
+  dma_cmds_ = &c.add(pre + "dma.commands");
+  dma_bytes_read_ = &c.add(pre + "dma.bytes_read");
+  dma_bytes_written_ = &c.add(pre + "dma.bytes_written");
+  dma_bad_ = &c.add(pre + "dma.bad_descriptors");
+  dma_busy_ = FracCounter(c.add(pre + "dma.busy_cycles"));
+  dpe_cmds_ = &c.add(pre + "dpe.commands");
+  dpe_macs_ = &c.add(pre + "dpe.macs");
+  dpe_bad_ = &c.add(pre + "dpe.bad_descriptors");
+  dpe_busy_ = FracCounter(c.add(pre + "dpe.busy_cycles"));
+  sfu_ops_ = &c.add(pre + "sfu.ops");
+  sfu_elements_ = &c.add(pre + "sfu.elements");
+  sfu_busy_ = FracCounter(c.add(pre + "sfu.busy_cycles"));
+  stall_dma_wait_ = &c.add(pre + "stall.dma_wait_cycles");
+  stall_dpe_wait_ = &c.add(pre + "stall.dpe_wait_cycles");
+  stall_dma_queue_ = &c.add(pre + "stall.dma_queue_cycles");
+  stall_dpe_queue_ = &c.add(pre + "stall.dpe_queue_cycles");
+  stall_mem_ = &c.add(pre + "stall.mem_cycles");
+}
+
+void PeAccelerator::reset_queues() {
+  for (auto &e : dma_) e.inflight.clear();
+  dpe_inflight_.clear();
+}
+
+double PeAccelerator::drain_time() const {
+  double t = dpe_done_;
+  for (double d : tag_done_) t = std::max(t, d);
+  return t;
+}
+
+bool PeAccelerator::move(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done) {
+  LocalMemTarget &lm = svc_.local_mem();
+  uint64_t a = svc_.translate(addr);
+  if (lm.contains(a, len)) {
+    uint8_t *p = lm.data() + (a - lm.base());
+    if (is_write) std::copy_n(static_cast<const uint8_t *>(data), len, p);
+    else std::copy_n(p, len, static_cast<uint8_t *>(data));
+    done = timed_ ? lm.access(a - lm.base(), len, is_write, t) : t;
+    return true;
+  }
+  return svc_.global_access(a, data, len, is_write, t, done);
+}
+
+isa::AccelStatus PeAccelerator::dma_issue(const isa::DmaCommand &cmd) {
+  auto bad = [&](uint64_t addr, std::string why) {
+    ++*dma_bad_;
+    last_fault_ = "DMA descriptor: " + why;
+    return isa::AccelStatus{false, addr};
+  };
+  if (cmd.tag > 15) return bad(0, "tag out of range");
+  if (cmd.rows == 0 || cmd.row_bytes == 0) return bad(cmd.src, "empty transfer (rows or row_bytes is 0)");
+  // Validate every row of both sides before moving anything.
+  for (uint64_t r = 0; r < cmd.rows; ++r) {
+    uint64_t s = cmd.src + uint64_t(int64_t(r) * cmd.src_stride);
+    uint64_t d = cmd.dst + uint64_t(int64_t(r) * cmd.dst_stride);
+    if (!svc_.mapped(svc_.translate(s), cmd.row_bytes)) return bad(s, "source row " + std::to_string(r) + " unmapped");
+    if (!svc_.mapped(svc_.translate(d), cmd.row_bytes)) return bad(d, "destination row " + std::to_string(r) + " unmapped");
+  }
+  ++*dma_cmds_;
+  double now = svc_.now_cycles();
+  // Engine: the one free first (lowest index on ties: deterministic).
+  size_t ei = 0;
+  for (size_t i = 1; i < dma_.size(); ++i)
+    if (dma_[i].issue.free_at < dma_[ei].issue.free_at) ei = i;
+  Engine &e = dma_[ei];
+  while (!e.inflight.empty() && e.inflight.front() <= now) e.inflight.pop_front();
+  if (timed_ && e.inflight.size() >= p_.dma.queue_depth) {
+    svc_.stall_until(e.inflight.front(), *stall_dma_queue_);
+    now = svc_.now_cycles();
+    e.inflight.pop_front();
+  }
+  uint64_t total = cmd.rows * cmd.row_bytes;
+  double issue_busy = double(total) / p_.dma.bytes_per_cycle;
+  double t0 = e.issue.occupy(now, p_.dma.setup_cycles + issue_busy) + p_.dma.setup_cycles;
+  double done = t0;
+  uint64_t sent = 0;
+  for (uint64_t r = 0; r < cmd.rows; ++r) {
+    uint64_t s = cmd.src + uint64_t(int64_t(r) * cmd.src_stride);
+    uint64_t d = cmd.dst + uint64_t(int64_t(r) * cmd.dst_stride);
+    for (uint64_t o = 0; o < cmd.row_bytes; o += p_.dma.burst_bytes) {
+      uint64_t n = std::min<uint64_t>(p_.dma.burst_bytes, cmd.row_bytes - o);
+      double ti = t0 + double(sent) / p_.dma.bytes_per_cycle;
+      double rd = ti, wr = ti;
+      if (!move(s + o, buf_.data(), n, false, ti, rd)) return bad(s + o, "source unmapped");
+      if (!move(d + o, buf_.data(), n, true, rd, wr)) return bad(d + o, "destination unmapped");
+      done = std::max(done, wr);
+      sent += n;
+    }
+  }
+  *dma_bytes_read_ += total;
+  *dma_bytes_written_ += total;
+  if (timed_) {
+    dma_busy_.add(done - t0 + p_.dma.setup_cycles);
+    e.inflight.push_back(done);
+    tag_done_[cmd.tag] = std::max(tag_done_[cmd.tag], done);
+  }
+  return {};
+}
+
+isa::AccelStatus PeAccelerator::dma_wait(uint32_t tag) {
+  if (timed_) svc_.stall_until(tag_done_[tag & 15], *stall_dma_wait_);
+  return {};
+}
+
+isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
+  LocalMemTarget &lm = svc_.local_mem();
+  uint32_t eb = dpe_input_bytes(cmd.dtype);
+  auto bad = [&](uint64_t addr, const std::string &why) {
+    ++*dpe_bad_;
+    last_fault_ = "DPE descriptor: " + why;
+    return isa::AccelStatus{false, addr};
+  };
+  if (eb == 0) return bad(cmd.a, "unknown dtype");
+  if (cmd.m == 0 || cmd.n == 0 || cmd.k == 0) return bad(cmd.a, "empty tile (m, n or k is 0)");
+  if (cmd.lda < cmd.k || cmd.ldb < cmd.n || cmd.ldc < cmd.n) return bad(cmd.a, "leading dimension smaller than the tile");
+  struct Operand { uint64_t addr, bytes; };
+  Operand ops[3] = {{cmd.a, (uint64_t(cmd.m - 1) * cmd.lda + cmd.k) * eb},
+                    {cmd.b, (uint64_t(cmd.k - 1) * cmd.ldb + cmd.n) * eb},
+                    {cmd.c, (uint64_t(cmd.m - 1) * cmd.ldc + cmd.n) * 4}};
+  uint8_t *ptr[3];
+  for (int i = 0; i < 3; ++i) {
+    uint64_t a = svc_.translate(ops[i].addr);
+    if (!lm.contains(a, ops[i].bytes)) return bad(ops[i].addr, "operand outside the PE's local memory");
+    ptr[i] = lm.data() + (a - lm.base());
+  }
+  dpe_matmul(cmd, ptr[0], ptr[1], ptr[2]);
+  uint64_t macs = uint64_t(cmd.m) * cmd.n * cmd.k;
+  ++*dpe_cmds_;
+  *dpe_macs_ += macs;
+  if (!timed_) return {};
+  double now = svc_.now_cycles();
+  while (!dpe_inflight_.empty() && dpe_inflight_.front() <= now) dpe_inflight_.pop_front();
+  if (dpe_inflight_.size() >= p_.dpe.queue_depth) {
+    svc_.stall_until(dpe_inflight_.front(), *stall_dpe_queue_);
+    now = svc_.now_cycles();
+    dpe_inflight_.pop_front();
+  }
+  uint32_t rate = cmd.dtype == isa::DpeDType::INT8   ? p_.dpe.macs_per_cycle_int8
+                  : cmd.dtype == isa::DpeDType::FP32 ? p_.dpe.macs_per_cycle_fp32
+                                                     : p_.dpe.macs_per_cycle_bf16;
+  double busy = double(macs) / rate;
+  double start = dpe_.occupy(now + p_.dpe.setup_cycles, busy);
+  dpe_busy_.add(busy);
+  dpe_done_ = std::max(dpe_done_, start + busy);
+  dpe_inflight_.push_back(start + busy);
+  return {};
+}
+
+isa::AccelStatus PeAccelerator::dpe_wait() {
+  if (timed_) svc_.stall_until(dpe_done_, *stall_dpe_wait_);
+  return {};
+}
+
+void PeAccelerator::sfu_executed(isa::SfuFunc, uint64_t elements) {
+  ++*sfu_ops_;
+  *sfu_elements_ += elements;
+  sfu_busy_.add(double(elements) / p_.sfu.elements_per_cycle);
+}
+
+}  // namespace opforge::model
