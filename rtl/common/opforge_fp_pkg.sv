@@ -1,0 +1,146 @@
+// opforge_fp_pkg.sv - fp32 round-and-pack, bf16 fused multiply-add and precision rounding shared by the RTL blocks.
+//
+// Numbers inside the package are (sign, integer significand, exponent of the
+// significand's LSB): value = sig * 2^e. round_pack() turns one into an fp32
+// bit pattern with a single round-to-nearest-even, subnormals kept (no flush
+// to zero) and overflow to infinity. The C++ mirror is
+// rtl/include/opforge/rtl/fp_bits.h.
+package opforge_fp_pkg;
+
+  localparam logic [31:0] QNAN = 32'h7FC0_0000;
+  // Exponent given to a zero operand so that it always aligns below the other.
+  localparam int ZERO_EXP = -4000;
+
+  // Position of the leading one of v (0 when v == 0).
+  function automatic int msb_pos64(input logic [63:0] v);
+    logic [63:0] x;
+    int p;
+    x = v;
+    p = 0;
+    if (x[63:32] != 32'd0) begin p = p + 32; x = x >> 32; end
+    if (x[31:16] != 16'd0) begin p = p + 16; x = x >> 16; end
+    if (x[15:8] != 8'd0) begin p = p + 8; x = x >> 8; end
+    if (x[7:4] != 4'd0) begin p = p + 4; x = x >> 4; end
+    if (x[3:2] != 2'd0) begin p = p + 2; x = x >> 2; end
+    if (x[1] != 1'b0) begin p = p + 1; end
+    return p;
+  endfunction
+
+  // Round sign * sig * 2^e to fp32, nearest-even (ties away from zero when
+  // tie_away is set: the injected fault). sig must be non-zero.
+  function automatic logic [31:0] round_pack(input logic sign, input logic [63:0] sig,
+                                             input int e, input logic tie_away);
+    int lead, sh, sh_sub, eb;
+    logic [64:0] wide, rem, half;
+    logic [24:0] m;
+    logic up;
+    lead = msb_pos64(sig);
+    sh = lead - 23;
+    sh_sub = -149 - e;
+    if (sh_sub > sh) sh = sh_sub;
+    eb = e + sh + 150;
+    wide = {1'b0, sig};
+    up = 1'b0;
+    if (sh <= 0) begin
+      m = 25'(wide << (-sh));
+    end else if (sh > 64) begin
+      m = 25'd0;
+    end else begin
+      m = 25'(wide >> sh);
+      rem = wide & ((65'd1 << sh) - 65'd1);
+      half = 65'd1 << (sh - 1);
+      up = (rem > half) || (rem == half && (m[0] || tie_away));
+    end
+    m = m + {24'd0, up};
+    if (m[24]) begin
+      m = m >> 1;
+      eb = eb + 1;
+    end
+    if (!m[23]) return {sign, 8'd0, m[22:0]};
+    if (eb >= 255) return {sign, 8'hFF, 23'd0};
+    return {sign, eb[7:0], m[22:0]};
+  endfunction
+
+  // Normalize a 24-bit significand so its leading one is at bit 23.
+  function automatic void norm24(inout logic [23:0] m, inout int e);
+    int shift;
+    if (m == 24'd0) begin
+      e = ZERO_EXP;
+      return;
+    end
+    shift = 23 - msb_pos64({40'd0, m});
+    m = m << shift;
+    e = e - shift;
+  endfunction
+
+  // fp32 fmaf(a, b, c) for bf16 a and b: the product is exact, one rounding
+  // at the add. Any NaN result is the canonical quiet NaN 0x7FC00000.
+  function automatic logic [31:0] fma_bf16(input logic [15:0] a, input logic [15:0] b,
+                                           input logic [31:0] c, input logic tie_away);
+    logic a_nan, b_nan, c_nan, a_inf, b_inf, c_inf, a_zero, b_zero, sp, sx, sy, swap, lost;
+    logic [15:0] pm;
+    logic [23:0] m_p, m_c, mx, my;
+    int e_p, e_c, ex, ey, d;
+    logic [63:0] x_ext, y_full, y_ext, s;
+    a_nan = a[14:7] == 8'hFF && a[6:0] != 7'd0;
+    b_nan = b[14:7] == 8'hFF && b[6:0] != 7'd0;
+    c_nan = c[30:23] == 8'hFF && c[22:0] != 23'd0;
+    a_inf = a[14:7] == 8'hFF && a[6:0] == 7'd0;
+    b_inf = b[14:7] == 8'hFF && b[6:0] == 7'd0;
+    c_inf = c[30:23] == 8'hFF && c[22:0] == 23'd0;
+    a_zero = a[14:0] == 15'd0;
+    b_zero = b[14:0] == 15'd0;
+    sp = a[15] ^ b[15];
+    if (a_nan || b_nan || c_nan) return QNAN;
+    if (a_inf || b_inf) begin
+      if (a_zero || b_zero) return QNAN;
+      if (c_inf && c[31] != sp) return QNAN;
+      return {sp, 8'hFF, 23'd0};
+    end
+    if (c_inf) return c;
+    // Exact product: 8x8-bit significands, LSB exponent ea + eb - 2*127 - 14.
+    pm = {8'd0, a[14:7] != 8'd0, a[6:0]} * {8'd0, b[14:7] != 8'd0, b[6:0]};
+    e_p = (a[14:7] == 8'd0 ? 1 : int'(a[14:7])) + (b[14:7] == 8'd0 ? 1 : int'(b[14:7])) - 268 - 8;
+    m_p = {pm, 8'd0};
+    norm24(m_p, e_p);
+    m_c = {c[30:23] != 8'd0, c[22:0]};
+    e_c = (c[30:23] == 8'd0 ? 1 : int'(c[30:23])) - 150;
+    norm24(m_c, e_c);
+    // Order by magnitude: x >= y.
+    swap = (e_c > e_p) || (e_c == e_p && m_c > m_p);
+    mx = swap ? m_c : m_p;
+    ex = swap ? e_c : e_p;
+    sx = swap ? c[31] : sp;
+    my = swap ? m_p : m_c;
+    ey = swap ? e_p : e_c;
+    sy = swap ? sp : c[31];
+    // Align y below x: 28 guard bits and a jamming (sticky) bit at bit 0.
+    d = ex - ey;
+    x_ext = {11'd0, mx, 29'd0};
+    y_full = {11'd0, my, 29'd0};
+    if (d >= 53) begin
+      y_ext = {63'd0, my != 24'd0};
+    end else begin
+      lost = (y_full & ((64'd1 << d) - 64'd1)) != 64'd0;
+      y_ext = (y_full >> d) | {63'd0, lost};
+    end
+    s = (sx == sy) ? x_ext + y_ext : x_ext - y_ext;
+    if (s == 64'd0) return {sx & sy, 31'd0};
+    return round_pack(sx, s, ex - 29, tie_away);
+  endfunction
+
+  // Round an fp32 pattern to prec fraction bits (1..22), nearest-even on the
+  // encoding; prec 0 or >= 23 keeps all 23. NaN and infinity pass through.
+  function automatic logic [31:0] round_prec(input logic [31:0] y, input logic [4:0] prec);
+    int s;
+    logic [31:0] mag, lsb;
+    if (prec == 5'd0 || prec >= 5'd23 || y[30:23] == 8'hFF) return y;
+    s = 23 - int'(prec);
+    mag = {1'b0, y[30:0]};
+    lsb = (mag >> s) & 32'd1;
+    mag = mag + ((32'd1 << (s - 1)) - 32'd1) + lsb;
+    mag = mag & ~((32'd1 << s) - 32'd1);
+    return {y[31], mag[30:0]};
+  endfunction
+
+endpackage

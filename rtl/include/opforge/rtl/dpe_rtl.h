@@ -1,0 +1,61 @@
+//===- dpe_rtl.h - C++ adapter owning the verilated DPE MAC array ---------===//
+//
+// DpeRtl owns a Verilator --cc model of rtl/dpe/dpe.sv and runs it in bursts:
+// run() streams the operands of one DpeCommand from a local-memory span into
+// the block, clocking it `burst_cycles` at a time without returning, and
+// writes the result tiles back. No SystemC: the TLM adapter wraps this class.
+// Waveforms (VCD) only on request; the model's final() is always called.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "opforge/isa/accel_if.h"
+#include "opforge/rtl/dpe_timing.h"
+
+namespace opforge::rtl {
+
+struct DpeRtlOptions {
+  uint32_t burst_cycles = 100;    // cycles per inner burst
+  std::string trace_vcd_path;     // empty: no waveform
+  uint64_t trace_start_cycle = 0; // first cycle dumped
+  uint64_t trace_cycles = 0;      // cycles dumped (0: to the end)
+};
+
+struct DpeRunResult {
+  uint64_t cycles = 0;  // edge that accepted the command .. edge leaving DONE
+  uint64_t tiles = 0;   // output tiles computed
+};
+
+class DpeRtl {
+public:
+  explicit DpeRtl(DpeRtlOptions options = {});
+  ~DpeRtl();
+  DpeRtl(const DpeRtl &) = delete;
+  DpeRtl &operator=(const DpeRtl &) = delete;
+
+  // Array size the block was verilated with.
+  static DpeArrayShape array_shape();
+
+  // Fault injection (a wrong result on purpose): cell (0,0) rounds bf16
+  // ties away from zero instead of to even.
+  void set_inject_fault(bool on);
+
+  // Execute cmd on local memory `mem` (its first byte at guest address base):
+  // reads A and B, reads C when accumulating, writes C. Throws opforge::Error
+  // for a command the block does not run or an operand outside the span.
+  DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t base = 0);
+
+  // Clock cycles simulated since construction (reset included).
+  uint64_t total_cycles() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace opforge::rtl

@@ -1,0 +1,84 @@
+//===- sfu_lane_rtl.cpp - C++ adapter owning the verilated SFU lane -------===//
+#include "opforge/rtl/sfu_lane_rtl.h"
+
+#include "Vsfu_lane.h"
+#include "opforge/support/error.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+namespace opforge::rtl {
+
+struct SfuLaneRtl::Impl {
+  std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
+  std::unique_ptr<Vsfu_lane> top;
+  std::unique_ptr<VerilatedVcdC> vcd;
+
+  explicit Impl(const std::string &trace_path) {
+    if (!trace_path.empty()) context->traceEverOn(true);
+    top = std::make_unique<Vsfu_lane>(context.get(), "sfu_lane");
+    if (!trace_path.empty()) {
+      vcd = std::make_unique<VerilatedVcdC>();
+      top->trace(vcd.get(), 99);
+      vcd->open(trace_path.c_str());
+      if (!vcd->isOpen()) {
+        top->final();
+        throw Error("cannot open waveform file for writing").with_file(trace_path);
+      }
+    }
+    top->clk = 0;
+    top->rst_n = 0;
+    top->in_valid = 0;
+    top->out_ready = 0;
+    top->eval();
+    tick();
+    top->rst_n = 1;
+    top->eval();
+  }
+
+  ~Impl() {
+    top->final();
+    if (vcd) vcd->close();
+  }
+
+  void tick() {
+    top->clk = 1;
+    top->eval();
+    context->timeInc(1);
+    if (vcd) vcd->dump(context->time());
+    top->clk = 0;
+    top->eval();
+    context->timeInc(1);
+    if (vcd) vcd->dump(context->time());
+  }
+};
+
+SfuLaneRtl::SfuLaneRtl(std::string trace_vcd_path) : impl_(std::make_unique<Impl>(trace_vcd_path)) {}
+SfuLaneRtl::~SfuLaneRtl() = default;
+
+SfuLaneRunResult SfuLaneRtl::run(unsigned func, unsigned prec, std::span<const uint32_t> x_bits) {
+  if (prec > 31) throw Error("SFU precision " + std::to_string(prec) + " is out of range 0..31").with_path("sfu.prec");
+  if (func > 7) throw Error("SFU function code " + std::to_string(func) + " is out of range 0..7").with_path("sfu.func");
+  Vsfu_lane &top = *impl_->top;
+  SfuLaneRunResult result;
+  result.y_bits.reserve(x_bits.size());
+  top.in_func = static_cast<uint8_t>(func);
+  top.in_prec = static_cast<uint8_t>(prec);
+  top.out_ready = 1;
+  size_t next = 0;
+  while (result.y_bits.size() < x_bits.size()) {
+    top.in_valid = next < x_bits.size();
+    if (top.in_valid) top.in_x = x_bits[next];
+    const bool fire_in = top.in_valid && top.in_ready;
+    const bool fire_out = top.out_valid && top.out_ready;
+    if (fire_out) result.y_bits.push_back(top.out_y);
+    impl_->tick();
+    ++result.cycles;
+    if (fire_in) ++next;
+    if (result.cycles > 2 * x_bits.size() + 16) throw Error("RTL SFU lane stopped producing results");
+  }
+  top.in_valid = 0;
+  top.eval();
+  return result;
+}
+
+}  // namespace opforge::rtl

@@ -1,0 +1,43 @@
+//===- verilated_port.h - lane access to verilated ports of any width -----===//
+//
+// Verilator maps a port to CData/SData/IData/QData or VlWide<N> by its width;
+// these helpers read and write one lane (width <= 32, never straddling a
+// 32-bit word) whatever the array parameters made the port.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "verilated.h"
+
+namespace opforge::rtl::detail {
+
+template <typename T>
+  requires std::is_integral_v<T>
+inline void put_lane(T &port, unsigned lsb, unsigned width, uint32_t value) {
+  const uint64_t mask = ((uint64_t{1} << width) - 1) << lsb;
+  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) | ((static_cast<uint64_t>(value) << lsb) & mask));
+}
+
+template <std::size_t N>
+inline void put_lane(VlWide<N> &port, unsigned lsb, unsigned width, uint32_t value) {
+  EData &word = port.at(lsb / 32);
+  const unsigned shift = lsb % 32;
+  const uint64_t mask = ((uint64_t{1} << width) - 1) << shift;
+  word = static_cast<EData>((word & ~mask) | ((static_cast<uint64_t>(value) << shift) & mask));
+}
+
+template <typename T>
+  requires std::is_integral_v<T>
+inline uint32_t get_lane(const T &port, unsigned lsb, unsigned width) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((uint64_t{1} << width) - 1));
+}
+
+template <std::size_t N>
+inline uint32_t get_lane(const VlWide<N> &port, unsigned lsb, unsigned width) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port.at(lsb / 32)) >> (lsb % 32)) & ((uint64_t{1} << width) - 1));
+}
+
+}  // namespace opforge::rtl::detail
