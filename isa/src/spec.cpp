@@ -121,6 +121,28 @@ std::vector<FieldSpec> parse_fields(const TableSource &src) {
   return fields;
 }
 
+std::vector<CsrSpec> parse_csrs(const TableSource &src) {
+  std::vector<CsrSpec> csrs;
+  for_each_line(src.text, [&](int line_no, std::string_view line) {
+    if (split_ws(line).empty()) return;
+    auto cols = split_char(line, ',');
+    if (cols.size() < 3) fail(src.file, line_no, "expected 'name,number,extension[,description]'");
+    CsrSpec c;
+    c.name = cols[0];
+    uint64_t num = 0;
+    if (c.name.empty()) fail(src.file, line_no, "empty CSR name");
+    if (!parse_uint(cols[1], num) || num > 0xfff) fail(src.file, line_no, "CSR '" + c.name + "': bad number '" + cols[1] + "'");
+    c.number = static_cast<uint32_t>(num);
+    c.extension = cols[2];
+    for (size_t k = 3; k < cols.size(); ++k) c.description += (k > 3 ? "," : "") + cols[k];
+    for (const auto &o : csrs)
+      if (o.name == c.name || o.number == c.number)
+        fail(src.file, line_no, "CSR '" + c.name + "' duplicates '" + o.name + "'");
+    csrs.push_back(std::move(c));
+  });
+  return csrs;
+}
+
 void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
                    std::vector<InsnSpec> &out) {
   const std::string ext = file_stem(src.file);
@@ -195,6 +217,7 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
 struct Tables {
   std::vector<FieldSpec> fields;
   std::vector<InsnSpec> insns;
+  std::vector<CsrSpec> csrs;
   std::unordered_map<std::string_view, int> by_name;
   std::array<std::vector<const InsnSpec *>, 1024> buckets;
 };
@@ -205,6 +228,7 @@ const Tables &tables() {
     InsnTable parsed = parse_tables(detail::embedded_tables());
     r.fields = std::move(parsed.fields);
     r.insns = std::move(parsed.insns);
+    r.csrs = std::move(parsed.csrs);
     for (const auto &i : r.insns) r.by_name.emplace(i.name, i.id);
     for (const auto &i : r.insns) {
       const uint32_t op = i.match & 0x7f;
@@ -227,14 +251,21 @@ const Tables &tables() {
 
 InsnTable parse_tables(const std::vector<TableSource> &sources) {
   InsnTable t;
+  auto ends_with = [](const std::string &s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
   const TableSource *field_src = nullptr;
-  for (const auto &s : sources)
-    if (s.file.size() >= 10 && s.file.compare(s.file.size() - 10, 10, "fields.csv") == 0) field_src = &s;
+  std::vector<const TableSource *> order;
+  for (const auto &s : sources) {
+    if (ends_with(s.file, "fields.csv"))
+      field_src = &s;
+    else if (ends_with(s.file, "csrs.csv"))
+      t.csrs = parse_csrs(s);
+    else
+      order.push_back(&s);
+  }
   if (!field_src) throw Error("instruction tables: no fields.csv among the sources");
   t.fields = parse_fields(*field_src);
-  std::vector<const TableSource *> order;
-  for (const auto &s : sources)
-    if (&s != field_src) order.push_back(&s);
   std::stable_sort(order.begin(), order.end(),
                    [](const TableSource *a, const TableSource *b) { return a->file < b->file; });
   for (const auto *s : order) parse_opcodes(*s, t.fields, t.insns);
@@ -247,6 +278,20 @@ const std::vector<FieldSpec> &fields() { return tables().fields; }
 const FieldSpec *find_field(std::string_view name) {
   for (const auto &f : tables().fields)
     if (f.name == name) return &f;
+  return nullptr;
+}
+
+const std::vector<CsrSpec> &csrs() { return tables().csrs; }
+
+const CsrSpec *find_csr(std::string_view name) {
+  for (const auto &c : tables().csrs)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const CsrSpec *find_csr(uint32_t number) {
+  for (const auto &c : tables().csrs)
+    if (c.number == number) return &c;
   return nullptr;
 }
 

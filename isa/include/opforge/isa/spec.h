@@ -39,6 +39,15 @@ struct InsnSpec {
   std::string source;               // "isa/spec/rv_i.opcodes:12" for error messages
 };
 
+// One named CSR from isa/spec/csrs.csv (names for the assembler and
+// disassembler; which CSRs a hart implements is the ISS's business).
+struct CsrSpec {
+  std::string name;         // "mstatus", "mtia.pid_x"
+  uint32_t number = 0;      // 12-bit CSR address
+  std::string extension;    // "rv_system", "rv_v", "xmtia", ...
+  std::string description;
+};
+
 // One table file's text, as embedded at build time or given by a test.
 struct TableSource {
   std::string file;  // "isa/spec/rv_i.opcodes", "isa/spec/fields.csv"
@@ -49,10 +58,12 @@ struct TableSource {
 struct InsnTable {
   std::vector<FieldSpec> fields;
   std::vector<InsnSpec> insns;
+  std::vector<CsrSpec> csrs;
 };
 
-// Parse fields.csv plus *.opcodes texts (the source named ".../fields.csv"
-// gives the fields; the others are opcode tables, extension = file stem).
+// Parse fields.csv, csrs.csv and *.opcodes texts (sources named
+// ".../fields.csv" and ".../csrs.csv" give fields and CSRs; the others are
+// opcode tables, extension = file stem).
 // Every line is checked: known fields, bit ranges inside 31..0, values that
 // fit, no bit both fixed and a field or fixed twice, every bit covered,
 // bits 1..0 = 3, unique mnemonics. Throws opforge::Error naming file:line.
@@ -72,6 +83,11 @@ const FieldSpec *find_field(std::string_view name);
 
 // Lookup by mnemonic; nullptr if unknown.
 const InsnSpec *find_insn(std::string_view name);
+// Named CSRs (csrs.csv), lookup by name or number; nullptr if unknown.
+const std::vector<CsrSpec> &csrs();
+const CsrSpec *find_csr(std::string_view name);
+const CsrSpec *find_csr(uint32_t number);
+
 // Decode a 32-bit instruction word; nullptr if no table entry matches.
 // (16-bit compressed instructions are not part of the target ISA.)
 const InsnSpec *decode(uint32_t word);

@@ -1,0 +1,119 @@
+//===- disasm_insn.cpp - one instruction word to objdump no-aliases text ---===//
+#include <algorithm>
+#include <cstdio>
+
+#include "opforge/isa/disasm.h"
+#include "opforge/isa/encode.h"
+#include "opforge/isa/spec.h"
+
+namespace opforge::isa {
+namespace {
+
+std::string hex(uint64_t v, bool prefix = true) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, prefix ? "0x%llx" : "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string reg_text(OperandKind k, uint32_t r) {
+  if (k == OperandKind::FReg) return std::string(freg_name(r));
+  if (k == OperandKind::VReg) return "v" + std::to_string(r);
+  return std::string(xreg_name(r));
+}
+
+std::string csr_text(uint32_t num) {
+  // objdump knows the standard CSRs by name; custom ones print as numbers.
+  const CsrSpec *c = find_csr(num);
+  if (c && c->extension != "xmtia") return c->name;
+  return hex(num);
+}
+
+}  // namespace
+
+std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
+  const InsnSpec *insn = decode(word);
+  if (!insn) return ".4byte\t" + hex(word);
+  std::string mnemonic = insn->name;
+  if (find_field("aq") && std::find(insn->fields.begin(), insn->fields.end(), "aq") != insn->fields.end()) {
+    const bool aq = field_operand("aq", word) != 0, rl = field_operand("rl", word) != 0;
+    mnemonic += aq && rl ? ".aqrl" : aq ? ".aq" : rl ? ".rl" : "";
+  }
+  std::string ops;
+  auto sep = [&] {
+    if (!ops.empty()) ops += ',';
+  };
+  for (const AsmOperand &op : asm_operands(*insn)) {
+    switch (op.kind) {
+      case OperandKind::XReg:
+      case OperandKind::FReg:
+      case OperandKind::VReg:
+        sep();
+        ops += reg_text(op.kind, static_cast<uint32_t>(field_operand(op.field, word)));
+        break;
+      case OperandKind::Imm: {
+        sep();
+        const int64_t v = field_operand(op.field, word);
+        // binutils prints shift amounts in hex, other immediates in decimal.
+        ops += (op.field == "shamtd" || op.field == "shamtw") ? hex(static_cast<uint64_t>(v)) : std::to_string(v);
+        break;
+      }
+      case OperandKind::MemOffset:
+        sep();
+        ops += std::to_string(field_operand(op.field, word)) + "(" +
+               std::string(xreg_name(static_cast<uint32_t>(field_operand("rs1", word)))) + ")";
+        break;
+      case OperandKind::MemBase:
+        sep();
+        ops += "(" + std::string(xreg_name(static_cast<uint32_t>(field_operand("rs1", word)))) + ")";
+        break;
+      case OperandKind::PcRel: {
+        sep();
+        const uint64_t target = pc + static_cast<uint64_t>(field_operand(op.field, word));
+        ops += hex(target, false);
+        if (sym)
+          if (auto s = sym(target)) ops += " <" + *s + ">";
+        break;
+      }
+      case OperandKind::Upper:
+        sep();
+        ops += hex(static_cast<uint64_t>(field_operand(op.field, word)));
+        break;
+      case OperandKind::Csr:
+        sep();
+        ops += csr_text(static_cast<uint32_t>(field_operand(op.field, word)));
+        break;
+      case OperandKind::RoundMode: {
+        const uint32_t rm = static_cast<uint32_t>(field_operand(op.field, word));
+        if (rm != default_rounding_mode(*insn)) {
+          sep();
+          const std::string_view n = rounding_mode_name(rm);
+          ops += n.empty() ? std::to_string(rm) : std::string(n);
+        }
+        break;
+      }
+      case OperandKind::Fence: {
+        sep();
+        const uint32_t set = static_cast<uint32_t>(field_operand(op.field, word));
+        ops += set == 0 ? "unknown" : format_fence_set(set);
+        break;
+      }
+      case OperandKind::VType:
+        sep();
+        ops += format_vtype(static_cast<uint32_t>(field_operand(op.field, word)));
+        break;
+      case OperandKind::VMask:
+        if (field_operand(op.field, word) == 0) {
+          sep();
+          ops += "v0.t";
+        }
+        break;
+      case OperandKind::V0:
+        sep();
+        ops += "v0";
+        break;
+    }
+  }
+  return ops.empty() ? mnemonic : mnemonic + "\t" + ops;
+}
+
+}  // namespace opforge::isa
