@@ -26,12 +26,26 @@ package opforge_fp_pkg;
     return p;
   endfunction
 
+  // Position of the leading one of a 24-bit value (0 when v == 0).
+  function automatic int msb_pos24(input logic [23:0] v);
+    logic [23:0] x;
+    int p;
+    x = v;
+    p = 0;
+    if (x[23:16] != 8'd0) begin p = p + 16; x = x >> 16; end
+    if (x[15:8] != 8'd0) begin p = p + 8; x = x >> 8; end
+    if (x[7:4] != 4'd0) begin p = p + 4; x = x >> 4; end
+    if (x[3:2] != 2'd0) begin p = p + 2; x = x >> 2; end
+    if (x[1] != 1'b0) begin p = p + 1; end
+    return p;
+  endfunction
+
   // Round sign * sig * 2^e to fp32, nearest-even (ties away from zero when
-  // tie_away is set: the injected fault). sig must be non-zero.
+  // tie_away is set: the injected fault). 0 < sig < 2^63.
   function automatic logic [31:0] round_pack(input logic sign, input logic [63:0] sig,
                                              input int e, input logic tie_away);
     int lead, sh, sh_sub, eb;
-    logic [64:0] wide, rem, half;
+    logic [63:0] rem, half;
     logic [24:0] m;
     logic up;
     lead = msb_pos64(sig);
@@ -39,16 +53,15 @@ package opforge_fp_pkg;
     sh_sub = -149 - e;
     if (sh_sub > sh) sh = sh_sub;
     eb = e + sh + 150;
-    wide = {1'b0, sig};
     up = 1'b0;
     if (sh <= 0) begin
-      m = 25'(wide << (-sh));
-    end else if (sh > 64) begin
-      m = 25'd0;
+      m = 25'(sig << (-sh));
+    end else if (sh > 63) begin
+      m = 25'd0;  // below half of the smallest subnormal (sig < 2^63)
     end else begin
-      m = 25'(wide >> sh);
-      rem = wide & ((65'd1 << sh) - 65'd1);
-      half = 65'd1 << (sh - 1);
+      m = 25'(sig >> sh);
+      rem = sig & ((64'd1 << sh) - 64'd1);
+      half = 64'd1 << (sh - 1);
       up = (rem > half) || (rem == half && (m[0] || tie_away));
     end
     m = m + {24'd0, up};
@@ -68,7 +81,7 @@ package opforge_fp_pkg;
       e = ZERO_EXP;
       return;
     end
-    shift = 23 - msb_pos64({40'd0, m});
+    shift = 23 - msb_pos24(m);
     m = m << shift;
     e = e - shift;
   endfunction

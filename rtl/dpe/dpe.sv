@@ -52,7 +52,9 @@ module dpe #(
   state_t state;
   logic [31:0] m_q, n_q, k_q, row0, col0, beat, rows_t;
   logic int8_q, acc_q;
-  logic [31:0] acc[ROWS][COLS];
+  localparam int CELLS = ROWS * COLS;
+  // Accumulator of cell (r, c) at bits [(r*COLS + c)*32 +: 32].
+  logic [CELLS*32-1:0] acc;
 
   assign cmd_ready = state == S_IDLE;
   assign cin_ready = state == S_LOAD;
@@ -62,11 +64,7 @@ module dpe #(
 
   always_comb begin
     cout_data = '0;
-    for (int r = 0; r < ROWS; r++) begin
-      if (beat == 32'(r)) begin
-        for (int c = 0; c < COLS; c++) cout_data[c*32+:32] = acc[r][c];
-      end
-    end
+    if (beat < 32'(ROWS)) cout_data = acc[beat*COLS*32+:COLS*32];
   end
 
   function automatic logic [31:0] min_rows(input logic [31:0] m, input logic [31:0] r0);
@@ -154,25 +152,24 @@ module dpe #(
   end
 
   // The MAC array: every cell updates its accumulator on an operand beat.
-  // Accumulators start at +0 when the tile is not loaded from C.
+  // Accumulators start at +0 when the tile is not loaded from C. The cell
+  // loops stay loops in simulation (--unroll-count), one multiply-add body.
   always_ff @(posedge clk) begin
-    for (int r = 0; r < ROWS; r++) begin
-      for (int c = 0; c < COLS; c++) begin
-        if (state == S_LOAD && cin_valid && beat == 32'(r)) begin
-          acc[r][c] <= cin_data[c*32+:32];
-        end else if (state == S_COMP && op_valid) begin
-          if (int8_q) begin
-            acc[r][c] <= acc[r][c] + 32'($signed(op_a[r*16+:8]) * $signed(op_b[c*16+:8]));
-          end else begin
-            acc[r][c] <= fma_bf16(op_a[r*16+:16], op_b[c*16+:16], acc[r][c],
-                                  inject_fault && r == 0 && c == 0);
-          end
-        end else if (state == S_IDLE && cmd_valid && !cmd_accumulate) begin
-          acc[r][c] <= '0;
-        end else if (state == S_DRAIN && !acc_q && cout_ready && beat + 32'd1 == rows_t) begin
-          acc[r][c] <= '0;  // the next tile starts from +0 as well
-        end
+    if (state == S_LOAD && cin_valid) begin
+      acc[beat*COLS*32+:COLS*32] <= cin_data;
+    end else if (state == S_COMP && op_valid && int8_q) begin
+      for (int i = 0; i < CELLS; i++) begin
+        acc[i*32+:32] <= acc[i*32+:32] + 32'($signed(op_a[(i/COLS)*16+:8]) * $signed(op_b[(i%COLS)*16+:8]));
       end
+    end else if (state == S_COMP && op_valid) begin
+      for (int i = 0; i < CELLS; i++) begin
+        acc[i*32+:32] <= fma_bf16(op_a[(i/COLS)*16+:16], op_b[(i%COLS)*16+:16], acc[i*32+:32],
+                                  inject_fault && i == 0);
+      end
+    end else if (state == S_IDLE && cmd_valid && !cmd_accumulate) begin
+      acc <= '0;
+    end else if (state == S_DRAIN && !acc_q && cout_ready && beat + 32'd1 == rows_t) begin
+      acc <= '0;  // the next tile starts from +0 as well
     end
   end
 

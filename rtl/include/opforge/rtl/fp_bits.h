@@ -20,7 +20,7 @@ inline bool fp32_bits_is_nan(uint32_t bits) { return (bits & 0x7FFFFFFFu) > 0x7F
 // Replace any NaN by the canonical quiet NaN.
 inline uint32_t canonicalize_nan(uint32_t bits) { return fp32_bits_is_nan(bits) ? kCanonicalNaN : bits; }
 
-// Round sign * sig * 2^e (sig != 0) to fp32, nearest-even.
+// Round sign * sig * 2^e (0 < sig < 2^63) to fp32, nearest-even.
 inline uint32_t round_pack(bool sign, uint64_t sig, int e) {
   const int lead = 63 - std::countl_zero(sig);
   int sh = lead - 23;
@@ -30,13 +30,12 @@ inline uint32_t round_pack(bool sign, uint64_t sig, int e) {
   uint64_t m = 0;
   if (sh <= 0) {
     m = sig << -sh;
-  } else if (sh <= 64) {
-    // 65-bit arithmetic: sig < 2^64, so sh == 64 leaves m = 0, rem = sig.
-    m = sh == 64 ? 0 : sig >> sh;
-    const unsigned __int128 rem = sig & ((static_cast<unsigned __int128>(1) << sh) - 1);
-    const unsigned __int128 half = static_cast<unsigned __int128>(1) << (sh - 1);
+  } else if (sh <= 63) {
+    m = sig >> sh;
+    const uint64_t rem = sig & ((uint64_t{1} << sh) - 1);
+    const uint64_t half = uint64_t{1} << (sh - 1);
     if (rem > half || (rem == half && (m & 1))) ++m;
-  }
+  }  // else: below half of the smallest subnormal, rounds to zero
   if (m >> 24) {
     m >>= 1;
     ++eb;
