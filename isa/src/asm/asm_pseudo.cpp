@@ -116,7 +116,11 @@ bool is_jalr_short(const Stmt &st) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value) {
+namespace {
+// As GNU as builds it: a 12-bit value is addi at the top level but addiw
+// inside a longer sequence.
+std::vector<std::pair<std::string, std::vector<std::string>>> li_build(const std::string &rd, int64_t value,
+                                                                       bool nested) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   if (value == static_cast<int64_t>(static_cast<int32_t>(value))) {
     const int64_t lo = sext12(value);
@@ -125,7 +129,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const 
       out.push_back({"lui", {rd, std::to_string(hi20)}});
       if (lo != 0) out.push_back({"addiw", {rd, rd, std::to_string(lo)}});
     } else {
-      out.push_back({"addi", {rd, "zero", std::to_string(lo)}});
+      out.push_back({nested ? "addiw" : "addi", {rd, "zero", std::to_string(lo)}});
     }
     return out;
   }
@@ -133,10 +137,15 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const 
   uint64_t hi52 = (static_cast<uint64_t>(value) + 0x800u) >> 12;
   const int shift = 12 + std::countr_zero(hi52);
   const int64_t upper = sext_bits(hi52 >> (shift - 12), 64 - shift);
-  out = li_sequence(rd, upper);
+  out = li_build(rd, upper, true);
   out.push_back({"slli", {rd, rd, std::to_string(shift)}});
   if (lo12 != 0) out.push_back({"addi", {rd, rd, std::to_string(lo12)}});
   return out;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value) {
+  return li_build(rd, value, false);
 }
 
 std::optional<uint64_t> pseudo_size(const Assembler &as, const Stmt &st) {

@@ -1,0 +1,65 @@
+//===- binutils_util.h - run GNU binutils and qemu from isa tests ----------===//
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace opforge::isa::testutil {
+
+// Runs a shell command; returns its stdout+stderr, sets *status to the
+// exit status (as from pclose).
+inline std::string run(const std::string &cmd, int *status) {
+  std::string out;
+  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) {
+    *status = -1;
+    return "popen failed";
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
+inline bool have_tool(const std::string &tool) {
+  int st = 0;
+  run("command -v " + tool, &st);
+  return st == 0;
+}
+
+inline std::vector<uint8_t> read_bytes(const std::filesystem::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline void write_bytes(const std::filesystem::path &p, const std::vector<uint8_t> &b) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(reinterpret_cast<const char *>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+inline void write_text(const std::filesystem::path &p, const std::string &s) { std::ofstream(p) << s; }
+
+// A scratch directory under the build tree, removed on destruction.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string &tag) {
+    path = std::filesystem::path(OPFORGE_BINARY_DIR) / "tests" / "isa" / (tag + "_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string operator/(const std::string &name) const { return (path / name).string(); }
+};
+
+inline const char *kMarch = "rv64imafdv_zicsr_zifencei";
+
+}  // namespace opforge::isa::testutil
