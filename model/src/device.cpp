@@ -54,7 +54,9 @@ Device::Device(const ChipParams &params) {
   impl_->host_cycles = &c.add("host.copy_cycles");
   impl_->host_bytes_in = &c.add("host.bytes_in");
   impl_->host_bytes_out = &c.add("host.bytes_out");
-  impl_->free_ranges[params.map.dram_base] = params.dram.capacity_bytes;
+  // The bottom of DRAM holds program images (ELF files linked there).
+  impl_->free_ranges[params.map.dram_base + params.map.code_reserved_bytes] =
+      params.dram.capacity_bytes - params.map.code_reserved_bytes;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end elaboration, start the PE threads
 }
 
@@ -151,6 +153,13 @@ LaunchResult Device::launch(const KernelLaunch &k) {
                       ") is outside device memory",
                   ErrorContext{k.image.origin, "", {}, {}, {}});
     }
+    const ChipParams &p = impl_->params;
+    if (s.addr >= p.map.dram_base && s.addr - p.map.dram_base < p.dram.capacity_bytes &&
+        s.addr - p.map.dram_base + s.mem_bytes > p.map.code_reserved_bytes)
+      throw Error("launch: segment [" + hex(s.addr) + ", +" + std::to_string(s.mem_bytes) +
+                      ") is in DRAM outside the program area [" + hex(p.map.dram_base) + ", +" +
+                      std::to_string(p.map.code_reserved_bytes) + ")",
+                  ErrorContext{k.image.origin, "", {}, {}, {}});
     copy_in(s.addr, s.bytes.data(), s.bytes.size());
     if (s.mem_bytes > s.bytes.size()) {
       std::vector<uint8_t> zeros(s.mem_bytes - s.bytes.size());

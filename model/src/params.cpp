@@ -173,6 +173,9 @@ ChipParams chip_params_from_json(const nlohmann::json &doc, const std::string &f
   p.map.local_window_stride = r.u64("/memory_map/local_window_stride");
   p.map.sram_base = r.u64("/memory_map/sram_base");
   p.map.dram_base = r.u64("/memory_map/dram_base");
+  p.map.code_reserved_bytes = r.u64("/memory_map/code_reserved_bytes");
+  if (p.map.code_reserved_bytes >= p.dram.capacity_bytes)
+    r.fail("/memory_map/code_reserved_bytes", "must be smaller than dram.capacity_bytes");
   if (p.map.local_window_stride < p.local_mem.size_bytes)
     r.fail("/memory_map/local_window_stride", "smaller than local_mem.size_bytes");
 
@@ -279,7 +282,8 @@ nlohmann::json chip_params_to_json(const ChipParams &p) {
   j["memory_map"] = {{"local_alias_base", p.map.local_alias_base},
                      {"local_window_base", p.map.local_window_base},
                      {"local_window_stride", p.map.local_window_stride},
-                     {"sram_base", p.map.sram_base}, {"dram_base", p.map.dram_base}};
+                     {"sram_base", p.map.sram_base}, {"dram_base", p.map.dram_base},
+                     {"code_reserved_bytes", p.map.code_reserved_bytes}};
   j["sim"] = {{"timing", timing_mode_name(p.sim.timing)},
               {"quantum_cycles", p.sim.quantum_cycles},
               {"watchdog_cycles", p.sim.watchdog_cycles},

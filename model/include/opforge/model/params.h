@@ -117,6 +117,7 @@ struct MemoryMapParams {
   uint64_t local_window_stride = 0;
   uint64_t sram_base = 0;           // scratch-mode SRAM window
   uint64_t dram_base = 0;
+  uint64_t code_reserved_bytes = 0;  // DRAM bottom kept for program images (not alloc'd)
 };
 
 struct SimParams {
