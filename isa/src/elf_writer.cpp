@@ -13,6 +13,13 @@ namespace opforge::isa {
 namespace {
 
 constexpr uint32_t kEfRiscvFloatAbiDouble = 0x4;
+constexpr uint64_t kPageBytes = 0x1000;
+
+// Segment class of a section: 0 code, 1 read-only data, 2 writable (incl. NOBITS).
+int segment_class(uint64_t flags) {
+  if (flags & SHF_EXECINSTR) return 0;
+  return (flags & SHF_WRITE) ? 2 : 1;
+}
 
 [[noreturn]] void fail(const AsmUnit &u, SourcePos pos, const std::string &msg) {
   ErrorContext ctx;
@@ -82,9 +89,15 @@ LinkedImage link(const AsmUnit &unit, const LinkOptions &opts) {
                    [&](size_t a, size_t b) { return rank(u.sections[a]) < rank(u.sections[b]); });
   img.section_addr.assign(u.sections.size(), 0);
   uint64_t addr = opts.text_base;
+  int prev_class = -1;
   for (size_t i : order) {
     const AsmSection &s = u.sections[i];
     if (!(s.flags & SHF_ALLOC)) continue;
+    // Code, read-only data and writable data go to separate pages (and
+    // separate PT_LOAD segments with their own permissions).
+    const int cls = std::min(rank(s), 2);
+    if (prev_class >= 0 && cls != prev_class && s.size() > 0) addr = align_up(addr, kPageBytes);
+    if (s.size() > 0) prev_class = cls;
     addr = align_up(addr, std::max<uint64_t>(s.align, 1));
     img.section_addr[i] = addr;
     addr += s.size();
@@ -329,30 +342,41 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
   std::vector<size_t> alloc;
   for (size_t i = 0; i < u.sections.size(); ++i)
     if ((u.sections[i].flags & SHF_ALLOC) && u.sections[i].size() > 0) alloc.push_back(i);
+  std::sort(alloc.begin(), alloc.end(), [&](size_t a, size_t c) { return img.section_addr[a] < img.section_addr[c]; });
+  // Consecutive sections of one class form one PT_LOAD segment.
+  std::vector<std::vector<size_t>> segments;
+  for (size_t i : alloc) {
+    if (segments.empty() || segment_class(u.sections[segments.back().back()].flags) != segment_class(u.sections[i].flags))
+      segments.emplace_back();
+    segments.back().push_back(i);
+  }
   eh.e_phoff = sizeof(Elf64_Ehdr);
   eh.e_phentsize = sizeof(Elf64_Phdr);
-  eh.e_phnum = static_cast<uint16_t>(alloc.size());
-  b.out.resize(sizeof(Elf64_Ehdr) + alloc.size() * sizeof(Elf64_Phdr));
-  constexpr uint64_t kPage = 0x1000;
+  eh.e_phnum = static_cast<uint16_t>(segments.size());
+  b.out.resize(sizeof(Elf64_Ehdr) + segments.size() * sizeof(Elf64_Phdr));
   std::vector<Elf64_Phdr> ph;
   std::vector<size_t> sec_index(u.sections.size(), 0);
-  for (size_t i : alloc) {
-    const AsmSection &s = u.sections[i];
-    const uint64_t addr = img.section_addr[i];
-    // File offset congruent to the address modulo the page size.
-    const uint64_t pad = (addr - b.out.size()) % kPage;
-    b.out.resize(b.out.size() + pad, 0);
-    sec_index[i] = b.add_section(s.name, s.type, s.flags, addr, s.data.data(), s.size(), 1);
+  for (const auto &seg : segments) {
     Elf64_Phdr p{};
     p.p_type = PT_LOAD;
-    p.p_flags = PF_R | ((s.flags & SHF_WRITE) ? PF_W : 0) | ((s.flags & SHF_EXECINSTR) ? PF_X : 0);
-    p.p_offset = b.shdrs[sec_index[i]].sh_offset;
-    p.p_vaddr = p.p_paddr = addr;
-    p.p_filesz = s.type == SHT_NOBITS ? 0 : s.size();
-    p.p_memsz = s.size();
-    p.p_align = kPage;
+    p.p_align = kPageBytes;
+    for (size_t i : seg) {
+      const AsmSection &s = u.sections[i];
+      const uint64_t addr = img.section_addr[i];
+      // File offset congruent to the address modulo the page size.
+      const uint64_t pad = (addr - b.out.size()) % kPageBytes;
+      b.out.resize(b.out.size() + pad, 0);
+      sec_index[i] = b.add_section(s.name, s.type, s.flags, addr, s.data.data(), s.size(), 1);
+      b.shdrs[sec_index[i]].sh_addralign = std::max<uint64_t>(s.align, 1);
+      if (i == seg.front()) {
+        p.p_offset = b.shdrs[sec_index[i]].sh_offset;
+        p.p_vaddr = p.p_paddr = addr;
+        p.p_flags = PF_R | ((s.flags & SHF_WRITE) ? PF_W : 0) | ((s.flags & SHF_EXECINSTR) ? PF_X : 0);
+      }
+      if (s.type != SHT_NOBITS) p.p_filesz = addr + s.size() - p.p_vaddr;
+      p.p_memsz = addr + s.size() - p.p_vaddr;
+    }
     ph.push_back(p);
-    b.shdrs[sec_index[i]].sh_addralign = std::max<uint64_t>(s.align, 1);
   }
   std::memcpy(b.out.data() + sizeof(Elf64_Ehdr), ph.data(), ph.size() * sizeof(Elf64_Phdr));
   // Symbol table with final addresses (no .L labels).

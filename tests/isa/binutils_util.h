@@ -44,6 +44,13 @@ inline void write_bytes(const std::filesystem::path &p, const std::vector<uint8_
   out.write(reinterpret_cast<const char *>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
+// An executable file (qemu-user refuses to run files without the x bit).
+inline void write_program(const std::filesystem::path &p, const std::vector<uint8_t> &b) {
+  write_bytes(p, b);
+  std::filesystem::permissions(p, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
+                               std::filesystem::perm_options::add);
+}
+
 inline void write_text(const std::filesystem::path &p, const std::string &s) { std::ofstream(p) << s; }
 
 // A scratch directory under the build tree, removed on destruction.

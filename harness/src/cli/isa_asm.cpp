@@ -1,4 +1,5 @@
 //===- isa_asm.cpp - `opforge asm`: assemble to an ELF object or executable ===//
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -64,7 +65,8 @@ int run_asm(const std::vector<std::string> &args) {
   const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const isa::AsmUnit unit = isa::assemble(source, input);
   std::vector<uint8_t> bytes;
-  if (output.size() > 2 && output.compare(output.size() - 2, 2, ".o") == 0) {
+  const bool object = output.size() > 2 && output.compare(output.size() - 2, 2, ".o") == 0;
+  if (object) {
     bytes = isa::write_object(unit);
   } else {
     isa::LinkOptions opts;
@@ -75,7 +77,15 @@ int run_asm(const std::vector<std::string> &args) {
   std::ofstream out(output, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("cannot create output file", ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
   out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.close();
   if (!out) throw Error("write error", ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
+  if (!object) {
+    std::error_code ec;  // like ld: executables get the x bits
+    std::filesystem::permissions(output,
+                                 std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                     std::filesystem::perms::others_exec,
+                                 std::filesystem::perm_options::add, ec);
+  }
   return kExitOk;
 }
 
