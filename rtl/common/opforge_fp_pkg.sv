@@ -48,7 +48,9 @@ package opforge_fp_pkg;
     logic [63:0] rem, half;
     logic [24:0] m;
     logic up;
-    lead = msb_pos64(sig);
+    if (sig[63:53] == 11'd1) lead = 53;
+    else if (sig[63:52] == 12'd1) lead = 52;
+    else lead = msb_pos64(sig);
     sh = lead - 23;
     sh_sub = -149 - e;
     if (sh_sub > sh) sh = sh_sub;
@@ -77,6 +79,12 @@ package opforge_fp_pkg;
   // Normalize a 24-bit significand so its leading one is at bit 23.
   function automatic void norm24(inout logic [23:0] m, inout int e);
     int shift;
+    if (m[23]) return;
+    if (m[22]) begin
+      m = m << 1;
+      e = e - 1;
+      return;
+    end
     if (m == 24'd0) begin
       e = ZERO_EXP;
       return;
