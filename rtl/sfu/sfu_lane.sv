@@ -5,8 +5,8 @@
 // the canonical NaN). in_prec keeps that many fraction bits (1..22, round to
 // nearest even on the encoding); 0 or >= 23 is full fp32.
 //   reciprocal: 1/x correctly rounded to fp32 (IEEE division), then in_prec.
-//   exp:        2^(x*log2 e) in fixed point (x to 2^-40, a 64-entry 2^(j/64)
-//               table and a degree-4 polynomial at 2^-60), rounded once to
+//   exp:        2^(x*log2 e) in fixed point (x to 2^-56, t to 2^-62, a 64-entry
+//               2^(j/64) table and a degree-7 polynomial at 2^-60), rounded once to
 //               fp32, then in_prec. This block is the definition of exp; the
 //               C++ model rtl/include/opforge/rtl/sfu_ref.h is bit-exact with it.
 module sfu_lane (
@@ -29,6 +29,9 @@ module sfu_lane (
   localparam logic [63:0] LN2_Q60 = 64'h0B17217F7D1CF79B;
   localparam logic [63:0] INV6_Q60 = 64'h02AAAAAAAAAAAAAB;
   localparam logic [63:0] INV24_Q60 = 64'h00AAAAAAAAAAAAAB;
+  localparam logic [63:0] INV120_Q60 = 64'h0022222222222222;
+  localparam logic [63:0] INV720_Q60 = 64'h0005B05B05B05B06;
+  localparam logic [63:0] INV5040_Q60 = 64'h0000D00D00D00D01;
   localparam logic [63:0] ONE_Q60 = 64'h1000000000000000;
   // 2^(j/64) at 2^-60, j = 0..63 (nearest).
   localparam logic [63:0] EXP2_TABLE[64] = '{
@@ -58,8 +61,10 @@ module sfu_lane (
 
   function automatic logic [31:0] exp_core(input logic [31:0] x);
     logic [7:0] ex;
-    logic [63:0] mag, xf, t, u, u2, u3, u4, p, mm;
+    logic [63:0] mag, xf, u, u2, u3, u4, u5, u6, u7, p, mm;
     logic [127:0] w;
+    logic [55:0] r;
+    logic [5:0] j;
     int n, sh;
     ex = x[30:23];
     if (ex == 8'hFF) begin
@@ -67,23 +72,29 @@ module sfu_lane (
       return x[31] ? 32'd0 : 32'h7F80_0000;
     end
     if (ex >= 8'd134) return x[31] ? 32'd0 : 32'h7F80_0000;  // |x| >= 128
-    // x in fixed point with 40 fraction bits (truncated toward zero).
-    sh = int'(ex) - 110;
+    // x in fixed point with 56 fraction bits (truncated toward zero).
+    sh = int'(ex) - 94;
     mag = {40'd0, ex != 8'd0, x[22:0]};
     mag = (sh >= 0) ? mag << sh : ((-sh >= 64) ? 64'd0 : mag >> (-sh));
     xf = x[31] ? -mag : mag;
-    // t = x * log2(e) at 2^-40, floor; n = floor(t), f = t - n.
+    // t = x * log2(e) with 62 fraction bits (floor); n = floor(t).
     w = {{64{xf[63]}}, xf} * {64'd0, LOG2E_Q62};
-    t = 64'(w >> 62);
-    n = int'($signed(t[63:40]));
-    // 2^f = 2^(j/64) * e^u, u = (f - j/64) * ln 2 < 2^-6.
-    w = {94'd0, t[33:0]} * {64'd0, LN2_Q60};
-    u = 64'(w >> 40);
+    w = 128'($signed(w) >>> 56);
+    n = int'($signed(w[95:62]));
+    j = w[61:56];
+    r = w[55:0];
+    // 2^(t-n) = 2^(j/64) * e^u, u = (t - n - j/64) * ln 2 < 2^-6.
+    w = {72'd0, r} * {64'd0, LN2_Q60};
+    u = 64'(w >> 62);
     u2 = mul_q60(u, u);
     u3 = mul_q60(u2, u);
     u4 = mul_q60(u3, u);
-    p = ONE_Q60 + u + (u2 >> 1) + mul_q60(u3, INV6_Q60) + mul_q60(u4, INV24_Q60);
-    mm = mul_q60(EXP2_TABLE[t[39:34]], p);
+    u5 = mul_q60(u4, u);
+    u6 = mul_q60(u5, u);
+    u7 = mul_q60(u6, u);
+    p = ONE_Q60 + u + (u2 >> 1) + mul_q60(u3, INV6_Q60) + mul_q60(u4, INV24_Q60) +
+        mul_q60(u5, INV120_Q60) + mul_q60(u6, INV720_Q60) + mul_q60(u7, INV5040_Q60);
+    mm = mul_q60(EXP2_TABLE[j], p);
     return round_pack(1'b0, mm, n - 60, 1'b0);
   endfunction
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -74,6 +75,18 @@ TEST(SfuLane, ExactReciprocalEqualsIeeeDivision) {
     } else {
       ASSERT_EQ(res.y_bits[i], std::bit_cast<uint32_t>(q)) << std::hex << "x=0x" << x[i];
     }
+  }
+}
+
+// The ISA's definition of exact-mode exp (isa/sfu_math.h): the double
+// result rounded once to fp32.
+TEST(SfuLane, ExactExpEqualsDoubleExpRoundedToFloat) {
+  SfuLaneRtl lane;
+  const std::vector<uint32_t> x = random_inputs(9, 30000);
+  const SfuLaneRunResult res = lane.run(kSfuFuncExp, 0, x);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float e = static_cast<float>(std::exp(static_cast<double>(std::bit_cast<float>(x[i]))));
+    ASSERT_EQ(res.y_bits[i], canonicalize_nan(std::bit_cast<uint32_t>(e))) << std::hex << "x=0x" << x[i];
   }
 }
 

@@ -5,13 +5,14 @@
 //   reciprocal: 1.0f / x (IEEE division, correctly rounded), then
 //               round_to_precision(prec). Exactly the intended definition
 //               "exact result rounded to p mantissa bits, nearest-even".
-//   exp:        libm's expf is not correctly rounded and no RTL can match it
-//               bit for bit, so the RTL algorithm defines exp: x in fixed
-//               point (2^-40), t = x*log2(e), 2^t = 2^n * 2^(j/64) * e^u with
-//               a 64-entry table and a degree-4 polynomial at 2^-60, one
-//               rounding to fp32 (round_pack), then round_to_precision(prec).
-//               It differs from glibc expf by at most 1 ulp, on rare inputs
-//               (tests/rtl/sfu_ref_test.cpp measures it).
+//   exp:        no RTL can match a libm bit for bit, so the RTL algorithm
+//               defines exp: x in fixed point (2^-56), t = x*log2(e) (2^-62),
+//               2^t = 2^n * 2^(j/64) * e^u with a 64-entry table and a
+//               degree-7 polynomial at 2^-60 (error near 2^-56), one rounding
+//               to fp32 (round_pack), then round_to_precision(prec). It agrees
+//               with (float)exp((double)x) on every input the tests try and
+//               differs from glibc expf (not correctly rounded) by at most
+//               1 ulp on rare inputs (tests/rtl/sfu_ref_test.cpp measures it).
 // Any NaN result is the canonical quiet NaN 0x7FC00000. Mirrors
 // rtl/sfu/sfu_lane.sv; header-only so the ISS can adopt it.
 //
@@ -34,6 +35,9 @@ inline constexpr uint64_t kLog2eQ62 = 0x5C551D94AE0BF85Eull;
 inline constexpr uint64_t kLn2Q60 = 0x0B17217F7D1CF79Bull;
 inline constexpr uint64_t kInv6Q60 = 0x02AAAAAAAAAAAAABull;
 inline constexpr uint64_t kInv24Q60 = 0x00AAAAAAAAAAAAABull;
+inline constexpr uint64_t kInv120Q60 = 0x0022222222222222ull;
+inline constexpr uint64_t kInv720Q60 = 0x0005B05B05B05B06ull;
+inline constexpr uint64_t kInv5040Q60 = 0x0000D00D00D00D01ull;
 inline constexpr uint64_t kOneQ60 = 1ull << 60;
 // 2^(j/64) at 2^-60, j = 0..63 (nearest); the same literals as sfu_lane.sv.
 inline constexpr uint64_t kExp2Table[64] = {
@@ -70,19 +74,27 @@ inline uint32_t sfu_exp_fp32_bits(uint32_t x) {
     return neg ? 0u : 0x7F800000u;
   }
   if (ex >= 134) return neg ? 0u : 0x7F800000u;  // |x| >= 128
-  const int sh = static_cast<int>(ex) - 110;
+  // x in fixed point with 56 fraction bits (truncated toward zero).
+  const int sh = static_cast<int>(ex) - 94;
   uint64_t mag = (ex != 0 ? 0x800000u : 0u) | (x & 0x7FFFFFu);
   mag = sh >= 0 ? mag << sh : (-sh >= 64 ? 0 : mag >> -sh);
   const int64_t xf = neg ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
-  const int64_t t = static_cast<int64_t>((static_cast<__int128>(xf) * static_cast<__int128>(kLog2eQ62)) >> 62);
-  const int n = static_cast<int>(t >> 40);
-  const uint64_t r = static_cast<uint64_t>(t) & ((1ull << 34) - 1);
-  const unsigned j = static_cast<unsigned>((static_cast<uint64_t>(t) >> 34) & 63);
-  const uint64_t u = static_cast<uint64_t>((static_cast<unsigned __int128>(r) * kLn2Q60) >> 40);
+  // t = x * log2(e) with 62 fraction bits (floor); n = floor(t).
+  const __int128 t = (static_cast<__int128>(xf) * static_cast<__int128>(kLog2eQ62)) >> 56;
+  const int n = static_cast<int>(t >> 62);
+  const uint64_t frac = static_cast<uint64_t>(t) & ((uint64_t{1} << 62) - 1);
+  const unsigned j = static_cast<unsigned>(frac >> 56);
+  const uint64_t r = frac & ((uint64_t{1} << 56) - 1);
+  // 2^(t-n) = 2^(j/64) * e^u, u = (t - n - j/64) * ln 2 < 2^-6.
+  const uint64_t u = static_cast<uint64_t>((static_cast<unsigned __int128>(r) * kLn2Q60) >> 62);
   const uint64_t u2 = mul_q60(u, u);
   const uint64_t u3 = mul_q60(u2, u);
   const uint64_t u4 = mul_q60(u3, u);
-  const uint64_t p = kOneQ60 + u + (u2 >> 1) + mul_q60(u3, kInv6Q60) + mul_q60(u4, kInv24Q60);
+  const uint64_t u5 = mul_q60(u4, u);
+  const uint64_t u6 = mul_q60(u5, u);
+  const uint64_t u7 = mul_q60(u6, u);
+  const uint64_t p = kOneQ60 + u + (u2 >> 1) + mul_q60(u3, kInv6Q60) + mul_q60(u4, kInv24Q60) +
+                     mul_q60(u5, kInv120Q60) + mul_q60(u6, kInv720Q60) + mul_q60(u7, kInv5040Q60);
   return round_pack(false, mul_q60(kExp2Table[j], p), n - 60);
 }
 
