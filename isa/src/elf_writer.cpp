@@ -246,6 +246,32 @@ Elf64_Ehdr make_header(uint16_t type) {
   return eh;
 }
 
+// .riscv.attributes as GNU as writes it for our ISA, so that objdump and
+// other tools know the file uses V (and the rest of RV64GV).
+constexpr uint32_t kShtRiscvAttributes = 0x70000003;
+std::vector<uint8_t> riscv_attributes() {
+  const std::string arch =
+      "rv64i2p1_m2p0_a2p1_f2p2_d2p2_v1p0_zicsr2p0_zifencei2p0_zmmul1p0_zve32f1p0_zve32x1p0_zve64d1p0_"
+      "zve64f1p0_zve64x1p0_zvl128b1p0_zvl32b1p0_zvl64b1p0";
+  std::vector<uint8_t> attrs;
+  attrs.push_back(5);  // Tag_RISCV_arch
+  attrs.insert(attrs.end(), arch.begin(), arch.end());
+  attrs.push_back(0);
+  for (uint8_t b : {8, 1, 10, 11}) attrs.push_back(b);  // priv_spec 1.11
+  auto u32 = [](std::vector<uint8_t> &v, uint32_t x) {
+    for (int i = 0; i < 4; ++i) v.push_back(static_cast<uint8_t>(x >> (8 * i)));
+  };
+  std::vector<uint8_t> file_sub{1};  // Tag_File
+  u32(file_sub, static_cast<uint32_t>(1 + 4 + attrs.size()));
+  file_sub.insert(file_sub.end(), attrs.begin(), attrs.end());
+  std::vector<uint8_t> out{'A'};
+  u32(out, static_cast<uint32_t>(4 + 6 + file_sub.size()));
+  for (char c : std::string("riscv")) out.push_back(static_cast<uint8_t>(c));
+  out.push_back(0);
+  out.insert(out.end(), file_sub.begin(), file_sub.end());
+  return out;
+}
+
 bool hidden_local(const AsmSymbol &s) { return !s.global && s.name.rfind(".L", 0) == 0; }
 
 }  // namespace
@@ -259,6 +285,8 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
     const AsmSection &s = u.sections[i];
     sec_index[i] = b.add_section(s.name, s.type, s.flags, 0, s.data.data(), s.size(), s.align);
   }
+  const std::vector<uint8_t> attributes = riscv_attributes();
+  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(), attributes.size(), 1);
   // Symbols: null, section symbols, locals, then globals (ELF order rule).
   std::string strtab{'\0'};
   std::vector<Elf64_Sym> syms{Elf64_Sym{}};
@@ -379,6 +407,8 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
     ph.push_back(p);
   }
   std::memcpy(b.out.data() + sizeof(Elf64_Ehdr), ph.data(), ph.size() * sizeof(Elf64_Phdr));
+  const std::vector<uint8_t> attributes = riscv_attributes();
+  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(), attributes.size(), 1);
   // Symbol table with final addresses (no .L labels).
   std::string strtab{'\0'};
   std::vector<Elf64_Sym> syms{Elf64_Sym{}};

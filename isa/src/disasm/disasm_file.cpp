@@ -36,44 +36,63 @@ std::string cstr_at(const std::vector<uint8_t> &b, uint64_t off, uint64_t end, c
   return std::string(p, n);
 }
 
-void listing_line(std::string &out, uint64_t addr, uint32_t word, const std::string &text) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%8llx:\t%08x          \t", static_cast<unsigned long long>(addr), word);
-  out += buf;
-  out += text;
-  out += '\n';
-}
+// objdump's address column: leading zero digits common to the section (in
+// groups of four) are dropped, the remaining leading zeros become spaces.
+struct AddrColumn {
+  int skip = 0;
+  AddrColumn(uint64_t vma, uint64_t size) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(vma + size));
+    int z = 0;
+    while (buf[z] == '0') ++z;
+    if (buf[z] == '\0' && vma != 0) z = 0;
+    skip = z != 0 ? ((z - 1) & ~3) : 0;
+  }
+  std::string operator()(uint64_t addr) const {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(addr));
+    char *s = buf + skip;
+    char *p = s;
+    while (*p == '0') *p++ = ' ';
+    if (*p == '\0') *--p = '0';
+    return s;
+  }
+};
 
-void list_code(std::string &out, const uint8_t *data, uint64_t size, uint64_t base,
-               const std::multimap<uint64_t, std::string> &labels) {
-  Symbolizer sym = [&](uint64_t a) -> std::optional<std::string> {
+// Labels: address -> name; a global symbol wins over a local one.
+using Labels = std::map<uint64_t, std::pair<bool, std::string>>;
+
+void list_code(std::string &out, const uint8_t *data, uint64_t size, uint64_t base, const Labels &labels,
+               const std::string &section_name, bool file_has_symbols) {
+  Symbolizer sym;
+  if (file_has_symbols) sym = [&](uint64_t a) -> std::optional<std::string> {
     auto it = labels.upper_bound(a);
-    if (it == labels.begin()) return std::nullopt;
+    if (it == labels.begin() || a < base || a > base + size) return std::nullopt;
     --it;
-    if (a < base || a > base + size) return std::nullopt;
-    if (it->first == a) return it->second;
+    if (it->first == a) return it->second.second;
     char buf[24];
     std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(a - it->first));
-    return it->second + buf;
+    return it->second.second + buf;
   };
+  const AddrColumn col(base, size);
   for (uint64_t off = 0; off < size;) {
     const uint64_t addr = base + off;
-    auto range = labels.equal_range(addr);
-    for (auto it = range.first; it != range.second; ++it) {
+    auto it = labels.find(addr);
+    if (it != labels.end() || off == 0) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "\n%016llx <", static_cast<unsigned long long>(addr));
-      out += buf + it->second + ">:\n";
+      out += buf + (it != labels.end() ? it->second.second : section_name) + ">:\n";
     }
+    char buf[64];
     if (size - off >= 4) {
       uint32_t w;
       std::memcpy(&w, data + off, 4);
-      listing_line(out, addr, w, disassemble(w, addr, sym));
+      std::snprintf(buf, sizeof buf, ":\t%08x          \t", w);
+      out += col(addr) + buf + disassemble(w, addr, sym) + "\n";
       off += 4;
     } else {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, "%8llx:\t%02x                \t.byte\t0x%x\n", static_cast<unsigned long long>(addr),
-                    data[off], data[off]);
-      out += buf;
+      std::snprintf(buf, sizeof buf, ":\t%02x                \t.byte\t0x%x\n", data[off], data[off]);
+      out += col(addr) + buf;
       off += 1;
     }
   }
@@ -85,8 +104,8 @@ std::string disassemble_bytes(const std::vector<uint8_t> &b, const std::string &
   std::string out = "\n" + name + ":     file format ";
   const bool is_elf = b.size() >= 4 && std::memcmp(b.data(), ELFMAG, SELFMAG) == 0;
   if (!is_elf) {
-    out += "binary\n\n\nDisassembly of raw binary:\n";
-    list_code(out, b.data(), b.size(), raw_base, {{raw_base, "raw"}});
+    out += "binary\n\n\nDisassembly of section .data:\n";
+    list_code(out, b.data(), b.size(), raw_base, {}, ".data", false);
     return out;
   }
   const auto eh = read_at<Elf64_Ehdr>(b, 0, name, "ELF header");
@@ -109,7 +128,7 @@ std::string disassemble_bytes(const std::vector<uint8_t> &b, const std::string &
     return cstr_at(b, shstr.sh_offset + s.sh_name, shstr.sh_offset + shstr.sh_size, name);
   };
   // Labels per section from .symtab (mapping symbols like $x are skipped).
-  std::vector<std::multimap<uint64_t, std::string>> labels(sh.size());
+  std::vector<Labels> labels(sh.size());
   for (const auto &s : sh) {
     if (s.sh_type != SHT_SYMTAB) continue;
     if (s.sh_link >= sh.size() || s.sh_entsize != sizeof(Elf64_Sym)) bad(name, "malformed ELF file: bad .symtab header");
@@ -121,15 +140,19 @@ std::string disassemble_bytes(const std::vector<uint8_t> &b, const std::string &
       if (type == STT_SECTION || type == STT_FILE) continue;
       std::string n = cstr_at(b, strtab.sh_offset + sym.st_name, strtab.sh_offset + strtab.sh_size, name);
       if (n.empty() || n[0] == '$') continue;
-      labels[sym.st_shndx].emplace(sym.st_value, n);
+      const bool global = ELF64_ST_BIND(sym.st_info) != STB_LOCAL;
+      auto [it, fresh] = labels[sym.st_shndx].emplace(sym.st_value, std::make_pair(global, n));
+      if (!fresh && global && !it->second.first) it->second = {global, n};
     }
   }
+  bool has_symbols = false;
+  for (const auto &l : labels) has_symbols |= !l.empty();
   out += "elf64-littleriscv\n\n";
   for (size_t i = 0; i < sh.size(); ++i) {
     const auto &s = sh[i];
     if (s.sh_type != SHT_PROGBITS || !(s.sh_flags & SHF_EXECINSTR) || s.sh_size == 0) continue;
     out += "\nDisassembly of section " + sec_name(s) + ":\n";
-    list_code(out, b.data() + s.sh_offset, s.sh_size, s.sh_addr, labels[i]);
+    list_code(out, b.data() + s.sh_offset, s.sh_size, s.sh_addr, labels[i], sec_name(s), has_symbols);
   }
   return out;
 }

@@ -69,7 +69,8 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
       case OperandKind::PcRel: {
         sep();
         const uint64_t target = pc + static_cast<uint64_t>(field_operand(op.field, word));
-        ops += hex(target, false);
+        // Like objdump: "0x<hex>" without a symbol table, "<hex> <sym+off>" with one.
+        ops += hex(target, !sym);
         if (sym)
           if (auto s = sym(target)) ops += " <" + *s + ">";
         break;

@@ -19,8 +19,9 @@ namespace opforge::isa {
 // "foo+0x8" for an address, or nullopt.
 using Symbolizer = std::function<std::optional<std::string>(uint64_t addr)>;
 
-// One instruction. `pc` is its address (branch and jump targets are printed
-// as absolute hex addresses, like objdump, with " <sym>" when symbolized).
+// One instruction. `pc` is its address. Branch and jump targets print as
+// absolute addresses like objdump: "0x1f0" when there is no symbolizer,
+// "1f0 <loop+0x8>" with one (just "1f0" when it finds no symbol).
 std::string disassemble(uint32_t word, uint64_t pc = 0, const Symbolizer &sym = {});
 
 // A listing in objdump -d layout. ELF64 RISC-V files (relocatable or
