@@ -30,7 +30,7 @@ struct Insn {
   constexpr unsigned shamt() const { return (bits >> 20) & 63; }
 
   constexpr int64_t i_imm() const { return static_cast<int32_t>(bits) >> 20; }
-  constexpr int64_t s_imm() const { return (static_cast<int32_t>(bits & 0xfe000000u) >> 20) | ((bits >> 7) & 31); }
+  constexpr int64_t s_imm() const { return int64_t(static_cast<int32_t>(bits & 0xfe000000u) >> 20) | int64_t((bits >> 7) & 31); }
   constexpr int64_t b_imm() const {
     return (sfield(31, 31) << 12) | (field(7, 7) << 11) | (field(30, 25) << 5) | (field(11, 8) << 1);
   }
