@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "opforge/isa/iss.h"
 #include "opforge/isa/spec.h"
 #include "semantics.h"
 
@@ -18,6 +19,7 @@ void link_zicsr();
 void link_rv_v_cfg_mem();
 void link_rv_v_int();
 void link_rv_v_fp();
+void link_rv_v_fp_est();
 void link_rv_v_perm();
 void link_xmtia();
 
@@ -48,6 +50,7 @@ const DecodeTable &decode_table() {
     link_rv_v_cfg_mem();
     link_rv_v_int();
     link_rv_v_fp();
+    link_rv_v_fp_est();
     link_rv_v_perm();
     link_xmtia();
     DecodeTable t;
@@ -80,3 +83,13 @@ const DecodeEntry *decode_for_iss(uint32_t word) {
 }
 
 }  // namespace opforge::isa::sem
+
+namespace opforge::isa {
+std::vector<std::string> semantics_mnemonics() {
+  (void)sem::decode_table();  // links every unit
+  std::vector<std::string> out;
+  for (const auto &e : sem::registry()) out.push_back(e.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace opforge::isa

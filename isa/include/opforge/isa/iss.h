@@ -14,6 +14,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "opforge/isa/elf_loader.h"
 #include "opforge/isa/hart.h"
@@ -46,6 +47,10 @@ struct SimResult {
   std::string message;         // one line for people
   bool ok() const { return verdict == Verdict::Pass || verdict == Verdict::Done; }
 };
+
+// Every mnemonic with a semantics body, sorted (coverage checks against
+// the tables: each table entry must have one and vice versa).
+std::vector<std::string> semantics_mnemonics();
 
 // Validate an ISA string such as "rv64imafdv_zicsr_zifencei_zvfbfmin_xmtia"
 // (or "rv64gv") against what the ISS implements; throws opforge::Error.
