@@ -415,7 +415,6 @@ private:
   }
 
   void finish() {
-    if (!brackets_.empty()) fail(brackets_.back().loc, "'" + brackets_.back().text + "' was never closed");
     SourceLoc loc{line_, col_of(pos_), line_, col_of(pos_)};
     if (!fragment_) {
       if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline && tokens_.back().kind != TokenKind::Dedent) {
@@ -435,6 +434,10 @@ private:
     Token t;
     t.kind = TokenKind::EndOfFile;
     t.loc = loc;
+    if (!brackets_.empty()) {  // reported by the parser (see lexer.h)
+      t.text = brackets_.back().text;
+      t.body_loc = brackets_.back().loc;
+    }
     tokens_.push_back(std::move(t));
   }
 };

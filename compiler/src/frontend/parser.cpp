@@ -107,7 +107,12 @@ private:
     next();
     return true;
   }
-  [[noreturn]] void fail(SourceLoc loc, const std::string &msg) { throw CompileError::at(file_, loc, msg); }
+  [[noreturn]] void fail(SourceLoc loc, const std::string &msg) {
+    const Token &eof = t_.back();
+    if (!eof.text.empty() && (loc.line > eof.body_loc.line || p_ + 1 >= t_.size()))
+      throw CompileError::at(file_, eof.body_loc, "'" + eof.text + "' was never closed");
+    throw CompileError::at(file_, loc, msg);
+  }
   [[noreturn]] void unexpected(const std::string &context = {}) {
     const Token &t = peek();
     if (t.kind == TokenKind::Indent) fail(t.loc, "unexpected indent");

@@ -54,8 +54,11 @@ struct Token {
 bool is_python_keyword(std::string_view word);
 
 // Tokenizes a whole file. Throws CompileError on a bad character, an
-// unterminated string, inconsistent dedent, an unclosed bracket at end of
-// file or a malformed number.
+// unterminated string, inconsistent dedent or a malformed number. A bracket
+// still open at end of file is not an error here: the EndOfFile token then
+// carries the bracket in `text` and its position in `body_loc`, and the
+// parser reports "'(' was never closed" (as CPython does) when its own
+// error lies on a later line than the bracket.
 std::vector<Token> tokenize(const SourceFile &file);
 
 // Tokenizes a fragment (an f-string replacement field) whose first character

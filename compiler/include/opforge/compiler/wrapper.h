@@ -1,0 +1,105 @@
+//===- wrapper.h - host wrapper interpreter over device tensor handles ----===//
+//
+// Runs a host wrapper function (a plain `def` named after an ATen overload)
+// from the AST. Tensors are TensorHandles (sizes, strides, offset, dtype,
+// buffer) behind an Executor (executor.h); metadata operations (view,
+// reshape, permute, slicing, ...) only change handles, data moves only
+// through the executor (copy_in, copy, launch).
+//
+// Supported: the torch subset of wrapper_torch_functions() and
+// wrapper_tensor_methods(), tensor attributes (shape, dtype, device, ndim),
+// torch dtypes as values, triton.cdiv / next_power_of_2, math.* on scalars,
+// plain Python (assignments, if/for/while, comprehensions, lambdas, calls of
+// other non-jit functions of the file, the builtins len/list/tuple/range/
+// min/max/abs/int/float/bool/str/isinstance/enumerate/zip/sum/any/all/
+// sorted/reversed/round/divmod), assert/raise, and `kernel[grid](...)`
+// launches. Grids are tuples or callables over `meta` (a dict of the bound
+// kernel arguments, constexprs included). @triton.autotune kernels run with
+// their FIRST config (documented choice: deterministic, no timing on a
+// model); @triton.heuristics values are evaluated before each launch.
+//
+// Nothing else exists: no file, network, process or reflection access (open,
+// eval, exec, __import__, getattr, dunder attributes, import statements are
+// refused at run time with an error at the offending node). A step limit
+// and a call-depth limit stop runaway wrappers. Errors are CompileErrors
+// carrying the wrapper's file:line:col and a caret.
+//
+// Buffers: every buffer the wrapper allocates that is not reachable from the
+// returned value is freed when run() returns; buffers of the result belong
+// to the caller (free them through the executor).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opforge/compiler/ast.h"
+#include "opforge/compiler/executor.h"
+
+namespace opforge::compiler {
+
+// A value passed into or returned from a wrapper.
+struct WrapperValue {
+  enum class Kind { None, Bool, Int, Float, Str, DType, Tensor, List, Tuple };
+  Kind kind = Kind::None;
+  bool bool_value = false;
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string str_value;
+  DType dtype_value = DType::Float32;
+  TensorHandle tensor;
+  std::vector<WrapperValue> items;  // List / Tuple
+
+  static WrapperValue none() { return {}; }
+  static WrapperValue boolean(bool v);
+  static WrapperValue integer(int64_t v);
+  static WrapperValue floating(double v);
+  static WrapperValue string(std::string v);
+  static WrapperValue dtype(DType v);
+  static WrapperValue of(TensorHandle t);
+  static WrapperValue list(std::vector<WrapperValue> v);
+  static WrapperValue tuple(std::vector<WrapperValue> v);
+  // Python-like text: "None", "3", "(2, 3)", "torch.float32", "tensor(...)".
+  std::string to_string() const;
+};
+
+struct WrapperOptions {
+  int64_t max_steps = 2'000'000;  // statements + calls evaluated
+  int max_call_depth = 64;        // nested calls of functions and lambdas
+};
+
+struct WrapperRunResult {
+  WrapperValue value;                   // what the wrapper returned
+  std::vector<LaunchRequest> launches;  // every launch, in order (grids of 0 programs are skipped)
+  std::vector<std::string> prints;      // tl.device_print output of all launches
+  int64_t steps = 0;
+};
+
+class WrapperInterpreter {
+public:
+  // `module` must outlive the interpreter and every LaunchRequest it produced.
+  WrapperInterpreter(const ast::Module &module, Executor &executor, WrapperOptions options = {});
+  ~WrapperInterpreter();
+  WrapperInterpreter(const WrapperInterpreter &) = delete;
+  WrapperInterpreter &operator=(const WrapperInterpreter &) = delete;
+
+  // Runs the top-level function `wrapper` with positional and keyword arguments.
+  WrapperRunResult run(const std::string &wrapper, const std::vector<WrapperValue> &args,
+                       const std::vector<std::pair<std::string, WrapperValue>> &kwargs = {});
+
+  struct Impl;  // implementation detail (compiler/src/wrapper/)
+
+private:
+  Impl *impl_;
+};
+
+// The torch functions (torch.X) and tensor methods (x.X) the interpreter
+// implements; the linter treats every other torch call as an ATen op.
+const std::set<std::string> &wrapper_torch_functions();
+const std::set<std::string> &wrapper_tensor_methods();
+
+}  // namespace opforge::compiler

@@ -1,0 +1,84 @@
+//===- interp_impl.h - the wrapper interpreter's state (internal) ----------===//
+#pragma once
+
+#include <set>
+#include <utility>
+
+#include "opforge/compiler/diagnostics.h"
+#include "opforge/compiler/wrapper.h"
+#include "value.h"
+
+namespace opforge::compiler {
+
+using wrapper_detail::Scope;
+using wrapper_detail::Value;
+using wrapper_detail::ValueList;
+using Kwargs = std::vector<std::pair<std::string, Value>>;
+
+struct WrapperInterpreter::Impl {
+  const ast::Module &module;
+  Executor &executor;
+  WrapperOptions options;
+  std::shared_ptr<Scope> globals;
+  int64_t steps = 0;
+  int depth = 0;
+  std::set<BufferId> allocated;  // buffers this run allocated
+  WrapperRunResult *run_result = nullptr;
+
+  Impl(const ast::Module &m, Executor &ex, WrapperOptions o);
+
+  [[noreturn]] void fail(SourceLoc loc, const std::string &message) const;
+  void step(SourceLoc loc);
+
+  // --- evaluation (interpreter.cpp) ---
+  enum class Flow { Normal, Break, Continue, Return };
+  Flow exec_block(const ast::StmtList &body, const std::shared_ptr<Scope> &scope, Value &ret);
+  Flow exec(const ast::Stmt &s, const std::shared_ptr<Scope> &scope, Value &ret);
+  Value eval(const ast::Expr &e, const std::shared_ptr<Scope> &scope);
+  void assign(const ast::Expr &target, Value v, const std::shared_ptr<Scope> &scope);
+  Value call(const Value &callee, ValueList args, Kwargs kwargs, SourceLoc loc);
+  Value call_function(const ast::FunctionDef &f, ValueList args, Kwargs kwargs, SourceLoc loc);
+  Value call_lambda(const Value &lam, ValueList args, Kwargs kwargs, SourceLoc loc);
+  Value lookup(const std::string &name, const std::shared_ptr<Scope> &scope, SourceLoc loc);
+  Value get_attr(const Value &v, const std::string &name, SourceLoc loc);
+  Value subscript(const Value &v, const Value &index, SourceLoc loc);
+  Value binop(ast::BinOpKind op, const Value &a, const Value &b, SourceLoc loc);
+  bool compare(ast::CmpOpKind op, const Value &a, const Value &b, SourceLoc loc);
+  bool truthy(const Value &v, SourceLoc loc);
+  bool equals(const Value &a, const Value &b);
+  ValueList iterate(const Value &v, SourceLoc loc);
+
+  // --- builtins (builtins.cpp): Python builtins, math, triton ---
+  bool has_builtin(const std::string &name) const;
+  Value call_builtin(const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value call_value_method(const Value &self, const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value module_attr(const std::string &module, const std::string &name, SourceLoc loc);
+
+  // --- torch (torch_ops.cpp) ---
+  Value call_torch(const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value tensor_attr(const Value &t, const std::string &name, SourceLoc loc);
+  Value tensor_method(const Value &t, const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value tensor_index(const Value &t, const Value &index, SourceLoc loc);
+  TensorHandle new_tensor(DType dtype, const std::vector<int64_t> &sizes, SourceLoc loc);
+  TensorHandle contiguous_copy(const TensorHandle &src, DType dtype, SourceLoc loc);
+
+  // --- launches (launch.cpp) ---
+  Value launch(const Value &launcher, ValueList args, Kwargs kwargs, SourceLoc loc);
+
+  // --- conversions ---
+  int64_t to_int(const Value &v, SourceLoc loc, const std::string &what);
+  double to_float(const Value &v, SourceLoc loc, const std::string &what);
+  std::vector<int64_t> to_int_list(const Value &v, SourceLoc loc, const std::string &what);
+  // Sizes given as f(2, 3) or f((2, 3)) or f([2, 3]).
+  std::vector<int64_t> sizes_from_args(const ValueList &args, size_t first, SourceLoc loc, const std::string &what);
+  Value from_wrapper_value(const WrapperValue &v);
+  WrapperValue to_wrapper_value(const Value &v, SourceLoc loc);
+  std::string format_value(const Value &v, const std::string &spec, SourceLoc loc);
+};
+
+// Pulls a keyword argument out of kwargs (nullopt when absent).
+std::optional<Value> take_kwarg(Kwargs &kwargs, const std::string &name);
+// Errors for leftover keyword arguments / too many positionals.
+void no_more_kwargs(const WrapperInterpreter::Impl &impl, const Kwargs &kwargs, const std::string &fn, SourceLoc loc);
+
+}  // namespace opforge::compiler
