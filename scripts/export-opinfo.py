@@ -266,10 +266,25 @@ def tolerance_overrides(op):
     return result
 
 
+def resolve(path):
+    """torch attribute at a dotted path ("nn.functional.relu"), or None."""
+    obj = torch
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
 def docstring(op):
-    for fn in (op.op, getattr(torch, op.aten_name or "", None), op.method_variant):
-        doc = getattr(fn, "__doc__", None)
-        if doc and not doc.startswith("Built-in method") and "lambda" not in repr(fn):
+    """The docstring of the public function an OpInfo tests ("" when none has one)."""
+    last = op.name.split(".")[-1]
+    candidates = [op.op, resolve(op.name), resolve("nn.functional." + last), resolve("Tensor." + last),
+                  resolve(op.aten_name or ""), resolve("special." + last), resolve("linalg." + last),
+                  op.method_variant]
+    for fn in candidates:
+        doc = getattr(fn, "__doc__", None) if fn is not None else None
+        if doc and not doc.startswith("Built-in method") and not doc.startswith("<lambda>"):
             return doc
     return ""
 

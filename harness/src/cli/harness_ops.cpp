@@ -1,0 +1,135 @@
+//===- harness_ops.cpp - `opforge ops list|show`: browse the ATen op corpus ===//
+#include <boost/program_options.hpp>
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "opforge/harness/catalog.h"
+#include "opforge/harness/cli.h"
+#include "opforge/harness/corpus.h"
+#include "opforge/harness/verifier.h"
+#include "opforge/support/error.h"
+
+namespace po = boost::program_options;
+
+namespace opforge::cli {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: opforge ops list [--corpus FILE] [--category C] [--dtype D]\n"
+    "       opforge ops show OVERLOAD [--corpus FILE] [--dtype D] [--calls N]\n\n"
+    "Browse the OpInfo ATen call corpus (made by 'make corpus'; default corpus/opinfo.h5\n"
+    "in the source tree, or $OPFORGE_CORPUS).\n"
+    "  list   one row per overload: category, dtypes with recorded calls, number of calls\n"
+    "  show   an overload's schema, docstring, tolerance overrides and a few recorded calls\n"
+    "Categories: pointwise, reduction, indexing, shape/view, linear algebra, normalization/DL, other.\n";
+
+std::string dtype_list(const std::vector<DType> &dts) {
+  std::string s;
+  for (size_t i = 0; i < dts.size(); ++i) s += (i ? "," : "") + std::string(dtype_name(dts[i]));
+  return s;
+}
+
+int run_list(const po::variables_map &vm) {
+  std::optional<harness::Category> category;
+  if (vm.count("category")) {
+    category = harness::parse_category(vm["category"].as<std::string>());
+    if (!category)
+      return usage_error("ops", "unknown --category '" + vm["category"].as<std::string>() +
+                                    "' (pointwise, reduction, indexing, shape/view, linear algebra, "
+                                    "normalization/DL, other)");
+  }
+  std::optional<DType> dtype;
+  if (vm.count("dtype")) {
+    dtype = parse_dtype(vm["dtype"].as<std::string>());
+    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+  }
+  auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
+  auto rows = harness::catalog(corpus, category, dtype);
+  size_t w = 8;
+  for (const auto &r : rows) w = std::max(w, r.overload.size());
+  std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18) << "category"
+            << std::setw(48) << "dtypes" << std::right << std::setw(7) << "calls" << "\n";
+  int64_t total = 0;
+  for (const auto &r : rows) {
+    std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18)
+              << harness::category_name(r.category) << std::setw(48) << dtype_list(r.dtypes) << std::right
+              << std::setw(7) << r.calls << "\n";
+    total += r.calls;
+  }
+  std::cout << rows.size() << " overloads, " << total << " calls\n";
+  return kExitOk;
+}
+
+int run_show(const po::variables_map &vm) {
+  if (!vm.count("overload")) return usage_error("ops", "'show' needs an overload, e.g. aten::add.Tensor");
+  std::string name = vm["overload"].as<std::string>();
+  if (!name.starts_with("aten::")) name = "aten::" + name;
+  std::optional<DType> dtype;
+  if (vm.count("dtype")) {
+    dtype = parse_dtype(vm["dtype"].as<std::string>());
+    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+  }
+  auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
+  const auto &o = corpus.overload(name);
+  std::cout << o.name << "\n  schema:   " << o.schema << "\n  category: "
+            << harness::category_name(harness::categorize(o.name)) << "\n  calls:   ";
+  for (const auto &[dt, n] : o.calls_per_dtype) std::cout << " " << dtype_name(dt) << "=" << n;
+  auto ops = corpus.opinfos_calling(name);
+  std::cout << "\n  OpInfos:  ";
+  for (size_t i = 0; i < ops.size() && i < 12; ++i) std::cout << (i ? ", " : "") << ops[i];
+  if (ops.size() > 12) std::cout << ", ... (" << ops.size() << " in all)";
+  std::cout << "\n";
+  for (const auto &op : ops)
+    for (DType dt : corpus.dtypes())
+      if (auto t = corpus.tolerance(op, dt))
+        std::cout << "  tolerance override: " << op << " " << dtype_name(dt) << " atol=" << t->atol
+                  << " rtol=" << t->rtol << "\n";
+  std::string doc = corpus.docstring(name);
+  std::cout << "\ndocstring:\n" << (doc.empty() ? "  (none recorded)\n" : doc) << "\n";
+  const auto n = vm["calls"].as<int>();
+  auto calls = corpus.calls(name, dtype, static_cast<size_t>(std::max(n, 0)));
+  std::cout << "\nsample calls" << (dtype ? " (" + std::string(dtype_name(*dtype)) + ")" : "") << ":\n";
+  for (const auto &c : calls)
+    std::cout << "  [" << dtype_name(c.dtype) << " #" << c.index << ", " << c.opinfo << " sample " << c.sample
+              << "] " << c.summary() << "\n";
+  if (calls.empty()) std::cout << "  (none)\n";
+  return kExitOk;
+}
+
+int run_ops(const std::vector<std::string> &args) {
+  po::options_description opts("options");
+  opts.add_options()("help,h", "show this help")(
+      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()), "corpus HDF5 file")(
+      "category", po::value<std::string>(), "list: only this category")(
+      "dtype", po::value<std::string>(), "only calls of this dtype")(
+      "calls", po::value<int>()->default_value(5), "show: number of sample calls")(
+      "action", po::value<std::string>(), "list or show")("overload", po::value<std::string>(), "overload");
+  po::positional_options_description pos;
+  pos.add("action", 1).add("overload", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    return usage_error("ops", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << kUsage << "\n" << opts;
+    return kExitOk;
+  }
+  if (!vm.count("action")) return usage_error("ops", "expected 'list' or 'show'");
+  const std::string action = vm["action"].as<std::string>();
+  if (action == "list") {
+    if (vm.count("overload")) return usage_error("ops", "'list' takes no overload");
+    return run_list(vm);
+  }
+  if (action == "show") return run_show(vm);
+  return usage_error("ops", "unknown action '" + action + "' (expected 'list' or 'show')");
+}
+
+CommandRegistrar reg{{"ops", "list the ATen overloads of the OpInfo corpus, or show one", run_ops}};
+
+}  // namespace
+}  // namespace opforge::cli

@@ -1,0 +1,18 @@
+# torch.cmake - opforge_oracle: ATen's CPU kernels (Debian libtorch-dev) behind
+# harness/include/opforge/harness/oracle.h. Torch headers and libraries are
+# private to this library; it is skipped when libtorch is not installed.
+find_path(OPFORGE_ATEN_INCLUDE_DIR ATen/core/dispatch/Dispatcher.h)
+find_library(OPFORGE_TORCH_CPU_LIBRARY torch_cpu)
+find_library(OPFORGE_C10_LIBRARY c10)
+file(GLOB ORACLE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
+if(OPFORGE_ATEN_INCLUDE_DIR AND OPFORGE_TORCH_CPU_LIBRARY AND OPFORGE_C10_LIBRARY AND ORACLE_SOURCES)
+  opforge_library(oracle
+    SOURCES ${ORACLE_SOURCES}
+    DEPS opforge::harness
+    PRIVATE_DEPS ${OPFORGE_TORCH_CPU_LIBRARY} ${OPFORGE_C10_LIBRARY})
+  target_include_directories(opforge_oracle SYSTEM PRIVATE
+    ${OPFORGE_ATEN_INCLUDE_DIR} ${OPFORGE_ATEN_INCLUDE_DIR}/torch/csrc/api/include)
+  target_compile_definitions(opforge_oracle PRIVATE _GLIBCXX_USE_CXX11_ABI=1)
+else()
+  message(STATUS "opforge: libtorch not found, opforge_oracle is not built")
+endif()

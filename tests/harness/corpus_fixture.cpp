@@ -1,0 +1,73 @@
+//===- corpus_fixture.cpp - small OpInfo corpora made by the real exporter -===//
+#include "corpus_fixture.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace opforge::test {
+
+int run_command(const std::string &cmd, std::string *output) {
+  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  std::array<char, 4096> buf{};
+  std::string out;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  int status = pclose(p);
+  if (output) *output = out;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_exporter(const std::vector<std::string> &args, std::string *output) {
+  std::string cmd = "/usr/bin/python3 '" OPFORGE_SOURCE_DIR "/scripts/export-opinfo.py'";
+  for (const auto &a : args) cmd += " '" + a + "'";
+  return run_command(cmd, output);
+}
+
+std::string temp_dir() {
+  std::string tmpl = (fs::temp_directory_path() / "opforge-harness-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  static std::vector<std::string> dirs;
+  static struct Cleanup {
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto &d : dirs) fs::remove_all(d, ec);
+    }
+  } cleanup;
+  dirs.push_back(tmpl);
+  return tmpl;
+}
+
+const std::string &small_corpus() {
+  static const std::string path = [] {
+    const fs::path script = fs::path(OPFORGE_SOURCE_DIR) / "scripts" / "export-opinfo.py";
+    const auto stamp = fs::last_write_time(script).time_since_epoch().count();
+    const fs::path dir = fs::path(OPFORGE_BINARY_DIR) / "tests" / "harness";
+    fs::create_directories(dir);
+    const fs::path out = dir / ("small_corpus_" + std::to_string(stamp) + ".h5");
+    if (fs::exists(out)) return out.string();
+    // Export to a private name, then rename: parallel test processes never see a partial file.
+    const fs::path tmp = dir / ("small_corpus_" + std::to_string(getpid()) + ".tmp.h5");
+    std::string log;
+    int rc = run_exporter({"--ops",
+                           "add,sum,softmax,mm,index_select,cat,where,sigmoid,exp,nn.functional.layer_norm,"
+                           "mean,amax,argmax,gather,clamp,abs,mul,div,matmul,transpose,index_put,isclose,max.reduction_with_dim",
+                           "--dtypes", "float32,bfloat16,int64,bool", "--max-samples", "12", "--quiet", "--out",
+                           tmp.string()},
+                          &log);
+    if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
+    fs::rename(tmp, out);
+    return out.string();
+  }();
+  return path;
+}
+
+}  // namespace opforge::test

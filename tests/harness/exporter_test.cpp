@@ -1,0 +1,85 @@
+//===- exporter_test.cpp - scripts/export-opinfo.py on a small subset ------===//
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "corpus_fixture.h"
+#include "opforge/harness/corpus.h"
+
+using namespace opforge;
+using namespace opforge::harness;
+
+namespace {
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+TEST(Exporter, SmallSubsetIsDeterministicAndReadable) {
+  const std::string dir = test::temp_dir();
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out", dir + "/a.h5"}, &log),
+            0)
+      << log;
+  EXPECT_NE(log.find("float32   opinfos"), std::string::npos) << log;
+  ASSERT_EQ(test::run_exporter({"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out", dir + "/b.h5",
+                                "--quiet"},
+                               &log),
+            0)
+      << log;
+  const std::string a = slurp(dir + "/a.h5"), b = slurp(dir + "/b.h5");
+  ASSERT_GT(a.size(), 1000u);
+  EXPECT_TRUE(a == b) << "two exports of the same subset differ";
+
+  auto c = Corpus::open(dir + "/a.h5");
+  EXPECT_EQ(c.dtypes(), (std::vector<DType>{DType::Float32, DType::Int64}));
+  for (const char *o : {"aten::add.Tensor", "aten::sum.dim_IntList", "aten::_softmax"})
+    EXPECT_TRUE(c.has_overload(o)) << o;
+  // softmax has no int64 support in OpInfo: its calls are float32 only.
+  EXPECT_EQ(c.overload("aten::_softmax").dtypes(), std::vector<DType>{DType::Float32});
+  std::vector<std::string> names;
+  for (const auto &o : c.opinfos()) names.push_back(o.name);
+  EXPECT_NE(std::find(names.begin(), names.end(), "softmax"), names.end());
+  EXPECT_GT(c.sample_count(DType::Float32), 20);
+}
+
+TEST(Exporter, MaxSamplesLimitsSamplesPerOpInfo) {
+  const std::string dir = test::temp_dir();
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--ops", "add", "--dtypes", "float32", "--max-samples", "3", "--quiet", "--out",
+                                dir + "/m.h5"},
+                               &log),
+            0)
+      << log;
+  auto c = Corpus::open(dir + "/m.h5");
+  EXPECT_EQ(c.sample_count(DType::Float32), 3);
+}
+
+TEST(Exporter, RandomOpInfosAreExcludedWithAReason) {
+  const std::string dir = test::temp_dir();
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--ops", "add,bernoulli,nn.functional.dropout", "--dtypes", "float32", "--quiet",
+                                "--out", dir + "/r.h5"},
+                               &log),
+            0)
+      << log;
+  auto c = Corpus::open(dir + "/r.h5");
+  int random = 0;
+  for (const auto &e : c.exclusions())
+    if ((e.opinfo == "bernoulli" || e.opinfo == "nn.functional.dropout") &&
+        e.reason.find("nondeterministic") != std::string::npos)
+      ++random;
+  EXPECT_EQ(random, 2);
+  for (const auto &o : c.overloads()) EXPECT_EQ(o.name.find("bernoulli"), std::string::npos) << o.name;
+}
+
+TEST(Exporter, UnknownOpInfoOrDtypeIsAnError) {
+  std::string log;
+  EXPECT_NE(test::run_exporter({"--ops", "no_such_opinfo", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
+  EXPECT_NE(log.find("no_such_opinfo"), std::string::npos) << log;
+  EXPECT_NE(test::run_exporter({"--dtypes", "complex64", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
+  EXPECT_NE(log.find("complex64"), std::string::npos) << log;
+}

@@ -1,0 +1,51 @@
+//===- ops_cli_test.cpp - `opforge ops list|show` on a real corpus ---------===//
+#include <gtest/gtest.h>
+
+#include "corpus_fixture.h"
+
+#include <filesystem>
+
+#ifdef OPFORGE_EXE
+namespace {
+int ops(const std::string &args, std::string *out) {
+  return opforge::test::run_command(std::string("'") + OPFORGE_EXE + "' ops " + args, out);
+}
+
+class OpsCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(OPFORGE_EXE)) GTEST_SKIP() << "build the opforge target first: " << OPFORGE_EXE;
+  }
+};
+}  // namespace
+
+TEST_F(OpsCli, ListPrintsOverloadsWithCategoryDtypesAndCalls) {
+  std::string out;
+  ASSERT_EQ(ops("list --corpus '" + opforge::test::small_corpus() + "'", &out), 0) << out;
+  EXPECT_NE(out.find("aten::add.Tensor"), std::string::npos) << out;
+  EXPECT_NE(out.find("pointwise"), std::string::npos);
+  EXPECT_NE(out.find("float32,bfloat16,int64,bool"), std::string::npos) << out;
+  ASSERT_EQ(ops("list --category reduction --dtype int64 --corpus '" + opforge::test::small_corpus() + "'", &out), 0);
+  EXPECT_NE(out.find("aten::sum"), std::string::npos) << out;
+  EXPECT_EQ(out.find("aten::add.Tensor"), std::string::npos) << out;
+}
+
+TEST_F(OpsCli, ShowPrintsSchemaDocstringAndCalls) {
+  std::string out;
+  ASSERT_EQ(ops("show aten::add.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out), 0) << out;
+  EXPECT_NE(out.find("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"), std::string::npos);
+  EXPECT_NE(out.find("docstring:"), std::string::npos);
+  EXPECT_NE(out.find("Adds :attr:`other`"), std::string::npos) << out;
+  EXPECT_NE(out.find("aten::add.Tensor(f32["), std::string::npos) << out;
+}
+
+TEST_F(OpsCli, UnknownOverloadAndBadCorpusFailWithClearErrors) {
+  std::string out;
+  EXPECT_EQ(ops("show aten::nope.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out), 1);
+  EXPECT_NE(out.find("unknown overload 'aten::nope.Tensor'"), std::string::npos) << out;
+  EXPECT_EQ(ops("list --corpus /nonexistent.h5", &out), 1);
+  EXPECT_NE(out.find("/nonexistent.h5"), std::string::npos) << out;
+  EXPECT_EQ(ops("list --category bogus --corpus '" + opforge::test::small_corpus() + "'", &out), 2);
+  EXPECT_EQ(ops("frobnicate", &out), 2);
+}
+#endif
