@@ -131,6 +131,7 @@ double Operation::float_attr(const std::string &n) const {
   const Attr &a = need_attr(*this, n);
   if (auto *d = std::get_if<double>(&a)) return *d;
   if (auto *i = std::get_if<int64_t>(&a)) return static_cast<double>(*i);
+  if (auto *b = std::get_if<bool>(&a)) return *b ? 1.0 : 0.0;
   throw Error(describe() + ": attribute '" + n + "' must be a number");
 }
 bool Operation::bool_attr(const std::string &n, bool dflt) const {
