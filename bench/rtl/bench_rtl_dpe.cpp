@@ -1,7 +1,8 @@
 //===- bench_rtl_dpe.cpp - RTL co-simulation speed: DPE cycles and SFU elements per host second -===//
 //
 // Prints, for the verilated DPE in burst mode, simulated clock cycles per
-// host second for bf16 and int8 matmul commands at several burst lengths,
+// host second for bf16 and int8 matmul commands at several burst lengths
+// on the 4x4 array (and at 100-cycle bursts on the 8x8 array),
 // next to the C++ reference's speed on the same commands, and the SFU lane's
 // elements per host second. Usage: bench_rtl_dpe [seconds_per_point [bf16|int8|sfu]]
 //
@@ -55,10 +56,11 @@ Workload make_workload(DpeDType dtype, uint32_t m, uint32_t n, uint32_t k) {
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-void bench_dpe(const char *name, DpeDType dtype, uint32_t burst, double budget_s) {
+void bench_dpe(const char *name, DpeDType dtype, opforge::rtl::DpeArrayShape array, uint32_t burst, double budget_s) {
   Workload w = make_workload(dtype, 64, 64, 256);
   opforge::rtl::DpeRtlOptions opts;
   opts.burst_cycles = burst;
+  opts.array = array;
   opforge::rtl::DpeRtl rtl(opts);
   uint64_t cycles = 0, commands = 0;
   const auto t0 = Clock::now();
@@ -74,7 +76,7 @@ void bench_dpe(const char *name, DpeDType dtype, uint32_t burst, double budget_s
     ++ref_commands;
   } while (seconds_since(t1) < budget_s / 2);
   const double ref_s = seconds_since(t1);
-  const opforge::rtl::DpeArrayShape arr = opforge::rtl::DpeRtl::array_shape();
+  const opforge::rtl::DpeArrayShape arr = rtl.array_shape();
   std::printf("dpe %ux%u %-5s 64x64x256 burst=%-5u  %8.2f M cycles/s  (%llu cycles, %llu commands, %.2f s)"
               "  reference %.0f commands/s = %.2f M equivalent cycles/s\n",
               arr.rows, arr.cols, name, burst, cycles / rtl_s / 1e6, static_cast<unsigned long long>(cycles),
@@ -106,10 +108,15 @@ void bench_sfu(const char *name, unsigned func, double budget_s) {
 int main(int argc, char **argv) {
   const double budget_s = argc > 1 ? std::atof(argv[1]) : 1.0;
   const std::string only = argc > 2 ? argv[2] : "";  // bf16, int8 or sfu: run only that group
-  if (only.empty() || only == "bf16")
-    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("bf16", DpeDType::BF16, burst, budget_s);
-  if (only.empty() || only == "int8")
-    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("int8", DpeDType::INT8, burst, budget_s);
+  using opforge::rtl::DpeArrayShape;
+  if (only.empty() || only == "bf16") {
+    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("bf16", DpeDType::BF16, DpeArrayShape{4, 4}, burst, budget_s);
+    bench_dpe("bf16", DpeDType::BF16, DpeArrayShape{8, 8}, 100, budget_s);
+  }
+  if (only.empty() || only == "int8") {
+    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("int8", DpeDType::INT8, DpeArrayShape{4, 4}, burst, budget_s);
+    bench_dpe("int8", DpeDType::INT8, DpeArrayShape{8, 8}, 100, budget_s);
+  }
   if (only.empty() || only == "sfu") {
     bench_sfu("exp", opforge::rtl::kSfuFuncExp, budget_s);
     bench_sfu("recip", opforge::rtl::kSfuFuncRecip, budget_s);

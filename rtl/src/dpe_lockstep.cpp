@@ -80,7 +80,7 @@ DpeLockstepResult compare_dpe_results(const isa::DpeCommand &cmd, DpeArrayShape 
 DpeLockstepResult dpe_lockstep(DpeRtl &rtl, const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t base) {
   std::vector<uint8_t> expected(mem.begin(), mem.end());
   dpe_reference(cmd, expected, base);
-  const DpeArrayShape array = DpeRtl::array_shape();
+  const DpeArrayShape array = rtl.array_shape();
   const DpeRunResult run = rtl.run(cmd, mem, base);
   return compare_dpe_results(cmd, array, expected, mem, base,
                              dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate), run.cycles);

@@ -37,7 +37,7 @@ TEST(DpeLockstep, InjectedFaultIsReportedWithElementTileAndValues) {
   rtl.set_inject_fault(true);
   // C = 2^24 + odd integers: ties at every step, so cell (0,0) diverges.
   DpeCase tc(DpeDType::BF16, 6, 6, 8, true);
-  const DpeArrayShape arr = DpeRtl::array_shape();
+  const DpeArrayShape arr = rtl.array_shape();
   for (uint32_t i = 0; i < 6; ++i)
     for (uint32_t kk = 0; kk < 8; ++kk) tc.set_a16(i, kk, 0x3F80);  // 1.0
   for (uint32_t kk = 0; kk < 8; ++kk)
@@ -66,7 +66,7 @@ TEST(DpeLockstep, InjectedFaultIsReportedWithElementTileAndValues) {
 TEST(DpeLockstep, CycleMismatchAloneFailsTheCheck) {
   DpeCase tc(DpeDType::INT8, 2, 2, 2, false);
   const DpeLockstepResult res =
-      compare_dpe_results(tc.cmd, DpeRtl::array_shape(), tc.mem, tc.mem, DpeCase::kBase, 10, 11);
+      compare_dpe_results(tc.cmd, DpeArrayShape{4, 4}, tc.mem, tc.mem, DpeCase::kBase, 10, 11);
   EXPECT_FALSE(res.ok());
   EXPECT_EQ(res.mismatches, 0u);
   EXPECT_NE(res.report(tc.cmd).find("cycles expected 10 got 11"), std::string::npos);
@@ -76,10 +76,10 @@ TEST(DpeLockstep, NanPayloadsCompareEqualOnlyWhenAsked) {
   DpeCase want(DpeDType::BF16, 1, 1, 1, false), got(DpeDType::BF16, 1, 1, 1, false);
   want.set_c(0, 0, 0x7FC00000);
   got.set_c(0, 0, 0x7FC00001);
-  EXPECT_EQ(compare_dpe_results(want.cmd, DpeRtl::array_shape(), want.mem, got.mem, DpeCase::kBase, 5, 5).mismatches, 1u);
+  EXPECT_EQ(compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase, 5, 5).mismatches, 1u);
   DpeCompareOptions opts;
   opts.any_nan_matches = true;
-  EXPECT_TRUE(compare_dpe_results(want.cmd, DpeRtl::array_shape(), want.mem, got.mem, DpeCase::kBase, 5, 5, opts).ok());
+  EXPECT_TRUE(compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase, 5, 5, opts).ok());
 }
 
 }  // namespace

@@ -35,34 +35,52 @@ void fill_random(DpeCase &tc, std::mt19937 &rng) {
 
 class DpeRandomShapes : public ::testing::TestWithParam<std::tuple<DpeDType, bool>> {};
 
-TEST_P(DpeRandomShapes, MatchesReferenceBitForBitWithPredictedCycles) {
+TEST_P(DpeRandomShapes, MatchesReferenceBitForBitWithPredictedCyclesOnEveryArraySize) {
   const auto [dtype, accumulate] = GetParam();
-  const DpeArrayShape arr = DpeRtl::array_shape();
-  // Shapes around the array size: smaller, equal, larger, k not a multiple.
-  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> shapes = {
-      {1, 1, 1},
-      {arr.rows, arr.cols, arr.rows},
-      {arr.rows - 1, arr.cols - 1, 3},
-      {arr.rows + 1, arr.cols + 3, 7},
-      {3, 5, 13},
-      {2 * arr.rows + 1, 3 * arr.cols + 2, 2 * arr.rows + 3},
-      {17, 1, 33},
-      {1, 19, 64},
-      {16, 16, 100},
-      {5, 6, 0},
-      {0, 4, 4},
-      {4, 0, 4},
-  };
-  std::mt19937 rng(1234u + static_cast<unsigned>(dtype) * 7 + accumulate);
-  DpeRtl rtl;
-  for (const auto &[m, n, k] : shapes) {
-    DpeCase tc(dtype, m, n, k, accumulate);
-    fill_random(tc, rng);
-    EXPECT_EQ(run_and_compare(rtl, tc), 0) << "m=" << m << " n=" << n << " k=" << k;
-    // The vectors are not trivial: products reached C.
-    if (m > 0 && n > 0 && k > 0 && !accumulate) {
-      EXPECT_NE(tc.get_c(m - 1, n - 1), 0u);
+  ASSERT_FALSE(DpeRtl::available_arrays().empty());
+  for (const DpeArrayShape arr : DpeRtl::available_arrays()) {
+    DpeRtlOptions opts;
+    opts.array = arr;
+    DpeRtl rtl(opts);
+    ASSERT_EQ(rtl.array_shape().rows, arr.rows);
+    // Shapes around the array size: smaller, equal, larger, k not a multiple.
+    const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> shapes = {
+        {1, 1, 1},
+        {arr.rows, arr.cols, arr.rows},
+        {arr.rows - 1 + (arr.rows == 1), arr.cols - 1 + (arr.cols == 1), 3},
+        {arr.rows + 1, arr.cols + 3, 7},
+        {3, 5, 13},
+        {2 * arr.rows + 1, 3 * arr.cols + 2, 2 * arr.rows + 3},
+        {17, 1, 33},
+        {1, 19, 64},
+        {16, 16, 100},
+        {5, 6, 0},
+        {0, 4, 4},
+        {4, 0, 4},
+    };
+    std::mt19937 rng(1234u + static_cast<unsigned>(dtype) * 7 + accumulate + arr.rows * 31);
+    for (const auto &[m, n, k] : shapes) {
+      DpeCase tc(dtype, m, n, k, accumulate);
+      fill_random(tc, rng);
+      EXPECT_EQ(run_and_compare(rtl, tc), 0) << arr.rows << "x" << arr.cols << " array, m=" << m << " n=" << n
+                                             << " k=" << k;
+      // The vectors are not trivial: products reached C.
+      if (m > 0 && n > 0 && k > 0 && !accumulate) {
+        EXPECT_NE(tc.get_c(m - 1, n - 1), 0u);
+      }
     }
+  }
+}
+
+TEST(DpeRtl, UnbuiltArraySizeIsAnErrorListingTheBuiltOnes) {
+  DpeRtlOptions opts;
+  opts.array = DpeArrayShape{3, 5};
+  try {
+    DpeRtl rtl(opts);
+    FAIL() << "3x5 array accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "rtl.dpe.array");
+    EXPECT_NE(e.message().find("4x4"), std::string::npos) << e.message();
   }
 }
 

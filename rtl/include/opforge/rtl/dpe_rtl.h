@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "opforge/isa/accel_if.h"
 #include "opforge/rtl/dpe_timing.h"
@@ -20,6 +21,7 @@
 namespace opforge::rtl {
 
 struct DpeRtlOptions {
+  DpeArrayShape array{4, 4};      // one of DpeRtl::available_arrays()
   uint32_t burst_cycles = 100;    // cycles per inner burst
   std::string trace_vcd_path;     // empty: no waveform
   uint64_t trace_start_cycle = 0; // first cycle dumped
@@ -33,13 +35,16 @@ struct DpeRunResult {
 
 class DpeRtl {
 public:
+  // Throws opforge::Error (path rtl.dpe.array) for a size not verilated.
   explicit DpeRtl(DpeRtlOptions options = {});
   ~DpeRtl();
   DpeRtl(const DpeRtl &) = delete;
   DpeRtl &operator=(const DpeRtl &) = delete;
 
-  // Array size the block was verilated with.
-  static DpeArrayShape array_shape();
+  // Array sizes verilated into this build (CMake OPFORGE_RTL_DPE_ARRAYS).
+  static std::vector<DpeArrayShape> available_arrays();
+  // The array size of this instance.
+  DpeArrayShape array_shape() const;
 
   // Fault injection (a wrong result on purpose): cell (0,0) rounds bf16
   // ties away from zero instead of to even.
@@ -53,8 +58,9 @@ public:
   // Clock cycles simulated since construction (reset included).
   uint64_t total_cycles() const;
 
+  struct Impl;  // one verilated array size (dpe_rtl.cpp)
+
 private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
