@@ -1,6 +1,8 @@
 //===- asm_invalid_test.cpp - bad assembly is an error with file:line:col ---===//
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "opforge/isa/asm.h"
 #include "opforge/isa/elf_writer.h"
 #include "opforge/support/error.h"
@@ -111,6 +113,52 @@ TEST(AsmInvalid, LinkErrorsNameTheReference) {
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("f.s:1:9: branch to 'far' out of range"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace opforge::isa
+
+namespace opforge::isa {
+namespace {
+
+// Mutated programs either assemble or fail with opforge::Error - never
+// another exception, never a crash.
+TEST(AsmInvalid, MutatedSourcesFailCleanly) {
+  const std::string base =
+      "  .globl _start\n_start:\n  li a0, 0x123456789\n  la a1, data\n1: addi a0, a0, -1\n  bnez a0, 1b\n"
+      "  vsetvli t0, a0, e32, m4, ta, ma\n  vle32.v v8, (a1), v0.t\n  fadd.s fa0, fa1, fa2, rtz\n"
+      "  csrrs a0, mstatus, zero\n  call _start\n  .data\ndata: .word 1, 2, 3\n  .asciz \"hi\\n\"\n";
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 ,.()%:#\"\\-+*/<>&|^~'$_\n\t;=";
+  std::mt19937 rng(42);
+  int ok = 0, errors = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::string s = base;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t pos = rng() % s.size();
+      switch (rng() % 3) {
+        case 0: s[pos] = alphabet[rng() % alphabet.size()]; break;
+        case 1: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
+        default: s.erase(pos, 1 + rng() % 8); break;
+      }
+    }
+    if (k % 50 == 0) s += "\n99999999999999999999: nop\n";
+    try {
+      const AsmUnit u = assemble(s, "m.s");
+      write_object(u);
+      try {
+        link_executable(u);
+      } catch (const Error &) {
+      }
+      ++ok;
+    } catch (const Error &) {
+      ++errors;
+    } catch (const std::exception &e) {
+      ADD_FAILURE() << "non-opforge exception " << e.what() << " for:\n" << s;
+    }
+  }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(ok, 100);
 }
 
 }  // namespace

@@ -163,12 +163,18 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     std::vector<Operand> ops;
     for (const char *t : a->tmpl) {
       if (!t) break;
-      std::string text = t;
+      // One left-to-right pass: "$N" is operand N (its text may itself hold '$').
+      std::string text;
       int col = st.pos.col;
-      for (size_t p = text.find('$'); p != std::string::npos; p = text.find('$')) {
-        const size_t idx = static_cast<size_t>(text[p + 1] - '0');
-        text.replace(p, 2, st.ops[idx].text);
-        col = st.ops[idx].col;
+      for (const char *c = t; *c; ++c) {
+        if (c[0] == '$' && c[1] >= '0' && c[1] <= '9') {
+          const size_t idx = static_cast<size_t>(c[1] - '0');
+          text += st.ops[idx].text;
+          col = st.ops[idx].col;
+          ++c;
+        } else {
+          text += *c;
+        }
       }
       ops.push_back({text, col});
     }

@@ -172,6 +172,7 @@ void Assembler::reserve(Stmt st) {
 }
 
 std::string Assembler::resolve_numeric(const std::string &ref, const Stmt &st, SourcePos pos) const {
+  if (ref.size() > 10) error(pos, "local label number too large in '" + ref + "'");
   const int num = std::stoi(ref.substr(0, ref.size() - 1));
   const bool back = ref.back() == 'b';
   auto it = numeric_.find(num);
@@ -340,6 +341,7 @@ void Assembler::parse_line(std::string_view raw, int line_no) {
     if (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) {
       while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) ++j;
       if (j < line.size() && line[j] == ':') {
+        if (j - i > 9) error({line_no, static_cast<int>(i) + 1}, "local label number too large");
         const int num = std::stoi(std::string(line.substr(i, j - i)));
         const std::string unique = ".L" + std::to_string(num) + "^" + std::to_string(numeric_seq_);
         define_label(unique, {line_no, static_cast<int>(i) + 1});
