@@ -211,15 +211,32 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
 }
 
 // Decode index: bucket by major opcode (bits 6..0) and funct3 (bits 14..12);
-// an entry that leaves funct3 open sits in all 8 buckets of its opcode.
-// Within a bucket the most specific masks come first, so a documented
-// specialisation wins over the general form.
+// an entry that leaves funct3 open sits in all 8 buckets of its opcode. A
+// bucket with many entries is split again by those of bits 31..25 that all
+// its entries fix (funct6/funct7, or nf/mew/mop for vector memory ops), so
+// a decode scans a handful of candidates. Within a list the most specific
+// masks come first, so a specialisation would win over the general form.
+struct Bucket {
+  std::vector<const InsnSpec *> all;
+  std::vector<int> key_bits;  // bit positions of the secondary key, low first
+  std::vector<std::vector<const InsnSpec *>> sub;
+
+  uint32_t key(uint32_t word) const {
+    uint32_t k = 0;
+    for (size_t b = 0; b < key_bits.size(); ++b) k |= ((word >> key_bits[b]) & 1u) << b;
+    return k;
+  }
+  const std::vector<const InsnSpec *> &candidates(uint32_t word) const {
+    return key_bits.empty() ? all : sub[key(word)];
+  }
+};
+
 struct Tables {
   std::vector<FieldSpec> fields;
   std::vector<InsnSpec> insns;
   std::vector<CsrSpec> csrs;
   std::unordered_map<std::string_view, int> by_name;
-  std::array<std::vector<const InsnSpec *>, 1024> buckets;
+  std::array<Bucket, 1024> buckets;
 };
 
 const Tables &tables() {
@@ -235,13 +252,25 @@ const Tables &tables() {
       const bool f3_fixed = (i.mask & 0x7000u) == 0x7000u;
       for (uint32_t f3 = 0; f3 < 8; ++f3) {
         if (f3_fixed && ((i.match >> 12) & 7u) != f3) continue;
-        r.buckets[(op << 3) | f3].push_back(&i);
+        r.buckets[(op << 3) | f3].all.push_back(&i);
       }
     }
-    for (auto &b : r.buckets)
-      std::stable_sort(b.begin(), b.end(), [](const InsnSpec *a, const InsnSpec *c) {
+    auto specific_first = [](std::vector<const InsnSpec *> &v) {
+      std::stable_sort(v.begin(), v.end(), [](const InsnSpec *a, const InsnSpec *c) {
         return std::popcount(a->mask) > std::popcount(c->mask);
       });
+    };
+    for (auto &b : r.buckets) {
+      specific_first(b.all);
+      if (b.all.size() <= 8) continue;
+      uint32_t common = 0xfe000000u;
+      for (const InsnSpec *i : b.all) common &= i->mask;
+      for (int bit = 25; bit < 32; ++bit)
+        if (common & (1u << bit)) b.key_bits.push_back(bit);
+      if (b.key_bits.empty()) continue;
+      b.sub.resize(size_t{1} << b.key_bits.size());
+      for (const InsnSpec *i : b.all) b.sub[b.key(i->match)].push_back(i);
+    }
     return r;
   }();
   return t;
@@ -302,8 +331,8 @@ const InsnSpec *find_insn(std::string_view name) {
 }
 
 const InsnSpec *decode(uint32_t word) {
-  const auto &bucket = tables().buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
-  for (const InsnSpec *i : bucket)
+  const Bucket &bucket = tables().buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
+  for (const InsnSpec *i : bucket.candidates(word))
     if ((word & i->mask) == i->match) return i;
   return nullptr;
 }
