@@ -298,27 +298,40 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
   const uint64_t start_instret = instret_, start_cycles = cycles_;
   const uint64_t insn_end = max_instructions > UINT64_MAX - instret_ ? UINT64_MAX : instret_ + max_instructions;
   const uint64_t cyc_end = budget_cycles > UINT64_MAX - cycles_ ? UINT64_MAX : cycles_ + budget_cycles;
+  const bool budgeted = cyc_end != UINT64_MAX;
   stop_ = StopReason::None;
+  insn_end_ = insn_end;
   uint64_t pc = pc_;
+  const CacheEntry *e = nullptr;
   for (;;) {
     try {
-      while (instret_ < insn_end && cycles_ < cyc_end) {
-        CacheEntry *e = &icache_[(pc >> 2) & icache_mask_];
-        if (e->pc != pc) [[unlikely]] {
-          pc_ = pc;
-          e = &fill(pc);
-        }
-        const uint64_t npc = e->fn(*this, e->insn, pc);
-        cycles_ += e->cost_cycles;
-        ++instret_;
-        pc = npc;
-        if (stop_ != StopReason::None) [[unlikely]] {
-          if (stop_ == StopReason::AccelBlocked) {  // the wait did not complete: it retires later
-            --instret_;
-            cycles_ -= e->cost_cycles;
+      // Two copies of the loop: the cycle budget is checked only when one is set.
+      if (budgeted) {
+        while (instret_ < insn_end_ && cycles_ < cyc_end) {
+          e = &icache_[(pc >> 2) & icache_mask_];
+          if (e->pc != pc) [[unlikely]] {
+            pc_ = pc;
+            e = &fill(pc);
           }
-          break;
+          pc = e->fn(*this, e->insn, pc);
+          cycles_ += e->cost_cycles;
+          ++instret_;
         }
+      } else {
+        while (instret_ < insn_end_) {
+          e = &icache_[(pc >> 2) & icache_mask_];
+          if (e->pc != pc) [[unlikely]] {
+            pc_ = pc;
+            e = &fill(pc);
+          }
+          pc = e->fn(*this, e->insn, pc);
+          cycles_ += e->cost_cycles;
+          ++instret_;
+        }
+      }
+      if (stop_ == StopReason::AccelBlocked && e) {  // the wait did not complete: it retires later
+        --instret_;
+        cycles_ -= e->cost_cycles;
       }
       pc_ = pc;
       if (stop_ != StopReason::None) res.reason = stop_;
@@ -329,6 +342,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
       pc = pc_;
     }
   }
+  insn_end_ = 0;
   res.instructions = instret_ - start_instret;
   res.cycles = cycles_ - start_cycles;
   res.tohost_value = tohost_value_;

@@ -209,7 +209,10 @@ public:
   // ----- helpers for semantics bodies -----
   [[noreturn]] static void raise(uint64_t cause, uint64_t tval) { throw TrapException{cause, tval}; }
   // Request the run loop to stop after this instruction.
-  void request_stop(StopReason r) { stop_ = r; }
+  void request_stop(StopReason r) {
+    stop_ = r;
+    insn_end_ = 0;  // ends the run loop after this instruction
+  }
   // Charge extra cycles for a vector instruction of class c over vl elements of sew bits.
   void charge_vector(InsnClass c, uint64_t elements, unsigned sew_bits);
   bool ecall_hook() { return ecall_handler_ && ecall_handler_(*this); }
@@ -263,6 +266,7 @@ private:
   uint64_t pc_ = 0;
   uint64_t instret_ = 0, cycles_ = 0;
   StopReason stop_ = StopReason::None;
+  uint64_t insn_end_ = 0;  // the run loop's instret limit (0 once a stop is requested)
   uint64_t tohost_value_ = 0;
   uint32_t vlenb_ = 16;
   uint8_t *vregs_ = nullptr;
