@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <random>
 #include <regex>
@@ -208,6 +209,11 @@ TEST_F(Binutils, EveryKnownInstructionAssemblesAndDisassemblesIdentically) {
     }
   }
   RecordProperty("instances", static_cast<int>(kept.size()));
+  std::cout << "binutils differential: " << kept.size() << " instances of " << per_insn.size()
+            << " instructions (" << cases.size() - kept.size()
+            << " generated instances rejected by as); extensions not in binutils:";
+  for (const auto &[ext, why] : kNotInBinutils) std::cout << " " << ext << " (" << why << ")";
+  std::cout << "\n";
 
   // 1. as's bytes == our encoder's words.
   int st = 0;
