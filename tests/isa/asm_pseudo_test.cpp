@@ -95,6 +95,7 @@ TEST_F(AsmPseudo, AddressPseudosAndRelocationModifiersMatchGnuLd) {
       "la a0, data\nlla a1, data + 8\ncall func\ntail func\n"
       "lui a2, %hi(data)\naddi a2, a2, %lo(data)\nlw a3, %lo(data)(a2)\nsw a3, %lo(data)(a2)\n"
       "1: auipc a4, %pcrel_hi(data)\nld a5, %pcrel_lo(1b)(a4)\nsd a5, %pcrel_lo(1b)(a4)\n"
+      "lw a6, data\nld a7, data + 8\nsw a6, data, t0\nfld fa0, data, t1\nfsw fa0, data + 4, t2\n"
       "func: ret\n.align 3\ndata: .dword 1, 2\n.word data\n.align 3\n");  // data in .text: same layout as ld's
 }
 

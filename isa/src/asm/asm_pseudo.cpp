@@ -142,6 +142,21 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_build(const std
   if (lo12 != 0) out.push_back({"addi", {rd, rd, std::to_string(lo12)}});
   return out;
 }
+// "lw rd, symbol" and "sw rs, symbol, rt" / "flw fd, symbol, rt": a
+// pc-relative access through auipc (rd, or the temporary rt).
+bool is_symbol_access(const Stmt &st) {
+  static const char *const kLoads[] = {"lb", "lh", "lw", "ld", "lbu", "lhu", "lwu"};
+  static const char *const kViaTemp[] = {"sb", "sh", "sw", "sd", "flw", "fld", "fsw", "fsd"};
+  auto plain_symbol = [](const Operand &o) {
+    return !o.text.empty() && o.text.back() != ')' && !parse_xreg(o.text) && !parse_freg(o.text);
+  };
+  for (const char *m : kLoads)
+    if (st.mnemonic == m && st.ops.size() == 2 && plain_symbol(st.ops[1])) return true;
+  for (const char *m : kViaTemp)
+    if (st.mnemonic == m && st.ops.size() == 3 && plain_symbol(st.ops[1])) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value) {
@@ -150,7 +165,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const 
 
 std::optional<uint64_t> pseudo_size(const Assembler &as, const Stmt &st) {
   if (find_alias(st) || is_jalr_short(st)) return 4;
-  if (is_call(st) || is_la(st)) return 8;
+  if (is_call(st) || is_la(st) || is_symbol_access(st)) return 8;
   if (is_li(st)) {
     const int64_t v = as.eval_const(st.ops[1], st);
     return 4 * li_sequence(st.ops[0].text, v).size();
@@ -206,6 +221,14 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     encode_real(as, st, 0, "auipc", {rd, {"%pcrel_hi(" + target.text + ")", target.col}});
     const std::string label = as.make_local_label(st, 0);
     encode_real(as, st, 4, "addi", {rd, rd, {"%pcrel_lo(" + label + ")", target.col}});
+    return true;
+  }
+  if (is_symbol_access(st)) {
+    const Operand &base = st.ops.size() == 3 ? st.ops[2] : st.ops[0];
+    const Operand &target = st.ops[1];
+    encode_real(as, st, 0, "auipc", {base, {"%pcrel_hi(" + target.text + ")", target.col}});
+    const std::string label = as.make_local_label(st, 0);
+    encode_real(as, st, 4, st.mnemonic, {st.ops[0], {"%pcrel_lo(" + label + ")(" + base.text + ")", target.col}});
     return true;
   }
   if (is_call(st)) {
