@@ -216,8 +216,16 @@ c10::IValue to_ivalue(const Value &v, const c10::TypePtr &type, const std::strin
   }
   switch (t->kind()) {
   case c10::TypeKind::TensorType:
-    if (!v.is_tensor()) throw Error(where + ": expected a tensor, got " + v.summary());
-    return to_aten(v.tensor);
+    if (v.is_tensor()) return to_aten(v.tensor);
+    // A Python number where the schema wants a Tensor: ATen's wrapped-number scalar tensor.
+    if (v.kind == Value::Kind::Double || v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) {
+      at::Tensor t = v.kind == Value::Kind::Double ? at::scalar_tensor(v.number, at::kDouble)
+                     : v.kind == Value::Kind::Int ? at::scalar_tensor(v.integer, at::kLong)
+                                                  : at::scalar_tensor(v.boolean, at::kBool);
+      t.unsafeGetTensorImpl()->set_wrapped_number(true);
+      return t;
+    }
+    throw Error(where + ": expected a tensor, got " + v.summary());
   case c10::TypeKind::IntType: return as_int(v, where);
   case c10::TypeKind::SymIntType: return as_int(v, where);
   case c10::TypeKind::FloatType: return as_double(v, where);
@@ -298,7 +306,9 @@ OracleResult Oracle::call(const std::string &overload, const std::vector<Value> 
   }
   OracleResult result;
   const std::string where = "oracle: " + overload + ": result";
-  if (stack.size() == 1) {
+  if (stack.empty()) {
+    result.out = Value::none();
+  } else if (stack.size() == 1) {
     result.out = from_ivalue(stack[0], where);
   } else {
     std::vector<Value> outs;
