@@ -22,10 +22,10 @@ std::string reg_text(OperandKind k, uint32_t r) {
 }
 
 std::string csr_text(uint32_t num) {
-  // objdump knows the standard CSRs by name; custom ones print as numbers.
+  // Named CSRs by name (objdump's names for the standard ones; the Xmtia
+  // ones, which objdump prints as numbers, by our names), others as numbers.
   const CsrSpec *c = find_csr(num);
-  if (c && c->extension != "xmtia") return c->name;
-  return hex(num);
+  return c ? c->name : hex(num);
 }
 
 }  // namespace
