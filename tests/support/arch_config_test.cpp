@@ -99,6 +99,12 @@ TEST(ArchPresets, EveryPresetCitesSourcesAndNamesAssumptions) {
 
 TEST(ArchConfig, DefaultArchIsMtia2i) {
   EXPECT_EQ(ArchConfig::load().to_json(), ArchConfig::load("mtia-2i").to_json());
+  // The schema defaults are the mtia-2i values: an empty document is mtia-2i.
+  json from_defaults = ArchConfig::from_document(json::object(), "empty").to_json();
+  json preset = ArchConfig::load("mtia-2i").to_json();
+  from_defaults.erase("name");
+  preset.erase("name");
+  EXPECT_EQ(from_defaults, preset);
 }
 
 TEST(ArchConfig, OverridesApply) {
