@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace opforge::isa::testing {
@@ -43,7 +44,13 @@ inline std::string build_program(const TempDir &dir, const std::string &name, co
                     "-Wl,--no-warn-rwx-segments ";
   if (!user) cmd += "-Wl,-Ttext=0x80000000 ";
   cmd += src + " -o " + elf;
-  EXPECT_EQ(run_command(cmd), 0) << "assembling failed: " << cmd;
+  const std::string log = dir.file(name + ".log");
+  const int rc = std::system((cmd + " >" + log + " 2>&1").c_str());
+  if (rc != 0) {
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ADD_FAILURE() << "assembling failed: " << cmd << "\n" << text.substr(0, 2000);
+  }
   return elf;
 }
 

@@ -32,7 +32,7 @@ uint64_t vmsxf(Hart &h, Insn i, uint64_t pc, int mode) {
     else if (bit) {
       out = mode != 0;
       found = true;
-    } else out = mode == 0;
+    } else out = mode != 2;  // before the first set bit: sbf and sif set, sof clears
     set_mbit(h, i.vd(), k, out);
   });
   h.charge_vector(InsnClass::VecAlu, h.vl, 1);
