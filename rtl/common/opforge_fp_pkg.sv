@@ -1,4 +1,4 @@
-// opforge_fp_pkg.sv - fp32 round-and-pack, bf16 fused multiply-add and precision rounding shared by the RTL blocks.
+// opforge_fp_pkg.sv - fp32 round-and-pack, bf16/fp16 fused multiply-add and precision rounding shared by the RTL blocks.
 //
 // Numbers inside the package are (sign, integer significand, exponent of the
 // significand's LSB): value = sig * 2^e. round_pack() turns one into an fp32
@@ -94,23 +94,40 @@ package opforge_fp_pkg;
     e = e - shift;
   endfunction
 
-  // fp32 fmaf(a, b, c) for bf16 a and b: the product is exact, one rounding
-  // at the add. Any NaN result is the canonical quiet NaN 0x7FC00000.
-  function automatic logic [31:0] fma_bf16(input logic [15:0] a, input logic [15:0] b,
-                                           input logic [31:0] c, input logic tie_away);
+  // Decode the magnitude of a bf16 (fp16 = 0) or fp16 (fp16 = 1) value:
+  // class bits and |value| = m * 2^e with an 11-bit significand.
+  function automatic void decode16(input logic [14:0] v, input logic fp16, output logic nan,
+                                   output logic inf, output logic zero, output logic [10:0] m,
+                                   output int e);
+    zero = v[14:0] == 15'd0;
+    if (fp16) begin
+      nan = v[14:10] == 5'h1F && v[9:0] != 10'd0;
+      inf = v[14:10] == 5'h1F && v[9:0] == 10'd0;
+      m = {v[14:10] != 5'd0, v[9:0]};
+      e = (v[14:10] == 5'd0 ? 1 : int'(v[14:10])) - 15 - 10;
+    end else begin
+      nan = v[14:7] == 8'hFF && v[6:0] != 7'd0;
+      inf = v[14:7] == 8'hFF && v[6:0] == 7'd0;
+      m = {3'd0, v[14:7] != 8'd0, v[6:0]};
+      e = (v[14:7] == 8'd0 ? 1 : int'(v[14:7])) - 127 - 7;
+    end
+  endfunction
+
+  // fp32 fmaf(a, b, c) for bf16 (fp16 = 0) or fp16 (fp16 = 1) a and b: the
+  // product is exact, one rounding at the add. Any NaN result is the
+  // canonical quiet NaN 0x7FC00000.
+  function automatic logic [31:0] fma16(input logic [15:0] a, input logic [15:0] b,
+                                        input logic [31:0] c, input logic fp16, input logic tie_away);
     logic a_nan, b_nan, c_nan, a_inf, b_inf, c_inf, a_zero, b_zero, sp, sx, sy, swap, lost;
-    logic [15:0] pm;
+    logic [10:0] ma, mb;
+    logic [21:0] pm;
     logic [23:0] m_p, m_c, mx, my;
-    int e_p, e_c, ex, ey, d;
+    int e_a, e_b, e_p, e_c, ex, ey, d;
     logic [63:0] x_ext, y_full, y_ext, s;
-    a_nan = a[14:7] == 8'hFF && a[6:0] != 7'd0;
-    b_nan = b[14:7] == 8'hFF && b[6:0] != 7'd0;
+    decode16(a[14:0], fp16, a_nan, a_inf, a_zero, ma, e_a);
+    decode16(b[14:0], fp16, b_nan, b_inf, b_zero, mb, e_b);
     c_nan = c[30:23] == 8'hFF && c[22:0] != 23'd0;
-    a_inf = a[14:7] == 8'hFF && a[6:0] == 7'd0;
-    b_inf = b[14:7] == 8'hFF && b[6:0] == 7'd0;
     c_inf = c[30:23] == 8'hFF && c[22:0] == 23'd0;
-    a_zero = a[14:0] == 15'd0;
-    b_zero = b[14:0] == 15'd0;
     sp = a[15] ^ b[15];
     if (a_nan || b_nan || c_nan) return QNAN;
     if (a_inf || b_inf) begin
@@ -119,10 +136,15 @@ package opforge_fp_pkg;
       return {sp, 8'hFF, 23'd0};
     end
     if (c_inf) return c;
-    // Exact product: 8x8-bit significands, LSB exponent ea + eb - 2*127 - 14.
-    pm = {8'd0, a[14:7] != 8'd0, a[6:0]} * {8'd0, b[14:7] != 8'd0, b[6:0]};
-    e_p = (a[14:7] == 8'd0 ? 1 : int'(a[14:7])) + (b[14:7] == 8'd0 ? 1 : int'(b[14:7])) - 268 - 8;
-    m_p = {pm, 8'd0};
+    // Exact product (at most 22 bits), placed at the top of 24 bits.
+    pm = {11'd0, ma} * {11'd0, mb};
+    if (fp16) begin
+      m_p = {pm, 2'd0};
+      e_p = e_a + e_b - 2;
+    end else begin
+      m_p = {pm[15:0], 8'd0};
+      e_p = e_a + e_b - 8;
+    end
     norm24(m_p, e_p);
     m_c = {c[30:23] != 8'd0, c[22:0]};
     e_c = (c[30:23] == 8'd0 ? 1 : int'(c[30:23])) - 150;

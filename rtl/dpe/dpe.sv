@@ -1,4 +1,4 @@
-// dpe.sv - dot-product engine: a ROWS x COLS MAC array computing C (+)= A*B tile by tile (bf16->fp32, int8->int32).
+// dpe.sv - dot-product engine: a ROWS x COLS MAC array computing C (+)= A*B tile by tile (bf16/fp16->fp32, int8->int32).
 //
 // Protocol (docs/rtl/dpe.md): a command (m, n, k, dtype, accumulate) is taken
 // on cmd_valid && cmd_ready. The output is cut into tiles of ROWS x COLS,
@@ -20,9 +20,9 @@ module dpe #(
     input  logic [31:0]          cmd_m,
     input  logic [31:0]          cmd_n,
     input  logic [31:0]          cmd_k,
-    input  logic                 cmd_int8,        // 0: bf16 -> fp32, 1: int8 -> int32
+    input  logic [1:0]           cmd_dtype,       // isa::DpeDType: 0 bf16, 1 fp16, 3 int8 (2 fp32: unsupported)
     input  logic                 cmd_accumulate,
-    // operand beats: lane r of op_a is A[.][kk] (bf16, or int8 in bits 7:0)
+    // operand beats: lane r of op_a is A[.][kk] (bf16/fp16, or int8 in bits 7:0)
     input  logic                 op_valid,
     output logic                 op_ready,
     input  logic [ROWS*16-1:0]   op_a,
@@ -36,7 +36,7 @@ module dpe #(
     input  logic                 cout_ready,
     output logic [COLS*32-1:0]   cout_data,
     output logic                 done,
-    // fault injection: cell (0,0) rounds bf16 ties away from zero
+    // fault injection: cell (0,0) rounds bf16/fp16 ties away from zero
     input  logic                 inject_fault
 );
   import opforge_fp_pkg::*;
@@ -51,7 +51,7 @@ module dpe #(
 
   state_t state;
   logic [31:0] m_q, n_q, k_q, row0, col0, beat, rows_t;
-  logic int8_q, acc_q;
+  logic int8_q, fp16_q, acc_q;
   localparam int CELLS = ROWS * COLS;
   // Accumulator of cell (r, c) at bits [(r*COLS + c)*32 +: 32].
   logic [CELLS*32-1:0] acc;
@@ -88,6 +88,7 @@ module dpe #(
       beat <= '0;
       rows_t <= '0;
       int8_q <= 1'b0;
+      fp16_q <= 1'b0;
       acc_q <= 1'b0;
     end else begin
       case (state)
@@ -96,7 +97,8 @@ module dpe #(
             m_q <= cmd_m;
             n_q <= cmd_n;
             k_q <= cmd_k;
-            int8_q <= cmd_int8;
+            int8_q <= cmd_dtype == 2'd3;
+            fp16_q <= cmd_dtype == 2'd1;
             acc_q <= cmd_accumulate;
             row0 <= '0;
             col0 <= '0;
@@ -163,8 +165,8 @@ module dpe #(
       end
     end else if (state == S_COMP && op_valid) begin
       for (int i = 0; i < CELLS; i++) begin
-        acc[i*32+:32] <= fma_bf16(op_a[(i/COLS)*16+:16], op_b[(i%COLS)*16+:16], acc[i*32+:32],
-                                  inject_fault && i == 0);
+        acc[i*32+:32] <= fma16(op_a[(i/COLS)*16+:16], op_b[(i%COLS)*16+:16], acc[i*32+:32], fp16_q,
+                               inject_fault && i == 0);
       end
     end else if (state == S_IDLE && cmd_valid && !cmd_accumulate) begin
       acc <= '0;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "opforge/rtl/fp_bits.h"
+#include "opforge/support/dtype.h"
 #include "opforge/support/error.h"
 
 namespace opforge::rtl {
@@ -49,10 +50,11 @@ uint32_t load32(const uint8_t *p) {
 DpeOperandOffsets check_dpe_command(const isa::DpeCommand &cmd, uint64_t mem_bytes, uint64_t base) {
   DpeOperandOffsets off;
   switch (cmd.dtype) {
-    case isa::DpeDType::BF16: off.elem_bytes = 2; break;
+    case isa::DpeDType::BF16:
+    case isa::DpeDType::FP16: off.elem_bytes = 2; break;
     case isa::DpeDType::INT8: off.elem_bytes = 1; break;
     default:
-      throw Error("the RTL DPE runs bf16 and int8 commands only (dtype " +
+      throw Error("the RTL DPE runs bf16, fp16 and int8 commands only (dtype " +
                       std::to_string(static_cast<unsigned>(cmd.dtype)) + ")").with_path("dpe.dtype");
   }
   if (cmd.m > 0 && cmd.k > 0 && cmd.lda < cmd.k)
@@ -67,9 +69,10 @@ DpeOperandOffsets check_dpe_command(const isa::DpeCommand &cmd, uint64_t mem_byt
   return off;
 }
 
-uint32_t dpe_fma_bf16_ref(uint16_t a, uint16_t b, uint32_t acc) {
-  const float fa = std::bit_cast<float>(static_cast<uint32_t>(a) << 16);
-  const float fb = std::bit_cast<float>(static_cast<uint32_t>(b) << 16);
+uint32_t dpe_fma16_ref(isa::DpeDType dtype, uint16_t a, uint16_t b, uint32_t acc) {
+  const bool fp16 = dtype == isa::DpeDType::FP16;
+  const float fa = fp16 ? fp16_to_fp32(a) : bf16_to_fp32(a);
+  const float fb = fp16 ? fp16_to_fp32(b) : bf16_to_fp32(b);
   return canonicalize_nan(std::bit_cast<uint32_t>(std::fmaf(fa, fb, std::bit_cast<float>(acc))));
 }
 
@@ -88,7 +91,7 @@ void dpe_reference(const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t 
           const int32_t prod = static_cast<int32_t>(static_cast<int8_t>(*a)) * static_cast<int8_t>(*b);
           acc = acc + static_cast<uint32_t>(prod);
         } else {
-          acc = dpe_fma_bf16_ref(load16(a), load16(b), acc);
+          acc = dpe_fma16_ref(cmd.dtype, load16(a), load16(b), acc);
         }
       }
       std::memcpy(c, &acc, 4);

@@ -151,7 +151,7 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
   top.cmd_m = cmd.m;
   top.cmd_n = cmd.n;
   top.cmd_k = cmd.k;
-  top.cmd_int8 = int8;
+  top.cmd_dtype = static_cast<uint8_t>(cmd.dtype);
   top.cmd_accumulate = cmd.accumulate;
   top.cmd_valid = 1;
   top.cout_ready = 1;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "dpe_test_util.h"
+#include "opforge/support/dtype.h"
 #include "opforge/support/error.h"
 
 namespace opforge::rtl::testing {
@@ -22,12 +23,26 @@ uint16_t moderate_bf16(std::mt19937 &rng) {
   return static_cast<uint16_t>((sign << 15) | (exp << 7) | (rng() & 0x7F));
 }
 
+// A random fp16 between 2^-5 and 2^6 in magnitude.
+uint16_t moderate_fp16(std::mt19937 &rng) {
+  const uint32_t sign = rng() & 1;
+  const uint32_t exp = 10 + rng() % 11;
+  return static_cast<uint16_t>((sign << 15) | (exp << 10) | (rng() & 0x3FF));
+}
+
+uint16_t random_operand(DpeDType t, std::mt19937 &rng) {
+  if (t == DpeDType::INT8) return static_cast<uint16_t>(rng() & 0xFF);
+  return t == DpeDType::FP16 ? moderate_fp16(rng) : moderate_bf16(rng);
+}
+
+float widen(DpeDType t, uint16_t v) { return t == DpeDType::FP16 ? fp16_to_fp32(v) : bf16_to_fp32(v); }
+
 void fill_random(DpeCase &tc, std::mt19937 &rng) {
   const bool int8 = tc.cmd.dtype == DpeDType::INT8;
   for (uint32_t i = 0; i < tc.cmd.m; ++i)
-    for (uint32_t kk = 0; kk < tc.cmd.k; ++kk) tc.set_a16(i, kk, int8 ? rng() & 0xFF : moderate_bf16(rng));
+    for (uint32_t kk = 0; kk < tc.cmd.k; ++kk) tc.set_a16(i, kk, random_operand(tc.cmd.dtype, rng));
   for (uint32_t kk = 0; kk < tc.cmd.k; ++kk)
-    for (uint32_t j = 0; j < tc.cmd.n; ++j) tc.set_b16(kk, j, int8 ? rng() & 0xFF : moderate_bf16(rng));
+    for (uint32_t j = 0; j < tc.cmd.n; ++j) tc.set_b16(kk, j, random_operand(tc.cmd.dtype, rng));
   for (uint32_t i = 0; i < tc.cmd.m; ++i)
     for (uint32_t j = 0; j < tc.cmd.n; ++j)
       tc.set_c(i, j, int8 ? static_cast<uint32_t>(rng()) : std::bit_cast<uint32_t>(static_cast<float>(rng() % 2001) - 1000.0f));
@@ -85,15 +100,16 @@ TEST(DpeRtl, UnbuiltArraySizeIsAnErrorListingTheBuiltOnes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(DtypesAndAccumulate, DpeRandomShapes,
-                         ::testing::Combine(::testing::Values(DpeDType::BF16, DpeDType::INT8), ::testing::Bool()));
+                         ::testing::Combine(::testing::Values(DpeDType::BF16, DpeDType::FP16, DpeDType::INT8),
+                                            ::testing::Bool()));
 
 // Fully random bit patterns (every class: NaN, inf, zero, subnormal, normal)
 // through one multiply-add per cell: C = fma(A, B, C) with k = 1.
-TEST(DpeRtl, Bf16FmaMatchesReferenceOnRandomBitPatterns) {
+TEST(DpeRtl, FmaMatchesReferenceOnRandomBitPatterns) {
   std::mt19937 rng(99);
   DpeRtl rtl;
-  for (int round = 0; round < 6; ++round) {
-    DpeCase tc(DpeDType::BF16, 48, 48, 1, true);
+  for (int round = 0; round < 8; ++round) {
+    DpeCase tc(round % 2 ? DpeDType::FP16 : DpeDType::BF16, 48, 48, 1, true);
     for (uint32_t i = 0; i < 48; ++i) tc.set_a16(i, 0, static_cast<uint16_t>(rng()));
     for (uint32_t j = 0; j < 48; ++j) tc.set_b16(0, j, static_cast<uint16_t>(rng()));
     for (uint32_t i = 0; i < 48; ++i)
@@ -103,19 +119,20 @@ TEST(DpeRtl, Bf16FmaMatchesReferenceOnRandomBitPatterns) {
 }
 
 // C close to -A*B: massive cancellation, exact zeros and tiny results.
-TEST(DpeRtl, Bf16FmaMatchesReferenceNearCancellation) {
+TEST(DpeRtl, FmaMatchesReferenceNearCancellation) {
   std::mt19937 rng(7);
   DpeRtl rtl;
-  for (int round = 0; round < 4; ++round) {
-    DpeCase tc(DpeDType::BF16, 40, 40, 1, true);
+  for (int round = 0; round < 8; ++round) {
+    const DpeDType t = round < 4 ? DpeDType::BF16 : DpeDType::FP16;
+    DpeCase tc(t, 40, 40, 1, true);
     std::vector<uint16_t> av(40), bv(40);
-    for (auto &v : av) v = round < 2 ? moderate_bf16(rng) : static_cast<uint16_t>(rng() & 0x83FF);  // tiny: subnormal range
-    for (auto &v : bv) v = moderate_bf16(rng);
+    for (auto &v : av) v = round % 4 < 2 ? random_operand(t, rng) : static_cast<uint16_t>(rng() & 0x83FF);  // tiny
+    for (auto &v : bv) v = random_operand(t, rng);
     for (uint32_t i = 0; i < 40; ++i) tc.set_a16(i, 0, av[i]);
     for (uint32_t j = 0; j < 40; ++j) tc.set_b16(0, j, bv[j]);
     for (uint32_t i = 0; i < 40; ++i) {
       for (uint32_t j = 0; j < 40; ++j) {
-        const float p = std::bit_cast<float>(uint32_t{av[i]} << 16) * std::bit_cast<float>(uint32_t{bv[j]} << 16);
+        const float p = widen(t, av[i]) * widen(t, bv[j]);
         const uint32_t neg = std::bit_cast<uint32_t>(-p);
         const int delta = static_cast<int>(rng() % 9) - 4;  // a few ulps either side
         tc.set_c(i, j, neg + static_cast<uint32_t>(delta));
@@ -125,16 +142,38 @@ TEST(DpeRtl, Bf16FmaMatchesReferenceNearCancellation) {
   }
 }
 
+const std::vector<uint32_t> kAccSpecials = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                                           0x7F800001, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000,
+                                           0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000};
+
+TEST(DpeRtl, Fp16SpecialValuesMatchReference) {
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE01, 0x0001,
+                                          0x8001, 0x03FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00, 0x0200};
+  const uint32_t s = static_cast<uint32_t>(specials.size());
+  DpeRtl rtl;
+  for (uint32_t acc : kAccSpecials) {
+    DpeCase tc(DpeDType::FP16, s, s, 1, true);
+    for (uint32_t i = 0; i < s; ++i) tc.set_a16(i, 0, specials[i]);
+    for (uint32_t j = 0; j < s; ++j) tc.set_b16(0, j, specials[j]);
+    for (uint32_t i = 0; i < s; ++i)
+      for (uint32_t j = 0; j < s; ++j) tc.set_c(i, j, acc);
+    EXPECT_EQ(run_and_compare(rtl, tc), 0) << "acc 0x" << std::hex << acc;
+  }
+  // 65504 * 65504 overflows fp16 but not the fp32 accumulator.
+  DpeCase big(DpeDType::FP16, 1, 1, 1, false);
+  big.set_a16(0, 0, 0x7BFF);
+  big.set_b16(0, 0, 0x7BFF);
+  EXPECT_EQ(run_and_compare(rtl, big), 0);
+  EXPECT_EQ(std::bit_cast<float>(big.get_c(0, 0)), 65504.0f * 65504.0f);
+}
+
 // Every pairing of special operands with every special accumulator.
 TEST(DpeRtl, Bf16SpecialValuesMatchReference) {
   const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0xFFC1, 0x0001,
                                           0x8001, 0x007F, 0x0080, 0x7F7F, 0xFF7F, 0x3F80, 0xBF80, 0x0040};
-  const std::vector<uint32_t> acc_specials = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
-                                              0x7F800001, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000,
-                                              0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000};
   const uint32_t s = static_cast<uint32_t>(specials.size());
   DpeRtl rtl;
-  for (uint32_t acc : acc_specials) {
+  for (uint32_t acc : kAccSpecials) {
     DpeCase tc(DpeDType::BF16, s, s, 1, true);
     for (uint32_t i = 0; i < s; ++i) tc.set_a16(i, 0, specials[i]);
     for (uint32_t j = 0; j < s; ++j) tc.set_b16(0, j, specials[j]);

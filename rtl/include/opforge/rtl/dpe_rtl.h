@@ -46,7 +46,7 @@ public:
   // The array size of this instance.
   DpeArrayShape array_shape() const;
 
-  // Fault injection (a wrong result on purpose): cell (0,0) rounds bf16
+  // Fault injection (a wrong result on purpose): cell (0,0) rounds bf16/fp16
   // ties away from zero instead of to even.
   void set_inject_fault(bool on);
 
