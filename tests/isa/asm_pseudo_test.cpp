@@ -99,5 +99,13 @@ TEST_F(AsmPseudo, AddressPseudosAndRelocationModifiersMatchGnuLd) {
       "func: ret\n.align 3\ndata: .dword 1, 2\n.word data\n.align 3\n");  // data in .text: same layout as ld's
 }
 
+TEST_F(AsmPseudo, InsnDirectiveMatchesGnuAs) {
+  expect_same_as_gnu(
+      ".insn r CUSTOM_0, 1, 0, x0, a0, a1\n.insn r 0x33, 0, 0, a0, a1, a2\n.insn r MADD, 0, 0, fa0, fa1, fa2, fa3\n"
+      ".insn i OP_IMM, 0, a0, a1, -2048\n.insn i LOAD, 3, a0, 16(sp)\n.insn s STORE, 3, a0, -8(sp)\n"
+      "1: .insn b BRANCH, 1, a0, a1, 1b\n.insn u LUI, a0, 0xfffff\n.insn j JAL, ra, 1b\n.insn 0x0000100b\n"
+      ".insn 4, 0x022010ab\n");
+}
+
 }  // namespace
 }  // namespace opforge::isa

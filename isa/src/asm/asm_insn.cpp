@@ -260,6 +260,7 @@ uint64_t Assembler::insn_size(const Stmt &st) const {
 }
 
 void Assembler::emit_insn(const Stmt &st) {
+  if (st.mnemonic == ".insn") return emit_insn_directive(*this, st);
   if (expand_pseudo(*this, st)) return;
   encode_real(*this, st, 0, st.mnemonic, st.ops);
 }

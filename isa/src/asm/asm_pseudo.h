@@ -19,6 +19,9 @@ bool expand_pseudo(Assembler &as, const Stmt &st);
 void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &mnemonic,
                  const std::vector<Operand> &ops);
 
+// `.insn` in its raw and r/i/s/b/u/j forms (asm_insn_directive.cpp).
+void emit_insn_directive(Assembler &as, const Stmt &st);
+
 // The instruction sequence `li` uses for a 64-bit constant, as
 // (mnemonic, operands) with `rd` the destination register text.
 std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value);

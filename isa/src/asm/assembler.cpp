@@ -319,6 +319,16 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
       st.data_width = w;
       reserve(std::move(st));
     }
+  } else if (name == ".insn") {
+    AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
+    if (!(sec.flags & SHF_EXECINSTR)) error(pos, ".insn in the non-executable section " + sec.name);
+    if (sec.data.size() % 4) error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
+    Stmt st;
+    st.mnemonic = ".insn";
+    st.ops = ops;
+    st.pos = pos;
+    st.size = 4;
+    reserve(std::move(st));
   } else if (name == ".option" || name == ".file" || name == ".ident" || name == ".attribute" || name == ".addrsig" ||
              name == ".cfi_startproc" || name == ".cfi_endproc" || name == ".cfi_sections") {
     // Accepted and ignored: no compressed code, no debug info.
