@@ -94,7 +94,7 @@ TEST(AsmInvalid, UnknownMnemonicsDirectivesAndSymbols) {
            BadCase{".ascii \"a\\q\"", "unknown escape"},
            BadCase{"add a0, , a1", "t.s:1:9: empty operand"},
            BadCase{".insn r CUSTOM_0, 8, 0, x0, a0, a1", "t.s:1:19: .insn: funct3 8 out of range [0, 7]"},
-           BadCase{".insn r BOGUS, 0, 0, x0, a0, a1", ".insn: opcode"},
+           BadCase{".insn r BOGUS, 0, 0, x0, a0, a1", "t.s:1:9: .insn: unknown opcode name 'BOGUS'"},
            BadCase{".insn i OP_IMM, 0, a0, a1, 4096", "immediate 4096 out of range"},
            BadCase{".insn 0x1234", "only 32-bit instructions"},
            BadCase{".insn r CUSTOM_0, 0, 0, x0, a0", "missing operand"},
