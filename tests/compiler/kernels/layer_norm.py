@@ -62,8 +62,9 @@ def native_layer_norm_default(input, normalized_shape, weight, bias, eps):
     y = torch.empty_like(x)
     mean = torch.empty((M, ), dtype=torch.float32, device=x.device)
     rstd = torch.empty((M, ), dtype=torch.float32, device=x.device)
+    stat_shape = list(x.shape[:-1]) + [1]
     if M == 0:
-        return y, mean, rstd
+        return y, mean.reshape(stat_shape), rstd.reshape(stat_shape)
     # Less than 64KB per feature: enqueue fused kernel
     MAX_FUSED_SIZE = 65536 // x.element_size()
     BLOCK_SIZE = min(MAX_FUSED_SIZE, triton.next_power_of_2(N))
@@ -71,5 +72,4 @@ def native_layer_norm_default(input, normalized_shape, weight, bias, eps):
         x_arg, y, weight, bias, mean, rstd,
         x_arg.stride(0), N, eps,
         BLOCK_SIZE=BLOCK_SIZE)
-    stat_shape = list(x.shape[:-1]) + [1]
     return y, mean.reshape(stat_shape), rstd.reshape(stat_shape)
