@@ -78,7 +78,7 @@ TEST_F(AsmPseudo, AliasesMatchGnuAs) {
       "bleu a0, a1, _start\nj _start\njal _start\njr a0\njalr a1\njalr a0, a1\nret\nfence\n"
       "fmv.s fa0, fa1\nfabs.s fa0, fa1\nfneg.s fa0, fa1\nfmv.d fa0, fa1\nfabs.d fa0, fa1\nfneg.d fa0, fa1\n"
       "csrr a0, mstatus\ncsrw mtvec, a0\ncsrs mie, a1\ncsrc mip, a2\ncsrwi mscratch, 5\ncsrsi mstatus, 8\n"
-      "csrci mstatus, 8\nrdcycle a0\nrdinstret a1\nrdtime a2\nfrflags a0\nfsflags a1\nfrrm a0\nfsrm a1\n"
+      "csrci mstatus, 8\nfence.tso\nrdcycle a0\nrdinstret a1\nrdtime a2\nfrflags a0\nfsflags a1\nfrrm a0\nfsrm a1\n"
       "frcsr a0\nfscsr a1\n");
 }
 

@@ -53,6 +53,7 @@ TEST(AsmValid, RvI) {
       {"auipc ra, 0", 0x00000097, "auipc\tra,0x0"},
       {"lbu a0, 0(a1)", 0x0005c503, "lbu\ta0,0(a1)"},
       {"fence rw, rw", 0x0330000f, "fence\trw,rw"},
+      {"fence.tso", 0x8330000f, "fence.tso"},
       {"jalr ra, 16(t0)", 0x010280e7, "jalr\tra,16(t0)"},
   });
 }

@@ -164,7 +164,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const 
 }
 
 std::optional<uint64_t> pseudo_size(const Assembler &as, const Stmt &st) {
-  if (find_alias(st) || is_jalr_short(st)) return 4;
+  if (find_alias(st) || is_jalr_short(st) || (st.mnemonic == "fence.tso" && st.ops.empty())) return 4;
   if (is_call(st) || is_la(st) || is_symbol_access(st)) return 8;
   if (is_li(st)) {
     const int64_t v = as.eval_const(st.ops[1], st);
@@ -195,6 +195,12 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     }
     if (a->mask && static_cast<int>(st.ops.size()) == a->nops + 1) ops.push_back(st.ops.back());
     encode_real(as, st, 0, a->real, ops);
+    return true;
+  }
+  if (st.mnemonic == "fence.tso" && st.ops.empty()) {
+    // fence with fm=1000, rw,rw (RVWMO's TSO fence; executes as a fence).
+    const FieldValue vals[] = {{"fm", 8}, {"pred", 3}, {"succ", 3}};
+    as.put_word(st, 0, encode(*find_insn("fence"), vals));
     return true;
   }
   if (is_jalr_short(st)) {

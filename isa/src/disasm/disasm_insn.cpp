@@ -34,6 +34,9 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
   const InsnSpec *insn = decode(word);
   if (!insn) return ".4byte\t" + hex(word);
   std::string mnemonic = insn->name;
+  if (mnemonic == "fence" && field_operand("fm", word) == 8 && field_operand("pred", word) == 3 &&
+      field_operand("succ", word) == 3 && field_operand("rd", word) == 0 && field_operand("rs1", word) == 0)
+    return "fence.tso";
   if (find_field("aq") && std::find(insn->fields.begin(), insn->fields.end(), "aq") != insn->fields.end()) {
     const bool aq = field_operand("aq", word) != 0, rl = field_operand("rl", word) != 0;
     mnemonic += aq && rl ? ".aqrl" : aq ? ".aq" : rl ? ".rl" : "";

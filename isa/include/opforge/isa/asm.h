@@ -6,7 +6,7 @@
 // (spec.h / encode.h); the syntax is GNU as's: labels (also numeric local
 // labels 1: / 1b / 1f), # comments, the common directives, %hi/%lo/
 // %pcrel_hi/%pcrel_lo, CSR names, rounding modes, v0.t masks, vtype strings
-// and the usual pseudo-instructions. Errors are opforge::Error with
+// the usual pseudo-instructions and `.insn`. Errors are opforge::Error with
 // file:line:col; nothing is silently truncated.
 //
 //===----------------------------------------------------------------------===//
