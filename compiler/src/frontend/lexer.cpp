@@ -288,8 +288,10 @@ private:
         is_float = true;
       }
     }
-    if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J'))
+    if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J')) {
+      ++pos_;
       fail(range(line, col), "complex literals are not supported");
+    }
     if (pos_ < s_.size() && ident_char(static_cast<unsigned char>(s_[pos_]))) {
       while (pos_ < s_.size() && ident_char(static_cast<unsigned char>(s_[pos_]))) ++pos_;
       fail(range(line, col), "invalid " + std::string(base == 16 ? "hexadecimal" : base == 8 ? "octal" : base == 2 ? "binary" : "decimal") + " literal");
@@ -417,7 +419,8 @@ private:
   void finish() {
     SourceLoc loc{line_, col_of(pos_), line_, col_of(pos_)};
     if (!fragment_) {
-      if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline && tokens_.back().kind != TokenKind::Dedent) {
+      if (brackets_.empty() && !tokens_.empty() && tokens_.back().kind != TokenKind::Newline &&
+          tokens_.back().kind != TokenKind::Dedent) {
         Token t;
         t.kind = TokenKind::Newline;
         t.loc = loc;
