@@ -1,0 +1,50 @@
+//===- unit_noc_test.cpp - mesh XY routes, hop latency, link occupancy ----===//
+#include <gtest/gtest.h>
+
+#include "opforge/model/noc.h"
+#include "test_util.h"
+
+namespace opforge::model {
+namespace {
+
+TEST(Noc, XyRouteGoesAlongTheRowThenTheColumn) {
+  ChipParams p = testing::preset("mtia-2i");
+  CounterRegistry c;
+  NocModel noc(p.grid, p.noc, c);
+  // (1,2) -> (4,6): 4 hops east, then 3 hops south.
+  auto r = noc.route_pe_to_pe(1 * 8 + 2, 4 * 8 + 6);
+  ASSERT_EQ(noc.hops(r), 7u);
+  EXPECT_EQ(r.links[0], NocModel::link_id(1 * 8 + 2, NocModel::East));
+  EXPECT_EQ(r.links[3], NocModel::link_id(1 * 8 + 5, NocModel::East));
+  EXPECT_EQ(r.links[4], NocModel::link_id(1 * 8 + 6, NocModel::South));
+  EXPECT_EQ(r.links[6], NocModel::link_id(3 * 8 + 6, NocModel::South));
+  // Back: west then north.
+  auto back = noc.route_pe_to_pe(4 * 8 + 6, 1 * 8 + 2);
+  EXPECT_EQ(back.links[0], NocModel::link_id(4 * 8 + 6, NocModel::West));
+  EXPECT_EQ(back.links.back(), NocModel::link_id(2 * 8 + 2, NocModel::North));
+  EXPECT_EQ(noc.hops(noc.route_pe_to_pe(9, 9)), 0u);
+  // Memory traffic leaves through the row's port west of column 0.
+  auto m = noc.route_pe_to_mem(3 * 8 + 5);
+  EXPECT_EQ(noc.hops(m), 6u);
+  EXPECT_EQ(m.links.back(), NocModel::link_id(3 * 8, NocModel::MemPort));
+}
+
+TEST(Noc, LatencyGrowsPerHopAndLinksSerialiseTraffic) {
+  ChipParams p = testing::preset("tiny");
+  CounterRegistry c;
+  NocModel noc(p.grid, p.noc, c);
+  const uint64_t bytes = 4 * p.noc.link_bytes_per_cycle;  // 4 cycles on a link
+  double one = noc.traverse(noc.route_pe_to_pe(0, 1), bytes, 0);
+  EXPECT_DOUBLE_EQ(one, p.noc.hop_latency_cycles + 4.0);
+  double two = noc.traverse(noc.route_pe_to_pe(2, 1), bytes, 100);  // (1,0)->(0,1): east, north
+  EXPECT_DOUBLE_EQ(two - 100, 2.0 * p.noc.hop_latency_cycles + 4.0);
+  // A second payload on the busy (0,0)->(0,1) link waits for the first.
+  double again = noc.traverse(noc.route_pe_to_pe(0, 1), bytes, 0);
+  EXPECT_DOUBLE_EQ(again, 4.0 + p.noc.hop_latency_cycles + 4.0);
+  EXPECT_EQ(c.value("noc.link[0][0].east.busy_cycles"), 8u);
+  EXPECT_EQ(c.value("noc.stall_cycles"), 4u);
+  EXPECT_EQ(c.value("noc.hops"), 4u);
+}
+
+}  // namespace
+}  // namespace opforge::model
