@@ -155,3 +155,18 @@ TEST(IrVerifier, ForYieldTypesMustMatchIterArgs) {
 }
 
 }  // namespace
+
+namespace {
+TEST(IrParser, EveryTruncationOfAValidModuleFailsCleanly) {
+  std::string text = kRegions;
+  int errors = 0;
+  for (size_t n = 0; n + 1 < text.size(); n += 7) {
+    try {
+      parse_module(text.substr(0, n), "cut.ttir");
+    } catch (const Error &) {
+      ++errors;
+    }
+  }
+  EXPECT_GT(errors, 50);
+}
+}  // namespace

@@ -251,3 +251,13 @@ TEST(SemaErrors, MissingSpecialisationNamesTheParameter) {
 }
 
 }  // namespace
+
+namespace {
+TEST(Sema, ModuleLevelConstexprGlobalsAreVisibleOthersAreRejected) {
+  std::string ok = "BLOCK = tl.constexpr(8)\nSCALE: tl.constexpr = 3\n\n\n"
+                   "@triton.jit\ndef k(o):\n    r = tl.arange(0, BLOCK)\n    tl.store(o + r, r * SCALE)\n";
+  EXPECT_NO_THROW(lower(ok, "o=*i32"));
+  expect_error("@triton.jit\ndef k(o):\n    tl.store(o, LIMIT)\n\n\nLIMIT = 4\n", "o=*i32",
+               "Cannot access global variable LIMIT from within @jit'ed function", 3, 17);
+}
+}  // namespace

@@ -84,6 +84,35 @@ SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
       }
     }
   }
+  // Module-level constexprs: NAME = tl.constexpr(v) or NAME: tl.constexpr = v.
+  for (auto &s : m_.body) {
+    const ast::Expr *value = nullptr;
+    bool annotated = false;
+    if (auto *a = s->as<ast::Assign>()) {
+      for (auto &t : a->targets)
+        if (auto *n = t->as<ast::Name>(); n && n->id == name) value = a->value.get();
+    } else if (auto *a = s->as<ast::AnnAssign>()) {
+      if (auto *n = a->target->as<ast::Name>(); n && n->id == name && a->value) {
+        value = a->value.get();
+        annotated = ast::dotted_name(*a->annotation).find("constexpr") != std::string::npos;
+      }
+    }
+    if (!value) continue;
+    auto *call = value->as<ast::Call>();
+    bool wrapped = call && ast::dotted_name(*call->func).find("constexpr") != std::string::npos && call->args.size() == 1;
+    if (!annotated && !wrapped)
+      error(loc, "Cannot access global variable " + name +
+                     " from within @jit'ed function. Triton kernels can only access global variables that are "
+                     "annotated as constexpr (`x: triton.language.constexpr = 42` or `x = "
+                     "triton.language.constexpr(42)`). Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, "
+                     "but we do not promise to support this forever.");
+    auto saved = std::move(env_);
+    env_.clear();
+    SValue v = expr(wrapped ? *call->args[0] : *value);
+    env_ = std::move(saved);
+    if (v.is_tensor()) error(loc, "global constexpr " + name + " must be a compile-time value");
+    return v;
+  }
   static const std::set<std::string> py_builtins = {"range", "min", "max", "float", "int", "bool", "len", "abs",
                                                     "print", "isinstance", "tuple", "list", "round"};
   if (py_builtins.count(name)) return SValue::function("builtins." + name, true);
