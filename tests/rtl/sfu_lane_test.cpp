@@ -9,6 +9,7 @@
 
 #include "opforge/rtl/sfu_lane_rtl.h"
 #include "opforge/rtl/sfu_ref.h"
+#include "opforge/rtl/sfu_timing.h"
 #include "opforge/support/error.h"
 
 namespace opforge::rtl {
@@ -38,7 +39,7 @@ std::vector<uint32_t> random_inputs(unsigned seed, size_t count) {
 void expect_lane_matches_ref(SfuLaneRtl &lane, unsigned func, unsigned prec, const std::vector<uint32_t> &x) {
   const SfuLaneRunResult res = lane.run(func, prec, x);
   ASSERT_EQ(res.y_bits.size(), x.size());
-  EXPECT_EQ(res.cycles, x.size() + 1) << "one result per cycle after one cycle of latency";
+  EXPECT_EQ(res.cycles, sfu_stream_cycles(x.size())) << "one result per cycle after one cycle of latency";
   int failures = 0;
   for (size_t i = 0; i < x.size() && failures < 5; ++i) {
     const uint32_t want = sfu_ref_bits(func, prec, x[i]);
@@ -88,6 +89,17 @@ TEST(SfuLane, ExactExpEqualsDoubleExpRoundedToFloat) {
     const float e = static_cast<float>(std::exp(static_cast<double>(std::bit_cast<float>(x[i]))));
     ASSERT_EQ(res.y_bits[i], canonicalize_nan(std::bit_cast<uint32_t>(e))) << std::hex << "x=0x" << x[i];
   }
+}
+
+TEST(SfuLane, EmptyAndShortStreamsTakeThePredictedCycles) {
+  SfuLaneRtl lane;
+  for (size_t n : {0u, 1u, 2u, 7u}) {
+    const std::vector<uint32_t> x(n, 0x3F800000u);
+    const SfuLaneRunResult res = lane.run(kSfuFuncRecip, 0, x);
+    EXPECT_EQ(res.y_bits.size(), n);
+    EXPECT_EQ(res.cycles, sfu_stream_cycles(n)) << n << " elements";
+  }
+  EXPECT_EQ(sfu_stream_cycles(10, 4), 4u);
 }
 
 TEST(SfuLane, UnimplementedFunctionGivesCanonicalNaN) {
