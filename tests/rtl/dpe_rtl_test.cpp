@@ -234,6 +234,31 @@ TEST(DpeRtl, RejectsUnsupportedDtypeNamingTheField) {
   }
 }
 
+TEST(DpeRtl, RejectsLeadingDimensionShorterThanTheRowNamingTheField) {
+  DpeRtl rtl;
+  DpeCase tc(DpeDType::BF16, 2, 2, 8, false);
+  tc.cmd.lda = 7;
+  try {
+    rtl.run(tc.cmd, tc.mem, DpeCase::kBase);
+    FAIL() << "lda < k accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "dpe.lda");
+  }
+}
+
+TEST(DpeRtl, RejectsHugeCommandWithoutOverflowingTheBoundsCheck) {
+  DpeRtl rtl;
+  DpeCase tc(DpeDType::INT8, 2, 2, 2, false);
+  tc.cmd.m = 0xFFFFFFFFu;
+  tc.cmd.lda = 0xFFFFFFFFu;
+  try {
+    rtl.run(tc.cmd, tc.mem, DpeCase::kBase);
+    FAIL() << "huge command accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "dpe.a");
+  }
+}
+
 TEST(DpeRtl, RejectsOperandOutsideLocalMemoryNamingTheField) {
   DpeRtl rtl;
   DpeCase tc(DpeDType::BF16, 2, 2, 2, false);
