@@ -33,6 +33,11 @@ bool parse_u64(const std::string &s, uint64_t &out) {
 }
 
 int run_sim(const std::vector<std::string> &args) {
+  // With --arch the program runs on the chip model (`opforge chip-sim`).
+  for (const auto &a : args)
+    if (a == "--arch")
+      for (const auto &c : commands())
+        if (c.name == "chip-sim") return c.run(args);
   isa::SimOptions opt;
   std::string program;
   for (size_t k = 0; k < args.size(); ++k) {

@@ -1,0 +1,145 @@
+//===- model_run.cpp - `opforge chip-sim`: run a program on the chip model ===//
+//
+// Also reached as `opforge sim PROGRAM.elf --arch ...` (isa_sim.cpp hands
+// over when --arch is given).
+//
+//===----------------------------------------------------------------------===//
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "opforge/harness/cli.h"
+#include "opforge/model/device.h"
+#include "opforge/support/error.h"
+
+namespace opforge::cli {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: opforge chip-sim PROGRAM.elf [--arch mtia-2i|mtia-v1|tiny|FILE] [--set K=V]...\n"
+    "                        [--timing functional|lt] [--grid X,Y,Z] [--counters OUT.h5]\n"
+    "                        [--sample GLOB]... [--args FILE]\n"
+    "       opforge sim PROGRAM.elf --arch ... (same options)\n\n"
+    "Run a bare-metal RISC-V program on the SystemC chip model: one instance on\n"
+    "PE (0,0), or a grid of program instances dispatched over the PEs. Prints\n"
+    "cycles, instructions, per-instance status and traps.\n\n"
+    "  --arch NAME|FILE   architecture preset or JSON file (default mtia-2i)\n"
+    "  --set K=V          override a parameter, e.g. --set dram.channels=32\n"
+    "  --timing MODE      functional (no timing) or lt (loosely timed; default from the preset)\n"
+    "  --grid X,Y,Z       program instances (default 1,1,1)\n"
+    "  --counters OUT.h5  write counters, sampled series and config to HDF5\n"
+    "  --sample GLOB      counters to sample every sim.sample_period_cycles\n"
+    "  --args FILE        bytes of the argument block (a0 points at it)\n"
+    "Exit status: 0 if every instance ended (done or tohost 1), 1 otherwise, 2 usage.\n";
+
+bool parse_grid(const std::string &s, model::Grid3 &g) {
+  unsigned x = 0, y = 0, z = 0;
+  char c1 = 0, c2 = 0;
+  std::istringstream in(s);
+  if (!(in >> x)) return false;
+  if (in >> c1) {
+    if (c1 != ',' || !(in >> y)) return false;
+    if (in >> c2) {
+      if (c2 != ',' || !(in >> z)) return false;
+    } else z = 1;
+  } else y = z = 1;
+  std::string rest;
+  if (in >> rest || !x || !y || !z) return false;
+  g = {x, y, z};
+  return true;
+}
+
+int run_chip_sim(const std::vector<std::string> &args) {
+  std::string program, arch = "mtia-2i", timing, counters_out, args_file;
+  std::vector<std::string> sets, samples;
+  model::Grid3 grid;
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string &a = args[k];
+    auto value = [&]() -> const std::string * { return k + 1 < args.size() ? &args[++k] : nullptr; };
+    const std::string *v = nullptr;
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return kExitOk;
+    } else if (a == "--arch") {
+      if (!(v = value())) return usage_error("chip-sim", "--arch needs a value");
+      arch = *v;
+    } else if (a == "--set") {
+      if (!(v = value())) return usage_error("chip-sim", "--set needs K=V");
+      sets.push_back(*v);
+    } else if (a == "--timing") {
+      if (!(v = value()) || (*v != "functional" && *v != "lt"))
+        return usage_error("chip-sim", "--timing needs functional or lt");
+      timing = *v;
+    } else if (a == "--grid") {
+      if (!(v = value()) || !parse_grid(*v, grid)) return usage_error("chip-sim", "--grid needs X[,Y[,Z]] (positive)");
+    } else if (a == "--counters") {
+      if (!(v = value())) return usage_error("chip-sim", "--counters needs a file");
+      counters_out = *v;
+    } else if (a == "--sample") {
+      if (!(v = value())) return usage_error("chip-sim", "--sample needs a counter glob");
+      samples.push_back(*v);
+    } else if (a == "--args") {
+      if (!(v = value())) return usage_error("chip-sim", "--args needs a file");
+      args_file = *v;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("chip-sim", "unknown option '" + a + "'");
+    } else if (program.empty()) {
+      program = a;
+    } else {
+      return usage_error("chip-sim", "more than one program given");
+    }
+  }
+  if (program.empty()) return usage_error("chip-sim", "no program given");
+  try {
+    // Preset or file, then overrides, then the timing mode.
+    model::ChipParams base = model::load_chip_params(arch);
+    nlohmann::json doc = model::chip_params_to_json(base);
+    for (const auto &s : sets) model::apply_override(doc, s);
+    if (!timing.empty()) doc["sim"]["timing"] = timing;
+    model::ChipParams p = model::chip_params_from_json(doc, arch);
+
+    model::KernelLaunch k;
+    k.image = model::read_elf_file(program);
+    k.grid = grid;
+    if (!args_file.empty()) {
+      std::ifstream in(args_file, std::ios::binary);
+      if (!in) throw Error("cannot open argument block", ErrorContext{args_file, "", {}, {}, {}});
+      k.args.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    model::Device dev(p);
+    if (!samples.empty()) dev.set_sampled_counters(samples);
+    model::LaunchResult r = dev.launch(k);
+
+    std::cout << "arch " << p.name << " (" << p.grid.rows << "x" << p.grid.cols << " PEs, "
+              << model::timing_mode_name(p.sim.timing) << ")\n"
+              << "cycles " << r.cycles << "\n"
+              << "instructions " << r.instructions << "\n"
+              << "host_link_cycles " << dev.host_link_cycles() << "\n"
+              << "sim_mips " << (r.host_seconds > 0 ? double(r.instructions) / r.host_seconds / 1e6 : 0)
+              << "\n";
+    bool ok = true;
+    for (const auto &rec : r.instances) {
+      std::cout << "program (" << rec.pid[0] << "," << rec.pid[1] << "," << rec.pid[2] << ") pe "
+                << rec.pe << " " << model::instance_status_name(rec.status);
+      if (rec.status == model::InstanceStatus::Tohost) {
+        std::cout << " " << rec.tohost_value;
+        ok &= rec.tohost_value == 1;
+      }
+      std::cout << " cycles " << rec.start_cycle << ".." << rec.end_cycle << "\n";
+    }
+    for (const auto &t : r.traps) std::cout << "trap: " << t << "\n";
+    ok &= r.ok();
+    if (!counters_out.empty()) dev.write_counters_h5(counters_out, &r);
+    return ok ? kExitOk : kExitFailure;
+  } catch (const Error &e) {
+    std::cerr << "opforge chip-sim: error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+CommandRegistrar reg{{"chip-sim", "run a RISC-V program on the SystemC chip model", run_chip_sim}};
+
+}  // namespace
+}  // namespace opforge::cli
