@@ -41,7 +41,7 @@ const std::vector<std::pair<UnitImpl, std::string_view>> &EnumNames<UnitImpl>::t
 template <>
 const std::vector<std::pair<SramMode, std::string_view>> &EnumNames<SramMode>::table() {
   static const std::vector<std::pair<SramMode, std::string_view>> t{{SramMode::Cache, "cache"},
-                                                                     {SramMode::Scratch, "scratch"}};
+                                                                    {SramMode::Scratch, "scratch"}};
   return t;
 }
 template <>
@@ -125,7 +125,7 @@ json::json_pointer pointer_of(const std::string &dotted) {
 }
 
 class Declarer {
-public:
+ public:
   template <class Acc>
   void add(const std::string &dotted, FieldSpec spec, Acc acc) {
     spec.name = dotted.substr(dotted.rfind('.') == std::string::npos ? 0 : dotted.rfind('.') + 1);
@@ -168,25 +168,34 @@ public:
     return t;
   }
 
-private:
+ private:
   ArchConfig defaults_{};
   std::vector<Leaf> leaves_;
   std::map<std::string, std::string> group_docs_;
 };
 
-#define FIELD(path, spec, member) d.add(path, spec, [](auto &c) -> auto & { return c.member; })
+#define FIELD(path, spec, member) \
+  d.add(                          \
+      path, spec, [](auto &c) -> auto & { return c.member; })
 
 FieldSpec cycles() { return integer().range(0, 1e9).unit("cycles"); }
 FieldSpec pos_cycles() { return integer().range(1, 1e9).unit("cycles"); }
-FieldSpec count(double lo, double hi, std::string unit) { return integer().range(lo, hi).unit(std::move(unit)); }
+FieldSpec count(double lo, double hi, std::string unit) {
+  return integer().range(lo, hi).unit(std::move(unit));
+}
 FieldSpec gbps() { return quantity(Dimension::Bandwidth).range(0.001, 1e6); }
 FieldSpec impl() { return enumeration({}); }
 
 Tables make_tables() {
   Declarer d;
-  d.add("name", string().describe("Preset name, shown in results."),
-        [](auto &c) -> auto & { return c.name; });
-  FIELD("clock_ghz", quantity(Dimension::Frequency).range(0.001, 20).describe("Clock of the PEs and on-chip fabric."), clock_ghz);
+  d.add(
+      "name", string().describe("Preset name, shown in results."),
+      [](auto &c) -> auto & { return c.name; });
+  FIELD("clock_ghz",
+        quantity(Dimension::Frequency)
+            .range(0.001, 20)
+            .describe("Clock of the PEs and on-chip fabric."),
+        clock_ghz);
 
   d.group("pe_grid", "The grid of processing elements.");
   FIELD("pe_grid.rows", count(1, 256, "PEs").describe("PE rows."), pe_grid.rows);
@@ -194,110 +203,227 @@ Tables make_tables() {
 
   d.group("pe", "One processing element (all PEs are identical).");
   d.group("pe.vector", "The RVV vector core.");
-  FIELD("pe.vector.vlen_bits", count(64, 65536, "bits").describe("RVV VLEN: bits per vector register (power of two)."), pe.vector.vlen_bits);
-  FIELD("pe.vector.lanes", count(1, 1024, "32-bit lanes").describe("Datapath width: elements per cycle = lanes * 32 / SEW."), pe.vector.lanes);
+  FIELD("pe.vector.vlen_bits",
+        count(64, 65536, "bits").describe("RVV VLEN: bits per vector register (power of two)."),
+        pe.vector.vlen_bits);
+  FIELD("pe.vector.lanes",
+        count(1, 1024, "32-bit lanes")
+            .describe("Datapath width: elements per cycle = lanes * 32 / SEW."),
+        pe.vector.lanes);
 
   d.group("pe.local_mem", "The PE's local memory (scratchpad).");
-  FIELD("pe.local_mem.size_bytes", quantity(Dimension::Size).range(1024, 1ull << 40).describe("Capacity."), pe.local_mem.size_bytes);
-  FIELD("pe.local_mem.banks", count(1, 1024, "banks").describe("Independent banks."), pe.local_mem.banks);
-  FIELD("pe.local_mem.bandwidth_gbps", gbps().describe("Total bandwidth over all banks."), pe.local_mem.bandwidth_gbps);
-  FIELD("pe.local_mem.latency_cycles", cycles().describe("Load-to-use latency."), pe.local_mem.latency_cycles);
+  FIELD("pe.local_mem.size_bytes",
+        quantity(Dimension::Size).range(1024, 1ull << 40).describe("Capacity."),
+        pe.local_mem.size_bytes);
+  FIELD("pe.local_mem.banks", count(1, 1024, "banks").describe("Independent banks."),
+        pe.local_mem.banks);
+  FIELD("pe.local_mem.bandwidth_gbps", gbps().describe("Total bandwidth over all banks."),
+        pe.local_mem.bandwidth_gbps);
+  FIELD("pe.local_mem.latency_cycles", cycles().describe("Load-to-use latency."),
+        pe.local_mem.latency_cycles);
 
   d.group("pe.scalar_timing", "Cycles per instruction class of the scalar RV64 core.");
-  FIELD("pe.scalar_timing.int_alu_cycles", pos_cycles().describe("Integer ALU, shifts, compares, lui/auipc."), pe.scalar_timing.int_alu_cycles);
-  FIELD("pe.scalar_timing.int_mul_cycles", pos_cycles().describe("Integer multiply."), pe.scalar_timing.int_mul_cycles);
-  FIELD("pe.scalar_timing.int_div_cycles", pos_cycles().describe("Integer divide and remainder."), pe.scalar_timing.int_div_cycles);
-  FIELD("pe.scalar_timing.load_cycles", pos_cycles().describe("Load issue (memory latency added by the target)."), pe.scalar_timing.load_cycles);
-  FIELD("pe.scalar_timing.store_cycles", pos_cycles().describe("Store issue."), pe.scalar_timing.store_cycles);
-  FIELD("pe.scalar_timing.branch_taken_cycles", pos_cycles().describe("Taken branch or jump."), pe.scalar_timing.branch_taken_cycles);
-  FIELD("pe.scalar_timing.branch_not_taken_cycles", pos_cycles().describe("Branch not taken."), pe.scalar_timing.branch_not_taken_cycles);
-  FIELD("pe.scalar_timing.csr_cycles", pos_cycles().describe("CSR access."), pe.scalar_timing.csr_cycles);
-  FIELD("pe.scalar_timing.fp_add_cycles", pos_cycles().describe("FP add/sub, compare, convert, move."), pe.scalar_timing.fp_add_cycles);
-  FIELD("pe.scalar_timing.fp_mul_cycles", pos_cycles().describe("FP multiply."), pe.scalar_timing.fp_mul_cycles);
-  FIELD("pe.scalar_timing.fp_fma_cycles", pos_cycles().describe("FP fused multiply-add."), pe.scalar_timing.fp_fma_cycles);
-  FIELD("pe.scalar_timing.fp_div_cycles", pos_cycles().describe("FP divide."), pe.scalar_timing.fp_div_cycles);
-  FIELD("pe.scalar_timing.fp_sqrt_cycles", pos_cycles().describe("FP square root."), pe.scalar_timing.fp_sqrt_cycles);
+  FIELD("pe.scalar_timing.int_alu_cycles",
+        pos_cycles().describe("Integer ALU, shifts, compares, lui/auipc."),
+        pe.scalar_timing.int_alu_cycles);
+  FIELD("pe.scalar_timing.int_mul_cycles", pos_cycles().describe("Integer multiply."),
+        pe.scalar_timing.int_mul_cycles);
+  FIELD("pe.scalar_timing.int_div_cycles", pos_cycles().describe("Integer divide and remainder."),
+        pe.scalar_timing.int_div_cycles);
+  FIELD("pe.scalar_timing.load_cycles",
+        pos_cycles().describe("Load issue (memory latency added by the target)."),
+        pe.scalar_timing.load_cycles);
+  FIELD("pe.scalar_timing.store_cycles", pos_cycles().describe("Store issue."),
+        pe.scalar_timing.store_cycles);
+  FIELD("pe.scalar_timing.branch_taken_cycles", pos_cycles().describe("Taken branch or jump."),
+        pe.scalar_timing.branch_taken_cycles);
+  FIELD("pe.scalar_timing.branch_not_taken_cycles", pos_cycles().describe("Branch not taken."),
+        pe.scalar_timing.branch_not_taken_cycles);
+  FIELD("pe.scalar_timing.csr_cycles", pos_cycles().describe("CSR access."),
+        pe.scalar_timing.csr_cycles);
+  FIELD("pe.scalar_timing.fp_add_cycles",
+        pos_cycles().describe("FP add/sub, compare, convert, move."),
+        pe.scalar_timing.fp_add_cycles);
+  FIELD("pe.scalar_timing.fp_mul_cycles", pos_cycles().describe("FP multiply."),
+        pe.scalar_timing.fp_mul_cycles);
+  FIELD("pe.scalar_timing.fp_fma_cycles", pos_cycles().describe("FP fused multiply-add."),
+        pe.scalar_timing.fp_fma_cycles);
+  FIELD("pe.scalar_timing.fp_div_cycles", pos_cycles().describe("FP divide."),
+        pe.scalar_timing.fp_div_cycles);
+  FIELD("pe.scalar_timing.fp_sqrt_cycles", pos_cycles().describe("FP square root."),
+        pe.scalar_timing.fp_sqrt_cycles);
 
-  d.group("pe.vector_timing", "Vector instruction cost: startup_cycles + ceil(VL / (lanes * 32 / SEW)) * class cycles.");
-  FIELD("pe.vector_timing.startup_cycles", cycles().describe("Fixed cost of every vector instruction."), pe.vector_timing.startup_cycles);
-  FIELD("pe.vector_timing.int_alu_cycles", pos_cycles().describe("Per element group: integer ALU."), pe.vector_timing.int_alu_cycles);
-  FIELD("pe.vector_timing.int_mul_cycles", pos_cycles().describe("Per element group: integer multiply."), pe.vector_timing.int_mul_cycles);
-  FIELD("pe.vector_timing.int_div_cycles", pos_cycles().describe("Per element group: integer divide."), pe.vector_timing.int_div_cycles);
-  FIELD("pe.vector_timing.fp_add_cycles", pos_cycles().describe("Per element group: FP add/sub/compare/convert."), pe.vector_timing.fp_add_cycles);
-  FIELD("pe.vector_timing.fp_mul_cycles", pos_cycles().describe("Per element group: FP multiply."), pe.vector_timing.fp_mul_cycles);
-  FIELD("pe.vector_timing.fp_fma_cycles", pos_cycles().describe("Per element group: FP fused multiply-add."), pe.vector_timing.fp_fma_cycles);
-  FIELD("pe.vector_timing.fp_div_cycles", pos_cycles().describe("Per element group: FP divide."), pe.vector_timing.fp_div_cycles);
-  FIELD("pe.vector_timing.fp_sqrt_cycles", pos_cycles().describe("Per element group: FP square root."), pe.vector_timing.fp_sqrt_cycles);
-  FIELD("pe.vector_timing.load_cycles", pos_cycles().describe("Per element group: unit-stride load (memory latency added by the target)."), pe.vector_timing.load_cycles);
-  FIELD("pe.vector_timing.store_cycles", pos_cycles().describe("Per element group: unit-stride store."), pe.vector_timing.store_cycles);
-  FIELD("pe.vector_timing.indexed_cycles_per_element", pos_cycles().describe("Per element: strided and indexed loads/stores."), pe.vector_timing.indexed_cycles_per_element);
-  FIELD("pe.vector_timing.reduction_step_cycles", pos_cycles().describe("Per tree step (log2 of the group) of a reduction, added to the element groups."), pe.vector_timing.reduction_step_cycles);
-  FIELD("pe.vector_timing.permute_cycles", pos_cycles().describe("Per element group: slides, register gathers, compress."), pe.vector_timing.permute_cycles);
+  d.group(
+      "pe.vector_timing",
+      "Vector instruction cost: startup_cycles + ceil(VL / (lanes * 32 / SEW)) * class cycles.");
+  FIELD("pe.vector_timing.startup_cycles",
+        cycles().describe("Fixed cost of every vector instruction."),
+        pe.vector_timing.startup_cycles);
+  FIELD("pe.vector_timing.int_alu_cycles", pos_cycles().describe("Per element group: integer ALU."),
+        pe.vector_timing.int_alu_cycles);
+  FIELD("pe.vector_timing.int_mul_cycles",
+        pos_cycles().describe("Per element group: integer multiply."),
+        pe.vector_timing.int_mul_cycles);
+  FIELD("pe.vector_timing.int_div_cycles",
+        pos_cycles().describe("Per element group: integer divide."),
+        pe.vector_timing.int_div_cycles);
+  FIELD("pe.vector_timing.fp_add_cycles",
+        pos_cycles().describe("Per element group: FP add/sub/compare/convert."),
+        pe.vector_timing.fp_add_cycles);
+  FIELD("pe.vector_timing.fp_mul_cycles", pos_cycles().describe("Per element group: FP multiply."),
+        pe.vector_timing.fp_mul_cycles);
+  FIELD("pe.vector_timing.fp_fma_cycles",
+        pos_cycles().describe("Per element group: FP fused multiply-add."),
+        pe.vector_timing.fp_fma_cycles);
+  FIELD("pe.vector_timing.fp_div_cycles", pos_cycles().describe("Per element group: FP divide."),
+        pe.vector_timing.fp_div_cycles);
+  FIELD("pe.vector_timing.fp_sqrt_cycles",
+        pos_cycles().describe("Per element group: FP square root."),
+        pe.vector_timing.fp_sqrt_cycles);
+  FIELD("pe.vector_timing.load_cycles",
+        pos_cycles().describe(
+            "Per element group: unit-stride load (memory latency added by the target)."),
+        pe.vector_timing.load_cycles);
+  FIELD("pe.vector_timing.store_cycles",
+        pos_cycles().describe("Per element group: unit-stride store."),
+        pe.vector_timing.store_cycles);
+  FIELD("pe.vector_timing.indexed_cycles_per_element",
+        pos_cycles().describe("Per element: strided and indexed loads/stores."),
+        pe.vector_timing.indexed_cycles_per_element);
+  FIELD("pe.vector_timing.reduction_step_cycles",
+        pos_cycles().describe(
+            "Per tree step (log2 of the group) of a reduction, added to the element groups."),
+        pe.vector_timing.reduction_step_cycles);
+  FIELD("pe.vector_timing.permute_cycles",
+        pos_cycles().describe("Per element group: slides, register gathers, compress."),
+        pe.vector_timing.permute_cycles);
 
   d.group("pe.dpe", "The dot-product engine (tile matrix multiply).");
-  d.group("pe.dpe.macs_per_cycle", "Multiply-accumulates per cycle per PE, by input dtype (0 = unsupported).");
-  FIELD("pe.dpe.macs_per_cycle.bf16", count(0, 1 << 20, "MACs/cycle").describe("bfloat16 inputs, fp32 accumulate."), pe.dpe.macs_per_cycle.bf16);
-  FIELD("pe.dpe.macs_per_cycle.fp16", count(0, 1 << 20, "MACs/cycle").describe("float16 inputs, fp32 accumulate."), pe.dpe.macs_per_cycle.fp16);
-  FIELD("pe.dpe.macs_per_cycle.fp32", count(0, 1 << 20, "MACs/cycle").describe("float32 inputs."), pe.dpe.macs_per_cycle.fp32);
-  FIELD("pe.dpe.macs_per_cycle.int8", count(0, 1 << 20, "MACs/cycle").describe("int8 inputs, int32 accumulate."), pe.dpe.macs_per_cycle.int8);
-  FIELD("pe.dpe.tile_max_m", count(1, 4096, "rows").describe("Largest M of one DPE tile command."), pe.dpe.tile_max_m);
-  FIELD("pe.dpe.tile_max_n", count(1, 4096, "columns").describe("Largest N of one DPE tile command."), pe.dpe.tile_max_n);
-  FIELD("pe.dpe.tile_max_k", count(1, 4096, "elements").describe("Largest K of one DPE tile command."), pe.dpe.tile_max_k);
-  FIELD("pe.dpe.setup_cycles", cycles().describe("Fixed cost per tile command."), pe.dpe.setup_cycles);
-  FIELD("pe.dpe.queue_depth", count(1, 1024, "commands").describe("Commands queued before the core stalls."), pe.dpe.queue_depth);
-  FIELD("pe.dpe.impl", impl().describe("Model: tlm (C++), rtl (Verilator) or lockstep (both, compared)."), pe.dpe.impl);
+  d.group("pe.dpe.macs_per_cycle",
+          "Multiply-accumulates per cycle per PE, by input dtype (0 = unsupported).");
+  FIELD("pe.dpe.macs_per_cycle.bf16",
+        count(0, 1 << 20, "MACs/cycle").describe("bfloat16 inputs, fp32 accumulate."),
+        pe.dpe.macs_per_cycle.bf16);
+  FIELD("pe.dpe.macs_per_cycle.fp16",
+        count(0, 1 << 20, "MACs/cycle").describe("float16 inputs, fp32 accumulate."),
+        pe.dpe.macs_per_cycle.fp16);
+  FIELD("pe.dpe.macs_per_cycle.fp32", count(0, 1 << 20, "MACs/cycle").describe("float32 inputs."),
+        pe.dpe.macs_per_cycle.fp32);
+  FIELD("pe.dpe.macs_per_cycle.int8",
+        count(0, 1 << 20, "MACs/cycle").describe("int8 inputs, int32 accumulate."),
+        pe.dpe.macs_per_cycle.int8);
+  FIELD("pe.dpe.tile_max_m", count(1, 4096, "rows").describe("Largest M of one DPE tile command."),
+        pe.dpe.tile_max_m);
+  FIELD("pe.dpe.tile_max_n",
+        count(1, 4096, "columns").describe("Largest N of one DPE tile command."),
+        pe.dpe.tile_max_n);
+  FIELD("pe.dpe.tile_max_k",
+        count(1, 4096, "elements").describe("Largest K of one DPE tile command."),
+        pe.dpe.tile_max_k);
+  FIELD("pe.dpe.setup_cycles", cycles().describe("Fixed cost per tile command."),
+        pe.dpe.setup_cycles);
+  FIELD("pe.dpe.queue_depth",
+        count(1, 1024, "commands").describe("Commands queued before the core stalls."),
+        pe.dpe.queue_depth);
+  FIELD("pe.dpe.impl",
+        impl().describe("Model: tlm (C++), rtl (Verilator) or lockstep (both, compared)."),
+        pe.dpe.impl);
 
-  d.group("pe.sfu", "The special-function unit (exp, log, tanh, erf, sin, cos, rsqrt, reciprocal).");
-  FIELD("pe.sfu.elements_per_cycle", count(1, 4096, "elements/cycle").describe("Throughput."), pe.sfu.elements_per_cycle);
-  FIELD("pe.sfu.latency_cycles", cycles().describe("Latency of one operation."), pe.sfu.latency_cycles);
-  FIELD("pe.sfu.precision_bits", count(0, 52, "mantissa bits").describe("Mantissa bits the results keep; 0 = exact (correctly rounded fp32)."), pe.sfu.precision_bits);
+  d.group("pe.sfu",
+          "The special-function unit (exp, log, tanh, erf, sin, cos, rsqrt, reciprocal).");
+  FIELD("pe.sfu.elements_per_cycle", count(1, 4096, "elements/cycle").describe("Throughput."),
+        pe.sfu.elements_per_cycle);
+  FIELD("pe.sfu.latency_cycles", cycles().describe("Latency of one operation."),
+        pe.sfu.latency_cycles);
+  FIELD("pe.sfu.precision_bits",
+        count(0, 52, "mantissa bits")
+            .describe("Mantissa bits the results keep; 0 = exact (correctly rounded fp32)."),
+        pe.sfu.precision_bits);
   FIELD("pe.sfu.impl", impl().describe("Model: tlm, rtl or lockstep."), pe.sfu.impl);
 
   d.group("pe.dma", "The PE's DMA engines (local memory <-> SRAM/DRAM/other PEs).");
   FIELD("pe.dma.engines", count(1, 64, "engines").describe("DMA engines per PE."), pe.dma.engines);
-  FIELD("pe.dma.bandwidth_gbps", gbps().describe("Bandwidth of one engine."), pe.dma.bandwidth_gbps);
-  FIELD("pe.dma.outstanding", count(1, 1024, "transfers").describe("Transfers in flight per engine."), pe.dma.outstanding);
-  FIELD("pe.dma.setup_cycles", cycles().describe("Fixed cost per descriptor."), pe.dma.setup_cycles);
+  FIELD("pe.dma.bandwidth_gbps", gbps().describe("Bandwidth of one engine."),
+        pe.dma.bandwidth_gbps);
+  FIELD("pe.dma.outstanding",
+        count(1, 1024, "transfers").describe("Transfers in flight per engine."),
+        pe.dma.outstanding);
+  FIELD("pe.dma.setup_cycles", cycles().describe("Fixed cost per descriptor."),
+        pe.dma.setup_cycles);
 
   d.group("noc", "The network on chip joining PEs, SRAM and DRAM.");
   FIELD("noc.topology", enumeration({}).describe("Topology."), noc.topology);
-  FIELD("noc.link_bandwidth_gbps", gbps().describe("Bandwidth of one link, each direction."), noc.link_bandwidth_gbps);
-  FIELD("noc.hop_latency_cycles", cycles().describe("Latency per router hop."), noc.hop_latency_cycles);
+  FIELD("noc.link_bandwidth_gbps", gbps().describe("Bandwidth of one link, each direction."),
+        noc.link_bandwidth_gbps);
+  FIELD("noc.hop_latency_cycles", cycles().describe("Latency per router hop."),
+        noc.hop_latency_cycles);
 
   d.group("sram", "The shared on-chip SRAM.");
-  FIELD("sram.size_bytes", quantity(Dimension::Size).range(0, 1ull << 44).describe("Capacity."), sram.size_bytes);
+  FIELD("sram.size_bytes", quantity(Dimension::Size).range(0, 1ull << 44).describe("Capacity."),
+        sram.size_bytes);
   FIELD("sram.banks", count(1, 4096, "banks").describe("Independent banks."), sram.banks);
-  FIELD("sram.mode", enumeration({}).describe("cache (in front of DRAM) or scratch (software-managed)."), sram.mode);
-  FIELD("sram.line_bytes", quantity(Dimension::Size).range(8, 4096).describe("Cache line size."), sram.line_bytes);
+  FIELD("sram.mode",
+        enumeration({}).describe("cache (in front of DRAM) or scratch (software-managed)."),
+        sram.mode);
+  FIELD("sram.line_bytes", quantity(Dimension::Size).range(8, 4096).describe("Cache line size."),
+        sram.line_bytes);
   FIELD("sram.ways", count(1, 256, "ways").describe("Associativity in cache mode."), sram.ways);
-  FIELD("sram.bandwidth_gbps", gbps().describe("Total bandwidth over all banks."), sram.bandwidth_gbps);
-  FIELD("sram.latency_cycles", cycles().describe("Access latency, not counting the NoC."), sram.latency_cycles);
+  FIELD("sram.bandwidth_gbps", gbps().describe("Total bandwidth over all banks."),
+        sram.bandwidth_gbps);
+  FIELD("sram.latency_cycles", cycles().describe("Access latency, not counting the NoC."),
+        sram.latency_cycles);
 
   d.group("dram", "Off-chip DRAM.");
-  FIELD("dram.channels", count(1, 1024, "channels").describe("Independent channels."), dram.channels);
-  FIELD("dram.bandwidth_gbps", gbps().describe("Total bandwidth over all channels."), dram.bandwidth_gbps);
-  FIELD("dram.latency_ns", quantity(Dimension::Time).range(0, 1e6).describe("Access latency."), dram.latency_ns);
-  FIELD("dram.capacity_bytes", quantity(Dimension::Size).range(1 << 20, 1ull << 50).describe("Capacity."), dram.capacity_bytes);
-  FIELD("dram.interleave_bytes", quantity(Dimension::Size).range(32, 1ull << 30).describe("Consecutive bytes mapped to one channel."), dram.interleave_bytes);
+  FIELD("dram.channels", count(1, 1024, "channels").describe("Independent channels."),
+        dram.channels);
+  FIELD("dram.bandwidth_gbps", gbps().describe("Total bandwidth over all channels."),
+        dram.bandwidth_gbps);
+  FIELD("dram.latency_ns", quantity(Dimension::Time).range(0, 1e6).describe("Access latency."),
+        dram.latency_ns);
+  FIELD("dram.capacity_bytes",
+        quantity(Dimension::Size).range(1 << 20, 1ull << 50).describe("Capacity."),
+        dram.capacity_bytes);
+  FIELD("dram.interleave_bytes",
+        quantity(Dimension::Size)
+            .range(32, 1ull << 30)
+            .describe("Consecutive bytes mapped to one channel."),
+        dram.interleave_bytes);
 
   d.group("host_link", "The link to the host (PCIe).");
-  FIELD("host_link.bandwidth_gbps", gbps().describe("Bandwidth, each direction."), host_link.bandwidth_gbps);
-  FIELD("host_link.latency_ns", quantity(Dimension::Time).range(0, 1e9).describe("Latency per transfer."), host_link.latency_ns);
+  FIELD("host_link.bandwidth_gbps", gbps().describe("Bandwidth, each direction."),
+        host_link.bandwidth_gbps);
+  FIELD("host_link.latency_ns",
+        quantity(Dimension::Time).range(0, 1e9).describe("Latency per transfer."),
+        host_link.latency_ns);
 
   d.group("command_processor", "The command processor: launch queue and grid dispatch.");
-  FIELD("command_processor.dispatch_latency_cycles", cycles().describe("Per program instance handed to a PE."), command_processor.dispatch_latency_cycles);
-  FIELD("command_processor.launch_latency_cycles", cycles().describe("Per kernel launch."), command_processor.launch_latency_cycles);
-  FIELD("command_processor.dispatch_policy", enumeration({}).describe("round_robin over PEs or first_free PE."), command_processor.dispatch_policy);
+  FIELD("command_processor.dispatch_latency_cycles",
+        cycles().describe("Per program instance handed to a PE."),
+        command_processor.dispatch_latency_cycles);
+  FIELD("command_processor.launch_latency_cycles", cycles().describe("Per kernel launch."),
+        command_processor.launch_latency_cycles);
+  FIELD("command_processor.dispatch_policy",
+        enumeration({}).describe("round_robin over PEs or first_free PE."),
+        command_processor.dispatch_policy);
 
   d.group("simulation", "How the model runs.");
-  FIELD("simulation.timing_mode", enumeration({}).describe("functional (no timing, fastest) or lt (loosely timed)."), simulation.timing_mode);
-  FIELD("simulation.quantum_cycles", count(1, 1e12, "cycles").describe("Time quantum of the loosely-timed model."), simulation.quantum_cycles);
-  FIELD("simulation.watchdog_cycles", count(1, 1e18, "cycles").describe("A launch running longer is stopped as hung."), simulation.watchdog_cycles);
-  FIELD("simulation.sample_interval_cycles", count(0, 1e18, "cycles").describe("Counter sampling period; 0 = no sampling."), simulation.sample_interval_cycles);
+  FIELD("simulation.timing_mode",
+        enumeration({}).describe("functional (no timing, fastest) or lt (loosely timed)."),
+        simulation.timing_mode);
+  FIELD("simulation.quantum_cycles",
+        count(1, 1e12, "cycles").describe("Time quantum of the loosely-timed model."),
+        simulation.quantum_cycles);
+  FIELD("simulation.watchdog_cycles",
+        count(1, 1e18, "cycles").describe("A launch running longer is stopped as hung."),
+        simulation.watchdog_cycles);
+  FIELD("simulation.sample_interval_cycles",
+        count(0, 1e18, "cycles").describe("Counter sampling period; 0 = no sampling."),
+        simulation.sample_interval_cycles);
 
-  return d.build({metadata("comment", "Free text: what the preset models, which numbers are assumptions."),
-                  metadata("sources", "Where each public figure comes from (free-form JSON)."),
-                  metadata("extends", "Preset name or file this document inherits from.")});
+  return d.build(
+      {metadata("comment", "Free text: what the preset models, which numbers are assumptions."),
+       metadata("sources", "Where each public figure comes from (free-form JSON)."),
+       metadata("extends", "Preset name or file this document inherits from.")});
 }
 #undef FIELD
 
@@ -322,7 +448,8 @@ ArchConfig ArchConfig::from_json(const json &resolved) {
   for (const auto &leaf : tables().leaves) {
     auto ptr = pointer_of(leaf.dotted);
     if (!resolved.contains(ptr))
-      throw Error("missing field in resolved config", ErrorContext{{}, ptr.to_string(), {}, {}, {}});
+      throw Error("missing field in resolved config",
+                  ErrorContext{{}, ptr.to_string(), {}, {}, {}});
     try {
       leaf.read(c, resolved.at(ptr));
     } catch (const json::exception &e) {
@@ -334,7 +461,9 @@ ArchConfig ArchConfig::from_json(const json &resolved) {
 }
 
 ArchConfig ArchConfig::from_document(const json &doc, const std::string &file) {
-  return from_json(arch_schema().normalize(doc, file));
+  ArchConfig c = from_json(arch_schema().normalize(doc, file));
+  c.check(file);
+  return c;
 }
 
 json ArchConfig::to_json() const {
@@ -343,24 +472,62 @@ json ArchConfig::to_json() const {
   return out;
 }
 
-ArchConfig ArchConfig::load(const std::string &name_or_file, const std::vector<std::string> &overrides) {
+ArchConfig ArchConfig::load(const std::string &name_or_file,
+                            const std::vector<std::string> &overrides) {
   LoadedConfig loaded = load_config(arch_schema(), name_or_file, overrides, arch_search_dirs());
   ArchConfig c = from_json(loaded.resolved);
   if (c.name.empty()) c.name = loaded.file.stem().string();
-  const std::string file = loaded.file.string();
-  if ((c.pe.vector.vlen_bits & (c.pe.vector.vlen_bits - 1)) != 0)
-    throw Error("VLEN " + std::to_string(c.pe.vector.vlen_bits) + " is not a power of two",
-                ErrorContext{file, "/pe/vector/vlen_bits", {}, {}, {}});
+  c.check(loaded.file.string());
   return c;
+}
+
+void ArchConfig::check(const std::string &file) const {
+  auto fail = [&](const char *path, const std::string &msg) {
+    throw Error(msg, ErrorContext{file, path, {}, {}, {}});
+  };
+  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  auto n = [](uint64_t v) { return std::to_string(v); };
+  if (!pow2(pe.vector.vlen_bits))
+    fail("/pe/vector/vlen_bits", "VLEN " + n(pe.vector.vlen_bits) + " is not a power of two");
+  if (uint64_t{pe.vector.lanes} * 32 > pe.vector.vlen_bits)
+    fail("/pe/vector/lanes", n(pe.vector.lanes) + " 32-bit lanes are wider than VLEN " +
+                                 n(pe.vector.vlen_bits) + " bits");
+  if (pe.local_mem.size_bytes % pe.local_mem.banks != 0)
+    fail("/pe/local_mem/banks", "size " + n(pe.local_mem.size_bytes) +
+                                    " bytes does not divide into " + n(pe.local_mem.banks) +
+                                    " equal banks");
+  if (!pow2(sram.line_bytes))
+    fail("/sram/line_bytes", "line size " + n(sram.line_bytes) + " is not a power of two");
+  if (sram.mode == SramMode::Cache &&
+      sram.size_bytes % (uint64_t{sram.line_bytes} * sram.ways) != 0)
+    fail("/sram/ways", "size " + n(sram.size_bytes) + " bytes is not a whole number of " +
+                           n(sram.ways) + "-way sets of " + n(sram.line_bytes) + "-byte lines");
+  if (!pow2(dram.interleave_bytes))
+    fail("/dram/interleave_bytes",
+         "interleave " + n(dram.interleave_bytes) + " bytes is not a power of two");
+  if (dram.capacity_bytes % (dram.interleave_bytes * dram.channels) != 0)
+    fail("/dram/capacity_bytes", "capacity " + n(dram.capacity_bytes) +
+                                     " bytes is not a whole number of " + n(dram.channels) +
+                                     " channels x " + n(dram.interleave_bytes) +
+                                     "-byte interleave blocks");
+  if (dpe_macs_per_cycle(DType::BFloat16) + dpe_macs_per_cycle(DType::Float16) +
+          dpe_macs_per_cycle(DType::Float32) + dpe_macs_per_cycle(DType::Int8) ==
+      0)
+    fail("/pe/dpe/macs_per_cycle", "the DPE supports no dtype (all MACs/cycle are 0)");
 }
 
 uint32_t ArchConfig::dpe_macs_per_cycle(DType t) const {
   switch (t) {
-    case DType::BFloat16: return pe.dpe.macs_per_cycle.bf16;
-    case DType::Float16: return pe.dpe.macs_per_cycle.fp16;
-    case DType::Float32: return pe.dpe.macs_per_cycle.fp32;
-    case DType::Int8: return pe.dpe.macs_per_cycle.int8;
-    default: return 0;
+    case DType::BFloat16:
+      return pe.dpe.macs_per_cycle.bf16;
+    case DType::Float16:
+      return pe.dpe.macs_per_cycle.fp16;
+    case DType::Float32:
+      return pe.dpe.macs_per_cycle.fp32;
+    case DType::Int8:
+      return pe.dpe.macs_per_cycle.int8;
+    default:
+      return 0;
   }
 }
 
@@ -374,22 +541,46 @@ double ArchConfig::vector_peak_fp32_flops() const {
 
 uint64_t ArchConfig::vector_op_cycles(VectorOpClass cls, uint64_t vl, uint32_t sew_bits) const {
   const auto &t = pe.vector_timing;
-  uint64_t per_cycle = std::max<uint64_t>(1, uint64_t{pe.vector.lanes} * 32 / std::max<uint32_t>(sew_bits, 1));
+  uint64_t per_cycle =
+      std::max<uint64_t>(1, uint64_t{pe.vector.lanes} * 32 / std::max<uint32_t>(sew_bits, 1));
   uint64_t groups = (vl + per_cycle - 1) / per_cycle;
   uint64_t per_group = 1;
   switch (cls) {
-    case VectorOpClass::IntAlu: per_group = t.int_alu_cycles; break;
-    case VectorOpClass::IntMul: per_group = t.int_mul_cycles; break;
-    case VectorOpClass::IntDiv: per_group = t.int_div_cycles; break;
-    case VectorOpClass::FpAdd: per_group = t.fp_add_cycles; break;
-    case VectorOpClass::FpMul: per_group = t.fp_mul_cycles; break;
-    case VectorOpClass::FpFma: per_group = t.fp_fma_cycles; break;
-    case VectorOpClass::FpDiv: per_group = t.fp_div_cycles; break;
-    case VectorOpClass::FpSqrt: per_group = t.fp_sqrt_cycles; break;
-    case VectorOpClass::Load: per_group = t.load_cycles; break;
-    case VectorOpClass::Store: per_group = t.store_cycles; break;
-    case VectorOpClass::Permute: per_group = t.permute_cycles; break;
-    case VectorOpClass::Indexed: return t.startup_cycles + vl * t.indexed_cycles_per_element;
+    case VectorOpClass::IntAlu:
+      per_group = t.int_alu_cycles;
+      break;
+    case VectorOpClass::IntMul:
+      per_group = t.int_mul_cycles;
+      break;
+    case VectorOpClass::IntDiv:
+      per_group = t.int_div_cycles;
+      break;
+    case VectorOpClass::FpAdd:
+      per_group = t.fp_add_cycles;
+      break;
+    case VectorOpClass::FpMul:
+      per_group = t.fp_mul_cycles;
+      break;
+    case VectorOpClass::FpFma:
+      per_group = t.fp_fma_cycles;
+      break;
+    case VectorOpClass::FpDiv:
+      per_group = t.fp_div_cycles;
+      break;
+    case VectorOpClass::FpSqrt:
+      per_group = t.fp_sqrt_cycles;
+      break;
+    case VectorOpClass::Load:
+      per_group = t.load_cycles;
+      break;
+    case VectorOpClass::Store:
+      per_group = t.store_cycles;
+      break;
+    case VectorOpClass::Permute:
+      per_group = t.permute_cycles;
+      break;
+    case VectorOpClass::Indexed:
+      return t.startup_cycles + vl * t.indexed_cycles_per_element;
     case VectorOpClass::Reduction: {
       uint64_t steps = 0;
       for (uint64_t w = std::min(vl, per_cycle); w > 1; w = (w + 1) / 2) ++steps;

@@ -57,9 +57,11 @@ std::vector<std::string> list_presets(const std::vector<fs::path> &search_dirs) 
   return names;
 }
 
-fs::path resolve_config_path(const std::string &name_or_file, const std::vector<fs::path> &search_dirs) {
+fs::path resolve_config_path(const std::string &name_or_file,
+                             const std::vector<fs::path> &search_dirs) {
   if (name_or_file.empty()) throw Error("empty configuration name");
-  bool looks_like_file = name_or_file.find('/') != std::string::npos || name_or_file.ends_with(".json");
+  bool looks_like_file =
+      name_or_file.find('/') != std::string::npos || name_or_file.ends_with(".json");
   std::error_code ec;
   if (looks_like_file || fs::is_regular_file(name_or_file, ec)) {
     if (!fs::is_regular_file(name_or_file, ec))
@@ -74,8 +76,9 @@ fs::path resolve_config_path(const std::string &name_or_file, const std::vector<
   for (const auto &n : list_presets(search_dirs)) known += (known.empty() ? "" : ", ") + n;
   std::string dirs;
   for (const auto &d : search_dirs) dirs += (dirs.empty() ? "" : ", ") + d.string();
-  throw Error("unknown preset '" + name_or_file + "' (known presets: " +
-              (known.empty() ? "none" : known) + "; searched " + (dirs.empty() ? "nothing" : dirs) + ")");
+  throw Error("unknown preset '" + name_or_file +
+              "' (known presets: " + (known.empty() ? "none" : known) + "; searched " +
+              (dirs.empty() ? "nothing" : dirs) + ")");
 }
 
 void merge_json(json &base, const json &over) {
@@ -109,19 +112,22 @@ json load_layer(const fs::path &path, const std::vector<fs::path> &search_dirs, 
                 ErrorContext{path.string(), "/extends", {}, {}, {}});
   json doc = load_json_file(path);
   if (!doc.is_object())
-    throw Error("expected a JSON object at the top level", ErrorContext{path.string(), "/", {}, {}, {}});
+    throw Error("expected a JSON object at the top level",
+                ErrorContext{path.string(), "/", {}, {}, {}});
   json result = json::object();
   if (doc.contains("extends")) {
     const json &ext = doc["extends"];
     if (!ext.is_string())
-      throw Error("expected the name of a preset or a file", ErrorContext{path.string(), "/extends", {}, {}, {}});
+      throw Error("expected the name of a preset or a file",
+                  ErrorContext{path.string(), "/extends", {}, {}, {}});
     std::vector<fs::path> dirs{path.parent_path()};
     dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
     fs::path base_path;
     try {
       std::string name = ext.get<std::string>();
       // A relative file in "extends" is relative to the extending file.
-      if ((name.find('/') != std::string::npos || name.ends_with(".json")) && fs::path(name).is_relative())
+      if ((name.find('/') != std::string::npos || name.ends_with(".json")) &&
+          fs::path(name).is_relative())
         name = (path.parent_path() / name).string();
       base_path = resolve_config_path(name, dirs);
     } catch (const Error &e) {

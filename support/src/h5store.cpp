@@ -51,14 +51,16 @@ std::string hdf5_cause() {
 
 // Run f, turning HDF5 exceptions into opforge::Error with file and object.
 template <class F>
-auto guard(const FileState &st, const std::string &object, const std::string &what, F &&f) -> decltype(f()) {
+auto guard(const FileState &st, const std::string &object, const std::string &what, F &&f)
+    -> decltype(f()) {
   try {
     return f();
   } catch (const H5::Exception &e) {
     std::string cause = hdf5_cause();
     std::string detail = e.getDetailMsg();
-    fail(st, object, what + " failed: " + (cause.empty() ? detail : cause) +
-                         (cause.empty() || detail.empty() ? "" : " (" + detail + ")"));
+    fail(st, object,
+         what + " failed: " + (cause.empty() ? detail : cause) +
+             (cause.empty() || detail.empty() ? "" : " (" + detail + ")"));
   }
 }
 
@@ -70,7 +72,8 @@ void flush_file(FileState &st) {
   guard(st, "", "flush", [&] { st.file.flush(H5F_SCOPE_GLOBAL); });
 }
 
-void check_name(const FileState &st, const std::string &object, const std::string &name, const char *what) {
+void check_name(const FileState &st, const std::string &object, const std::string &name,
+                const char *what) {
   if (name.empty() || name == "." || name.find('/') != std::string::npos)
     fail(st, object, std::string("bad ") + what + " name '" + name + "'");
 }
@@ -83,18 +86,24 @@ H5::StrType string_type() {
 
 H5::DataType column_type(ColumnType t) {
   switch (t) {
-    case ColumnType::Int64: return H5::PredType::NATIVE_INT64;
-    case ColumnType::Float64: return H5::PredType::NATIVE_DOUBLE;
-    case ColumnType::String: return string_type();
+    case ColumnType::Int64:
+      return H5::PredType::NATIVE_INT64;
+    case ColumnType::Float64:
+      return H5::PredType::NATIVE_DOUBLE;
+    case ColumnType::String:
+      return string_type();
   }
   return H5::PredType::NATIVE_INT64;
 }
 
 std::string_view column_type_name(ColumnType t) {
   switch (t) {
-    case ColumnType::Int64: return "int64";
-    case ColumnType::Float64: return "float64";
-    case ColumnType::String: return "string";
+    case ColumnType::Int64:
+      return "int64";
+    case ColumnType::Float64:
+      return "float64";
+    case ColumnType::String:
+      return "string";
   }
   return "?";
 }
@@ -102,7 +111,8 @@ std::string_view column_type_name(ColumnType t) {
 // Each column occupies 8 bytes in memory: int64, double or a char*.
 H5::CompType row_type(const std::vector<Column> &columns) {
   H5::CompType t(8 * columns.size());
-  for (size_t i = 0; i < columns.size(); ++i) t.insertMember(columns[i].name, 8 * i, column_type(columns[i].type));
+  for (size_t i = 0; i < columns.size(); ++i)
+    t.insertMember(columns[i].name, 8 * i, column_type(columns[i].type));
   return t;
 }
 
@@ -124,7 +134,8 @@ ObjectKind kind_of(const FileState &st, const std::string &path) {
   while (true) {
     size_t slash = path.find('/', pos);
     std::string prefix = path.substr(0, slash);
-    if (!prefix.empty() && prefix != "/" && H5Lexists(st.file.getId(), prefix.c_str(), H5P_DEFAULT) <= 0) {
+    if (!prefix.empty() && prefix != "/" &&
+        H5Lexists(st.file.getId(), prefix.c_str(), H5P_DEFAULT) <= 0) {
       H5Eclear2(H5E_DEFAULT);
       return ObjectKind::None;
     }
@@ -142,14 +153,16 @@ template <class F>
 auto with_object(const FileState &st, const std::string &path, F &&f) {
   switch (kind_of(st, path)) {
     case ObjectKind::Group: {
-      H5::Group g = guard(st, path, "open group", [&] { return st.file.openGroup(path.empty() ? "/" : path); });
+      H5::Group g = guard(st, path, "open group",
+                          [&] { return st.file.openGroup(path.empty() ? "/" : path); });
       return f(static_cast<H5::H5Object &>(g));
     }
     case ObjectKind::Dataset: {
       H5::DataSet d = guard(st, path, "open dataset", [&] { return st.file.openDataSet(path); });
       return f(static_cast<H5::H5Object &>(d));
     }
-    case ObjectKind::None: break;
+    case ObjectKind::None:
+      break;
   }
   fail(st, path, "no such group or dataset");
 }
@@ -159,15 +172,19 @@ H5::DataSet open_dataset(const FileState &st, const std::string &path) {
   return guard(st, path, "open dataset", [&] { return st.file.openDataSet(path); });
 }
 
-H5::Attribute open_attr(const FileState &st, H5::H5Object &obj, const std::string &object, const std::string &name) {
-  bool exists = guard(st, object, "look up attribute '" + name + "'", [&] { return obj.attrExists(name); });
+H5::Attribute open_attr(const FileState &st, H5::H5Object &obj, const std::string &object,
+                        const std::string &name) {
+  bool exists =
+      guard(st, object, "look up attribute '" + name + "'", [&] { return obj.attrExists(name); });
   if (!exists) fail(st, object, "no attribute '" + name + "'");
-  return guard(st, object, "open attribute '" + name + "'", [&] { return obj.openAttribute(name); });
+  return guard(st, object, "open attribute '" + name + "'",
+               [&] { return obj.openAttribute(name); });
 }
 
 // Replace attribute `name` on `object` with a scalar of `type` holding `write`'s data.
 template <class W>
-void put_attr(FileState &st, const std::string &object, const std::string &name, const H5::DataType &type, W &&write) {
+void put_attr(FileState &st, const std::string &object, const std::string &name,
+              const H5::DataType &type, W &&write) {
   require_writable(st, object);
   check_name(st, object, name, "attribute");
   with_object(st, object, [&](H5::H5Object &obj) {
@@ -183,15 +200,17 @@ void put_attr(FileState &st, const std::string &object, const std::string &name,
 
 std::vector<Column> table_columns(const FileState &st, const std::string &path, H5::DataSet &ds) {
   return guard(st, path, "read table type", [&] {
-    if (ds.getTypeClass() != H5T_COMPOUND) fail(st, path, "not a table (expected a compound dataset)");
+    if (ds.getTypeClass() != H5T_COMPOUND)
+      fail(st, path, "not a table (expected a compound dataset)");
     H5::CompType t = ds.getCompType();
     std::vector<Column> cols;
     for (int i = 0; i < t.getNmembers(); ++i) {
       H5T_class_t c = t.getMemberClass(static_cast<unsigned>(i));
       ColumnType ct = c == H5T_INTEGER ? ColumnType::Int64
                       : c == H5T_FLOAT ? ColumnType::Float64
-                      : c == H5T_STRING ? ColumnType::String
-                                        : (fail(st, path, "unsupported column type"), ColumnType::Int64);
+                      : c == H5T_STRING
+                          ? ColumnType::String
+                          : (fail(st, path, "unsupported column type"), ColumnType::Int64);
       cols.push_back({t.getMemberName(static_cast<unsigned>(i)), ct});
     }
     return cols;
@@ -208,8 +227,9 @@ uint64_t extent(const FileState &st, const std::string &path, const H5::DataSet 
 }
 
 // Grow a dataset along dim 0 by `n` rows of `row_elems` elements and write `data`.
-void append_rows(FileState &st, const std::string &path, H5::DataSet &ds, const H5::DataType &mem_type,
-                 const void *data, hsize_t n, hsize_t row_elems, int rank) {
+void append_rows(FileState &st, const std::string &path, H5::DataSet &ds,
+                 const H5::DataType &mem_type, const void *data, hsize_t n, hsize_t row_elems,
+                 int rank) {
   guard(st, path, "append", [&] {
     H5::DataSpace s = ds.getSpace();
     hsize_t dims[2] = {0, row_elems};
@@ -227,14 +247,15 @@ void append_rows(FileState &st, const std::string &path, H5::DataSet &ds, const 
 }
 
 template <class T>
-void write_whole(FileState &st, const std::string &path, const std::vector<uint64_t> &dims, std::span<const T> values,
-                 const H5::PredType &type) {
+void write_whole(FileState &st, const std::string &path, const std::vector<uint64_t> &dims,
+                 std::span<const T> values, const H5::PredType &type) {
   require_writable(st, path);
   if (dims.empty()) fail(st, path, "a dataset needs at least one dimension");
   uint64_t total = std::accumulate(dims.begin(), dims.end(), uint64_t{1}, std::multiplies<>());
   if (total != values.size())
-    fail(st, path, "dimensions hold " + std::to_string(total) + " values but " + std::to_string(values.size()) +
-                       " were given");
+    fail(st, path,
+         "dimensions hold " + std::to_string(total) + " values but " +
+             std::to_string(values.size()) + " were given");
   if (kind_of(st, path) != ObjectKind::None) fail(st, path, "already exists");
   guard(st, path, "write dataset", [&] {
     std::vector<hsize_t> hd(dims.begin(), dims.end());
@@ -244,7 +265,8 @@ void write_whole(FileState &st, const std::string &path, const std::vector<uint6
       // Chunks of at most 64Ki elements, cut along the leading dimension.
       std::vector<hsize_t> chunk = hd;
       uint64_t inner = total / std::max<uint64_t>(1, dims[0]);
-      chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(hd[0], (65536 + inner - 1) / std::max<uint64_t>(1, inner)));
+      chunk[0] = std::max<hsize_t>(
+          1, std::min<hsize_t>(hd[0], (65536 + inner - 1) / std::max<uint64_t>(1, inner)));
       plist.setChunk(static_cast<int>(chunk.size()), chunk.data());
       plist.setShuffle();
       plist.setDeflate(4);
@@ -256,11 +278,12 @@ void write_whole(FileState &st, const std::string &path, const std::vector<uint6
 }
 
 template <class T>
-Array<T> read_whole(const FileState &st, const std::string &path, H5T_class_t want, const H5::PredType &type,
-                    const char *type_word) {
+Array<T> read_whole(const FileState &st, const std::string &path, H5T_class_t want,
+                    const H5::PredType &type, const char *type_word) {
   H5::DataSet ds = open_dataset(st, path);
   return guard(st, path, "read dataset", [&] {
-    if (ds.getTypeClass() != want) fail(st, path, std::string("dataset does not hold ") + type_word);
+    if (ds.getTypeClass() != want)
+      fail(st, path, std::string("dataset does not hold ") + type_word);
     H5::DataSpace s = ds.getSpace();
     Array<T> out;
     std::vector<hsize_t> dims(static_cast<size_t>(s.getSimpleExtentNdims()));
@@ -304,8 +327,9 @@ File File::open(const fs::path &path, Mode mode) {
   st->writable = mode == Mode::ReadWrite;
   std::error_code ec;
   if (!fs::exists(path, ec)) fail(*st, "", "no such file");
-  guard(*st, "", "open file",
-        [&] { st->file = H5::H5File(path.string(), st->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY); });
+  guard(*st, "", "open file", [&] {
+    st->file = H5::H5File(path.string(), st->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY);
+  });
   return File(st);
 }
 
@@ -378,7 +402,8 @@ std::vector<std::string> File::attr_names(const std::string &object) const {
   return with_object(st, object, [&](H5::H5Object &obj) {
     return guard(st, object, "list attributes", [&] {
       std::vector<std::string> names;
-      for (int i = 0; i < obj.getNumAttrs(); ++i) names.push_back(obj.openAttribute(static_cast<unsigned>(i)).getName());
+      for (int i = 0; i < obj.getNumAttrs(); ++i)
+        names.push_back(obj.openAttribute(static_cast<unsigned>(i)).getName());
       std::sort(names.begin(), names.end());
       return names;
     });
@@ -390,7 +415,8 @@ int64_t File::attr_int(const std::string &object, const std::string &name) const
   return with_object(st, object, [&](H5::H5Object &obj) {
     H5::Attribute a = open_attr(st, obj, object, name);
     return guard(st, object, "read attribute '" + name + "'", [&] {
-      if (a.getTypeClass() != H5T_INTEGER) fail(st, object, "attribute '" + name + "' is not an integer");
+      if (a.getTypeClass() != H5T_INTEGER)
+        fail(st, object, "attribute '" + name + "' is not an integer");
       int64_t v = 0;
       a.read(H5::PredType::NATIVE_INT64, &v);
       return v;
@@ -404,7 +430,8 @@ double File::attr_double(const std::string &object, const std::string &name) con
     H5::Attribute a = open_attr(st, obj, object, name);
     return guard(st, object, "read attribute '" + name + "'", [&] {
       H5T_class_t c = a.getTypeClass();
-      if (c != H5T_FLOAT && c != H5T_INTEGER) fail(st, object, "attribute '" + name + "' is not a number");
+      if (c != H5T_FLOAT && c != H5T_INTEGER)
+        fail(st, object, "attribute '" + name + "' is not a number");
       double v = 0;
       a.read(H5::PredType::NATIVE_DOUBLE, &v);
       return v;
@@ -417,7 +444,8 @@ std::string File::attr_string(const std::string &object, const std::string &name
   return with_object(st, object, [&](H5::H5Object &obj) {
     H5::Attribute a = open_attr(st, obj, object, name);
     return guard(st, object, "read attribute '" + name + "'", [&] {
-      if (a.getTypeClass() != H5T_STRING) fail(st, object, "attribute '" + name + "' is not a string");
+      if (a.getTypeClass() != H5T_STRING)
+        fail(st, object, "attribute '" + name + "' is not a string");
       std::string v;
       a.read(a.getStrType(), v);
       return v;
@@ -455,7 +483,9 @@ void Table::append(const std::vector<Row> &rows) {
   for (size_t r = 0; r < rows.size(); ++r) {
     const Row &row = rows[r];
     if (row.size() != ncol)
-      fail(st, path_, "row has " + std::to_string(row.size()) + " values, table has " + std::to_string(ncol) + " columns");
+      fail(st, path_,
+           "row has " + std::to_string(row.size()) + " values, table has " + std::to_string(ncol) +
+               " columns");
     for (size_t c = 0; c < ncol; ++c) {
       unsigned char *slot = buf.data() + 8 * (r * ncol + c);
       const Value &v = row[c];
@@ -483,7 +513,9 @@ void Table::append(const std::vector<Row> &rows) {
           continue;
         }
       }
-      fail(st, path_, "column '" + columns_[c].name + "' expects " + std::string(column_type_name(columns_[c].type)));
+      fail(st, path_,
+           "column '" + columns_[c].name + "' expects " +
+               std::string(column_type_name(columns_[c].type)));
     }
   }
   H5::DataSet ds = open_dataset(st, path_);
@@ -491,20 +523,23 @@ void Table::append(const std::vector<Row> &rows) {
   append_rows(st, path_, ds, t, buf.data(), rows.size(), 1, 1);
 }
 
-Table File::create_table(const std::string &path, const std::vector<Column> &columns, const TableOptions &options) {
+Table File::create_table(const std::string &path, const std::vector<Column> &columns,
+                         const TableOptions &options) {
   auto &st = *state_;
   require_writable(st, path);
   if (columns.empty()) fail(st, path, "a table needs at least one column");
   for (size_t i = 0; i < columns.size(); ++i) {
     check_name(st, path, columns[i].name, "column");
     for (size_t j = 0; j < i; ++j)
-      if (columns[j].name == columns[i].name) fail(st, path, "duplicate column '" + columns[i].name + "'");
+      if (columns[j].name == columns[i].name)
+        fail(st, path, "duplicate column '" + columns[i].name + "'");
   }
   if (kind_of(st, path) != ObjectKind::None) fail(st, path, "already exists");
   create_group(parent_of(path));
   check_name(st, path, leaf_of(path), "table");
   guard(st, path, "create table", [&] {
-    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {std::max<hsize_t>(1, options.chunk_rows)};
+    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED},
+            chunk[1] = {std::max<hsize_t>(1, options.chunk_rows)};
     H5::DataSpace space(1, dims, maxdims);
     H5::DSetCreatPropList plist;
     plist.setChunk(1, chunk);
@@ -524,14 +559,17 @@ namespace {
 
 // Read one column of a table into 8-byte slots using a one-member compound type.
 template <class T>
-std::vector<T> read_column(const FileState &st, const std::string &table, const std::string &column, ColumnType want) {
+std::vector<T> read_column(const FileState &st, const std::string &table, const std::string &column,
+                           ColumnType want) {
   H5::DataSet ds = open_dataset(st, table);
   auto cols = table_columns(st, table, ds);
-  auto it = std::find_if(cols.begin(), cols.end(), [&](const Column &c) { return c.name == column; });
+  auto it =
+      std::find_if(cols.begin(), cols.end(), [&](const Column &c) { return c.name == column; });
   if (it == cols.end()) fail(st, table, "no column '" + column + "'");
   if (it->type != want && !(want == ColumnType::Float64 && it->type == ColumnType::Int64))
-    fail(st, table, "column '" + column + "' holds " + std::string(column_type_name(it->type)) + ", not " +
-                        std::string(column_type_name(want)));
+    fail(st, table,
+         "column '" + column + "' holds " + std::string(column_type_name(it->type)) + ", not " +
+             std::string(column_type_name(want)));
   uint64_t n = extent(st, table, ds, 0);
   std::vector<T> out(n);
   if (n == 0) return out;
@@ -545,15 +583,18 @@ std::vector<T> read_column(const FileState &st, const std::string &table, const 
 
 }  // namespace
 
-std::vector<int64_t> File::read_int_column(const std::string &table, const std::string &column) const {
+std::vector<int64_t> File::read_int_column(const std::string &table,
+                                           const std::string &column) const {
   return read_column<int64_t>(*state_, table, column, ColumnType::Int64);
 }
 
-std::vector<double> File::read_double_column(const std::string &table, const std::string &column) const {
+std::vector<double> File::read_double_column(const std::string &table,
+                                             const std::string &column) const {
   return read_column<double>(*state_, table, column, ColumnType::Float64);
 }
 
-std::vector<std::string> File::read_string_column(const std::string &table, const std::string &column) const {
+std::vector<std::string> File::read_string_column(const std::string &table,
+                                                  const std::string &column) const {
   auto &st = *state_;
   std::vector<char *> raw = read_column<char *>(st, table, column, ColumnType::String);
   std::vector<std::string> out;
@@ -571,18 +612,21 @@ std::vector<std::string> File::read_string_column(const std::string &table, cons
 
 // ---------------------------------------------------------------- datasets and series
 
-void File::write_dataset(const std::string &path, const std::vector<uint64_t> &dims, std::span<const double> values) {
+void File::write_dataset(const std::string &path, const std::vector<uint64_t> &dims,
+                         std::span<const double> values) {
   create_group(parent_of(path));
   write_whole(*state_, path, dims, values, H5::PredType::NATIVE_DOUBLE);
 }
 
-void File::write_dataset(const std::string &path, const std::vector<uint64_t> &dims, std::span<const int64_t> values) {
+void File::write_dataset(const std::string &path, const std::vector<uint64_t> &dims,
+                         std::span<const int64_t> values) {
   create_group(parent_of(path));
   write_whole(*state_, path, dims, values, H5::PredType::NATIVE_INT64);
 }
 
 Array<double> File::read_doubles(const std::string &path) const {
-  return read_whole<double>(*state_, path, H5T_FLOAT, H5::PredType::NATIVE_DOUBLE, "floating-point values");
+  return read_whole<double>(*state_, path, H5T_FLOAT, H5::PredType::NATIVE_DOUBLE,
+                            "floating-point values");
 }
 
 Array<int64_t> File::read_ints(const std::string &path) const {
@@ -597,21 +641,29 @@ uint64_t Series::rows() const {
   return extent(*state_, path_, ds, 0);
 }
 
-void Series::append(std::span<const double> row) { append_raw(row.data(), row.size(), ColumnType::Float64); }
-void Series::append(std::span<const int64_t> row) { append_raw(row.data(), row.size(), ColumnType::Int64); }
+void Series::append(std::span<const double> row) {
+  append_raw(row.data(), row.size(), ColumnType::Float64);
+}
+void Series::append(std::span<const int64_t> row) {
+  append_raw(row.data(), row.size(), ColumnType::Int64);
+}
 
 void Series::append_raw(const void *data, size_t n, ColumnType type) {
   auto &st = *state_;
   require_writable(st, path_);
   if (type != type_)
-    fail(st, path_, "series holds " + std::string(column_type_name(type_)) + ", got " +
-                        std::string(column_type_name(type)));
-  if (n != cols_) fail(st, path_, "row has " + std::to_string(n) + " values, series has " + std::to_string(cols_));
+    fail(st, path_,
+         "series holds " + std::string(column_type_name(type_)) + ", got " +
+             std::string(column_type_name(type)));
+  if (n != cols_)
+    fail(st, path_,
+         "row has " + std::to_string(n) + " values, series has " + std::to_string(cols_));
   H5::DataSet ds = open_dataset(st, path_);
   append_rows(st, path_, ds, column_type(type_), data, 1, cols_, 2);
 }
 
-Series File::create_series(const std::string &path, uint64_t cols, ColumnType type, const TableOptions &options) {
+Series File::create_series(const std::string &path, uint64_t cols, ColumnType type,
+                           const TableOptions &options) {
   auto &st = *state_;
   require_writable(st, path);
   if (type == ColumnType::String) fail(st, path, "a series holds numbers, not strings");
@@ -645,7 +697,8 @@ Series File::open_series(const std::string &path) {
     s.getSimpleExtentDims(dims);
     H5T_class_t c = ds.getTypeClass();
     if (c != H5T_INTEGER && c != H5T_FLOAT) fail(st, path, "not a numeric series");
-    return Series(state_, path, dims[1], c == H5T_INTEGER ? ColumnType::Int64 : ColumnType::Float64);
+    return Series(state_, path, dims[1],
+                  c == H5T_INTEGER ? ColumnType::Int64 : ColumnType::Float64);
   });
 }
 

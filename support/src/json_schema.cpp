@@ -20,14 +20,22 @@ bool FieldSpec::is_whole() const {
 
 std::string FieldSpec::type_name() const {
   switch (kind) {
-    case Kind::Object: return "object";
-    case Kind::Bool: return "bool";
-    case Kind::Integer: return "integer";
-    case Kind::Number: return "number";
-    case Kind::String: return "string";
-    case Kind::Enum: return "enum";
-    case Kind::Quantity: return std::string(units::dimension_name(dimension));
-    case Kind::Metadata: return "metadata";
+    case Kind::Object:
+      return "object";
+    case Kind::Bool:
+      return "bool";
+    case Kind::Integer:
+      return "integer";
+    case Kind::Number:
+      return "number";
+    case Kind::String:
+      return "string";
+    case Kind::Enum:
+      return "enum";
+    case Kind::Quantity:
+      return std::string(units::dimension_name(dimension));
+    case Kind::Metadata:
+      return "metadata";
   }
   return "?";
 }
@@ -107,7 +115,8 @@ std::string suggestion(const FieldSpec &obj, std::string_view name) {
       best_d = d;
     }
   }
-  if (best && best_d <= std::max<size_t>(2, name.size() / 3)) return " (did you mean '" + best->name + "'?)";
+  if (best && best_d <= std::max<size_t>(2, name.size() / 3))
+    return " (did you mean '" + best->name + "'?)";
   return "";
 }
 
@@ -131,7 +140,8 @@ std::string choice_list(const FieldSpec &spec) {
 
 std::string show(double v) { return units::format_number(v); }
 
-void check_range(const FieldSpec &spec, double v, const std::string &file, const std::string &path) {
+void check_range(const FieldSpec &spec, double v, const std::string &file,
+                 const std::string &path) {
   bool low = spec.min && v < *spec.min, high = spec.max && v > *spec.max;
   if (!low && !high) return;
   std::string unit = spec.unit_label.empty() ? "" : " " + spec.unit_label;
@@ -153,8 +163,8 @@ json whole_number(double v) {
 json normalize_value(const FieldSpec &spec, const json &value, const std::string &file,
                      const std::string &path) {
   auto wrong_type = [&](const std::string &expected) {
-    fail(file, path, "expected " + expected + ", got " + std::string(value.type_name()) + " " +
-                         value.dump());
+    fail(file, path,
+         "expected " + expected + ", got " + std::string(value.type_name()) + " " + value.dump());
   };
   switch (spec.kind) {
     case Kind::Object: {
@@ -163,8 +173,8 @@ json normalize_value(const FieldSpec &spec, const json &value, const std::string
         (void)v;
         if (!spec.child(key))
           fail(file, path + "/" + key,
-               "unknown field '" + key + "'" + suggestion(spec, key) + "; known fields: " +
-                   field_list(spec));
+               "unknown field '" + key + "'" + suggestion(spec, key) +
+                   "; known fields: " + field_list(spec));
       }
       json out = json::object();
       for (const auto &f : spec.fields) {
@@ -183,7 +193,8 @@ json normalize_value(const FieldSpec &spec, const json &value, const std::string
       }
       return out;
     }
-    case Kind::Metadata: return value;
+    case Kind::Metadata:
+      return value;
     case Kind::Bool:
       if (!value.is_boolean()) wrong_type("true or false");
       return value;
@@ -216,7 +227,8 @@ json normalize_value(const FieldSpec &spec, const json &value, const std::string
         if (!std::isfinite(v)) fail(file, path, "expected a finite number");
         if (v < 0) fail(file, path, "value " + value.dump() + " must not be negative");
         if (spec.is_whole() && !value.is_number_integer() && std::floor(v) != v)
-          fail(file, path, "expected a whole number of " + spec.unit_label + ", got " + value.dump());
+          fail(file, path,
+               "expected a whole number of " + spec.unit_label + ", got " + value.dump());
       } else if (value.is_string()) {
         try {
           v = units::parse_in_canonical_unit(spec.dimension, value.get<std::string>());
@@ -243,7 +255,8 @@ std::vector<std::string> split_dotted(std::string_view dotted) {
   size_t start = 0;
   while (true) {
     size_t dot = dotted.find('.', start);
-    parts.emplace_back(dotted.substr(start, dot == std::string_view::npos ? dotted.npos : dot - start));
+    parts.emplace_back(
+        dotted.substr(start, dot == std::string_view::npos ? dotted.npos : dot - start));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
@@ -300,7 +313,8 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
   const std::string where = "--set " + std::string(assignment);
   size_t eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    throw Error("expected KEY=VALUE, e.g. sram.size_bytes=128MiB", ErrorContext{where, {}, {}, {}, {}});
+    throw Error("expected KEY=VALUE, e.g. sram.size_bytes=128MiB",
+                ErrorContext{where, {}, {}, {}, {}});
   std::string key(trim(assignment.substr(0, eq)));
   std::string text(trim(assignment.substr(eq + 1)));
   std::string resolved;
@@ -316,7 +330,8 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
     for (const auto &p : parts) {
       const FieldSpec *n = cur->kind == Kind::Object ? cur->child(p) : nullptr;
       if (!n) {
-        if (cur->kind == Kind::Object) hint = suggestion(*cur, p) + "; known fields here: " + field_list(*cur);
+        if (cur->kind == Kind::Object)
+          hint = suggestion(*cur, p) + "; known fields here: " + field_list(*cur);
         break;
       }
       cur = n;
@@ -325,7 +340,8 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
   }
   if (spec->kind == Kind::Object)
     fail_key("key '" + key + "' is a group; set one of its fields: " + field_list(*spec));
-  if (spec->kind == Kind::Metadata) fail_key("key '" + key + "' is documentation and cannot be set");
+  if (spec->kind == Kind::Metadata)
+    fail_key("key '" + key + "' is documentation and cannot be set");
   if (text.empty()) fail_key("empty value for key '" + resolved + "'");
 
   json value;
@@ -355,7 +371,9 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
       break;
     }
     case Kind::String:
-    case Kind::Enum: value = text; break;
+    case Kind::Enum:
+      value = text;
+      break;
     case Kind::Quantity:
       try {
         double d = units::parse_in_canonical_unit(spec->dimension, text);
@@ -365,7 +383,8 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
       }
       break;
     case Kind::Object:
-    case Kind::Metadata: break;
+    case Kind::Metadata:
+      break;
   }
   // Range and choices, reported against the assignment.
   try {
@@ -397,11 +416,16 @@ std::string describe_default(const FieldSpec &spec) {
   if (spec.kind == Kind::Quantity && d.is_number()) {
     double v = d.get<double>();
     switch (spec.dimension) {
-      case units::Dimension::Size: return units::format_size({d.get<uint64_t>()});
-      case units::Dimension::Frequency: return units::format_frequency(units::Frequency::from_ghz(v));
-      case units::Dimension::Bandwidth: return units::format_bandwidth(units::Bandwidth::from_gbps(v));
-      case units::Dimension::Time: return units::format_duration({v});
-      case units::Dimension::Count: return units::format_number(v);
+      case units::Dimension::Size:
+        return units::format_size({d.get<uint64_t>()});
+      case units::Dimension::Frequency:
+        return units::format_frequency(units::Frequency::from_ghz(v));
+      case units::Dimension::Bandwidth:
+        return units::format_bandwidth(units::Bandwidth::from_gbps(v));
+      case units::Dimension::Time:
+        return units::format_duration({v});
+      case units::Dimension::Count:
+        return units::format_number(v);
     }
   }
   if (d.is_string()) return d.get<std::string>();

@@ -62,7 +62,8 @@ std::string schema_text(const Schema &schema) {
 
 std::string schema_markdown(const Schema &schema) {
   std::string out;
-  auto table = [&](const std::string &heading, const std::string &doc, const std::vector<SchemaLeaf> &leaves) {
+  auto table = [&](const std::string &heading, const std::string &doc,
+                   const std::vector<SchemaLeaf> &leaves) {
     if (leaves.empty()) return;
     out += "### " + heading + "\n\n";
     if (!doc.empty()) out += doc + "\n\n";
@@ -71,20 +72,22 @@ std::string schema_markdown(const Schema &schema) {
     for (const auto &l : leaves) {
       const FieldSpec &f = *l.spec;
       out += "| `" + l.dotted_path + "` | " + f.type_name() + " | " + cell(f.unit_label) + " | " +
-             cell(describe_default(f)) + " | " + cell(describe_allowed(f)) + " | " + cell(f.doc) + " |\n";
+             cell(describe_default(f)) + " | " + cell(describe_allowed(f)) + " | " + cell(f.doc) +
+             " |\n";
     }
     out += "\n";
   };
   // One table per object that has fields of its own, in declaration order.
-  std::function<void(const FieldSpec &, const std::string &)> visit = [&](const FieldSpec &obj,
-                                                                         const std::string &prefix) {
-    std::vector<SchemaLeaf> leaves;
-    for (const auto &f : obj.fields)
-      if (f.kind != Kind::Object) leaves.push_back({prefix.empty() ? f.name : prefix + "." + f.name, &f});
-    table(prefix.empty() ? "Top level" : "`" + prefix + "`", obj.doc, leaves);
-    for (const auto &f : obj.fields)
-      if (f.kind == Kind::Object) visit(f, prefix.empty() ? f.name : prefix + "." + f.name);
-  };
+  std::function<void(const FieldSpec &, const std::string &)> visit =
+      [&](const FieldSpec &obj, const std::string &prefix) {
+        std::vector<SchemaLeaf> leaves;
+        for (const auto &f : obj.fields)
+          if (f.kind != Kind::Object)
+            leaves.push_back({prefix.empty() ? f.name : prefix + "." + f.name, &f});
+        table(prefix.empty() ? "Top level" : "`" + prefix + "`", obj.doc, leaves);
+        for (const auto &f : obj.fields)
+          if (f.kind == Kind::Object) visit(f, prefix.empty() ? f.name : prefix + "." + f.name);
+      };
   visit(schema.root(), "");
   while (out.size() >= 2 && out.ends_with("\n\n")) out.pop_back();
   return out;

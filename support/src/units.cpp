@@ -21,18 +21,28 @@ struct UnitScale {
 
 constexpr UnitScale kFrequencyUnits[] = {
     {"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}, {"THz", 1e12}};
-constexpr UnitScale kBandwidthUnits[] = {
-    {"B/s", 1},           {"kB/s", 1e3},          {"KB/s", 1e3},
-    {"MB/s", 1e6},        {"GB/s", 1e9},          {"TB/s", 1e12},
-    {"KiB/s", 1024.0},    {"MiB/s", 1048576.0},   {"GiB/s", 1073741824.0},
-    {"TiB/s", 1099511627776.0}};
-constexpr UnitScale kSizeUnits[] = {
-    {"B", 1},           {"KiB", 1024.0},        {"MiB", 1048576.0},
-    {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"kB", 1e3},
-    {"KB", 1e3},        {"MB", 1e6},            {"GB", 1e9},
-    {"TB", 1e12}};
-constexpr UnitScale kTimeUnits[] = {{"ps", 1e-3}, {"ns", 1}, {"us", 1e3}, {"\xC2\xB5s", 1e3},
-                                    {"ms", 1e6},  {"s", 1e9}};
+constexpr UnitScale kBandwidthUnits[] = {{"B/s", 1},
+                                         {"kB/s", 1e3},
+                                         {"KB/s", 1e3},
+                                         {"MB/s", 1e6},
+                                         {"GB/s", 1e9},
+                                         {"TB/s", 1e12},
+                                         {"KiB/s", 1024.0},
+                                         {"MiB/s", 1048576.0},
+                                         {"GiB/s", 1073741824.0},
+                                         {"TiB/s", 1099511627776.0}};
+constexpr UnitScale kSizeUnits[] = {{"B", 1},
+                                    {"KiB", 1024.0},
+                                    {"MiB", 1048576.0},
+                                    {"GiB", 1073741824.0},
+                                    {"TiB", 1099511627776.0},
+                                    {"kB", 1e3},
+                                    {"KB", 1e3},
+                                    {"MB", 1e6},
+                                    {"GB", 1e9},
+                                    {"TB", 1e12}};
+constexpr UnitScale kTimeUnits[] = {{"ps", 1e-3},       {"ns", 1},   {"us", 1e3},
+                                    {"\xC2\xB5s", 1e3}, {"ms", 1e6}, {"s", 1e9}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -97,7 +107,8 @@ Split split(std::string_view what, std::string_view original) {
   }
   s.number = text.substr(0, i);
   s.unit = trim(text.substr(i));
-  s.plain_integer = !has_point && !has_exp && s.number.find_first_of("+-") == std::string_view::npos;
+  s.plain_integer =
+      !has_point && !has_exp && s.number.find_first_of("+-") == std::string_view::npos;
   const char *begin = s.number.data();
   if (*begin == '+') ++begin;
   auto [ptr, ec] = std::from_chars(begin, s.number.data() + s.number.size(), s.value);
@@ -148,22 +159,32 @@ std::string with_unit(double v, std::span<const UnitScale> ladder) {
 
 std::string_view dimension_name(Dimension d) {
   switch (d) {
-    case Dimension::Size: return "size";
-    case Dimension::Frequency: return "frequency";
-    case Dimension::Bandwidth: return "bandwidth";
-    case Dimension::Time: return "time";
-    case Dimension::Count: return "count";
+    case Dimension::Size:
+      return "size";
+    case Dimension::Frequency:
+      return "frequency";
+    case Dimension::Bandwidth:
+      return "bandwidth";
+    case Dimension::Time:
+      return "time";
+    case Dimension::Count:
+      return "count";
   }
   return "?";
 }
 
 std::string_view canonical_unit(Dimension d) {
   switch (d) {
-    case Dimension::Size: return "bytes";
-    case Dimension::Frequency: return "GHz";
-    case Dimension::Bandwidth: return "GB/s";
-    case Dimension::Time: return "ns";
-    case Dimension::Count: return "count";
+    case Dimension::Size:
+      return "bytes";
+    case Dimension::Frequency:
+      return "GHz";
+    case Dimension::Bandwidth:
+      return "GB/s";
+    case Dimension::Time:
+      return "ns";
+    case Dimension::Count:
+      return "count";
   }
   return "?";
 }
@@ -223,13 +244,16 @@ uint64_t parse_count(std::string_view text) {
 
 double parse_in_canonical_unit(Dimension d, std::string_view text) {
   switch (d) {
-    case Dimension::Size: return static_cast<double>(parse_size(text).bytes);
-    case Dimension::Count: return static_cast<double>(parse_count(text));
+    case Dimension::Size:
+      return static_cast<double>(parse_size(text).bytes);
+    case Dimension::Count:
+      return static_cast<double>(parse_count(text));
     case Dimension::Frequency:
       return parse_real("frequency", text, kFrequencyUnits, 1e9) / 1e9;
     case Dimension::Bandwidth:
       return parse_real("bandwidth", text, kBandwidthUnits, 1e9) / 1e9;
-    case Dimension::Time: return parse_real("time", text, kTimeUnits, 1.0);
+    case Dimension::Time:
+      return parse_real("time", text, kTimeUnits, 1.0);
   }
   throw Error("unknown dimension");
 }
@@ -241,9 +265,7 @@ std::string format_number(double v) {
   return std::string(buf, ptr);
 }
 
-std::string format_frequency(Frequency f) {
-  return with_unit(f.hz, kFrequencyUnits);
-}
+std::string format_frequency(Frequency f) { return with_unit(f.hz, kFrequencyUnits); }
 
 std::string format_bandwidth(Bandwidth b) {
   static constexpr UnitScale ladder[] = {

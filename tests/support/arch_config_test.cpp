@@ -1,11 +1,11 @@
 //===- arch_config_test.cpp - the chip parameter set and its presets ------===//
 #include "opforge/support/arch_config.h"
 
-#include <cstdlib>
-#include <fstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
 
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
@@ -72,7 +72,8 @@ TEST(ArchPresets, MtiaV1MatchesPublicFigures) {
   EXPECT_NEAR(c.dpe_peak_flops(DType::Float16) / 1e12, 51.2, 0.512);
   EXPECT_NEAR(c.dpe_peak_flops(DType::Int8) / 1e12, 102.4, 1.024);
   // Inherited from mtia-2i where v1 says nothing.
-  EXPECT_EQ(c.pe.scalar_timing.int_div_cycles, ArchConfig::load("mtia-2i").pe.scalar_timing.int_div_cycles);
+  EXPECT_EQ(c.pe.scalar_timing.int_div_cycles,
+            ArchConfig::load("mtia-2i").pe.scalar_timing.int_div_cycles);
 }
 
 TEST(ArchPresets, TinyIsSmall) {
@@ -92,8 +93,8 @@ TEST(ArchPresets, EveryPresetCitesSourcesAndNamesAssumptions) {
     EXPECT_TRUE(doc["sources"].contains("assumptions")) << name;
   }
   json v2 = load_json_file(resolve_config_path("mtia-2i", arch_search_dirs()));
-  for (const char *field : {"clock_ghz", "pe_grid", "pe.local_mem.size_bytes", "sram.size_bytes", "dram",
-                            "pe.dpe.macs_per_cycle", "pe.vector.lanes"})
+  for (const char *field : {"clock_ghz", "pe_grid", "pe.local_mem.size_bytes", "sram.size_bytes",
+                            "dram", "pe.dpe.macs_per_cycle", "pe.vector.lanes"})
     EXPECT_TRUE(v2["sources"].contains(field)) << field;
 }
 
@@ -108,9 +109,9 @@ TEST(ArchConfig, DefaultArchIsMtia2i) {
 }
 
 TEST(ArchConfig, OverridesApply) {
-  ArchConfig c = ArchConfig::load("tiny", {"pe_grid.rows=4", "sram.size=128MiB", "sram.mode=scratch",
-                                           "pe.dpe.impl=lockstep", "simulation.timing_mode=functional",
-                                           "dram.latency=0.1us", "clock=2GHz"});
+  ArchConfig c = ArchConfig::load(
+      "tiny", {"pe_grid.rows=4", "sram.size=128MiB", "sram.mode=scratch", "pe.dpe.impl=lockstep",
+               "simulation.timing_mode=functional", "dram.latency=0.1us", "clock=2GHz"});
   EXPECT_EQ(c.pe_grid.rows, 4u);
   EXPECT_EQ(c.sram.size_bytes, 128ull << 20);
   EXPECT_EQ(c.sram.mode, SramMode::Scratch);
@@ -121,10 +122,44 @@ TEST(ArchConfig, OverridesApply) {
 }
 
 TEST(ArchConfig, BadOverridesAndValuesAreNamed) {
-  EXPECT_THAT(load_error("tiny", {"pe_grid.rowz=4"}), HasSubstr("unknown key 'pe_grid.rowz' (did you mean 'rows'?)"));
-  EXPECT_THAT(load_error("tiny", {"pe.dpe.impl=verilog"}), HasSubstr("expected one of tlm, rtl, lockstep"));
+  EXPECT_THAT(load_error("tiny", {"pe_grid.rowz=4"}),
+              HasSubstr("unknown key 'pe_grid.rowz' (did you mean 'rows'?)"));
+  EXPECT_THAT(load_error("tiny", {"pe.dpe.impl=verilog"}),
+              HasSubstr("expected one of tlm, rtl, lockstep"));
   EXPECT_THAT(load_error("tiny", {"pe_grid.rows=0"}), HasSubstr("out of range"));
-  EXPECT_THAT(load_error("tiny", {"pe.vector.vlen_bits=384"}), HasSubstr("/pe/vector/vlen_bits: VLEN 384 is not a power of two"));
+  EXPECT_THAT(load_error("tiny", {"pe.vector.vlen_bits=384"}),
+              HasSubstr("/pe/vector/vlen_bits: VLEN 384 is not a power of two"));
+}
+
+TEST(ArchConfig, CrossFieldChecksNameTheField) {
+  EXPECT_THAT(
+      load_error("tiny", {"pe.vector.lanes=8"}),
+      HasSubstr("tiny.json: /pe/vector/lanes: 8 32-bit lanes are wider than VLEN 128 bits"));
+  EXPECT_THAT(
+      load_error("tiny", {"pe.local_mem.banks=3"}),
+      HasSubstr("/pe/local_mem/banks: size 65536 bytes does not divide into 3 equal banks"));
+  EXPECT_THAT(load_error("tiny", {"sram.line_bytes=48"}),
+              HasSubstr("/sram/line_bytes: line size 48 is not a power of two"));
+  EXPECT_THAT(load_error("tiny", {"sram.ways=3"}),
+              HasSubstr("/sram/ways: size 1048576 bytes is not a whole number of 3-way sets"));
+  EXPECT_EQ(load_error("tiny", {"sram.ways=3", "sram.mode=scratch"}),
+            "");  // no sets in scratch mode
+  EXPECT_THAT(load_error("tiny", {"dram.interleave=384"}),
+              HasSubstr("/dram/interleave_bytes: interleave 384 bytes is not a power of two"));
+  EXPECT_THAT(
+      load_error("tiny", {"dram.channels=3"}),
+      HasSubstr(
+          "/dram/capacity_bytes: capacity 67108864 bytes is not a whole number of 3 channels"));
+  EXPECT_THAT(load_error("tiny", {"pe.dpe.macs_per_cycle.bf16=0", "pe.dpe.macs_per_cycle.fp16=0",
+                                  "pe.dpe.macs_per_cycle.fp32=0", "pe.dpe.macs_per_cycle.int8=0"}),
+              HasSubstr("/pe/dpe/macs_per_cycle: the DPE supports no dtype"));
+  EXPECT_EQ(ArchConfig::from_document(json::object(), "x").name, "");
+  try {
+    ArchConfig::from_document({{"sram", {{"line_bytes", 100}}}}, "doc.json");
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_THAT(e.what(), HasSubstr("doc.json: /sram/line_bytes"));
+  }
 }
 
 TEST(ArchConfig, EveryFieldRoundTripsThroughJson) {
@@ -142,12 +177,18 @@ TEST(ArchConfig, EveryFieldRoundTripsThroughJson) {
     if (f.kind == FieldSpec::Kind::Metadata) continue;
     json &v = doc[p];
     switch (f.kind) {
-      case FieldSpec::Kind::String: v = "renamed"; break;
+      case FieldSpec::Kind::String:
+        v = "renamed";
+        break;
       case FieldSpec::Kind::Enum:
         if (f.choices.size() < 2) continue;
-        v = f.choices[(std::find(f.choices.begin(), f.choices.end(), v.get<std::string>()) - f.choices.begin() + 1) % f.choices.size()];
+        v = f.choices[(std::find(f.choices.begin(), f.choices.end(), v.get<std::string>()) -
+                       f.choices.begin() + 1) %
+                      f.choices.size()];
         break;
-      case FieldSpec::Kind::Bool: v = !v.get<bool>(); break;
+      case FieldSpec::Kind::Bool:
+        v = !v.get<bool>();
+        break;
       default: {
         double x = v.get<double>();
         double y = (f.max && x + 1 > *f.max) ? x - 1 : x + 1;
@@ -170,7 +211,8 @@ TEST(ArchConfig, EveryFieldRoundTripsThroughJson) {
 TEST(ArchConfig, SchemaDocumentsEveryField) {
   for (const auto &leaf : arch_schema().leaves()) {
     EXPECT_FALSE(leaf.spec->doc.empty()) << leaf.dotted_path;
-    if (leaf.spec->kind == FieldSpec::Kind::Integer || leaf.spec->kind == FieldSpec::Kind::Quantity) {
+    if (leaf.spec->kind == FieldSpec::Kind::Integer ||
+        leaf.spec->kind == FieldSpec::Kind::Quantity) {
       EXPECT_FALSE(leaf.spec->unit_label.empty()) << leaf.dotted_path;
     }
   }
@@ -182,11 +224,20 @@ TEST(ArchConfig, UnitSuffixesMatchFieldUnits) {
     if (f.kind != FieldSpec::Kind::Quantity) continue;
     const std::string &n = f.name;
     switch (f.dimension) {
-      case units::Dimension::Size: EXPECT_TRUE(n.ends_with("_bytes")) << n; break;
-      case units::Dimension::Frequency: EXPECT_TRUE(n.ends_with("_ghz")) << n; break;
-      case units::Dimension::Bandwidth: EXPECT_TRUE(n.ends_with("_gbps")) << n; break;
-      case units::Dimension::Time: EXPECT_TRUE(n.ends_with("_ns")) << n; break;
-      case units::Dimension::Count: break;
+      case units::Dimension::Size:
+        EXPECT_TRUE(n.ends_with("_bytes")) << n;
+        break;
+      case units::Dimension::Frequency:
+        EXPECT_TRUE(n.ends_with("_ghz")) << n;
+        break;
+      case units::Dimension::Bandwidth:
+        EXPECT_TRUE(n.ends_with("_gbps")) << n;
+        break;
+      case units::Dimension::Time:
+        EXPECT_TRUE(n.ends_with("_ns")) << n;
+        break;
+      case units::Dimension::Count:
+        break;
     }
   }
 }

@@ -1,12 +1,12 @@
 //===- config_cli_test.cpp - `opforge config` run as a real process -------===//
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "opforge/support/arch_config.h"
@@ -26,7 +26,11 @@ struct Result {
 
 Result opforge(const std::string &args) {
   const std::string bin = OPFORGE_BINARY_DIR "/harness/opforge";
-  fs::path err_file = fs::path(::testing::TempDir()) / "opforge_cli_stderr.txt";
+  // One stderr file per call and process: ctest runs test cases in parallel.
+  static int calls = 0;
+  fs::path err_file =
+      fs::path(::testing::TempDir()) /
+      ("opforge_cli_stderr_" + std::to_string(getpid()) + "_" + std::to_string(++calls) + ".txt");
   std::string cmd = bin + " " + args + " 2>" + err_file.string();
   Result r{-1, "", ""};
   FILE *p = popen(cmd.c_str(), "r");
@@ -37,6 +41,7 @@ Result opforge(const std::string &args) {
   r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(err_file);
   r.err.assign(std::istreambuf_iterator<char>(in), {});
+  fs::remove(err_file);
   return r;
 }
 
@@ -61,7 +66,8 @@ TEST(ConfigCli, ShowDefaultsToMtia2i) {
 TEST(ConfigCli, ShowAcceptsFilesAndUnitOverrides) {
   fs::path file = fs::path(::testing::TempDir()) / "cli_arch.json";
   std::ofstream(file) << R"({"extends": "tiny", "sram": {"mode": "scratch"}})";
-  Result r = opforge("config show --arch " + file.string() + " --set sram.size=128MiB --set clock=800MHz");
+  Result r =
+      opforge("config show --arch " + file.string() + " --set sram.size=128MiB --set clock=800MHz");
   ASSERT_EQ(r.rc, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["sram"]["size_bytes"], 128ull << 20);
@@ -122,7 +128,8 @@ TEST(ConfigCli, HelpExitsZero) {
 TEST(ConfigCli, SchemaListsEveryField) {
   Result r = opforge("config schema");
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const auto &leaf : opforge::arch_schema().leaves()) EXPECT_THAT(r.out, HasSubstr(leaf.dotted_path + " "));
+  for (const auto &leaf : opforge::arch_schema().leaves())
+    EXPECT_THAT(r.out, HasSubstr(leaf.dotted_path + " "));
   Result j = opforge("config schema --format json");
   ASSERT_EQ(j.rc, 0);
   EXPECT_EQ(json::parse(j.out).size(), opforge::arch_schema().leaves().size());

@@ -1,8 +1,8 @@
 //===- config_docs_test.cpp - docs/config.md stays equal to the schema ----===//
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "opforge/support/arch_config.h"
 #include "opforge/support/schema_doc.h"

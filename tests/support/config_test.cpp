@@ -1,10 +1,10 @@
 //===- config_test.cpp - JSON loading, schema validation and overrides ----===//
 #include "opforge/support/config.h"
 
-#include <fstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "opforge/support/error.h"
 #include "opforge/support/json_schema.h"
@@ -17,28 +17,34 @@ namespace fs = std::filesystem;
 namespace {
 
 Schema test_schema() {
-  return Schema(object("", "test", {
-      string("name").def(""),
-      metadata("comment", "free text"),
-      quantity(units::Dimension::Frequency, "clock_ghz").range(0.001, 10).def(1.0),
-      object("grid", "grid", {integer("rows").range(1, 64).def(2), integer("cols").range(1, 64).def(2)}),
-      object("sram", "sram", {
-          quantity(units::Dimension::Size, "size_bytes").range(0, 1ull << 40).def(1024),
-          quantity(units::Dimension::Size, "line_bytes").range(8, 4096).def(64),
-          enumeration({"cache", "scratch"}, "mode").def("cache"),
-          quantity(units::Dimension::Bandwidth, "bandwidth_gbps").range(0.001, 1e6).def(100.0),
-          boolean("ecc").def(false),
-          number("ratio").range(0, 1).def(0.5),
-      }),
-      integer("seed"),  // required
-  }));
+  return Schema(object(
+      "", "test",
+      {
+          string("name").def(""), metadata("comment", "free text"),
+          quantity(units::Dimension::Frequency, "clock_ghz").range(0.001, 10).def(1.0),
+          object("grid", "grid",
+                 {integer("rows").range(1, 64).def(2), integer("cols").range(1, 64).def(2)}),
+          object("sram", "sram",
+                 {
+                     quantity(units::Dimension::Size, "size_bytes").range(0, 1ull << 40).def(1024),
+                     quantity(units::Dimension::Size, "line_bytes").range(8, 4096).def(64),
+                     enumeration({"cache", "scratch"}, "mode").def("cache"),
+                     quantity(units::Dimension::Bandwidth, "bandwidth_gbps")
+                         .range(0.001, 1e6)
+                         .def(100.0),
+                     boolean("ecc").def(false),
+                     number("ratio").range(0, 1).def(0.5),
+                 }),
+          integer("seed"),  // required
+      }));
 }
 
 class ConfigFiles : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     dir_ = fs::path(::testing::TempDir()) /
-           ("opforge_config_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("opforge_config_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -86,7 +92,8 @@ TEST_F(ConfigFiles, TruncatedJsonPointsAtTheEnd) {
 }
 
 TEST_F(ConfigFiles, MissingFileIsNamed) {
-  EXPECT_THAT(load_error((dir_ / "nope.json").string()), HasSubstr("nope.json: no such configuration file"));
+  EXPECT_THAT(load_error((dir_ / "nope.json").string()),
+              HasSubstr("nope.json: no such configuration file"));
   EXPECT_THAT(load_error("nope"), HasSubstr("unknown preset 'nope'"));
 }
 
@@ -98,12 +105,15 @@ TEST_F(ConfigFiles, UnknownPresetListsKnownOnes) {
 
 TEST_F(ConfigFiles, UnknownFieldNamesPathAndSuggests) {
   std::string p = write("u.json", R"({"seed": 1, "sram": {"size_byte": 4}})");
-  EXPECT_THAT(load_error("u"), HasSubstr(p + ": /sram/size_byte: unknown field 'size_byte' (did you mean 'size_bytes'?)"));
+  EXPECT_THAT(
+      load_error("u"),
+      HasSubstr(p + ": /sram/size_byte: unknown field 'size_byte' (did you mean 'size_bytes'?)"));
 }
 
 TEST_F(ConfigFiles, WrongTypeNamesPath) {
   std::string p = write("t.json", R"({"seed": 1, "grid": {"rows": "four"}})");
-  EXPECT_THAT(load_error("t"), HasSubstr(p + ": /grid/rows: expected an integer, got string \"four\""));
+  EXPECT_THAT(load_error("t"),
+              HasSubstr(p + ": /grid/rows: expected an integer, got string \"four\""));
   write("t2.json", R"({"seed": 1, "grid": [1, 2]})");
   EXPECT_THAT(load_error("t2"), HasSubstr("/grid: expected an object, got array"));
   write("t3.json", R"({"seed": 1.5})");
@@ -114,7 +124,8 @@ TEST_F(ConfigFiles, WrongTypeNamesPath) {
 
 TEST_F(ConfigFiles, BadUnitNamesPathAndText) {
   std::string p = write("bu.json", R"({"seed": 1, "sram": {"size_bytes": "12XB"}})");
-  EXPECT_THAT(load_error("bu"), HasSubstr(p + ": /sram/size_bytes: bad size '12XB': unknown unit 'XB'"));
+  EXPECT_THAT(load_error("bu"),
+              HasSubstr(p + ": /sram/size_bytes: bad size '12XB': unknown unit 'XB'"));
   write("bu2.json", R"({"seed": 1, "clock_ghz": "1.35GB/s"})");
   EXPECT_THAT(load_error("bu2"), HasSubstr("/clock_ghz: bad frequency '1.35GB/s': unknown unit"));
   write("bu3.json", R"({"seed": 1, "sram": {"size_bytes": -5}})");
@@ -125,12 +136,14 @@ TEST_F(ConfigFiles, OutOfRangeNamesPathAndRange) {
   std::string p = write("r.json", R"({"seed": 1, "grid": {"rows": 0}})");
   EXPECT_THAT(load_error("r"), HasSubstr(p + ": /grid/rows: value 0 out of range (allowed 1..64)"));
   write("r2.json", R"({"seed": 1, "sram": {"line_bytes": "8KiB"}})");
-  EXPECT_THAT(load_error("r2"), HasSubstr("/sram/line_bytes: value 8192 bytes out of range (allowed 8..4096 bytes)"));
+  EXPECT_THAT(load_error("r2"),
+              HasSubstr("/sram/line_bytes: value 8192 bytes out of range (allowed 8..4096 bytes)"));
 }
 
 TEST_F(ConfigFiles, BadEnumListsChoices) {
   std::string p = write("e.json", R"({"seed": 1, "sram": {"mode": "victim"}})");
-  EXPECT_THAT(load_error("e"), HasSubstr(p + ": /sram/mode: bad value 'victim' (expected one of cache, scratch)"));
+  EXPECT_THAT(load_error("e"),
+              HasSubstr(p + ": /sram/mode: bad value 'victim' (expected one of cache, scratch)"));
 }
 
 TEST_F(ConfigFiles, MissingRequiredFieldIsNamed) {
@@ -154,8 +167,9 @@ TEST_F(ConfigFiles, NormalizeFillsDefaultsAndConvertsUnits) {
 
 TEST_F(ConfigFiles, OverridesParseValuesPerFieldType) {
   write("o.json", R"({"seed": 1})");
-  json j = load("o", {"sram.size=128MiB", "grid.rows=4", "sram.mode=scratch", "sram.ecc=true",
-                      "clock_ghz=1.35GHz", "sram.ratio=0.25", "sram.bandwidth_gbps=204.8", "name=x"});
+  json j =
+      load("o", {"sram.size=128MiB", "grid.rows=4", "sram.mode=scratch", "sram.ecc=true",
+                 "clock_ghz=1.35GHz", "sram.ratio=0.25", "sram.bandwidth_gbps=204.8", "name=x"});
   EXPECT_EQ(j["sram"]["size_bytes"].get<uint64_t>(), 128ull << 20);
   EXPECT_EQ(j["grid"]["rows"].get<int>(), 4);
   EXPECT_EQ(j["sram"]["mode"], "scratch");
@@ -173,21 +187,30 @@ TEST_F(ConfigFiles, LaterOverridesWin) {
 
 TEST_F(ConfigFiles, BadOverridesNameTheKey) {
   write("o.json", R"({"seed": 1})");
-  EXPECT_THAT(load_error("o", {"sram.sise=1MiB"}), HasSubstr("--set sram.sise=1MiB: unknown key 'sram.sise' (did you mean 'size_bytes'?)"));
+  EXPECT_THAT(
+      load_error("o", {"sram.sise=1MiB"}),
+      HasSubstr("--set sram.sise=1MiB: unknown key 'sram.sise' (did you mean 'size_bytes'?)"));
   EXPECT_THAT(load_error("o", {"nosuch.rows=1"}), HasSubstr("unknown key 'nosuch.rows'"));
-  EXPECT_THAT(load_error("o", {"sram.size=12XB"}), HasSubstr("--set sram.size=12XB: key 'sram.size_bytes': bad size '12XB': unknown unit 'XB'"));
-  EXPECT_THAT(load_error("o", {"grid.rows=four"}), HasSubstr("bad value 'four' for key 'grid.rows' (expected an integer)"));
-  EXPECT_THAT(load_error("o", {"grid.rows=100"}), HasSubstr("key 'grid.rows': value 100 out of range (allowed 1..64)"));
-  EXPECT_THAT(load_error("o", {"sram.mode=victim"}), HasSubstr("key 'sram.mode': bad value 'victim'"));
+  EXPECT_THAT(
+      load_error("o", {"sram.size=12XB"}),
+      HasSubstr("--set sram.size=12XB: key 'sram.size_bytes': bad size '12XB': unknown unit 'XB'"));
+  EXPECT_THAT(load_error("o", {"grid.rows=four"}),
+              HasSubstr("bad value 'four' for key 'grid.rows' (expected an integer)"));
+  EXPECT_THAT(load_error("o", {"grid.rows=100"}),
+              HasSubstr("key 'grid.rows': value 100 out of range (allowed 1..64)"));
+  EXPECT_THAT(load_error("o", {"sram.mode=victim"}),
+              HasSubstr("key 'sram.mode': bad value 'victim'"));
   EXPECT_THAT(load_error("o", {"sram.ecc=maybe"}), HasSubstr("expected true or false"));
-  EXPECT_THAT(load_error("o", {"grid=4"}), HasSubstr("key 'grid' is a group; set one of its fields: rows, cols"));
+  EXPECT_THAT(load_error("o", {"grid=4"}),
+              HasSubstr("key 'grid' is a group; set one of its fields: rows, cols"));
   EXPECT_THAT(load_error("o", {"grid.rows"}), HasSubstr("expected KEY=VALUE"));
   EXPECT_THAT(load_error("o", {"grid.rows="}), HasSubstr("empty value for key 'grid.rows'"));
   EXPECT_THAT(load_error("o", {"comment=hi"}), HasSubstr("documentation"));
 }
 
 TEST_F(ConfigFiles, ExtendsMergesAndBlamesTheRightFile) {
-  std::string base = write("base.json", R"({"seed": 3, "grid": {"rows": 4, "cols": 4}, "sram": {"mode": "scratch"}})");
+  std::string base = write(
+      "base.json", R"({"seed": 3, "grid": {"rows": 4, "cols": 4}, "sram": {"mode": "scratch"}})");
   write("child.json", R"({"extends": "base", "grid": {"cols": 8}})");
   auto loaded = load_config(schema_, "child", {}, {dir_});
   EXPECT_EQ(loaded.resolved["grid"]["rows"].get<int>(), 4);
@@ -222,9 +245,10 @@ TEST(Schema, LeavesListEveryFieldInOrder) {
   Schema s = test_schema();
   std::vector<std::string> paths;
   for (const auto &l : s.leaves()) paths.push_back(l.dotted_path);
-  EXPECT_EQ(paths, (std::vector<std::string>{"name", "comment", "clock_ghz", "grid.rows", "grid.cols",
-                                             "sram.size_bytes", "sram.line_bytes", "sram.mode",
-                                             "sram.bandwidth_gbps", "sram.ecc", "sram.ratio", "seed"}));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{"name", "comment", "clock_ghz", "grid.rows", "grid.cols",
+                                      "sram.size_bytes", "sram.line_bytes", "sram.mode",
+                                      "sram.bandwidth_gbps", "sram.ecc", "sram.ratio", "seed"}));
 }
 
 TEST(Schema, DescribesDefaultsWithUnits) {

@@ -1,15 +1,14 @@
 //===- h5store_test.cpp - HDF5 results files: round trip, h5py, kill -9 ----===//
 #include "opforge/support/h5store.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "opforge/support/error.h"
 
@@ -22,10 +21,11 @@ namespace fs = std::filesystem;
 namespace {
 
 class H5Store : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     dir_ = fs::path(::testing::TempDir()) /
-           ("opforge_h5_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("opforge_h5_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -57,8 +57,8 @@ std::pair<int, std::string> run(const std::string &cmd) {
 // Debian's python3 (with python3-h5py) even when another python3 is first on PATH.
 std::string python3() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
 
-const std::vector<Column> kColumns = {{"point", ColumnType::Int64}, {"cycles", ColumnType::Float64},
-                                      {"status", ColumnType::String}};
+const std::vector<Column> kColumns = {
+    {"point", ColumnType::Int64}, {"cycles", ColumnType::Float64}, {"status", ColumnType::String}};
 
 TEST_F(H5Store, RoundTripsAttributesTablesAndDatasets) {
   fs::path path = dir_ / "results.h5";
@@ -73,7 +73,8 @@ TEST_F(H5Store, RoundTripsAttributesTablesAndDatasets) {
     f.set_attr("/meta", "version", int64_t{4});  // replacing is fine
     Table t = f.create_table("/summary", kColumns, {.chunk_rows = 2, .deflate_level = 6});
     t.append(Row{int64_t{0}, 10.5, std::string("ok")});
-    t.append({Row{int64_t{1}, int64_t{20}, std::string("timeout")}, Row{int64_t{2}, 30.25, std::string("")}});
+    t.append({Row{int64_t{1}, int64_t{20}, std::string("timeout")},
+              Row{int64_t{2}, 30.25, std::string("")}});
     EXPECT_EQ(t.rows(), 3u);
     std::vector<double> trace{1, 2, 3, 4, 5, 6};
     f.write_dataset("/points/0/trace", {3, 2}, std::span<const double>(trace));
@@ -89,7 +90,8 @@ TEST_F(H5Store, RoundTripsAttributesTablesAndDatasets) {
   EXPECT_EQ(f.kind("/points"), ObjectKind::Group);
   EXPECT_EQ(f.kind("/summary"), ObjectKind::Dataset);
   EXPECT_EQ(f.kind("/points/7/x"), ObjectKind::None);
-  EXPECT_EQ(f.attr_names("/meta"), (std::vector<std::string>{"config_json", "scale", "scenario", "version"}));
+  EXPECT_EQ(f.attr_names("/meta"),
+            (std::vector<std::string>{"config_json", "scale", "scenario", "version"}));
   EXPECT_EQ(f.attr_int("/meta", "version"), 4);
   EXPECT_DOUBLE_EQ(f.attr_double("/meta", "scale"), 1.5);
   EXPECT_EQ(f.attr_string("/meta", "scenario"), "tiny sweep \xC3\xBC");
@@ -99,7 +101,8 @@ TEST_F(H5Store, RoundTripsAttributesTablesAndDatasets) {
   EXPECT_EQ(t.rows(), 3u);
   EXPECT_EQ(f.read_int_column("/summary", "point"), (std::vector<int64_t>{0, 1, 2}));
   EXPECT_EQ(f.read_double_column("/summary", "cycles"), (std::vector<double>{10.5, 20, 30.25}));
-  EXPECT_EQ(f.read_string_column("/summary", "status"), (std::vector<std::string>{"ok", "timeout", ""}));
+  EXPECT_EQ(f.read_string_column("/summary", "status"),
+            (std::vector<std::string>{"ok", "timeout", ""}));
   auto trace = f.read_doubles("/points/0/trace");
   EXPECT_EQ(trace.dims, (std::vector<uint64_t>{3, 2}));
   EXPECT_EQ(trace.values, (std::vector<double>{1, 2, 3, 4, 5, 6}));
@@ -128,7 +131,8 @@ TEST_F(H5Store, LargeTablesAreCompressed) {
   fs::path path = dir_ / "big.h5";
   {
     File f = File::create(path);
-    Table t = f.create_table("/t", {{"v", ColumnType::Int64}}, {.chunk_rows = 4096, .deflate_level = 6});
+    Table t =
+        f.create_table("/t", {{"v", ColumnType::Int64}}, {.chunk_rows = 4096, .deflate_level = 6});
     std::vector<Row> rows;
     for (int64_t i = 0; i < 20000; ++i) rows.push_back(Row{int64_t{i % 4}});
     t.append(rows);
@@ -144,33 +148,49 @@ TEST_F(H5Store, ErrorsNameFileAndObject) {
     File f = File::create(path);
     f.create_table("/summary", kColumns);
     f.create_group("/g");
-    EXPECT_THAT(error_of([&] { f.open_table("/nope"); }), HasSubstr(p + ": /nope: no such dataset"));
-    EXPECT_THAT(error_of([&] { f.attr_int("/g", "missing"); }), HasSubstr(p + ": /g: no attribute 'missing'"));
-    EXPECT_THAT(error_of([&] { f.attr_int("/x/y", "a"); }), HasSubstr(p + ": /x/y: no such group or dataset"));
+    EXPECT_THAT(error_of([&] { f.open_table("/nope"); }),
+                HasSubstr(p + ": /nope: no such dataset"));
+    EXPECT_THAT(error_of([&] { f.attr_int("/g", "missing"); }),
+                HasSubstr(p + ": /g: no attribute 'missing'"));
+    EXPECT_THAT(error_of([&] { f.attr_int("/x/y", "a"); }),
+                HasSubstr(p + ": /x/y: no such group or dataset"));
     EXPECT_THAT(error_of([&] { f.open_table("/summary").append(Row{int64_t{1}}); }),
                 HasSubstr(p + ": /summary: row has 1 values, table has 3 columns"));
-    EXPECT_THAT(error_of([&] { f.open_table("/summary").append(Row{std::string("x"), 1.0, std::string("s")}); }),
+    EXPECT_THAT(error_of([&] {
+                  f.open_table("/summary").append(Row{std::string("x"), 1.0, std::string("s")});
+                }),
                 HasSubstr("column 'point' expects int64"));
-    EXPECT_THAT(error_of([&] { f.read_int_column("/summary", "status"); }), HasSubstr("holds string, not int64"));
-    EXPECT_THAT(error_of([&] { f.read_int_column("/summary", "zzz"); }), HasSubstr("no column 'zzz'"));
-    EXPECT_THAT(error_of([&] { f.create_table("/summary", kColumns); }), HasSubstr("/summary: already exists"));
-    EXPECT_THAT(error_of([&] { f.create_table("/t2", {{"a", ColumnType::Int64}, {"a", ColumnType::Int64}}); }),
+    EXPECT_THAT(error_of([&] { f.read_int_column("/summary", "status"); }),
+                HasSubstr("holds string, not int64"));
+    EXPECT_THAT(error_of([&] { f.read_int_column("/summary", "zzz"); }),
+                HasSubstr("no column 'zzz'"));
+    EXPECT_THAT(error_of([&] { f.create_table("/summary", kColumns); }),
+                HasSubstr("/summary: already exists"));
+    EXPECT_THAT(error_of([&] {
+                  f.create_table("/t2", {{"a", ColumnType::Int64}, {"a", ColumnType::Int64}});
+                }),
                 HasSubstr("duplicate column 'a'"));
     std::vector<double> three{1, 2, 3};
-    EXPECT_THAT(error_of([&] { f.write_dataset("/d", {2, 2}, std::span<const double>(three)); }),
+    EXPECT_THAT(error_of([&] {
+                  f.write_dataset("/d", {2, 2}, std::span<const double>(three));
+                }),
                 HasSubstr("/d: dimensions hold 4 values but 3 were given"));
-    EXPECT_THAT(error_of([&] { f.create_group("/summary/x"); }), HasSubstr("/summary: exists and is a dataset"));
+    EXPECT_THAT(error_of([&] { f.create_group("/summary/x"); }),
+                HasSubstr("/summary: exists and is a dataset"));
     f.set_attr("/g", "s", "text");
     EXPECT_THAT(error_of([&] { f.attr_json("/g", "s"); }), HasSubstr("not valid JSON"));
     EXPECT_THAT(error_of([&] { f.attr_double("/g", "s"); }), HasSubstr("is not a number"));
   }
   File ro = File::open(path);
-  EXPECT_THAT(error_of([&] { ro.create_group("/h"); }), HasSubstr(p + ": /h: file is open read-only"));
-  EXPECT_THAT(error_of([&] { File::open(dir_ / "missing.h5"); }), HasSubstr("missing.h5: no such file"));
+  EXPECT_THAT(error_of([&] { ro.create_group("/h"); }),
+              HasSubstr(p + ": /h: file is open read-only"));
+  EXPECT_THAT(error_of([&] { File::open(dir_ / "missing.h5"); }),
+              HasSubstr("missing.h5: no such file"));
   std::ofstream(dir_ / "text.h5") << "not an HDF5 file\n";
   std::string bad = error_of([&] { File::open(dir_ / "text.h5"); });
   EXPECT_THAT(bad, HasSubstr("text.h5: open file failed"));
-  EXPECT_THAT(error_of([&] { File::create(dir_ / "no_dir" / "x.h5"); }), HasSubstr("x.h5: create file failed"));
+  EXPECT_THAT(error_of([&] { File::create(dir_ / "no_dir" / "x.h5"); }),
+              HasSubstr("x.h5: create file failed"));
 }
 
 TEST_F(H5Store, FileIsReadableWithH5pyAlone) {
@@ -184,7 +204,8 @@ TEST_F(H5Store, FileIsReadableWithH5pyAlone) {
     f.set_attr("/meta", "scenario", "sweep \xC3\xA9t\xC3\xA9");
     f.set_json_attr("/meta", "config_json", config);
     Table t = f.create_table("/summary", kColumns, {.chunk_rows = 2, .deflate_level = 4});
-    for (int64_t i = 0; i < 5; ++i) t.append(Row{i, 0.5 * static_cast<double>(i), "status " + std::to_string(i)});
+    for (int64_t i = 0; i < 5; ++i)
+      t.append(Row{i, 0.5 * static_cast<double>(i), "status " + std::to_string(i)});
     std::vector<double> trace{0.5, 1.5, 2.5, 3.5, 4.5, 5.5};
     f.write_dataset("/points/0/trace", {2, 3}, std::span<const double>(trace));
     Series s = f.create_series("/points/0/counters", 3, ColumnType::Int64);
@@ -192,7 +213,8 @@ TEST_F(H5Store, FileIsReadableWithH5pyAlone) {
     s.append(std::vector<int64_t>{4, 5, -6});
   }
   json expected = {
-      {"attrs", {{"/meta", {{"version", 1}, {"scale", 0.25}, {"scenario", "sweep \xC3\xA9t\xC3\xA9"}}}}},
+      {"attrs",
+       {{"/meta", {{"version", 1}, {"scale", 0.25}, {"scenario", "sweep \xC3\xA9t\xC3\xA9"}}}}},
       {"json_attrs", {{"/meta", {{"config_json", config}}}}},
       {"tables",
        {{"/summary",
@@ -205,16 +227,16 @@ TEST_F(H5Store, FileIsReadableWithH5pyAlone) {
       {"groups", {{"/", {"meta", "points", "summary"}}, {"/points/0", {"counters", "trace"}}}}};
   fs::path exp_path = dir_ / "expected.json";
   std::ofstream(exp_path) << expected.dump(2);
-  auto [rc, out] = run(python3() + " " OPFORGE_SOURCE_DIR "/tests/support/h5py_check.py " + path.string() + " " +
-                       exp_path.string());
+  auto [rc, out] = run(python3() + " " OPFORGE_SOURCE_DIR "/tests/support/h5py_check.py " +
+                       path.string() + " " + exp_path.string());
   EXPECT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("ok: 11 checks"));
 
   // The checker does catch a mismatch.
   expected["tables"]["/summary"]["point"][4] = 5;
   std::ofstream(exp_path) << expected.dump(2);
-  auto [rc2, out2] = run(python3() + " " OPFORGE_SOURCE_DIR "/tests/support/h5py_check.py " + path.string() + " " +
-                         exp_path.string());
+  auto [rc2, out2] = run(python3() + " " OPFORGE_SOURCE_DIR "/tests/support/h5py_check.py " +
+                         path.string() + " " + exp_path.string());
   EXPECT_EQ(rc2, 1) << out2;
   EXPECT_THAT(out2, HasSubstr("column point"));
 }
@@ -236,7 +258,8 @@ TEST_F(H5Store, KilledWriterLeavesCompletedAppendsReadable) {
         File f = File::create(path);
         f.set_json_attr("/", "meta_json", json{{"round", round}});
         Table t = f.create_table("/summary", kColumns, {.chunk_rows = 16, .deflate_level = 4});
-        Series s = f.create_series("/trace", 2, ColumnType::Float64, {.chunk_rows = 8, .deflate_level = 4});
+        Series s = f.create_series("/trace", 2, ColumnType::Float64,
+                                   {.chunk_rows = 8, .deflate_level = 4});
         for (int64_t i = 0;; ++i) {
           t.append(Row{i, 1.5 * static_cast<double>(i), "row " + std::to_string(i)});
           s.append(std::vector<double>{static_cast<double>(i), -static_cast<double>(i)});
@@ -249,7 +272,8 @@ TEST_F(H5Store, KilledWriterLeavesCompletedAppendsReadable) {
     close(fds[1]);
     int64_t last = -1;
     int reports = 0;
-    while (reports < kAppendsBeforeKill && read(fds[0], &last, sizeof last) == sizeof last) ++reports;
+    while (reports < kAppendsBeforeKill && read(fds[0], &last, sizeof last) == sizeof last)
+      ++reports;
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -270,11 +294,14 @@ TEST_F(H5Store, KilledWriterLeavesCompletedAppendsReadable) {
     }
     auto trace = f.read_doubles("/trace");
     ASSERT_GE(trace.dims.at(0), static_cast<uint64_t>(kAppendsBeforeKill));
-    for (uint64_t i = 0; i < trace.dims[0]; ++i) EXPECT_EQ(trace.values[2 * i], static_cast<double>(i));
+    for (uint64_t i = 0; i < trace.dims[0]; ++i)
+      EXPECT_EQ(trace.values[2 * i], static_cast<double>(i));
     // h5py reads it too.
-    auto [rc, out] = run(python3() + " -c \"import h5py,sys; f=h5py.File(sys.argv[1],'r'); "
-                         "assert len(f['summary']) >= " + std::to_string(kAppendsBeforeKill) + "; print('h5py ok')\" " +
-                         path.string());
+    auto [rc, out] =
+        run(python3() +
+            " -c \"import h5py,sys; f=h5py.File(sys.argv[1],'r'); "
+            "assert len(f['summary']) >= " +
+            std::to_string(kAppendsBeforeKill) + "; print('h5py ok')\" " + path.string());
     EXPECT_EQ(rc, 0) << out;
   }
 }

@@ -37,8 +37,8 @@ void print_help() {
 
 // Parse `args` against `desc` (no positional arguments); returns false and
 // reports a usage error on bad input.
-bool parse(const std::vector<std::string> &args, const po::options_description &desc, po::variables_map &vm,
-           const std::string &command, int &rc) {
+bool parse(const std::vector<std::string> &args, const po::options_description &desc,
+           po::variables_map &vm, const std::string &command, int &rc) {
   try {
     po::store(po::command_line_parser(args).options(desc).run(), vm);
     po::notify(vm);
@@ -99,7 +99,8 @@ int run_schema(const std::vector<std::string> &args) {
   else if (format == "json")
     std::cout << schema_json(arch_schema()).dump(2) << "\n";
   else
-    return usage_error("config schema", "bad --format '" + format + "' (expected text, markdown or json)");
+    return usage_error("config schema",
+                       "bad --format '" + format + "' (expected text, markdown or json)");
   return kExitOk;
 }
 
@@ -130,10 +131,12 @@ int run_config(const std::vector<std::string> &args) {
   if (sub == "schema") return run_schema(rest);
   if (sub == "presets") return run_presets(rest);
   if (sub.starts_with("-")) return usage_error("config", "unknown option '" + sub + "'");
-  return usage_error("config", "unknown subcommand '" + sub + "' (expected show, schema or presets)");
+  return usage_error("config",
+                     "unknown subcommand '" + sub + "' (expected show, schema or presets)");
 }
 
-CommandRegistrar reg{{"config", "show the resolved architecture config, its schema, the presets", run_config}};
+CommandRegistrar reg{
+    {"config", "show the resolved architecture config, its schema, the presets", run_config}};
 
 }  // namespace
 }  // namespace opforge::cli

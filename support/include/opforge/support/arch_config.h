@@ -12,17 +12,16 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "opforge/support/dtype.h"
 #include "opforge/support/json_schema.h"
 
 namespace opforge {
 
-enum class UnitImpl { Tlm, Rtl, Lockstep };          // how a functional unit is modelled
+enum class UnitImpl { Tlm, Rtl, Lockstep };  // how a functional unit is modelled
 enum class SramMode { Cache, Scratch };
 enum class DispatchPolicy { RoundRobin, FirstFree };
 enum class TimingMode { Functional, Lt };
@@ -75,15 +74,27 @@ struct VectorTimingConfig {
   uint32_t fp_fma_cycles = 1;
   uint32_t fp_div_cycles = 4;
   uint32_t fp_sqrt_cycles = 4;
-  uint32_t load_cycles = 1;             // unit-stride, per group
-  uint32_t store_cycles = 1;            // unit-stride, per group
+  uint32_t load_cycles = 1;                 // unit-stride, per group
+  uint32_t store_cycles = 1;                // unit-stride, per group
   uint32_t indexed_cycles_per_element = 1;  // strided / gather / scatter
-  uint32_t reduction_step_cycles = 1;   // per log2(lanes) tree step
-  uint32_t permute_cycles = 1;          // slides, gathers in registers, per group
+  uint32_t reduction_step_cycles = 1;       // per log2(lanes) tree step
+  uint32_t permute_cycles = 1;              // slides, gathers in registers, per group
 };
 
 enum class VectorOpClass {
-  IntAlu, IntMul, IntDiv, FpAdd, FpMul, FpFma, FpDiv, FpSqrt, Load, Store, Indexed, Reduction, Permute
+  IntAlu,
+  IntMul,
+  IntDiv,
+  FpAdd,
+  FpMul,
+  FpFma,
+  FpDiv,
+  FpSqrt,
+  Load,
+  Store,
+  Indexed,
+  Reduction,
+  Permute
 };
 
 struct DpeMacsConfig {
@@ -157,8 +168,8 @@ struct HostLinkConfig {
 };
 
 struct CommandProcessorConfig {
-  uint32_t dispatch_latency_cycles = 50;   // per workgroup handed to a PE
-  uint32_t launch_latency_cycles = 1000;   // per kernel launch
+  uint32_t dispatch_latency_cycles = 50;  // per workgroup handed to a PE
+  uint32_t launch_latency_cycles = 1000;  // per kernel launch
   DispatchPolicy dispatch_policy = DispatchPolicy::RoundRobin;
 };
 
@@ -187,8 +198,11 @@ struct ArchConfig {
                          const std::vector<std::string> &overrides = {});
   // From a document already normalized by arch_schema().
   static ArchConfig from_json(const nlohmann::json &resolved);
-  // Validate and read an unresolved document (defaults filled in).
+  // Validate, read and check an unresolved document (defaults filled in).
   static ArchConfig from_document(const nlohmann::json &doc, const std::string &file);
+  // Checks that involve several fields (VLEN a power of two, cache geometry,
+  // DRAM interleave); throws opforge::Error naming `file` and the field.
+  void check(const std::string &file) const;
   // The fully resolved config, every field present, in canonical units.
   nlohmann::json to_json() const;
 

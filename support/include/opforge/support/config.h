@@ -10,10 +10,9 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "opforge/support/json_schema.h"
 
@@ -34,9 +33,9 @@ std::filesystem::path resolve_config_path(const std::string &name_or_file,
 std::vector<std::string> list_presets(const std::vector<std::filesystem::path> &search_dirs);
 
 struct LoadedConfig {
-  nlohmann::json resolved;            // normalized against the schema
-  std::filesystem::path file;         // the file that was asked for
-  std::vector<std::string> chain;     // files read, base first
+  nlohmann::json resolved;         // normalized against the schema
+  std::filesystem::path file;      // the file that was asked for
+  std::vector<std::string> chain;  // files read, base first
 };
 
 // Load `name_or_file` (following "extends" through the file's own directory,

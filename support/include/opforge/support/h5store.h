@@ -19,12 +19,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace opforge::h5 {
 
@@ -48,7 +47,7 @@ class File;
 
 // An appendable table; obtained from File::create_table / File::open_table.
 class Table {
-public:
+ public:
   const std::string &path() const { return path_; }
   const std::vector<Column> &columns() const { return columns_; }
   uint64_t rows() const;
@@ -56,7 +55,7 @@ public:
   void append(const Row &row);
   void append(const std::vector<Row> &rows);
 
-private:
+ private:
   friend class File;
   Table(std::shared_ptr<struct FileState> state, std::string path, std::vector<Column> columns);
   std::shared_ptr<struct FileState> state_;
@@ -66,7 +65,7 @@ private:
 
 // A 2-D numeric dataset that grows by rows of a fixed width.
 class Series {
-public:
+ public:
   const std::string &path() const { return path_; }
   uint64_t cols() const { return cols_; }
   uint64_t rows() const;
@@ -74,7 +73,7 @@ public:
   void append(std::span<const double> row);   // Float64 series only
   void append(std::span<const int64_t> row);  // Int64 series only
 
-private:
+ private:
   friend class File;
   Series(std::shared_ptr<struct FileState> state, std::string path, uint64_t cols, ColumnType type);
   void append_raw(const void *data, size_t n, ColumnType type);
@@ -94,7 +93,7 @@ struct Array {
 enum class ObjectKind { None, Group, Dataset };
 
 class File {
-public:
+ public:
   enum class Mode { ReadOnly, ReadWrite };
 
   // Create (truncating) or open a results file.
@@ -124,7 +123,8 @@ public:
   void set_attr(const std::string &object, const std::string &name, const char *value) {
     set_attr(object, name, std::string(value));
   }
-  void set_json_attr(const std::string &object, const std::string &name, const nlohmann::json &value);
+  void set_json_attr(const std::string &object, const std::string &name,
+                     const nlohmann::json &value);
   std::vector<std::string> attr_names(const std::string &object) const;
   int64_t attr_int(const std::string &object, const std::string &name) const;
   double attr_double(const std::string &object, const std::string &name) const;
@@ -137,19 +137,22 @@ public:
   Table open_table(const std::string &path);
   std::vector<int64_t> read_int_column(const std::string &table, const std::string &column) const;
   std::vector<double> read_double_column(const std::string &table, const std::string &column) const;
-  std::vector<std::string> read_string_column(const std::string &table, const std::string &column) const;
+  std::vector<std::string> read_string_column(const std::string &table,
+                                              const std::string &column) const;
 
   // --- numeric datasets (time series) ---
   // Write a whole n-D dataset (chunked, compressed); dims' product must match.
-  void write_dataset(const std::string &path, const std::vector<uint64_t> &dims, std::span<const double> values);
-  void write_dataset(const std::string &path, const std::vector<uint64_t> &dims, std::span<const int64_t> values);
+  void write_dataset(const std::string &path, const std::vector<uint64_t> &dims,
+                     std::span<const double> values);
+  void write_dataset(const std::string &path, const std::vector<uint64_t> &dims,
+                     std::span<const int64_t> values);
   Series create_series(const std::string &path, uint64_t cols, ColumnType type,
                        const TableOptions &options = {});
   Series open_series(const std::string &path);
   Array<double> read_doubles(const std::string &path) const;
   Array<int64_t> read_ints(const std::string &path) const;
 
-private:
+ private:
   explicit File(std::shared_ptr<struct FileState> state);
   std::shared_ptr<struct FileState> state_;
 };

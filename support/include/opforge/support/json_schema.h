@@ -13,12 +13,11 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "opforge/support/units.h"
 
@@ -30,21 +29,39 @@ struct FieldSpec {
   Kind kind = Kind::Object;
   std::string name;
   std::string doc;
-  std::string unit_label;              // shown in docs: "cycles", "GHz", "bytes"
+  std::string unit_label;                                // shown in docs: "cycles", "GHz", "bytes"
   units::Dimension dimension = units::Dimension::Count;  // Quantity only
-  std::optional<double> min, max;      // inclusive range (Integer, Number, Quantity)
-  std::vector<std::string> choices;    // Enum only
-  nlohmann::json default_value;        // null: the field is required
-  std::vector<FieldSpec> fields;       // Object only
+  std::optional<double> min, max;    // inclusive range (Integer, Number, Quantity)
+  std::vector<std::string> choices;  // Enum only
+  nlohmann::json default_value;      // null: the field is required
+  std::vector<FieldSpec> fields;     // Object only
 
   // Fluent setters used to declare schemas.
-  FieldSpec &def(nlohmann::json v) { default_value = std::move(v); return *this; }
-  FieldSpec &range(double lo, double hi) { min = lo; max = hi; return *this; }
-  FieldSpec &at_least(double lo) { min = lo; return *this; }
-  FieldSpec &unit(std::string u) { unit_label = std::move(u); return *this; }
-  FieldSpec &describe(std::string d) { doc = std::move(d); return *this; }
+  FieldSpec &def(nlohmann::json v) {
+    default_value = std::move(v);
+    return *this;
+  }
+  FieldSpec &range(double lo, double hi) {
+    min = lo;
+    max = hi;
+    return *this;
+  }
+  FieldSpec &at_least(double lo) {
+    min = lo;
+    return *this;
+  }
+  FieldSpec &unit(std::string u) {
+    unit_label = std::move(u);
+    return *this;
+  }
+  FieldSpec &describe(std::string d) {
+    doc = std::move(d);
+    return *this;
+  }
 
-  bool required() const { return kind != Kind::Object && kind != Kind::Metadata && default_value.is_null(); }
+  bool required() const {
+    return kind != Kind::Object && kind != Kind::Metadata && default_value.is_null();
+  }
   // Quantities of size and count dimension, and integers, hold whole numbers.
   bool is_whole() const;
   // "integer", "number", "size", "enum", ... for docs and messages.
@@ -72,7 +89,7 @@ struct SchemaLeaf {
 };
 
 class Schema {
-public:
+ public:
   explicit Schema(FieldSpec root) : root_(std::move(root)) {}
 
   const FieldSpec &root() const { return root_; }
@@ -92,7 +109,7 @@ public:
   // Every non-object field in declaration order.
   std::vector<SchemaLeaf> leaves() const;
 
-private:
+ private:
   FieldSpec root_;
 };
 

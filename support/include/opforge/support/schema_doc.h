@@ -7,9 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "opforge/support/json_schema.h"
 
