@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 #include "opforge/compiler/diagnostics.h"
@@ -125,4 +126,30 @@ TEST(Pipeline, OptimisedAndUnoptimisedKernelsAgreeBitForBit) {
   for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(outs[0][i].equals(outs[1][i])) << "output " << i;
 }
 
+}  // namespace
+
+namespace {
+TEST(Pipeline, AutotunedKernelsDefaultToTheirFirstConfig) {
+  CompileOptions o;
+  o.knobs = Knobs{};
+  add_signature(o.spec, "x_ptr=*fp32,out_ptr=*fp32,n_elements=i32,scale=fp32,shift=fp32,negative_slope=fp32");
+  auto st = compile_file(kernels() + "autotuned.py", o, "ttir");
+  EXPECT_NE(dump_stage(st, "ttir").find("tensor<256xf32>"), std::string::npos) << "BLOCK_SIZE from the first triton.Config";
+  add_constexpr(o.spec, "BLOCK_SIZE=1024");
+  st = compile_file(kernels() + "autotuned.py", o, "ttir");
+  EXPECT_NE(dump_stage(st, "ttir").find("tensor<1024xf32>"), std::string::npos) << "an explicit constexpr wins";
+}
+
+TEST(Pipeline, AStageCanBeReplacedFromAFile) {
+  CompileOptions o = matmul_options();
+  auto path = std::filesystem::temp_directory_path() / ("opforge_replace_" + std::to_string(::getpid()) + ".ttir");
+  {
+    std::ofstream out(path);
+    out << "tt.func @matmul_kernel(%a: i32) {\n  tt.return\n}\n";
+  }
+  o.knobs.replace_ir["ttir"] = path.string();
+  auto st = compile_file(kernels() + "matmul.py", o, "opt");
+  EXPECT_EQ(dump_stage(st, "opt"), "tt.func @matmul_kernel(%a: i32) {\n  tt.return\n}\n");
+  std::filesystem::remove(path);
+}
 }  // namespace

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
+#include "opforge/compiler/ir_parser.h"
 #include "opforge/compiler/ir_printer.h"
 #include "opforge/compiler/parser.h"
 #include "opforge/compiler/passes.h"
@@ -38,6 +40,7 @@ std::vector<Stage> &stage_list() {
       {"ttir", "lower the kernel, specialised, to ttir (semantic analysis)",
        [](CompileState &s, const CompileOptions &o) {
          Specialization spec = o.spec;
+         if (const ast::FunctionDef *fn = s.ast->function(s.kernel)) add_autotune_defaults(*fn, spec);
          LoweredKernel k = lower_kernel(*s.ast, s.kernel, spec);
          s.ttir = k.module;
          s.runtime_params = k.runtime_params;
@@ -94,6 +97,18 @@ CompileState compile_source(std::shared_ptr<const ast::Module> module, const Com
   }
   for (auto &s : stages()) {
     s.run(st, opts);
+    auto rep = opts.knobs.replace_ir.find(s.name);
+    if (rep != opts.knobs.replace_ir.end()) {
+      // Debugging aid: continue from a hand-edited form of this stage.
+      std::ifstream in(rep->second);
+      if (!in) throw Error("OPFORGE_REPLACE_IR: cannot read '" + rep->second + "' for stage " + s.name);
+      std::stringstream text;
+      text << in.rdbuf();
+      auto m = std::shared_ptr<ttir::Module>(ttir::parse_module(text.str(), rep->second).release());
+      if (s.name == "ttir") st.ttir = m;
+      else if (s.name == "opt") st.opt = m;
+      else throw Error("OPFORGE_REPLACE_IR: stage '" + s.name + "' cannot be replaced from a file");
+    }
     if (!opts.knobs.dump_ir_dir.empty()) {
       std::filesystem::create_directories(opts.knobs.dump_ir_dir);
       std::ofstream(std::filesystem::path(opts.knobs.dump_ir_dir) / (st.kernel + "." + s.name + ".txt")) << s.dump(st);

@@ -23,6 +23,15 @@ Knobs Knobs::from_env() {
   }
   if (const char *v = std::getenv("OPFORGE_VERIFY_EACH_PASS")) k.verify_each_pass = std::string(v) != "0";
   if (const char *v = std::getenv("OPFORGE_DUMP_IR_DIR")) k.dump_ir_dir = v;
+  if (const char *v = std::getenv("OPFORGE_REPLACE_IR")) {
+    std::stringstream ss(v);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      auto eq = item.find('=');
+      if (eq == std::string::npos) throw Error("OPFORGE_REPLACE_IR: expected STAGE=FILE, got '" + item + "'");
+      k.replace_ir[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+  }
   return k;
 }
 
@@ -148,6 +157,39 @@ Specialization specialization_of(const LaunchRequest &r) {
     s.params[a.name] = p;
   }
   return s;
+}
+
+std::vector<std::string> add_autotune_defaults(const ast::FunctionDef &kernel, Specialization &spec) {
+  std::vector<std::string> added;
+  const ast::Expr *dec = kernel.decorator("triton.autotune");
+  auto *call = dec ? dec->as<ast::Call>() : nullptr;
+  if (!call) return added;
+  const ast::Expr *configs = nullptr;
+  if (const ast::Keyword *k = call->keyword("configs")) configs = k->value.get();
+  else if (!call->args.empty()) configs = call->args[0].get();
+  auto *list = configs ? configs->as<ast::List>() : nullptr;
+  if (!list || list->elts.empty()) return added;
+  auto *cfg = list->elts[0]->as<ast::Call>();
+  if (!cfg || cfg->args.empty()) return added;
+  auto *dict = cfg->args[0]->as<ast::Dict>();
+  if (!dict) return added;
+  for (size_t i = 0; i < dict->keys.size(); ++i) {
+    auto *key = dict->keys[i] ? dict->keys[i]->as<ast::Constant>() : nullptr;
+    auto *val = dict->values[i]->as<ast::Constant>();
+    if (!key || !key->is_str() || !val) continue;
+    std::string name = std::get<std::string>(key->value);
+    if (spec.params.count(name)) continue;
+    ParamSpec p;
+    p.kind = ParamSpec::Kind::Constexpr;
+    if (val->is_bool()) p.ckind = ParamSpec::CKind::Bool, p.i = std::get<bool>(val->value);
+    else if (val->is_int()) p.ckind = ParamSpec::CKind::Int, p.i = std::get<int64_t>(val->value);
+    else if (val->is_float()) p.ckind = ParamSpec::CKind::Float, p.f = std::get<double>(val->value);
+    else if (val->is_str()) p.ckind = ParamSpec::CKind::Str, p.s = std::get<std::string>(val->value);
+    else continue;
+    spec.params[name] = p;
+    added.push_back(name);
+  }
+  return added;
 }
 
 static SValue constexpr_value(const ParamSpec &p) {

@@ -17,7 +17,8 @@ void usage(std::ostream &os) {
   for (auto &s : compiler::stages()) os << "  " << s.name << std::string(s.name.size() < 8 ? 8 - s.name.size() : 1, ' ') << s.summary << "\n";
   os << "\nParameters with default values need not be named. Environment switches: see\n"
         "compiler/include/opforge/compiler/knobs.h (OPFORGE_DOT_PRECISION, OPFORGE_DISABLE_PASSES,\n"
-        "OPFORGE_VERIFY_EACH_PASS, OPFORGE_DUMP_IR_DIR).\n";
+        "OPFORGE_VERIFY_EACH_PASS, OPFORGE_DUMP_IR_DIR, OPFORGE_REPLACE_IR). Constexprs of an\n"
+        "@triton.autotune kernel not given default to its first triton.Config.\n";
 }
 
 int run_compile(const std::vector<std::string> &args) {

@@ -5,13 +5,16 @@
 //   OPFORGE_DISABLE_PASSES   comma-separated pass names skipped by the pipeline
 //   OPFORGE_VERIFY_EACH_PASS "0" turns off verification after every pass
 //   OPFORGE_DUMP_IR_DIR      when set, every stage's form is written there as
-//                            <kernel>.<stage>.{txt,ttir}
+//                            <kernel>.<stage>.txt
+//   OPFORGE_REPLACE_IR       "ttir=FILE[,opt=FILE]": after running a stage,
+//                            continue from the ttir in FILE (debugging)
 //
 // Knobs::from_env() reads them; code takes a Knobs value, never getenv itself.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -22,6 +25,7 @@ struct Knobs {
   std::set<std::string> disabled_passes;
   bool verify_each_pass = true;
   std::string dump_ir_dir;
+  std::map<std::string, std::string> replace_ir;  // stage -> ttir file
 
   static Knobs from_env();
 };

@@ -47,6 +47,10 @@ struct Specialization {
 void add_signature(Specialization &spec, const std::string &signature);
 // Parses "BLOCK=1024" (int, float, True/False, None, 'str', or tl dtype names).
 void add_constexpr(Specialization &spec, const std::string &assignment);
+// Fills constexprs not yet in `spec` from the first triton.Config of the
+// kernel's @triton.autotune decorator (the documented "pick the first config"
+// policy); returns the names added.
+std::vector<std::string> add_autotune_defaults(const ast::FunctionDef &kernel, Specialization &spec);
 // Specialisation of a launch (tensor dtypes, scalar kinds, constexpr values).
 Specialization specialization_of(const LaunchRequest &request);
 
