@@ -433,7 +433,6 @@ private:
   }
 
   StmtPtr decorated() {
-    SourceLoc start = peek().loc;
     std::vector<ExprPtr> decos;
     while (accept_op("@")) {
       decos.push_back(named_test());
@@ -443,7 +442,7 @@ private:
       if (at_kw("class")) fail(peek().loc, "'class' statements are not supported in Triton kernel source files");
       fail(peek().loc, "decorators are only supported on function definitions");
     }
-    return funcdef(std::move(decos), start);
+    return funcdef(std::move(decos), peek().loc);  // located at 'def', as CPython does
   }
 
   StmtPtr funcdef(std::vector<ExprPtr> decos, SourceLoc start) {
@@ -760,11 +759,14 @@ private:
     ExprPtr e = atom();
     while (true) {
       if (at_op("(")) {
-        next();
+        SourceLoc open = next().loc;
         auto n = node<Call>(start);
         n->func = std::move(e);
-        arguments(*n);
+        const Expr *bare_generator = arguments(*n);
         expect_op(")", "to close the call");
+        // f(x for x in y): the generator spans the call's parentheses (as in CPython).
+        if (bare_generator && n->args.size() == 1 && n->keywords.empty() && n->args[0].get() == bare_generator)
+          n->args[0]->loc = span(open);
         fin(n.get());
         e = std::move(n);
       } else if (at_op("[")) {
@@ -790,7 +792,10 @@ private:
     }
   }
 
-  void arguments(Call &c) {
+  // Parses call arguments; returns the generator expression written without
+  // its own parentheses (f(x for x in y)), if any.
+  const Expr *arguments(Call &c) {
+    const Expr *bare_generator = nullptr;
     bool seen_kw = false;
     while (!at_op(")")) {
       SourceLoc s = peek().loc;
@@ -820,6 +825,7 @@ private:
           g->elt = std::move(a);
           comp_for(g->generators);
           fin(g.get());
+          bare_generator = g.get();
           a = std::move(g);
         } else if (at_op("=")) {
           fail(peek().loc, "expression cannot contain assignment, perhaps you meant \"==\"?");
@@ -829,6 +835,7 @@ private:
       }
       if (!accept_op(",")) break;
     }
+    return bare_generator;
   }
 
   ExprPtr subscript_list() {

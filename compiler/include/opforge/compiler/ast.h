@@ -14,7 +14,8 @@
 //   optional children are null pointers. The tree is immutable once parsed;
 //   pointers to its nodes stay valid as long as the Module lives.
 // * Every node has a `loc` (1-based line and column of its first character,
-//   and the line/column one past its last character).
+//   and the line/column one past its last character). Positions match
+//   CPython's ast (col_offset + 1); a decorated FunctionDef starts at `def`.
 //
 // Expression nodes (Python name in brackets where it differs):
 //   Name{id}                     x
