@@ -50,8 +50,9 @@ double run_qemu(const std::string &elf, uint32_t vlen) {
 }
 }  // namespace
 
-int main() {
-  const std::string dir = BENCH_ISS_DIR;
+// usage: bench_iss [DIR]  (DIR holds the benchmark ELFs; default: the build tree)
+int main(int argc, char **argv) {
+  const std::string dir = argc > 1 ? argv[1] : BENCH_ISS_DIR;
   const uint32_t vlen = 256;
   const bool have_qemu = std::system("qemu-riscv64 --version >/dev/null 2>&1") == 0;
   std::printf("ISS vs qemu-riscv64 (VLEN=%u), simulated instructions per host second\n", vlen);

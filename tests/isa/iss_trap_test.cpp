@@ -47,6 +47,8 @@ TEST(IssTrap, LoadFromUnmappedAddressIsAccessFault) {
   EXPECT_EQ(r.trap.cause, cause::kLoadAccessFault);
   EXPECT_EQ(r.trap.tval, 0x10u);
   EXPECT_EQ(r.trap.mnemonic, "ld");
+  EXPECT_NE(r.trap.disassembly.find("ld"), std::string::npos) << r.trap.disassembly;
+  EXPECT_NE(r.message.find("0(t0)"), std::string::npos) << r.message;
 }
 
 TEST(IssTrap, StoreToUnmappedAddressIsStoreAccessFault) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "opforge/isa/disasm.h"
 #include "opforge/isa/spec.h"
 #include "opforge/support/error.h"
 #include "registry.h"
@@ -46,9 +47,10 @@ const char *cause::name(uint64_t c) {
 
 std::string TrapInfo::describe() const {
   char buf[256];
+  const std::string &text = disassembly.empty() ? mnemonic : disassembly;
   std::snprintf(buf, sizeof buf, "%s (cause %llu) at pc=0x%llx, encoding 0x%08x%s%s%s, tval=0x%llx",
                 cause::name(cause), static_cast<unsigned long long>(cause), static_cast<unsigned long long>(pc),
-                encoding, mnemonic.empty() ? "" : " (", mnemonic.c_str(), mnemonic.empty() ? "" : ")",
+                encoding, text.empty() ? "" : " (", text.c_str(), text.empty() ? "" : ")",
                 static_cast<unsigned long long>(tval));
   return buf;
 }
@@ -282,7 +284,14 @@ bool Hart::take_trap(const TrapException &t, uint64_t pc, RunResult &res) {
   if (t.cause != cause::kInsnAccessFault && t.cause != cause::kInsnMisaligned) {
     try {
       res.trap.encoding = fetch_word(pc);
-      if (const InsnSpec *s = decode(res.trap.encoding)) res.trap.mnemonic = s->name;
+      if (const InsnSpec *s = decode(res.trap.encoding)) {
+        res.trap.mnemonic = s->name;
+        try {
+          res.trap.disassembly = disassemble(res.trap.encoding, pc);
+        } catch (const std::exception &) {
+          res.trap.disassembly = s->name;
+        }
+      }
     } catch (const TrapException &) {
     }
   }

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "opforge/isa/disasm.h"
 #include "opforge/isa/flat_memory.h"
 #include "opforge/isa/functional_accel.h"
 #include "opforge/isa/spec.h"
@@ -63,8 +64,15 @@ SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel
     hart.set_trace_hook([&os](uint64_t pc, uint32_t word) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%016llx %08x ", static_cast<unsigned long long>(pc), word);
-      const InsnSpec *s = decode(word);
-      os << buf << (s ? s->name : std::string("<illegal>")) << "\n";
+      std::string text = "<illegal>";
+      if (decode(word)) {
+        try {
+          text = disassemble(word, pc);
+        } catch (const std::exception &) {
+          text = decode(word)->name;
+        }
+      }
+      os << buf << text << "\n";
     });
   }
   if (opt.prepare) opt.prepare(hart);

@@ -110,6 +110,7 @@ struct TrapInfo {
   uint64_t tval = 0;
   uint32_t encoding = 0;  // the instruction word at pc (0 if it could not be fetched)
   std::string mnemonic;   // from the tables, empty for an undecodable word
+  std::string disassembly;  // "fdiv.s ft0, ft1, ft2" when the word decodes
   // "illegal instruction at pc=0x80000010 (encoding 0xffffffff, ...)"
   std::string describe() const;
 };
