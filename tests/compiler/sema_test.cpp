@@ -261,3 +261,10 @@ TEST(Sema, ModuleLevelConstexprGlobalsAreVisibleOthersAreRejected) {
                "Cannot access global variable LIMIT from within @jit'ed function", 3, 17);
 }
 }  // namespace
+
+namespace {
+TEST(SemaErrors, InfinityAsAnIntegerOtherValue) {
+  expect_error("@triton.jit\ndef k(x):\n    v = tl.load(x + tl.arange(0, 4), mask=tl.arange(0, 4) < 2, other=-float('inf'))\n",
+               "x=*i32", "cannot convert float infinity to integer", 3, 9);
+}
+}  // namespace

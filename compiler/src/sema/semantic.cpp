@@ -43,6 +43,10 @@ SValue Semantic::constant(const SValue &number, const LType &t) {
     return T(b_.float_const(d, it), t);
   }
   if (t.is_ptr()) fail("cannot make a pointer constant");
+  if (number.kind == SValue::Kind::Float && !std::isfinite(number.f))
+    fail(std::string("cannot convert float ") + (std::isnan(number.f) ? "NaN" : "infinity") + " to integer (" + t.str() + ")");
+  if (number.kind == SValue::Kind::Float && std::fabs(number.f) >= 9.2e18)
+    fail("float value " + number.repr() + " does not fit " + t.str());
   int64_t x = number.kind == SValue::Kind::Int ? number.i : number.kind == SValue::Kind::Bool ? number.b
                                                                                             : static_cast<int64_t>(number.f);
   if (t.is_bool()) x = x != 0;
