@@ -273,7 +273,21 @@ private:
     const int g = group(emul);
     const int vd = vreg(g);
     o << "  addi t4, s11, " << 8 * pick(0, 120) << "\n";
-    switch (pick(0, 3)) {
+    if (pick(0, 4) == 0) {  // indexed: byte offsets (k ^ 5) << log2(SEW/8) at index EEW = SEW
+      const int lg = sew_ == 8 ? 0 : sew_ == 16 ? 1 : sew_ == 32 ? 2 : 3;
+      const int gs = group(lmul_);
+      const int vi = vreg(gs), vdat = vreg(gs, {{vi, gs}});
+      o << "  vid.v " << v(vi) << "\n  vxor.vi " << v(vi) << ", " << v(vi) << ", 5\n  vsll.vi " << v(vi) << ", " << v(vi) << ", " << lg << "\n";
+      o << "  addi t4, s11, 256\n";
+      o << "  " << choose<std::string>({"vluxei", "vloxei", "vsuxei", "vsoxei"}) << sew_ << ".v " << v(vdat) << ", (t4), " << v(vi) << vm() << "\n";
+      return;
+    }
+    if (pick(0, 9) == 0) {  // mask load/store
+      o << "  " << (pick(0, 1) ? "vlm.v " : "vsm.v ") << v(vreg(1)) << ", (t4)\n";
+      return;
+    }
+    switch (pick(0, 4)) {
+      case 4: o << "  vle" << eew << "ff.v " << v(vd) << ", (t4)" << vm() << "\n"; break;
       case 0: o << "  vle" << eew << ".v " << v(vd) << ", (t4)" << vm() << "\n"; break;
       case 1: o << "  vse" << eew << ".v " << v(vd) << ", (t4)" << vm() << "\n"; break;
       case 2: o << "  li t5, " << pick(-2, 6) * (eew / 8) << "\n  addi t4, t4, 256\n  vlse" << eew << ".v " << v(vd) << ", (t4), t5" << vm() << "\n"; break;
@@ -289,7 +303,19 @@ private:
       case 1: o << "  " << choose<std::string>({"vslideup", "vslidedown"}) << ".vi " << v(vd) << ", " << v(vs2) << ", " << pick(0, 31) << vm() << "\n"; break;
       case 2: o << "  " << choose<std::string>({"vslide1up", "vslide1down"}) << ".vx " << v(vd) << ", " << v(vs2) << ", " << x() << vm() << "\n"; break;
       case 3: o << "  vrgather.vv " << v(vd) << ", " << v(vs2) << ", " << v(vreg(g, {{vd, g}})) << vm() << "\n"; break;
-      case 4: o << "  vrgather.vx " << v(vd) << ", " << v(vs2) << ", " << x() << vm() << "\n"; break;
+      case 4:
+        if (pick(0, 1) && sew_ <= 16 + 16 * (lmul_ < 3) && lmul_ + (16 / sew_ >= 2 ? 1 : 0) - (sew_ > 16 ? (sew_ == 64 ? 2 : 1) : 0) <= 3) {
+          // vrgatherei16: index EMUL = 16/SEW * LMUL.
+          int emul = lmul_;
+          for (int sz = sew_; sz < 16; sz <<= 1) ++emul;
+          for (int sz = sew_; sz > 16; sz >>= 1) --emul;
+          if (emul <= 3 && emul >= -3) {
+            o << "  vrgatherei16.vv " << v(vd) << ", " << v(vs2) << ", " << v(vreg(group(emul), {{vd, g}})) << vm() << "\n";
+            break;
+          }
+        }
+        o << "  vrgather.vx " << v(vd) << ", " << v(vs2) << ", " << x() << vm() << "\n";
+        break;
       case 5: o << "  vcompress.vm " << v(vd) << ", " << v(vs2) << ", " << v(vreg(1, {{vd, g}})) << "\n"; break;
       case 6: o << "  vmv.x.s " << x() << ", " << v(vs2) << "\n  vmv.s.x " << v(vd) << ", " << x() << "\n"; break;
       default: o << "  vmv" << (pick(0, 1) ? "1" : "2") << "r.v v" << 2 * pick(1, 7) << ", v" << 2 * pick(8, 15) << "\n"; break;
@@ -297,6 +323,13 @@ private:
   }
 
   void vector_fp(std::ostringstream &o) {
+    if (sew_ == 16 && lmul_ < 3) {  // Zvfhmin conversions
+      const int g = group(lmul_), wg = group(lmul_ + 1);
+      const int wd = vreg(wg), n = vreg(g, {{wd, wg}});
+      if (pick(0, 1)) o << "  vfwcvt.f.f.v " << v(wd) << ", " << v(n) << vm() << "\n";
+      else o << "  vfncvt.f.f.w " << v(n) << ", " << v(wd) << vm() << "\n";
+      return;
+    }
     if (sew_ != 32 && sew_ != 64) return;
     const int g = group(lmul_);
     const int vs2 = vreg(g), vs1 = vreg(g), vd = vreg(g);
@@ -332,8 +365,14 @@ private:
       const int n2 = vreg(g, {{wd, wg}}), n1 = vreg(g, {{wd, wg}});
       switch (pick(0, 5)) {
         case 0: o << "  " << choose<std::string>({"vfwadd", "vfwsub", "vfwmul"}) << ".vv " << v(wd) << ", " << v(n2) << ", " << v(n1) << vm() << "\n"; break;
-        case 1: o << "  " << choose<std::string>({"vfwadd", "vfwsub"}) << ".wf " << v(wd) << ", " << v(vreg(wg, {{wd, wg}})) << ", " << f() << vm() << "\n"; break;
-        case 2: o << "  " << choose<std::string>({"vfwmacc", "vfwnmacc", "vfwmsac", "vfwnmsac"}) << ".vf " << v(wd) << ", " << f() << ", " << v(n2) << vm() << "\n"; break;
+        case 1:
+          if (pick(0, 1)) o << "  " << choose<std::string>({"vfwadd", "vfwsub"}) << ".wf " << v(wd) << ", " << v(vreg(wg, {{wd, wg}})) << ", " << f() << vm() << "\n";
+          else o << "  " << choose<std::string>({"vfwadd", "vfwsub"}) << ".wv " << v(wd) << ", " << v(vreg(wg, {{wd, wg}})) << ", " << v(n1) << vm() << "\n";
+          break;
+        case 2:
+          if (pick(0, 1)) o << "  " << choose<std::string>({"vfwmacc", "vfwnmacc", "vfwmsac", "vfwnmsac"}) << ".vf " << v(wd) << ", " << f() << ", " << v(n2) << vm() << "\n";
+          else o << "  " << choose<std::string>({"vfwmacc", "vfwnmacc", "vfwmsac", "vfwnmsac"}) << ".vv " << v(wd) << ", " << v(n1) << ", " << v(n2) << vm() << "\n";
+          break;
         case 3: o << "  " << choose<std::string>({"vfwcvt.f.f.v", "vfwcvt.xu.f.v", "vfwcvt.x.f.v", "vfwcvt.f.xu.v", "vfwcvt.f.x.v"}) << " " << v(wd) << ", " << v(n2) << vm() << "\n"; break;
         case 4: o << "  " << choose<std::string>({"vfncvt.f.f.w", "vfncvt.rod.f.f.w", "vfncvt.xu.f.w", "vfncvt.x.f.w", "vfncvt.f.xu.w", "vfncvt.f.x.w"}) << " " << v(n2) << ", " << v(wd) << vm() << "\n"; break;
         default: o << "  " << choose<std::string>({"vfwredusum", "vfwredosum"}) << ".vs " << v(vreg(2)) << ", " << v(n2) << ", " << v(vreg(2)) << vm() << "\n"; break;
@@ -415,6 +454,9 @@ void differential(unsigned vlen, uint32_t first_seed, int programs, int insns) {
     TempDir dir;
     Generator gen(seed, vlen);
     const std::string src = gen.program(insns);
+    // OPFORGE_QEMU_DIFF_KEEP=DIR keeps every generated program there.
+    if (const char *keep_dir = std::getenv("OPFORGE_QEMU_DIFF_KEEP"))
+      std::ofstream(std::string(keep_dir) + "/vlen" + std::to_string(vlen) + "-seed" + std::to_string(seed) + ".S") << src;
     const std::string elf = build_program(dir, "diff", src, /*user=*/true);
     int status = 0;
     const std::string q = run_qemu(elf, vlen, status);
