@@ -7,7 +7,7 @@ namespace opforge::model {
 
 DramTarget::DramTarget(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters)
     : sc_module(name), socket("socket"), p_(p), clk_(p), store_(p.dram.capacity_bytes),
-      ch_(p.dram.channels) {
+      ch_(p.dram.channels, SharedResource(double(p.sim.quantum_cycles))) {
   bytes_per_cycle_ = p.dram.channel_gbps / clk_.freq_ghz();
   latency_cycles_ = p.dram.latency_ns * clk_.freq_ghz();
   for (uint32_t c = 0; c < p.dram.channels; ++c) {

@@ -5,8 +5,10 @@
 
 namespace opforge::model {
 
-NocModel::NocModel(const GridParams &grid, const NocParams &noc, CounterRegistry &counters)
-    : grid_(grid), p_(noc), links_(size_t(grid.rows) * grid.cols * 5) {
+NocModel::NocModel(const GridParams &grid, const NocParams &noc, uint64_t window_cycles,
+                   CounterRegistry &counters)
+    : grid_(grid), p_(noc),
+      links_(size_t(grid.rows) * grid.cols * 5, SharedResource(double(window_cycles))) {
   static const char *kDirName[5] = {"east", "west", "north", "south", "mem"};
   busy_.reserve(links_.size());
   for (uint32_t r = 0; r < grid.rows; ++r)

@@ -7,7 +7,8 @@ namespace opforge::model {
 
 SramTarget::SramTarget(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters)
     : sc_module(name), socket("socket"), dram_socket("dram_socket"), p_(p), clk_(p),
-      scratch_(p.sram.mode == SramMode::Scratch ? p.sram.size_bytes : 0), banks_(p.sram.banks),
+      scratch_(p.sram.mode == SramMode::Scratch ? p.sram.size_bytes : 0),
+      banks_(p.sram.banks, SharedResource(double(p.sim.quantum_cycles))),
       dummy_(p.sram.line_bytes) {
   if (p.sram.mode == SramMode::Cache) {
     ways_ = p.sram.ways;

@@ -10,7 +10,7 @@ namespace {
 TEST(Noc, XyRouteGoesAlongTheRowThenTheColumn) {
   ChipParams p = testing::preset("mtia-2i");
   CounterRegistry c;
-  NocModel noc(p.grid, p.noc, c);
+  NocModel noc(p.grid, p.noc, p.sim.quantum_cycles, c);
   // (1,2) -> (4,6): 4 hops east, then 3 hops south.
   auto r = noc.route_pe_to_pe(1 * 8 + 2, 4 * 8 + 6);
   ASSERT_EQ(noc.hops(r), 7u);
@@ -32,7 +32,7 @@ TEST(Noc, XyRouteGoesAlongTheRowThenTheColumn) {
 TEST(Noc, LatencyGrowsPerHopAndLinksSerialiseTraffic) {
   ChipParams p = testing::preset("tiny");
   CounterRegistry c;
-  NocModel noc(p.grid, p.noc, c);
+  NocModel noc(p.grid, p.noc, p.sim.quantum_cycles, c);
   const uint64_t bytes = 4 * p.noc.link_bytes_per_cycle;  // 4 cycles on a link
   double one = noc.traverse(noc.route_pe_to_pe(0, 1), bytes, 0);
   EXPECT_DOUBLE_EQ(one, p.noc.hop_latency_cycles + 4.0);

@@ -44,7 +44,7 @@ private:
   SparseStore store_;
   double bytes_per_cycle_;
   double latency_cycles_;
-  std::vector<Resource> ch_;
+  std::vector<SharedResource> ch_;
   std::vector<FracCounter> busy_;
   std::vector<uint64_t *> ch_bytes_read_, ch_bytes_written_, ch_accesses_;
   std::vector<FracCounter> ch_wait_;

@@ -23,7 +23,9 @@ class NocModel {
 public:
   enum Dir { East = 0, West = 1, North = 2, South = 3, MemPort = 4 };
 
-  NocModel(const GridParams &grid, const NocParams &noc, CounterRegistry &counters);
+  // window_cycles: accounting window of the shared links (SharedResource).
+  NocModel(const GridParams &grid, const NocParams &noc, uint64_t window_cycles,
+           CounterRegistry &counters);
 
   struct Route {
     std::vector<uint32_t> links;  // link ids in traversal order
@@ -44,7 +46,7 @@ public:
 private:
   GridParams grid_;
   NocParams p_;
-  std::vector<Resource> links_;
+  std::vector<SharedResource> links_;
   std::vector<FracCounter> busy_;
   uint64_t *bytes_ = nullptr;
   uint64_t *packets_ = nullptr;

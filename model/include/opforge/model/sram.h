@@ -53,7 +53,7 @@ private:
   std::vector<uint8_t> dirty_;
   uint64_t stamp_ = 0;
   SparseStore scratch_;
-  std::vector<Resource> banks_;
+  std::vector<SharedResource> banks_;
   std::vector<FracCounter> bank_busy_, bank_conflict_;
   uint64_t *hits_, *misses_, *evictions_, *writebacks_, *bytes_read_, *bytes_written_;
   std::vector<uint8_t> dummy_;

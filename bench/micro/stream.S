@@ -1,0 +1,50 @@
+# stream.S - DRAM streaming with DMA: every program instance moves its own
+# region chunk by chunk. Mode 0 (read): DRAM -> local memory. Mode 1 (copy):
+# DRAM -> local memory -> DRAM at dst.
+# args: +0 src, +8 bytes per instance, +16 chunk bytes, +24 local buffer,
+#       +32 mode, +40 dst
+.include "xmtia.inc"
+.globl _start
+_start:
+  csrr t0, CSR_PID_X
+  ld a1, 0(a0)
+  ld a2, 8(a0)
+  ld a3, 16(a0)
+  ld a4, 24(a0)
+  ld a5, 32(a0)
+  ld a6, 40(a0)
+  mul t1, t0, a2
+  add a1, a1, t1
+  add a6, a6, t1
+  addi sp, sp, -128
+  mv s0, sp                 # read descriptor
+  addi s1, sp, 64           # write descriptor
+  li t2, 1
+  sd a4, 8(s0)
+  sd a3, 16(s0)
+  sd t2, 24(s0)
+  sd x0, 32(s0)
+  sd x0, 40(s0)
+  sd a4, 0(s1)
+  sd a3, 16(s1)
+  sd t2, 24(s1)
+  sd x0, 32(s1)
+  sd x0, 40(s1)
+  li t3, 1
+1:
+  blez a2, 9f
+  sd a1, 0(s0)
+  xmtia_dma s0, x0
+  bne a5, t3, 2f
+  xmtia_dmawait x0
+  sd a6, 8(s1)
+  xmtia_dma s1, t3
+  add a6, a6, a3
+2:
+  add a1, a1, a3
+  sub a2, a2, a3
+  j 1b
+9:
+  xmtia_dmawait x0
+  xmtia_dmawait t3
+  xmtia_done
