@@ -75,7 +75,9 @@ int run_show(const po::variables_map &vm) {
   const auto &o = corpus.overload(name);
   std::cout << o.name << "\n  schema:   " << o.schema << "\n  category: "
             << harness::category_name(harness::categorize(o.name)) << "\n  calls:   ";
-  for (const auto &[dt, n] : o.calls_per_dtype) std::cout << " " << dtype_name(dt) << "=" << n;
+  for (DType dt : corpus.dtypes())
+    if (auto it = o.calls_per_dtype.find(dt); it != o.calls_per_dtype.end())
+      std::cout << " " << dtype_name(dt) << "=" << it->second;
   auto ops = corpus.opinfos_calling(name);
   std::cout << "\n  OpInfos:  ";
   for (size_t i = 0; i < ops.size() && i < 12; ++i) std::cout << (i ? ", " : "") << ops[i];

@@ -154,7 +154,10 @@ std::vector<CatalogEntry> catalog(const Corpus &corpus, std::optional<Category> 
                                   std::optional<opforge::DType> dtype) {
   std::vector<CatalogEntry> out;
   for (const auto &o : corpus.overloads()) {
-    CatalogEntry e{o.name, o.schema, categorize(o.name), o.dtypes(), o.total_calls()};
+    CatalogEntry e{o.name, o.schema, categorize(o.name), {}, o.total_calls()};
+    for (DType dt : corpus.dtypes())  // in the corpus's dtype order
+      if (auto it = o.calls_per_dtype.find(dt); it != o.calls_per_dtype.end() && it->second > 0)
+        e.dtypes.push_back(dt);
     if (category && e.category != *category) continue;
     if (dtype) {
       auto it = o.calls_per_dtype.find(*dtype);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -202,8 +203,10 @@ struct Corpus::State {
       const int64_t *r = &g.tensors[static_cast<size_t>(i * kTensorColumns)];
       bool ok = r[0] >= 0 && r[0] < static_cast<int64_t>(code_dtype.size()) && r[1] >= 0 && r[1] <= 64 &&
                 r[2] >= 0 && r[2] + 2 * r[1] <= static_cast<int64_t>(g.dims.size()) && r[3] >= 0 &&
-                r[4] >= 0 && r[4] <= r[3] + 0x7fffffff && r[5] >= 0 && r[6] >= 0 &&
-                r[5] + r[6] <= static_cast<int64_t>(g.data.size());
+                r[5] >= 0 && r[6] >= 0 && r[5] + r[6] <= static_cast<int64_t>(g.data.size()) &&
+                // The span starts at or before the storage offset, which lies inside the span,
+                // and the rebuilt storage stays below 16 GiB.
+                r[4] >= 0 && r[4] <= r[3] && (r[6] == 0 || r[3] - r[4] < r[6]) && r[4] < (int64_t{1} << 31);
       if (!ok)
         throw Error("corpus: " + g.name + " tensor row " + std::to_string(i) + " is out of range",
                     fctx(path, base + "tensors"));
@@ -262,6 +265,8 @@ Corpus Corpus::open(const std::string &path) {
   H5::Exception::dontPrint();
   auto st = std::make_unique<State>();
   st->path = path;
+  if (!std::filesystem::exists(path))
+    throw Error("corpus: no such file (run 'make corpus' to create it)", fctx(path));
   try {
     if (!H5::H5File::isHdf5(path.c_str()))
       throw Error("corpus: not an HDF5 file (run 'make corpus' to create it)", fctx(path));

@@ -37,7 +37,7 @@ struct CatalogEntry {
   std::string overload;
   std::string schema;
   Category category;
-  std::vector<opforge::DType> dtypes;
+  std::vector<opforge::DType> dtypes;  // with recorded calls, in the corpus's dtype order
   int64_t calls = 0;
 };
 
