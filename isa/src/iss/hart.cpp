@@ -257,6 +257,7 @@ Hart::CacheEntry &Hart::fill(uint64_t pc) {
   e.insn = Insn{w};
   e.fn = d ? d->fn : sem::illegal_handler();
   e.cost_cycles = d ? class_cost_[static_cast<int>(d->cls)] : 0;
+  e.reads_counters = d && d->cls == InsnClass::Csr;
   return e;
 }
 
@@ -327,16 +328,33 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
           ++instret_;
         }
       } else {
-        while (instret_ < insn_end_) {
-          e = &icache_[(pc >> 2) & icache_mask_];
-          if (e->pc != pc) [[unlikely]] {
-            pc_ = pc;
-            e = &fill(pc);
+        // Unbudgeted: retired instructions and their cycles are counted in
+        // locals and written back before CSR instructions, traps and exit.
+        uint64_t n = 0, cyc = 0;
+        const uint64_t limit = insn_end_ - instret_;
+        try {
+          while (n < limit && stop_ == StopReason::None) {
+            e = &icache_[(pc >> 2) & icache_mask_];
+            if (e->pc != pc) [[unlikely]] {
+              pc_ = pc;
+              e = &fill(pc);
+            }
+            if (e->reads_counters) [[unlikely]] {
+              instret_ += n;
+              cycles_ += cyc;
+              n = cyc = 0;
+            }
+            pc = e->fn(*this, e->insn, pc);
+            cyc += e->cost_cycles;
+            ++n;
           }
-          pc = e->fn(*this, e->insn, pc);
-          cycles_ += e->cost_cycles;
-          ++instret_;
+        } catch (...) {
+          instret_ += n;
+          cycles_ += cyc;
+          throw;
         }
+        instret_ += n;
+        cycles_ += cyc;
       }
       if (stop_ == StopReason::AccelBlocked && e) {  // the wait did not complete: it retires later
         --instret_;

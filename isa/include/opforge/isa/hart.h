@@ -252,6 +252,7 @@ private:
     InsnFn fn = nullptr;
     Insn insn;
     uint32_t cost_cycles = 0;
+    bool reads_counters = false;  // CSR instructions see instret/cycle: the fast loop syncs them first
   };
   void load_slow(uint64_t addr, void *dst, size_t len);
   void store_slow(uint64_t addr, const void *src, size_t len);
