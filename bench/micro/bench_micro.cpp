@@ -77,7 +77,7 @@ int run_one(const std::string &bench, ChipParams p) {
   }
   if (bench == "dpe_bf16" || bench == "dpe_int8") {
     bool i8 = bench == "dpe_int8";
-    const uint32_t m = 64, nn = 64, kk = 64, iters = 24;
+    const uint32_t m = 64, nn = 64, kk = 64, iters = 160;
     uint64_t la = p.map.local_alias_base;
     k.image = read_elf_file(kernel("dpe_loop"));
     put<uint64_t>(k.args, iters);
@@ -96,7 +96,7 @@ int run_one(const std::string &bench, ChipParams p) {
     return 0;
   }
   if (bench == "vfma_fp32") {
-    const uint64_t iters = 2000;
+    const uint64_t iters = 10000;
     k.image = read_elf_file(kernel("vfma_loop"));
     put<uint64_t>(k.args, iters);
     LaunchResult r = dev.launch(k);
