@@ -122,20 +122,21 @@ private:
     else msg += ": unexpected " + describe(t);
     fail(t.loc, msg);
   }
-  const Token &expect_op(std::string_view s, const std::string &what = {}) {
+  const Token &expect_op(std::string_view s, std::string_view what = {}) {
     if (!at_op(s)) {
       std::string msg = "expected '" + std::string(s) + "'";
-      if (!what.empty()) msg += " " + what;
+      if (!what.empty()) msg += " " + std::string(what);
       const Token &t = peek();
       if (t.kind == TokenKind::Indent) fail(t.loc, "unexpected indent");
       fail(t.loc, msg + " but found " + describe(t));
     }
     return next();
   }
-  std::string expect_name(const std::string &what) {
+  std::string expect_name(std::string_view what) {
     if (!at(TokenKind::Name)) {
-      if (at(TokenKind::Keyword)) fail(peek().loc, "invalid syntax: '" + peek().text + "' is a keyword and cannot be " + what);
-      fail(peek().loc, "expected " + what + " but found " + describe(peek()));
+      if (at(TokenKind::Keyword))
+        fail(peek().loc, "invalid syntax: '" + peek().text + "' is a keyword and cannot be " + std::string(what));
+      fail(peek().loc, "expected " + std::string(what) + " but found " + describe(peek()));
     }
     return next().text;
   }
@@ -369,12 +370,13 @@ private:
   }
 
   // Parses ':' and a block; `what` names the statement for messages.
-  StmtList block(const std::string &what, int line) {
-    expect_op(":", "after " + what);
+  StmtList block(std::string_view what, int line) {
+    if (!at_op(":")) expect_op(":", "after " + std::string(what));
+    next();
     StmtList body;
     if (accept(TokenKind::Newline)) {
       if (!accept(TokenKind::Indent))
-        fail(peek().loc, "expected an indented block after " + what + " on line " + std::to_string(line));
+        fail(peek().loc, "expected an indented block after " + std::string(what) + " on line " + std::to_string(line));
       while (!accept(TokenKind::Dedent)) {
         if (at(TokenKind::EndOfFile)) break;
         if (accept(TokenKind::Newline)) continue;
