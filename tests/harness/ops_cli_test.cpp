@@ -48,4 +48,14 @@ TEST_F(OpsCli, UnknownOverloadAndBadCorpusFailWithClearErrors) {
   EXPECT_EQ(ops("list --category bogus --corpus '" + opforge::test::small_corpus() + "'", &out), 2);
   EXPECT_EQ(ops("frobnicate", &out), 2);
 }
+
+#ifdef OPFORGE_EXE_HAS_ORACLE
+TEST_F(OpsCli, CheckReplaysRecordedCallsThroughTheOracle) {
+  std::string out;
+  ASSERT_EQ(ops("check aten::add.Tensor --max-calls 3 --corpus '" + opforge::test::small_corpus() + "'", &out), 0)
+      << out;
+  // Three calls in each of the four dtypes.
+  EXPECT_NE(out.find("checked 12 calls of 1 overloads: 12 reproduced, 0 mismatched"), std::string::npos) << out;
+}
+#endif
 #endif

@@ -1,6 +1,7 @@
 //===- harness_ops.cpp - `opforge ops list|show`: browse the ATen op corpus ===//
 #include <boost/program_options.hpp>
 
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -10,6 +11,9 @@
 #include "opforge/harness/corpus.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
+#ifdef OPFORGE_HAVE_ORACLE
+#include "opforge/harness/oracle.h"
+#endif
 
 namespace po = boost::program_options;
 
@@ -18,11 +22,14 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: opforge ops list [--corpus FILE] [--category C] [--dtype D]\n"
-    "       opforge ops show OVERLOAD [--corpus FILE] [--dtype D] [--calls N]\n\n"
+    "       opforge ops show OVERLOAD [--corpus FILE] [--dtype D] [--calls N]\n"
+    "       opforge ops check [OVERLOAD] [--corpus FILE] [--dtype D] [--max-calls N]\n\n"
     "Browse the OpInfo ATen call corpus (made by 'make corpus'; default corpus/opinfo.h5\n"
     "in the source tree, or $OPFORGE_CORPUS).\n"
     "  list   one row per overload: category, dtypes with recorded calls, number of calls\n"
     "  show   an overload's schema, docstring, tolerance overrides and a few recorded calls\n"
+    "  check  replay recorded calls through the libtorch oracle and verify them against the\n"
+    "         recorded outputs (all overloads, or one; at most N calls per overload and dtype)\n"
     "Categories: pointwise, reduction, indexing, shape/view, linear algebra, normalization/DL, other.\n";
 
 std::string dtype_list(const std::vector<DType> &dts) {
@@ -100,6 +107,66 @@ int run_show(const po::variables_map &vm) {
   return kExitOk;
 }
 
+int run_check(const po::variables_map &vm) {
+#ifdef OPFORGE_HAVE_ORACLE
+  std::optional<DType> dtype;
+  if (vm.count("dtype")) {
+    dtype = parse_dtype(vm["dtype"].as<std::string>());
+    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+  }
+  const int max_calls = vm["max-calls"].as<int>();
+  auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
+  std::vector<std::string> names;
+  if (vm.count("overload")) {
+    std::string name = vm["overload"].as<std::string>();
+    if (!name.starts_with("aten::")) name = "aten::" + name;
+    names.push_back(corpus.overload(name).name);
+  } else {
+    for (const auto &o : corpus.overloads()) names.push_back(o.name);
+  }
+  int64_t passed = 0, mismatched = 0, errors = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto &name : names) {
+    int64_t ok = 0, bad = 0, err = 0;
+    std::string first;
+    for (DType dt : corpus.dtypes()) {
+      if (dtype && dt != *dtype) continue;
+      for (const auto &c : corpus.calls(name, dt, max_calls > 0 ? static_cast<size_t>(max_calls) : SIZE_MAX)) {
+        try {
+          auto r = harness::Oracle::call(c);
+          auto v = harness::verify_call(c, r.out, r.mutated, &corpus);
+          if (v.ok()) {
+            ++ok;
+          } else {
+            ++bad;
+            if (first.empty()) first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " + v.first_reason();
+          }
+        } catch (const Error &e) {
+          ++err;
+          if (first.empty()) first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " + e.what();
+        }
+      }
+    }
+    if (bad || err)
+      std::cout << name << ": " << ok << "/" << (ok + bad + err) << " reproduced; " << first << "\n";
+    passed += ok;
+    mismatched += bad;
+    errors += err;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int64_t total = passed + mismatched + errors;
+  std::cout << "checked " << total << " calls of " << names.size() << " overloads: " << passed << " reproduced, "
+            << mismatched << " mismatched, " << errors << " not replayable, in " << std::fixed
+            << std::setprecision(1) << seconds << " s (" << std::setprecision(0)
+            << (seconds > 0 ? static_cast<double>(total) / seconds : 0.0) << " calls/s)\n";
+  return mismatched || errors ? kExitFailure : kExitOk;
+#else
+  (void)vm;
+  std::cerr << "opforge ops check: this opforge was built without libtorch (opforge_oracle)\n";
+  return kExitFailure;
+#endif
+}
+
 int run_ops(const std::vector<std::string> &args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "show this help")(
@@ -107,6 +174,7 @@ int run_ops(const std::vector<std::string> &args) {
       "category", po::value<std::string>(), "list: only this category")(
       "dtype", po::value<std::string>(), "only calls of this dtype")(
       "calls", po::value<int>()->default_value(5), "show: number of sample calls")(
+      "max-calls", po::value<int>()->default_value(0), "check: calls per overload and dtype (0: all)")(
       "action", po::value<std::string>(), "list or show")("overload", po::value<std::string>(), "overload");
   po::positional_options_description pos;
   pos.add("action", 1).add("overload", 1);
@@ -121,17 +189,18 @@ int run_ops(const std::vector<std::string> &args) {
     std::cout << kUsage << "\n" << opts;
     return kExitOk;
   }
-  if (!vm.count("action")) return usage_error("ops", "expected 'list' or 'show'");
+  if (!vm.count("action")) return usage_error("ops", "expected 'list', 'show' or 'check'");
   const std::string action = vm["action"].as<std::string>();
   if (action == "list") {
     if (vm.count("overload")) return usage_error("ops", "'list' takes no overload");
     return run_list(vm);
   }
   if (action == "show") return run_show(vm);
-  return usage_error("ops", "unknown action '" + action + "' (expected 'list' or 'show')");
+  if (action == "check") return run_check(vm);
+  return usage_error("ops", "unknown action '" + action + "' (expected 'list', 'show' or 'check')");
 }
 
-CommandRegistrar reg{{"ops", "list the ATen overloads of the OpInfo corpus, or show one", run_ops}};
+CommandRegistrar reg{{"ops", "list, show or oracle-check the ATen overloads of the OpInfo corpus", run_ops}};
 
 }  // namespace
 }  // namespace opforge::cli
