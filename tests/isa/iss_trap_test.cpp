@@ -139,3 +139,10 @@ TEST(IssLimit, CycleBudgetStopsAndResumes) {
   // 1 li + 100 addi (1 cycle) + 100 bne (3 cycles) + done (system).
   EXPECT_EQ(hart.cycles(), 1u + 100u + 300u + cfg.cost.system_cycles);
 }
+
+TEST(IssLimit, LimitHoldsAcrossCsrInstructions) {
+  // CSR reads make the run loop write its counters back; the limit must still hold.
+  SimResult r = run_asm("1: csrr t0, minstret\n  addi t1, t1, 1\n  j 1b\n", 1000);
+  EXPECT_EQ(r.verdict, Verdict::InsnLimit);
+  EXPECT_EQ(r.instructions, 1000u);
+}

@@ -331,7 +331,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
         // Unbudgeted: retired instructions and their cycles are counted in
         // locals and written back before CSR instructions, traps and exit.
         uint64_t n = 0, cyc = 0;
-        const uint64_t limit = insn_end_ - instret_;
+        uint64_t limit = insn_end_ - instret_;  // instructions left, counted from n = 0
         try {
           while (n < limit && stop_ == StopReason::None) {
             e = &icache_[(pc >> 2) & icache_mask_];
@@ -342,6 +342,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
             if (e->reads_counters) [[unlikely]] {
               instret_ += n;
               cycles_ += cyc;
+              limit -= n;
               n = cyc = 0;
             }
             pc = e->fn(*this, e->insn, pc);
