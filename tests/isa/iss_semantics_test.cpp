@@ -76,6 +76,23 @@ TEST(IssSemantics, FaddRoundingModesAndFlags) {
   EXPECT_EQ(m.hart->read_csr(csr::kFflags).value(), csr::kFflagNx);
 }
 
+TEST(IssSemantics, FusedMultiplyAddRoundsTiesAwayInRmm) {
+  Machine m;
+  m.hart->set_freg(1, box(1.0f));
+  m.hart->set_freg(2, box(std::ldexp(1.0f, -24)));  // 1*1 + 2^-24: a tie between 1 and 1+2^-23
+  m.hart->set_freg(3, std::bit_cast<uint64_t>(1.0));
+  m.hart->set_freg(4, std::bit_cast<uint64_t>(std::ldexp(1.0, -53)));
+  RunResult r = m.run({Machine::enc("fmadd.s", {{"fd", 5}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 4}}),
+                       Machine::enc("fmadd.s", {{"fd", 6}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 0}}),
+                       Machine::enc("fmadd.d", {{"fd", 7}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 4}}),
+                       Machine::enc("fmadd.d", {{"fd", 8}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 0}})});
+  ASSERT_EQ(r.reason, StopReason::Done) << r.trap.describe();
+  EXPECT_EQ(m.hart->freg(5), box(std::nextafter(1.0f, 2.0f)));  // away from zero
+  EXPECT_EQ(m.hart->freg(6), box(1.0f));                        // to even
+  EXPECT_EQ(m.hart->freg(7), std::bit_cast<uint64_t>(std::nextafter(1.0, 2.0)));
+  EXPECT_EQ(m.hart->freg(8), std::bit_cast<uint64_t>(1.0));
+}
+
 TEST(IssSemantics, InvalidStaticRoundingModeIsIllegal) {
   Machine m;
   const uint32_t w = Machine::enc("fadd.s", {{"fd", 3}, {"fs1", 1}, {"fs2", 2}, {"rm", 5}});

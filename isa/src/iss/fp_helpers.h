@@ -144,13 +144,24 @@ template <class T> inline T sqrt(Hart &h, unsigned rm, T a) {
   accrue(h, host_flags());
   return canon(r);
 }
-// a*b + c with one rounding. (RMM ties of fused operations round as RNE.)
+// a*b + c with one rounding. RMM ties are found by recomputing a*b + c in
+// a wider format (x87 extended for float, binary128 for double) in which an
+// exact midpoint is representable and therefore computed exactly.
 template <class T> inline T fma(Hart &h, unsigned rm, T a, T b, T c) {
   host_begin(rm);
   opaque(a); opaque(b); opaque(c);
   T r = std::fma(a, b, c);
   opaque(r);
   uint32_t fl = host_flags();
+  if (rm == kRmm && std::isfinite(r) && std::isfinite(a) && std::isfinite(b) && std::isfinite(c)) {
+    if constexpr (sizeof(T) == 4) {
+      const long double exact = static_cast<long double>(a) * b + c;
+      r = rmm_fix<float, long double>(r, exact - static_cast<long double>(r));
+    } else {
+      const __float128 exact = static_cast<__float128>(a) * b + c;
+      r = rmm_fix<double, __float128>(r, exact - static_cast<__float128>(r));
+    }
+  }
   // IEEE leaves inf*0 + qNaN's invalid flag to the implementation; RISC-V raises it.
   if (std::isnan(c) && !is_snan(c) && ((std::isinf(a) && b == 0) || (a == 0 && std::isinf(b))))
     fl |= csr::kFflagNv;
