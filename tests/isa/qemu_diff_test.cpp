@@ -44,7 +44,7 @@ public:
     for (int r = 0; r < 32; ++r) o << "  fld f" << r << ", " << 8 * r << "(t6)\n";
     o << "  la t6, init_v\n  csrr t5, vlenb\n  slli t5, t5, 3\n";
     for (int g = 0; g < 32; g += 8) o << "  vl8re8.v v" << g << ", (t6)\n  add t6, t6, t5\n";
-    o << "  fsflagsi 0\n  fsrmi " << pick(0, 3) << "\n";  // frm in rne..rup
+    o << "  fsflagsi 0\n  fsrmi " << pick(0, 4) << "\n";  // frm in rne..rmm
     set_vtype(o);
     for (int k = 0; k < n_insns; ++k) emit(o);
     // Dump: x, f, fcsr, vl, vtype, v0..v31, scratch.
@@ -136,11 +136,9 @@ private:
   int xreg() { int r; do { r = pick(5, 30); } while (r == 27); return r; }
   std::string x() { return "x" + std::to_string(xreg()); }
   std::string f() { return "f" + std::to_string(pick(0, 31)); }
-  std::string rm_static(bool fused) {
+  std::string rm_static() {
     static const char *rms[] = {"rne", "rtz", "rdn", "rup", "rmm", "dyn"};
-    int k = pick(0, 5);
-    if (fused && k == 4) k = 5;
-    return rms[k];
+    return rms[pick(0, 5)];
   }
   std::string v(int r) { return "v" + std::to_string(r); }
 
@@ -158,24 +156,24 @@ private:
     const char *p = pick(0, 1) ? "s" : "d";
     const int op = pick(0, 14);
     switch (op) {
-      case 0: o << "  fadd." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static(false) << "\n"; break;
-      case 1: o << "  fsub." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static(false) << "\n"; break;
-      case 2: o << "  fmul." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static(false) << "\n"; break;
-      case 3: o << "  fdiv." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static(false) << "\n"; break;
-      case 4: o << "  fsqrt." << p << " " << f() << ", " << f() << ", " << rm_static(false) << "\n"; break;
+      case 0: o << "  fadd." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
+      case 1: o << "  fsub." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
+      case 2: o << "  fmul." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
+      case 3: o << "  fdiv." << p << " " << f() << ", " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
+      case 4: o << "  fsqrt." << p << " " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
       case 5: o << "  " << choose<std::string>({"fmin.", "fmax.", "fsgnj.", "fsgnjn.", "fsgnjx."}) << p << " " << f() << ", " << f() << ", " << f() << "\n"; break;
-      case 6: o << "  " << choose<std::string>({"fmadd.", "fmsub.", "fnmadd.", "fnmsub."}) << p << " " << f() << ", " << f() << ", " << f() << ", " << f() << ", " << rm_static(true) << "\n"; break;
+      case 6: o << "  " << choose<std::string>({"fmadd.", "fmsub.", "fnmadd.", "fnmsub."}) << p << " " << f() << ", " << f() << ", " << f() << ", " << f() << ", " << rm_static() << "\n"; break;
       case 7: o << "  " << choose<std::string>({"feq.", "flt.", "fle."}) << p << " " << x() << ", " << f() << ", " << f() << "\n"; break;
       case 8: o << "  fclass." << p << " " << x() << ", " << f() << "\n"; break;
-      case 9: o << "  fcvt." << choose<std::string>({"w", "wu", "l", "lu"}) << "." << p << " " << x() << ", " << f() << ", " << rm_static(false) << "\n"; break;
+      case 9: o << "  fcvt." << choose<std::string>({"w", "wu", "l", "lu"}) << "." << p << " " << x() << ", " << f() << ", " << rm_static() << "\n"; break;
       case 10: {
         const std::string src = choose<std::string>({"w", "wu", "l", "lu"});
         const bool exact = p[0] == 'd' && (src == "w" || src == "wu");  // no rounding operand
-        o << "  fcvt." << p << "." << src << " " << f() << ", " << x() << (exact ? "" : ", " + rm_static(false)) << "\n";
+        o << "  fcvt." << p << "." << src << " " << f() << ", " << x() << (exact ? "" : ", " + rm_static()) << "\n";
         break;
       }
       case 11:
-        if (pick(0, 1)) o << "  fcvt.s.d " << f() << ", " << f() << ", " << rm_static(false) << "\n";
+        if (pick(0, 1)) o << "  fcvt.s.d " << f() << ", " << f() << ", " << rm_static() << "\n";
         else o << "  fcvt.d.s " << f() << ", " << f() << "\n";
         break;
       case 12: o << (p[0] == 's' ? "  fmv.x.w " : "  fmv.x.d ") << x() << ", " << f() << "\n"; break;
