@@ -96,12 +96,12 @@ int run_one(const std::string &bench, ChipParams p) {
     return 0;
   }
   if (bench == "vfma_fp32") {
-    const uint64_t iters = 10000;
+    const uint64_t iters = 2500;
     k.image = read_elf_file(kernel("vfma_loop"));
     put<uint64_t>(k.args, iters);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
-    double flops = 2.0 * 32 * iters * (p.core.vlen_bits / 32) * n;
+    double flops = 2.0 * 128 * iters * (p.core.vlen_bits / 32) * n;
     double peak = 2.0 * p.core.vec_lanes * n * p.clock.freq_ghz * 1e9 / 1e12;
     report(bench.c_str(), p, r, flops, peak, "TFLOPS", 1e12);
     return 0;

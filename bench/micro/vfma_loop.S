@@ -1,4 +1,4 @@
-# vfma_loop.S - fp32 vector FMA peak: args+0 iterations of 32 vfmacc.vv at
+# vfma_loop.S - fp32 vector FMA peak: args+0 iterations of 128 vfmacc.vv at
 # e32/m1 (VLMAX elements each).
 .globl _start
 _start:
@@ -8,7 +8,7 @@ _start:
   vmv.v.i v2, 0
   vmv.v.i v3, 0
 1:
-  .rept 32
+  .rept 128
   vfmacc.vv v1, v2, v3
   .endr
   addi s1, s1, -1
