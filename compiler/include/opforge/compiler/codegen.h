@@ -1,0 +1,47 @@
+//===- codegen.h - ttir kernels to RISC-V/RVV/Xmtia machine code ----------===//
+//
+// Stages after `opt` (docs/compiler/codegen.md):
+//   lowered  plan_kernel(): fused vs materialized blocks, local memory, arguments
+//   llir     emit_llvm_ir(): LLVM IR text (strip-mined element loops that LLVM's
+//            loop vectorizer turns into RVV; Xmtia as inline .insn whose encodings
+//            come from the ISA tables)
+//   asm      llvm_ir_to_asm(): LLVM 16 in process, riscv64 +m,+a,+f,+d,+v, -O2
+//   bin      link_kernel_binary(): our assembler + linker -> KernelBinary
+// register_codegen_stages() appends them to the compiler pipeline.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "opforge/compiler/kernel_binary.h"
+#include "opforge/compiler/lowered.h"
+#include "opforge/compiler/pipeline.h"
+
+namespace opforge::compiler {
+
+struct TargetOptions {
+  std::string triple = "riscv64-unknown-elf";
+  std::string features = "+m,+a,+f,+d,+v";
+  int opt_level = 2;
+  uint64_t text_base = 0x80000000;
+  std::string key() const;
+};
+
+// LLVM IR (text) for the planned kernel; the entry function is `_start`.
+std::string emit_llvm_ir(const LoweredKernelPlan &plan);
+// Optimises and compiles LLVM IR text to RISC-V assembly (GNU as syntax).
+std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target);
+// Assembles and links the kernel's assembly into a KernelBinary.
+KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernelPlan &plan,
+                                const std::string &spec_key, const TargetOptions &target);
+
+// Whole pipeline for one kernel of a parsed module.
+KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,
+                            const TargetOptions &target = {});
+
+// Appends lowered, llir, asm and bin to the pipeline's stages (idempotent).
+void register_codegen_stages();
+
+}  // namespace opforge::compiler

@@ -1,0 +1,52 @@
+//===- kernel_binary.h - a compiled kernel: ELF image, argument layout, metadata ===//
+//
+// What the code generator hands the chip: a static RV64 ELF executable whose
+// entry point is the kernel (a0 = packed argument block, see
+// docs/isa/xmtia-contract.md), the layout of that argument block (one 8-byte
+// slot per runtime parameter, in parameter order), the specialisation key,
+// the local-memory footprint of the kernel's block buffers and a JSON
+// metadata record (also stored in the ELF's .opforge.meta section).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace opforge::compiler {
+
+// One runtime parameter's slot in the argument block.
+struct ArgSlot {
+  std::string name;
+  std::string type;  // ttir type text: "!tt.ptr<f32>", "i32", "f32", ...
+  uint32_t offset_bytes = 0;
+  uint32_t size_bytes = 8;
+};
+
+// A runtime argument value to pack: a device address, an integer or a float.
+struct ArgValue {
+  enum class Kind { Address, Int, Float } kind = Kind::Int;
+  uint64_t address = 0;
+  int64_t int_value = 0;
+  double float_value = 0;
+};
+
+struct KernelBinary {
+  std::string kernel;               // the jit function's name
+  std::vector<uint8_t> elf;         // static ET_EXEC image
+  uint64_t entry = 0;
+  uint64_t text_base = 0;
+  std::vector<ArgSlot> args;
+  uint32_t arg_block_bytes = 0;
+  std::string spec_key;             // Specialization::key()
+  int64_t local_mem_bytes = 0;      // block buffers on the kernel's stack
+  std::string metadata_json;
+  std::string asm_text;             // the assembly the ELF was built from
+
+  // Packs `values` (one per slot, in order) into an argument block; throws
+  // opforge::Error naming the parameter when a value's kind does not fit.
+  std::vector<uint8_t> pack_args(const std::vector<ArgValue> &values) const;
+};
+
+}  // namespace opforge::compiler

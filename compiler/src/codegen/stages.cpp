@@ -1,0 +1,72 @@
+//===- stages.cpp - lowered / llir / asm / bin as named pipeline stages ----===//
+#include <mutex>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/support/error.h"
+
+namespace opforge::compiler {
+namespace {
+
+const ttir::Function &kernel_function(const CompileState &s) {
+  if (!s.opt) throw Error("codegen: the opt stage has not run");
+  const ttir::Function *f = s.opt->find(s.kernel);
+  if (!f) throw Error("codegen: kernel " + s.kernel + " not in the optimised module");
+  return *f;
+}
+
+template <typename T> const T &product(const CompileState &s, const std::string &stage) {
+  auto it = s.extra.find(stage);
+  if (it == s.extra.end()) throw Error("codegen: stage " + stage + " has not run");
+  return *std::any_cast<std::shared_ptr<T>>(it->second);
+}
+
+}  // namespace
+
+void register_codegen_stages() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_stage(Stage{"lowered", "plan fused vs buffered blocks, local memory and the argument block",
+                         [](CompileState &s, const CompileOptions &) {
+                           s.extra["lowered"] = std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s)));
+                         },
+                         [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
+    register_stage(Stage{"llir", "emit LLVM IR (element loops, RVV via the loop vectorizer, Xmtia inline asm)",
+                         [](CompileState &s, const CompileOptions &) {
+                           s.extra["llir"] = std::make_shared<std::string>(
+                               emit_llvm_ir(product<LoweredKernelPlan>(s, "lowered")));
+                         },
+                         [](const CompileState &s) { return product<std::string>(s, "llir"); }});
+    register_stage(Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
+                         [](CompileState &s, const CompileOptions &) {
+                           s.extra["asm"] = std::make_shared<std::string>(
+                               llvm_ir_to_asm(product<std::string>(s, "llir"), TargetOptions{}));
+                         },
+                         [](const CompileState &s) { return product<std::string>(s, "asm"); }});
+    register_stage(Stage{"bin", "assemble and link a KernelBinary (ELF, argument layout, metadata)",
+                         [](CompileState &s, const CompileOptions &o) {
+                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_binary(
+                               product<std::string>(s, "asm"), product<LoweredKernelPlan>(s, "lowered"),
+                               o.spec.key(), TargetOptions{}));
+                         },
+                         [](const CompileState &s) {
+                           const auto &b = product<KernelBinary>(s, "bin");
+                           return "KernelBinary " + b.kernel + ": " + std::to_string(b.elf.size()) +
+                                  " ELF bytes, entry " + std::to_string(b.entry) + ", " +
+                                  std::to_string(b.arg_block_bytes) + " argument bytes, " +
+                                  std::to_string(b.local_mem_bytes) + " local-memory bytes\n" + b.metadata_json + "\n";
+                         }});
+  });
+}
+
+KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,
+                            const TargetOptions &target) {
+  register_codegen_stages();
+  CompileState s = compile_source(std::move(module), opts, "opt");
+  const ttir::Function &f = kernel_function(s);
+  LoweredKernelPlan plan = plan_kernel(f);
+  std::string ir = emit_llvm_ir(plan);
+  std::string asm_text = llvm_ir_to_asm(ir, target);
+  return link_kernel_binary(asm_text, plan, opts.spec.key(), target);
+}
+
+}  // namespace opforge::compiler

@@ -1,0 +1,169 @@
+//===- plan.cpp - the `lowered` stage: which block values get buffers -----===//
+//
+// A block value is fused (recomputed element by element inside the loop of
+// the op that consumes it) unless it must live in local memory:
+//  - results of reductions, scans, dots, shape permutations, atomics and of
+//    scf ops, and loop/region block arguments;
+//  - loads, unless every use reaches exactly one consumer in the same block
+//    with no side-effecting op in between (then the load runs inside that
+//    consumer's loop, which is what fuses `load; add; store` into one loop).
+//
+//===----------------------------------------------------------------------===//
+#include <sstream>
+
+#include "opforge/compiler/lowered.h"
+#include "opforge/support/error.h"
+
+namespace opforge::compiler {
+namespace {
+
+using ttir::Elem;
+using ttir::OpKind;
+using ttir::Operation;
+using ttir::Value;
+
+bool always_buffer(OpKind k) {
+  switch (k) {
+    case OpKind::Reduce: case OpKind::Scan: case OpKind::Dot: case OpKind::Trans:
+    case OpKind::Reshape: case OpKind::Join: case OpKind::Split: case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS: case OpKind::For: case OpKind::If: case OpKind::While:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool has_side_effects(OpKind k) {
+  switch (k) {
+    case OpKind::Store: case OpKind::AtomicRMW: case OpKind::AtomicCAS: case OpKind::For:
+    case OpKind::If: case OpKind::While: case OpKind::Call: case OpKind::Barrier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool unsupported(OpKind k) {
+  switch (k) {
+    case OpKind::Join: case OpKind::Split: case OpKind::MakeTensorPtr: case OpKind::Advance:
+    case OpKind::Call: case OpKind::Scan: case OpKind::AtomicRMW: case OpKind::AtomicCAS:
+    case OpKind::While: case OpKind::Print: case OpKind::IntToPtr: case OpKind::PtrToInt:
+    case OpKind::Bitcast:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Planner {
+ public:
+  explicit Planner(const ttir::Function &f) { plan_.function = &f; }
+
+  LoweredKernelPlan run() {
+    auto &f = *plan_.function;
+    collect_uses(*f.body);
+    uint32_t offset = 0;
+    for (auto &a : f.body->args) {
+      plan_.args.push_back(ArgSlot{a->name, a->type.str(), offset, 8});
+      offset += 8;
+    }
+    plan_block(*f.body);
+    for (auto *v : plan_.buffers) plan_.local_mem_bytes += v->type.numel() * buffer_elem_bytes(v->type.elem);
+    return std::move(plan_);
+  }
+
+ private:
+  void collect_uses(ttir::Block &b) {
+    ttir::walk_block(b, [&](Operation &op) {
+      for (auto *v : op.operands) users_[v].push_back(&op);
+    });
+  }
+
+  void plan_block(ttir::Block &b) {
+    for (auto &a : b.args)
+      if (a->type.is_block() && b.parent && b.parent->kind != OpKind::Reduce) plan_.buffers.insert(a.get());
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      Operation &op = *b.ops[i];
+      if (unsupported(op.kind)) throw Error("codegen: " + op.describe() + " is not supported by the code generator yet");
+      for (auto &r : op.results) {
+        if (!r->type.is_block()) continue;
+        if (always_buffer(op.kind)) plan_.buffers.insert(r.get());
+        else if (op.kind == OpKind::Load) {
+          if (load_fusable(b, i)) plan_.fused_loads.insert(&op);
+          else plan_.buffers.insert(r.get());
+        }
+      }
+      if (op.kind != OpKind::Reduce)
+        for (auto &r : op.regions) plan_block(*r);
+    }
+  }
+
+  // Roots: the ops consuming `v` that are not themselves fused block ops.
+  void roots(const Value *v, const ttir::Block &home, std::set<const Operation *> &out, bool &escapes) {
+    for (auto *u : users_[v]) {
+      if (u->parent != &home) { escapes = true; continue; }
+      bool fused_block = !u->results.empty() && u->results[0]->type.is_block() && !always_buffer(u->kind) &&
+                         u->kind != OpKind::Load;
+      if (fused_block) {
+        for (auto &r : u->results) roots(r.get(), home, out, escapes);
+      } else {
+        out.insert(u);
+      }
+    }
+  }
+
+  bool load_fusable(ttir::Block &b, size_t index) {
+    Operation &load = *b.ops[index];
+    std::set<const Operation *> rs;
+    bool escapes = false;
+    roots(load.result(), b, rs, escapes);
+    if (escapes || rs.size() != 1) return false;
+    const Operation *root = *rs.begin();
+    if (root->kind == OpKind::Yield) return false;
+    for (size_t j = index + 1; j < b.ops.size(); ++j) {
+      if (b.ops[j].get() == root) return true;
+      if (has_side_effects(b.ops[j]->kind)) return false;
+    }
+    return false;
+  }
+
+  LoweredKernelPlan plan_;
+  std::map<const Value *, std::vector<Operation *>> users_;
+};
+
+}  // namespace
+
+int64_t buffer_elem_bytes(Elem e) {
+  switch (e) {
+    case Elem::I1: case Elem::I8: return 1;
+    case Elem::I16: return 2;
+    case Elem::I32: case Elem::F16: case Elem::BF16: case Elem::F32: return 4;
+    default: return 8;
+  }
+}
+
+LoweredKernelPlan plan_kernel(const ttir::Function &f) { return Planner(f).run(); }
+
+std::string LoweredKernelPlan::dump() const {
+  std::ostringstream os;
+  os << "lowered @" << function->name << "\n";
+  os << "  args (" << args.size() * 8 << " bytes):";
+  for (auto &a : args) os << " " << a.name << ":" << a.type << "@" << a.offset_bytes;
+  os << "\n  local memory: " << local_mem_bytes << " bytes in " << buffers.size() << " buffers\n";
+  int n = 0;
+  ttir::walk_block(*function->body, [&](const Operation &op) {
+    ++n;
+    for (auto &r : op.results) {
+      if (!r->type.is_block()) continue;
+      os << "  op " << n << " " << op.describe() << " -> " << r->type.str() << ": ";
+      if (buffers.count(r.get()))
+        os << "buffer " << r->type.numel() * buffer_elem_bytes(r->type.elem) << " bytes";
+      else if (fused_loads.count(&op)) os << "load fused into its consumer's loop";
+      else os << "fused";
+      os << "\n";
+    }
+  });
+  return os.str();
+}
+
+}  // namespace opforge::compiler
