@@ -1,0 +1,127 @@
+//===- diff_harness.h - run one kernel on the IR interpreter and on the chip ===//
+#pragma once
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/compiler/interp.h"
+#include "opforge/model/device.h"
+#include "opforge/model/params.h"
+#include "opforge/support/host_tensor.h"
+
+namespace opforge::compiler::testing {
+
+struct KArg {
+  enum class Kind { Tensor, Int, Float } kind = Kind::Int;
+  HostTensor t;
+  int64_t i = 0;
+  double f = 0;
+  static KArg tensor(HostTensor t) { return {Kind::Tensor, std::move(t), 0, 0}; }
+  static KArg integer(int64_t v) { return {Kind::Int, {}, v, 0}; }
+  static KArg floating(double v) { return {Kind::Float, {}, 0, v}; }
+};
+
+struct DiffCase {
+  std::string file;  // under tests/compiler/kernels/
+  std::string signature;
+  std::vector<std::string> constexprs;
+  std::vector<KArg> args;
+  ttir::Grid grid;
+};
+
+inline std::string kernel_path(const std::string &file) {
+  return std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + file;
+}
+
+inline CompileOptions options(const DiffCase &c) {
+  CompileOptions o;
+  o.knobs = Knobs{};
+  add_signature(o.spec, c.signature);
+  for (auto &e : c.constexprs) add_constexpr(o.spec, e);
+  return o;
+}
+
+inline HostTensor random_tensor(DType d, std::vector<int64_t> sizes, uint32_t seed) {
+  HostTensor t(d, std::move(sizes));
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> dist(0.0, 1.0);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (dtype_is_float(d)) t.set_double(i, dist(rng));
+    else t.set_int(i, static_cast<int64_t>(rng() % 200) - 100);
+  }
+  return t;
+}
+
+// Tensors after running the kernel on the IR interpreter (inputs copied).
+inline std::vector<HostTensor> run_interp(const DiffCase &c) {
+  CompileState s = compile_file(kernel_path(c.file), options(c), "opt");
+  ttir::InterpMemory mem;
+  std::vector<HostTensor> tensors;
+  std::vector<ttir::KernelArg> args;
+  for (auto &a : c.args) {
+    if (a.kind == KArg::Kind::Tensor) {
+      tensors.push_back(a.t.contiguous());
+      args.push_back(ttir::KernelArg::pointer(mem.address_of(tensors.back())));
+    } else if (a.kind == KArg::Kind::Int) {
+      args.push_back(ttir::KernelArg::integer(a.i));
+    } else {
+      args.push_back(ttir::KernelArg::floating(a.f));
+    }
+  }
+  ttir::Interpreter(mem).run(*s.opt, s.kernel, args, c.grid);
+  return tensors;
+}
+
+inline KernelBinary compile_binary(const DiffCase &c) {
+  register_codegen_stages();
+  CompileState s = compile_file(kernel_path(c.file), options(c), "bin");
+  return *std::any_cast<std::shared_ptr<KernelBinary>>(s.extra.at("bin"));
+}
+
+struct ChipRun {
+  std::vector<HostTensor> tensors;
+  model::LaunchResult launch;
+};
+
+inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
+  KernelBinary bin = compile_binary(c);
+  ChipRun run;
+  std::vector<uint64_t> addrs;
+  std::vector<ArgValue> values;
+  for (auto &a : c.args) {
+    if (a.kind == KArg::Kind::Tensor) {
+      HostTensor t = a.t.contiguous();
+      uint64_t addr = dev.alloc(std::max<uint64_t>(1, t.numel() * t.element_size()));
+      if (t.numel()) dev.copy_in(addr, t);
+      addrs.push_back(addr);
+      run.tensors.push_back(t);
+      values.push_back(ArgValue{ArgValue::Kind::Address, addr, 0, 0});
+    } else if (a.kind == KArg::Kind::Int) {
+      values.push_back(ArgValue{ArgValue::Kind::Int, 0, a.i, 0});
+    } else {
+      values.push_back(ArgValue{ArgValue::Kind::Float, 0, 0, a.f});
+    }
+  }
+  model::KernelLaunch k;
+  k.image = model::read_elf(bin.elf, bin.kernel);
+  k.args = bin.pack_args(values);
+  k.grid = model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y), static_cast<uint32_t>(c.grid.z)};
+  run.launch = dev.launch(k);
+  for (size_t i = 0; i < addrs.size(); ++i) {
+    if (run.tensors[i].numel()) run.tensors[i] = dev.copy_out(addrs[i], run.tensors[i].dtype(), run.tensors[i].sizes());
+    dev.free(addrs[i]);
+  }
+  return run;
+}
+
+// The one Device of this process (SystemC elaborates once), on a preset.
+inline model::Device &device(const std::string &preset = "tiny") {
+  static std::unique_ptr<model::Device> dev;
+  if (!dev) dev = std::make_unique<model::Device>(model::load_chip_params(preset));
+  return *dev;
+}
+
+}  // namespace opforge::compiler::testing
