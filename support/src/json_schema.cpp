@@ -403,6 +403,25 @@ void Schema::apply_override(json &doc, std::string_view assignment) const {
   (*cur)[parts.back()] = value;
 }
 
+namespace {
+
+nlohmann::ordered_json ordered(const FieldSpec &spec, const json &value) {
+  if (spec.kind != Kind::Object || !value.is_object())
+    return nlohmann::ordered_json::parse(value.dump());
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto &f : spec.fields)
+    if (value.contains(f.name)) out[f.name] = ordered(f, value.at(f.name));
+  for (const auto &[k, v] : value.items())
+    if (!spec.child(k)) out[k] = nlohmann::ordered_json::parse(v.dump());
+  return out;
+}
+
+}  // namespace
+
+std::string Schema::dump_ordered(const json &resolved, int indent) const {
+  return ordered(root_, resolved).dump(indent);
+}
+
 std::vector<SchemaLeaf> Schema::leaves() const {
   std::vector<SchemaLeaf> out;
   collect_leaves(root_, "", out);

@@ -251,6 +251,15 @@ TEST(Schema, LeavesListEveryFieldInOrder) {
                                       "sram.bandwidth_gbps", "sram.ecc", "sram.ratio", "seed"}));
 }
 
+TEST(Schema, DumpsInDeclarationOrder) {
+  Schema s = test_schema();
+  json doc = s.normalize({{"seed", 1}}, "x");
+  std::string text = s.dump_ordered(doc, -1);
+  EXPECT_TRUE(text.starts_with(R"({"name":"","clock_ghz":1.0,"grid":{"rows":2,"cols":2})")) << text;
+  EXPECT_LT(text.find("\"sram\""), text.find("\"seed\""));
+  EXPECT_EQ(json::parse(text), doc);
+}
+
 TEST(Schema, DescribesDefaultsWithUnits) {
   Schema s = test_schema();
   EXPECT_EQ(describe_default(*s.find("clock_ghz")), "1GHz");

@@ -106,6 +106,10 @@ class Schema {
   // The field at a dotted path (after unit-suffix resolution) or null.
   const FieldSpec *find(std::string_view dotted_path, std::string *resolved = nullptr) const;
 
+  // A resolved document as JSON text with fields in declaration order (plain
+  // nlohmann::json sorts keys); fields the schema does not know come last.
+  std::string dump_ordered(const nlohmann::json &resolved, int indent = 2) const;
+
   // Every non-object field in declaration order.
   std::vector<SchemaLeaf> leaves() const;
 
