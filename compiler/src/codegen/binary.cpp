@@ -73,6 +73,13 @@ KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernel
     escaped += c;
   }
   b.asm_text = asm_text + "\n\t.section .opforge.meta,\"\",@progbits\n\t.ascii \"" + escaped + "\"\n";
+  // LLVM prints whole-register loads with the short aliases vl<N>r.v (GNU as
+  // takes them); spell them as the element-width form vl<N>re8.v.
+  for (const char *n : {"1", "2", "4", "8"}) {
+    std::string from = std::string("\tvl") + n + "r.v\t", to = std::string("\tvl") + n + "re8.v\t";
+    for (size_t pos = 0; (pos = b.asm_text.find(from, pos)) != std::string::npos; pos += to.size())
+      b.asm_text.replace(pos, from.size(), to);
+  }
   isa::AsmUnit unit = isa::assemble(b.asm_text, b.kernel + ".s");
   isa::LinkOptions lo;
   lo.text_base = target.text_base;

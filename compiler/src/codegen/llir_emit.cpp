@@ -77,7 +77,7 @@ class Emitter {
     line("unreachable");  // the block after tt.return's xmtia.done
     std::ostringstream os;
     os << "; kernel " << f.name << "\n";
-    os << "define void @_start(ptr %args) nounwind {\nentry:\n" << allocas_.str() << "  br label %body\nbody:\n"
+    os << "define void @_start(ptr %args) nounwind \"no-builtins\" {\nentry:\n" << allocas_.str() << "  br label %body\nbody:\n"
        << code_.str() << "}\n\n";
     for (auto &d : decls_) os << d << "\n";
     return os.str();
@@ -575,9 +575,12 @@ class Emitter {
       const Value *v = y.operands[j];
       if (v->type.is_block()) {
         if (via_temp) {
-          line("call void @llvm.memcpy.p0.p0.i64(ptr " + slots[j] + ", ptr " + temps[j] + ", i64 " +
-               std::to_string(v->type.numel() * buffer_elem_bytes(v->type.elem)) + ", i1 false)");
-          decls_.insert("declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)");
+          // An element loop, not llvm.memcpy: there is no C library to call.
+          std::string ty = bufty(v->type.elem);
+          loop(0, v->type.numel(), [&](const std::string &i) {
+            std::string x = emit("load " + ty + ", ptr " + emit("getelementptr " + ty + ", ptr " + temps[j] + ", i64 " + i));
+            line("store " + ty + " " + x + ", ptr " + emit("getelementptr " + ty + ", ptr " + slots[j] + ", i64 " + i));
+          });
         } else {
           fill(v, slots[j], v);
         }

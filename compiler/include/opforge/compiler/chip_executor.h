@@ -1,0 +1,59 @@
+//===- chip_executor.h - the wrapper interpreter's Executor on model::Device ===//
+//
+// Tensors live in the chip's DRAM (Device::alloc); kernel launches compile
+// the jit function through the code generator (binaries cached by a hash of
+// the kernel source, specialisation and target options) and run the grid on
+// the chip. A trap becomes an opforge::Error naming the kernel, the program
+// id, the PC, the disassembled instruction and the model's message.
+// copy() of non-contiguous views currently goes through the host
+// (copy_out + copy_in), not a device copy kernel.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/compiler/executor.h"
+#include "opforge/model/device.h"
+
+namespace opforge::compiler {
+
+class ChipExecutor : public Executor {
+ public:
+  explicit ChipExecutor(model::Device &device, TargetOptions target = {}) : dev_(device), target_(std::move(target)) {}
+
+  BufferId allocate(int64_t bytes) override;
+  void free(BufferId buffer) override;
+  void copy_in(const TensorHandle &dst, const HostTensor &src) override;
+  HostTensor copy_out(const TensorHandle &src) override;
+  void copy(const TensorHandle &dst, const TensorHandle &src) override;
+  LaunchResult launch(const LaunchRequest &request) override;
+
+  // Launches run so far, with their chip results (cycles, counters).
+  const std::vector<model::LaunchResult> &launches() const { return launches_; }
+  size_t binaries_compiled() const { return cache_.size(); }
+  size_t cache_hits() const { return cache_hits_; }
+
+ private:
+  struct Buffer {
+    uint64_t addr = 0;
+    int64_t bytes = 0;
+  };
+  uint64_t address(const TensorHandle &t) const;
+  HostTensor read_storage(const TensorHandle &t);
+  std::shared_ptr<const KernelBinary> binary(const LaunchRequest &request);
+
+  model::Device &dev_;
+  TargetOptions target_;
+  std::map<BufferId, Buffer> buffers_;
+  BufferId next_id_ = 1;
+  std::map<std::string, std::shared_ptr<const KernelBinary>> cache_;
+  size_t cache_hits_ = 0;
+  std::vector<model::LaunchResult> launches_;
+};
+
+}  // namespace opforge::compiler

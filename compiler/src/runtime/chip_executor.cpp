@@ -1,0 +1,136 @@
+//===- chip_executor.cpp - the wrapper interpreter's Executor on model::Device ===//
+#include "opforge/compiler/chip_executor.h"
+
+#include <cstring>
+#include <functional>
+#include <sstream>
+
+#include "opforge/compiler/diagnostics.h"
+#include "opforge/compiler/sema.h"
+#include "opforge/isa/disasm.h"
+#include "opforge/support/error.h"
+
+namespace opforge::compiler {
+
+BufferId ChipExecutor::allocate(int64_t bytes) {
+  if (bytes < 0) throw Error("chip executor: negative allocation of " + std::to_string(bytes) + " bytes");
+  Buffer b{dev_.alloc(static_cast<uint64_t>(std::max<int64_t>(bytes, 1))), bytes};
+  buffers_[next_id_] = b;
+  return next_id_++;
+}
+
+void ChipExecutor::free(BufferId buffer) {
+  auto it = buffers_.find(buffer);
+  if (it == buffers_.end()) throw Error("chip executor: free of unknown buffer " + std::to_string(buffer));
+  dev_.free(it->second.addr);
+  buffers_.erase(it);
+}
+
+uint64_t ChipExecutor::address(const TensorHandle &t) const {
+  auto it = buffers_.find(t.buffer);
+  if (it == buffers_.end()) throw Error("chip executor: unknown buffer in " + t.to_string());
+  return it->second.addr + static_cast<uint64_t>(t.storage_offset * dtype_size(t.dtype));
+}
+
+// The view's whole storage extent as a host tensor sharing t's strides.
+HostTensor ChipExecutor::read_storage(const TensorHandle &t) {
+  const Buffer &b = buffers_.at(t.buffer);
+  auto bytes = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(b.bytes));
+  if (b.bytes) dev_.copy_out(b.addr, bytes->data(), static_cast<uint64_t>(b.bytes));
+  return HostTensor(t.dtype, t.sizes, t.strides, t.storage_offset, bytes);
+}
+
+void ChipExecutor::copy_in(const TensorHandle &dst, const HostTensor &src) {
+  if (src.sizes() != dst.sizes || src.dtype() != dst.dtype)
+    throw Error("chip executor: copy_in of " + src.to_string(4) + " into " + dst.to_string());
+  if (!dst.numel()) return;
+  if (dst.is_contiguous()) {
+    dev_.copy_in(address(dst), src.contiguous());
+    return;
+  }
+  HostTensor view = read_storage(dst);
+  for (int64_t i = 0; i < src.numel(); ++i)
+    std::memcpy(view.element_ptr(view.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)), src.element_size());
+  const Buffer &b = buffers_.at(dst.buffer);
+  dev_.copy_in(b.addr, view.storage_data(), static_cast<uint64_t>(b.bytes));
+}
+
+HostTensor ChipExecutor::copy_out(const TensorHandle &src) {
+  if (!src.numel()) return HostTensor(src.dtype, src.sizes);
+  if (src.is_contiguous()) return dev_.copy_out(address(src), src.dtype, src.sizes);
+  return read_storage(src).contiguous();
+}
+
+void ChipExecutor::copy(const TensorHandle &dst, const TensorHandle &src) {
+  if (dst.sizes != src.sizes) throw Error("chip executor: copy between views of different sizes");
+  HostTensor s = copy_out(src);
+  copy_in(dst, s.dtype() == dst.dtype ? s : s.to(dst.dtype));
+}
+
+std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &request) {
+  if (!request.module) throw Error("chip executor: launch of " + request.kernel + " without its module");
+  Specialization spec = specialization_of(request);
+  std::string source = request.module->source ? request.module->source->text() : request.module->file;
+  std::string key = std::to_string(std::hash<std::string>{}(source)) + "|" + request.module->file + "|" +
+                    request.kernel + "|" + spec.key() + "|" + target_.key();
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    ++cache_hits_;
+    return it->second;
+  }
+  CompileOptions o;
+  o.kernel = request.kernel;
+  o.spec = spec;
+  // Non-owning: the wrapper interpreter keeps the module alive during the launch.
+  std::shared_ptr<const ast::Module> m(std::shared_ptr<const ast::Module>{}, request.module);
+  auto bin = std::make_shared<const KernelBinary>(compile_kernel(m, o, target_));
+  cache_[key] = bin;
+  return bin;
+}
+
+LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
+  auto bin = binary(request);
+  std::vector<ArgValue> values;
+  for (const ArgSlot &slot : bin->args) {
+    const LaunchArg *arg = nullptr;
+    for (auto &a : request.args)
+      if (a.name == slot.name) arg = &a;
+    if (!arg) throw Error("chip executor: kernel " + request.kernel + " has no argument for parameter " + slot.name);
+    switch (arg->kind) {
+      case LaunchArg::Kind::Tensor: values.push_back({ArgValue::Kind::Address, address(arg->tensor), 0, 0}); break;
+      case LaunchArg::Kind::Int: case LaunchArg::Kind::Bool: values.push_back({ArgValue::Kind::Int, 0, arg->int_value, 0}); break;
+      case LaunchArg::Kind::Float: values.push_back({ArgValue::Kind::Float, 0, 0, arg->float_value}); break;
+      default: throw Error("chip executor: kernel " + request.kernel + " parameter " + slot.name + " cannot be passed at run time");
+    }
+  }
+  LaunchResult out;
+  if (request.grid.programs() == 0) return out;
+  model::KernelLaunch k;
+  k.image = model::read_elf(bin->elf, bin->kernel);
+  k.args = bin->pack_args(values);
+  k.grid = model::Grid3{static_cast<uint32_t>(request.grid.x), static_cast<uint32_t>(request.grid.y),
+                        static_cast<uint32_t>(request.grid.z)};
+  model::LaunchResult r = dev_.launch(k);
+  launches_.push_back(r);
+  for (const auto &inst : r.instances) {
+    if (inst.status == model::InstanceStatus::Done) continue;
+    std::ostringstream os;
+    os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", " << inst.pid[2]
+       << ") " << model::instance_status_name(inst.status) << " at pc=0x" << std::hex << inst.pc << std::dec;
+    if (inst.pc >= bin->text_base && inst.pc + 4 <= bin->text_base + bin->elf.size()) {
+      // The text segment is the ELF's first loadable bytes; find the word through the image.
+      for (const auto &seg : k.image.segments)
+        if (inst.pc >= seg.addr && inst.pc + 4 <= seg.addr + seg.bytes.size()) {
+          uint32_t w;
+          std::memcpy(&w, seg.bytes.data() + (inst.pc - seg.addr), 4);
+          os << " (" << isa::disassemble(w, inst.pc) << ")";
+        }
+    }
+    os << ": " << inst.message;
+    throw Error(os.str());
+  }
+  if (!r.ok()) throw Error("kernel " + request.kernel + ": " + r.traps.front());
+  out.programs_run = static_cast<int64_t>(request.grid.programs());
+  return out;
+}
+
+}  // namespace opforge::compiler
