@@ -13,6 +13,6 @@ endif()
 file(GLOB CHIP_TEST_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/chip_*_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/diff_*_test.cpp)
-if(CHIP_TEST_SOURCES AND TARGET opforge_codegen AND TARGET opforge_model)
-  opforge_test(chip_kernel_tests SOURCES ${CHIP_TEST_SOURCES} DEPS opforge::codegen opforge::model LABELS compiler chip)
+if(CHIP_TEST_SOURCES AND TARGET opforge_chip_runtime)
+  opforge_test(chip_kernel_tests SOURCES ${CHIP_TEST_SOURCES} DEPS opforge::chip_runtime LABELS compiler chip)
 endif()
