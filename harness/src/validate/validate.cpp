@@ -1,0 +1,376 @@
+//===- validate.cpp - recorded ATen calls through library wrappers, verified ===//
+#include "opforge/harness/validate.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "opforge/compiler/interp_executor.h"
+#include "opforge/compiler/lint.h"
+#include "opforge/compiler/parser.h"
+#include "opforge/compiler/wrapper.h"
+#include "opforge/harness/verifier.h"
+#include "opforge/support/error.h"
+#include "opforge/support/h5store.h"
+
+namespace fs = std::filesystem;
+using opforge::compiler::Executor;
+using opforge::compiler::TensorHandle;
+using opforge::compiler::WrapperValue;
+
+namespace opforge::harness {
+
+std::string wrapper_name_for(const std::string &overload) {
+  std::string name = overload.rfind("aten::", 0) == 0 ? overload.substr(6) : overload;
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
+std::string library_file_name_for(const std::string &overload) {
+  return (overload.rfind("aten::", 0) == 0 ? overload.substr(6) : overload) + ".py";
+}
+
+std::string default_library_dir() {
+#ifdef OPFORGE_SOURCE_DIR
+  return std::string(OPFORGE_SOURCE_DIR) + "/generator/library/aten";
+#else
+  return "generator/library/aten";
+#endif
+}
+
+KernelLibrary KernelLibrary::load(const std::string &dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error("kernel library " + dir + " is not a directory");
+  std::vector<std::string> paths;
+  for (const auto &entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".py") paths.push_back(entry.path().string());
+  if (ec) throw Error("cannot read kernel library " + dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
+
+  KernelLibrary lib;
+  lib.dir_ = dir;
+  compiler::LintOptions lint_options;
+  for (const auto &p : paths) {
+    std::string stem = fs::path(p).stem().string();
+    lint_options.implemented_ops.insert(stem.find('.') == std::string::npos ? stem + ".default" : stem);
+    lint_options.implemented_ops.insert(stem);
+  }
+  for (const auto &p : paths) {
+    File f;
+    f.path = p;
+    f.overload = "aten::" + fs::path(p).stem().string();
+    try {
+      auto findings = compiler::lint_file(p, lint_options);
+      for (const auto &finding : findings)
+        if (finding.severity == compiler::Severity::Error) {
+          f.error = compiler::format_finding(finding);
+          break;
+        }
+      if (f.error.empty()) {
+        f.module = std::make_shared<compiler::ast::Module>(compiler::parse_file(p));
+        for (const auto *fn : f.module->wrapper_functions()) f.wrappers.push_back(fn->name);
+      }
+    } catch (const Error &e) {
+      f.error = e.what();
+      f.module.reset();
+    }
+    lib.files_.push_back(std::move(f));
+  }
+  return lib;
+}
+
+std::vector<std::string> wrapper_names_for(const std::string &overload) {
+  std::vector<std::string> names = {wrapper_name_for(overload)};
+  if (overload.find('.') == std::string::npos) names.push_back(names[0] + "_default");
+  return names;
+}
+
+std::string KernelLibrary::File::wrapper_for(const std::string &overload) const {
+  for (const auto &name : wrapper_names_for(overload))
+    if (std::find(wrappers.begin(), wrappers.end(), name) != wrappers.end()) return name;
+  return "";
+}
+
+const KernelLibrary::File *KernelLibrary::find(const std::string &overload) const {
+  for (const auto &f : files_)
+    if (f.module && !f.wrapper_for(overload).empty()) return &f;
+  for (const auto &f : files_)
+    if (!f.module && f.overload == overload) return &f;
+  return nullptr;
+}
+
+ExecutorKind parse_executor_kind(const std::string &text) {
+  if (text == "interp") return ExecutorKind::Interp;
+  if (text == "chip") return ExecutorKind::Chip;
+  throw Error("unknown executor '" + text + "' (expected interp or chip)");
+}
+
+std::unique_ptr<Executor> make_executor(ExecutorKind kind) {
+  if (kind == ExecutorKind::Interp) return std::make_unique<compiler::InterpExecutor>();
+  throw Error("the chip executor is not available in this build of opforge validate (use --executor interp)");
+}
+
+namespace {
+
+// Buffers made for one call, freed when it ends.
+class CallBuffers {
+ public:
+  explicit CallBuffers(Executor &ex) : ex_(ex) {}
+  ~CallBuffers() {
+    for (auto id : ids_) ex_.free(id);
+  }
+  CallBuffers(const CallBuffers &) = delete;
+  CallBuffers &operator=(const CallBuffers &) = delete;
+  void own(compiler::BufferId id) {
+    if (id != 0 && std::find(ids_.begin(), ids_.end(), id) == ids_.end()) ids_.push_back(id);
+  }
+  TensorHandle upload(const HostTensor &t) {
+    TensorHandle h;
+    h.dtype = t.dtype();
+    h.sizes = t.sizes();
+    h.strides = t.strides();
+    h.storage_offset = t.storage_offset();
+    h.buffer = ex_.allocate(std::max<int64_t>(h.extent_bytes(), 1));
+    own(h.buffer);
+    if (h.numel() > 0) ex_.copy_in(h, t);
+    return h;
+  }
+
+ private:
+  Executor &ex_;
+  std::vector<compiler::BufferId> ids_;
+};
+
+WrapperValue to_wrapper(const Value &v, CallBuffers &buffers, const std::string &where) {
+  switch (v.kind) {
+    case Value::Kind::None: return WrapperValue::none();
+    case Value::Kind::Bool: return WrapperValue::boolean(v.boolean);
+    case Value::Kind::Int: return WrapperValue::integer(v.integer);
+    case Value::Kind::Double: return WrapperValue::floating(v.number);
+    case Value::Kind::String:
+    case Value::Kind::Layout:
+    case Value::Kind::MemoryFormat:
+    case Value::Kind::Device: return WrapperValue::string(v.text);
+    case Value::Kind::DType: return WrapperValue::dtype(v.dtype);
+    case Value::Kind::Tensor: return WrapperValue::of(buffers.upload(v.tensor));
+    case Value::Kind::List: {
+      std::vector<WrapperValue> items;
+      for (size_t i = 0; i < v.list.size(); ++i)
+        items.push_back(to_wrapper(v.list[i], buffers, where + "[" + std::to_string(i) + "]"));
+      return WrapperValue::list(std::move(items));
+    }
+    case Value::Kind::Complex:
+    case Value::Kind::Opaque: break;
+  }
+  throw Error("argument " + where + " has a kind the wrappers cannot take: " + v.summary());
+}
+
+Value from_wrapper(const WrapperValue &w, Executor &ex, CallBuffers &buffers) {
+  switch (w.kind) {
+    case WrapperValue::Kind::None: return Value::none();
+    case WrapperValue::Kind::Bool: return Value::of_bool(w.bool_value);
+    case WrapperValue::Kind::Int: return Value::of_int(w.int_value);
+    case WrapperValue::Kind::Float: return Value::of_double(w.float_value);
+    case WrapperValue::Kind::DType: return Value::of_dtype(w.dtype_value);
+    case WrapperValue::Kind::Str: {
+      Value v;
+      v.kind = Value::Kind::String;
+      v.text = w.str_value;
+      return v;
+    }
+    case WrapperValue::Kind::Tensor: {
+      buffers.own(w.tensor.buffer);
+      if (w.tensor.numel() == 0) return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
+      return Value::of_tensor(ex.copy_out(w.tensor));
+    }
+    case WrapperValue::Kind::List:
+    case WrapperValue::Kind::Tuple: {
+      std::vector<Value> items;
+      for (const auto &item : w.items) items.push_back(from_wrapper(item, ex, buffers));
+      return Value::of_list(std::move(items));
+    }
+  }
+  return Value::none();
+}
+
+std::string one_line(std::string s) {
+  auto nl = s.find('\n');
+  if (nl != std::string::npos) s = s.substr(0, nl);
+  return s;
+}
+
+}  // namespace
+
+std::string run_call(const compiler::ast::Module &module, const std::string &wrapper, Executor &executor,
+                     const Call &call, const Corpus &corpus) {
+  CallBuffers buffers(executor);
+  try {
+    std::vector<WrapperValue> args;
+    std::vector<std::pair<std::string, WrapperValue>> kwargs;
+    for (size_t i = 0; i < call.args.size(); ++i)
+      args.push_back(to_wrapper(call.args[i], buffers, "#" + std::to_string(i)));
+    for (const auto &[name, value] : call.kwargs) kwargs.emplace_back(name, to_wrapper(value, buffers, name));
+    compiler::WrapperInterpreter interp(module, executor);
+    auto result = interp.run(wrapper, args, kwargs);
+    Value out = from_wrapper(result.value, executor, buffers);
+    Verdict verdict = verify_call(call, out, {}, &corpus);
+    return verdict.ok() ? std::string() : verdict.first_reason();
+  } catch (const std::exception &e) {
+    return one_line(e.what());
+  }
+}
+
+std::string OverloadResult::first_failure() const {
+  if (!error.empty()) return error;
+  if (!failures.empty()) return failures.front().reason;
+  return "";
+}
+
+bool ValidateReport::ok() const {
+  return std::all_of(results.begin(), results.end(), [](const OverloadResult &r) { return r.ok(); });
+}
+
+int64_t ValidateReport::calls_passed() const {
+  int64_t n = 0;
+  for (const auto &r : results) n += r.passed;
+  return n;
+}
+
+int64_t ValidateReport::calls_total() const {
+  int64_t n = 0;
+  for (const auto &r : results) n += r.total;
+  return n;
+}
+
+std::string ValidateReport::table() const {
+  size_t width = 8;
+  for (const auto &r : results) width = std::max(width, r.overload.size());
+  std::ostringstream os;
+  auto pad = [](std::string s, size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+  };
+  os << pad("overload", width) << "  " << pad("passed", 13) << "  first failure\n";
+  for (const auto &r : results) {
+    std::string reason = r.first_failure();
+    if (!r.error.empty()) reason = "library: " + reason;
+    else if (!r.failures.empty())
+      reason = std::string(dtype_name(r.failures.front().dtype)) + " call " +
+               std::to_string(r.failures.front().index) + ": " + reason;
+    os << pad(r.overload, width) << "  " << pad(std::to_string(r.passed) + "/" + std::to_string(r.total), 13)
+       << "  " << (reason.empty() ? "-" : reason) << "\n";
+  }
+  os << pad("total", width) << "  " << calls_passed() << "/" << calls_total() << "\n";
+  return os.str();
+}
+
+void ValidateReport::write_hdf5(const std::string &path) const {
+  auto file = h5::File::create(path);
+  file.create_group("/validate");
+  auto overloads = file.create_table(
+      "/validate/overloads", {{"overload", h5::ColumnType::String}, {"file", h5::ColumnType::String},
+                              {"passed", h5::ColumnType::Int64}, {"total", h5::ColumnType::Int64},
+                              {"first_failure", h5::ColumnType::String}});
+  auto failures = file.create_table(
+      "/validate/failures", {{"overload", h5::ColumnType::String}, {"dtype", h5::ColumnType::String},
+                             {"index", h5::ColumnType::Int64}, {"call", h5::ColumnType::String},
+                             {"reason", h5::ColumnType::String}});
+  for (const auto &r : results) {
+    overloads.append(h5::Row{r.overload, r.file, r.passed, r.total, r.first_failure()});
+    for (const auto &f : r.failures)
+      failures.append(h5::Row{r.overload, std::string(dtype_name(f.dtype)), f.index, f.summary, f.reason});
+  }
+  file.close();
+}
+
+namespace {
+
+OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &library, const std::string &overload,
+                                 const ValidateOptions &options) {
+  OverloadResult r;
+  r.overload = overload;
+  std::vector<std::optional<opforge::DType>> groups;
+  if (options.dtypes.empty()) groups.push_back(std::nullopt);
+  for (auto d : options.dtypes) groups.push_back(d);
+  if (!corpus.has_overload(overload)) {
+    r.error = "unknown overload '" + overload + "' in corpus " + corpus.path();
+    return r;
+  }
+  const auto &entry = corpus.overload(overload);
+  for (const auto &[d, n] : entry.calls_per_dtype)
+    if (options.dtypes.empty() || std::count(options.dtypes.begin(), options.dtypes.end(), d))
+      r.total += options.max_calls_per_overload == SIZE_MAX
+                     ? n
+                     : std::min<int64_t>(n, static_cast<int64_t>(options.max_calls_per_overload));
+  const auto *file = library.find(overload);
+  if (!file) {
+    r.error = "no wrapper '" + wrapper_name_for(overload) + "' in kernel library " + library.dir() + " (expected in " +
+              library_file_name_for(overload) + ")";
+    return r;
+  }
+  r.file = file->path;
+  if (!file->module) {
+    r.error = overload + ": " + file->error;
+    return r;
+  }
+  std::unique_ptr<Executor> executor;
+  try {
+    executor = make_executor(options.executor);
+  } catch (const std::exception &e) {
+    r.error = e.what();
+    return r;
+  }
+  const std::string wrapper = file->wrapper_for(overload);
+  r.total = 0;
+  static std::mutex corpus_mutex;  // HDF5 reads are not thread-safe
+  for (const auto &group : groups) {
+    std::vector<Call> calls;
+    {
+      std::lock_guard<std::mutex> lock(corpus_mutex);
+      calls = corpus.calls(overload, group, options.max_calls_per_overload);
+    }
+    for (const Call &call : calls) {
+      ++r.total;
+      auto &pd = r.per_dtype[call.dtype];
+      ++pd.second;
+      std::string reason = run_call(*file->module, wrapper, *executor, call, corpus);
+      if (reason.empty()) {
+        ++r.passed;
+        ++pd.first;
+      } else {
+        r.failures.push_back({call.dtype, call.index, call.summary(), reason});
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+ValidateReport validate(const Corpus &corpus, const KernelLibrary &library, const ValidateOptions &options) {
+  std::vector<std::string> overloads = options.overloads;
+  if (overloads.empty())
+    for (const auto &o : corpus.overloads()) overloads.push_back(o.name);
+  ValidateReport report;
+  report.results.resize(overloads.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < overloads.size(); i = next++)
+      report.results[i] = validate_overload(corpus, library, overloads[i], options);
+  };
+  int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(overloads.size())));
+  if (jobs == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+    for (auto &t : threads) t.join();
+  }
+  return report;
+}
+
+}  // namespace opforge::harness
