@@ -1,0 +1,26 @@
+// provider.cpp - reply status names shared by every provider.
+#include "opforge/generator/provider.h"
+
+#include "opforge/support/error.h"
+
+namespace opforge::generator {
+
+std::string status_name(ChatReply::Status s) {
+  switch (s) {
+    case ChatReply::Status::Ok: return "ok";
+    case ChatReply::Status::HttpError: return "http_error";
+    case ChatReply::Status::Timeout: return "timeout";
+    case ChatReply::Status::Malformed: return "malformed";
+    case ChatReply::Status::Transport: return "transport";
+  }
+  return "?";
+}
+
+ChatReply::Status parse_status(const std::string &name) {
+  for (auto s : {ChatReply::Status::Ok, ChatReply::Status::HttpError, ChatReply::Status::Timeout,
+                 ChatReply::Status::Malformed, ChatReply::Status::Transport})
+    if (status_name(s) == name) return s;
+  throw Error("unknown reply status '" + name + "'");
+}
+
+}  // namespace opforge::generator

@@ -1,0 +1,169 @@
+//===- feedback_prompt_test.cpp - feedback summaries, prompt templates, references, evaluator ===//
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "opforge/compiler/capability.h"
+#include "opforge/generator/evaluator.h"
+#include "opforge/generator/feedback.h"
+#include "opforge/generator/openai_provider.h"
+#include "opforge/generator/prompt.h"
+#include "opforge/support/error.h"
+
+using namespace opforge;
+using namespace opforge::generator;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_dir(const std::string &name) {
+  auto d = fs::temp_directory_path() / ("opforge-gen-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+void write(const fs::path &p, const std::string &text) { std::ofstream(p) << text; }
+}  // namespace
+
+TEST(Feedback, LintFindingsListRuleLineAndCaretAndAreBounded) {
+  EvaluatorOptions o;
+  auto ev = make_reference_evaluator(o);
+  std::string src =
+      "import os\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr):\n"
+      "    v = tl.load(x_ptr).to(tl.float64)\n    tl.store(x_ptr, v)\n\ndef k_default(x):\n    return x\n";
+  ev->begin("k.py", src, "k_default");
+  auto r = ev->run_stage(Stage::Lint);
+  ASSERT_FALSE(r.ok);
+  ASSERT_EQ(r.failure.kind, Failure::Kind::Lint);
+  std::string fb = summarize_failure(Stage::Lint, r.failure);
+  EXPECT_NE(fb.find(" line 1, col 1: "), std::string::npos) << fb;  // import os
+  EXPECT_NE(fb.find("- OPF002 line 7"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("first error at:\n    import os\n"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("^"), std::string::npos) << fb;
+  EXPECT_EQ(summarize_failure(Stage::Lint, r.failure), fb);  // deterministic
+  FeedbackOptions small;
+  small.max_bytes = 80;
+  std::string cut = summarize_failure(Stage::Lint, r.failure, small);
+  EXPECT_LE(cut.size(), 80u);
+  EXPECT_NE(cut.find("[feedback truncated]"), std::string::npos);
+}
+
+TEST(Feedback, CompileErrorCarriesTheFirstErrorWithCaret) {
+  auto ev = make_reference_evaluator({});
+  ev->begin("bad.py", "import triton\n\ndef f(x:\n    return x\n", "f");
+  auto r = ev->run_stage(Stage::Compile);
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.kind, Failure::Kind::Compile);
+  std::string fb = summarize_failure(Stage::Compile, r.failure);
+  EXPECT_NE(fb.find("bad.py:3:"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("^"), std::string::npos) << fb;
+}
+
+TEST(Feedback, MissingWrapperIsACompileFailureNamingIt) {
+  auto ev = make_reference_evaluator({});
+  ev->begin("k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n", "exp_default");
+  auto r = ev->run_stage(Stage::Compile);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(summarize_failure(Stage::Compile, r.failure).find("no host wrapper function named 'exp_default'"),
+            std::string::npos);
+}
+
+TEST(Feedback, TimeoutAndTrapAreSummarized) {
+  Failure t;
+  t.kind = Failure::Kind::Timeout;
+  t.message = "run exceeded its wall-clock limit of 1 s";
+  t.call_index = 3;
+  t.call_summary = "aten::exp.default(f32[4]) -> f32[4]";
+  std::string fb = summarize_failure(Stage::Run, t);
+  EXPECT_NE(fb.find("timeout: run exceeded"), std::string::npos);
+  EXPECT_NE(fb.find("failing call #3: aten::exp.default(f32[4])"), std::string::npos);
+  Failure trap;
+  trap.kind = Failure::Kind::Trap;
+  trap.message = "load access fault";
+  trap.pc = 0x80001234;
+  trap.instruction = "vle32.v v8, (a0)";
+  trap.snippet = "x = tl.load(p)\n    ^\n";
+  fb = summarize_failure(Stage::Run, trap);
+  EXPECT_NE(fb.find("pc: 0x80001234"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("instruction: vle32.v v8, (a0)"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("x = tl.load(p)"), std::string::npos) << fb;
+}
+
+TEST(Prompt, ShippedTemplatesRenderEveryField) {
+  auto t = PromptTemplates::load(PromptTemplates::default_dir());
+  PromptContext c;
+  c.overload = "aten::exp.default";
+  c.wrapper = "exp_default";
+  c.schema = "exp(Tensor self) -> Tensor";
+  c.category = "pointwise";
+  c.dtypes = "float32, float16";
+  c.target_constraints = compiler::describe(compiler::mtia_capabilities());
+  auto msgs = t.first_turn(c);
+  ASSERT_EQ(msgs.size(), 2u);
+  EXPECT_EQ(msgs[0].role, "system");
+  EXPECT_NE(msgs[0].content.find("`exp_default`"), std::string::npos);
+  EXPECT_NE(msgs[1].content.find("exp(Tensor self) -> Tensor"), std::string::npos);
+  EXPECT_NE(msgs[1].content.find(c.target_constraints), std::string::npos);
+  EXPECT_EQ(msgs[1].content.find("{{"), std::string::npos);
+  c.feedback = "stage: lint\n";
+  EXPECT_NE(t.feedback_turn(c).content.find("stage: lint"), std::string::npos);
+}
+
+TEST(Prompt, UnknownFieldIsAnErrorNamingTemplateAndLine) {
+  auto d = temp_dir("tmpl");
+  write(d / "system.md", "ok\n");
+  write(d / "task.md", "line one\n{{overload}} and {{nonsense}}\n");
+  write(d / "feedback.md", "{{feedback}}");
+  auto t = PromptTemplates::load(d.string());
+  try {
+    t.first_turn({});
+    FAIL() << "expected an error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().file, (d / "task.md").string());
+    EXPECT_EQ(e.context().line, 2);
+    EXPECT_NE(e.message().find("nonsense"), std::string::npos);
+  }
+  fs::remove(d / "feedback.md");
+  EXPECT_THROW(PromptTemplates::load(d.string()), Error);
+}
+
+TEST(Prompt, ReferenceKernelsPreferTheSameCategoryAndStopAtThree) {
+  auto d = temp_dir("lib");
+  write(d / "a_mm.py", "# category: linear algebra\nA\n");
+  write(d / "b_sum.py", "# category: reduction\nB\n");
+  write(d / "c_exp.py", "# category: pointwise\nC\n");
+  write(d / "d_neg.py", "# category: pointwise\nD\n");
+  write(d / "e_abs.py", "# category: pointwise\nE\n");
+  std::string refs = reference_kernels(d.string(), "pointwise", "e_abs.py");
+  EXPECT_NE(refs.find("### c_exp.py"), std::string::npos);
+  EXPECT_NE(refs.find("### d_neg.py"), std::string::npos);
+  EXPECT_NE(refs.find("### a_mm.py"), std::string::npos);  // third: first other file by name
+  EXPECT_EQ(refs.find("e_abs.py"), std::string::npos);     // the overload's own file is excluded
+  EXPECT_EQ(refs.find("b_sum.py"), std::string::npos);
+  EXPECT_LT(refs.find("c_exp.py"), refs.find("a_mm.py"));
+  EXPECT_EQ(reference_kernels((d / "missing").string(), "pointwise", ""), "");
+}
+
+TEST(OpenAIConfigFile, UnknownKeyAndBadValuesNameTheField) {
+  auto d = temp_dir("cfg");
+  write(d / "ok.json", R"({"base_url":"http://h/v1","model":"m","concurrency":8,"api_key_env":"MY_KEY"})");
+  auto c = OpenAIConfig::from_file((d / "ok.json").string());
+  EXPECT_EQ(c.model, "m");
+  EXPECT_EQ(c.concurrency, 8);
+  EXPECT_EQ(c.to_json()["api_key_env"], "MY_KEY");
+  write(d / "bad.json", R"({"modle":"m"})");
+  try {
+    OpenAIConfig::from_file((d / "bad.json").string());
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "/modle");
+  }
+  write(d / "type.json", R"({"max_tokens":"many"})");
+  try {
+    OpenAIConfig::from_file((d / "type.json").string());
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "/max_tokens");
+  }
+}

@@ -1,0 +1,412 @@
+//===- loop_http_test.cpp - the generation loop against a loopback OpenAI-compatible server ===//
+//
+// A real HTTP server (cpp-httplib) on an ephemeral loopback port plays the
+// chat-completions endpoint; the openai provider (libcurl) talks to it; the
+// real evaluator lints, parses, runs the wrapper on the IR interpreter and
+// verifies aten::add.Tensor calls whose expected outputs are computed here.
+// The run log is read back from disk to check that nothing was lost, and
+// replayed to check that a run reproduces exactly.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "opforge/compiler/capability.h"
+#include "opforge/generator/loop.h"
+#include "opforge/generator/openai_provider.h"
+#include "opforge/generator/replay_provider.h"
+
+using namespace opforge;
+using namespace opforge::generator;
+using nlohmann::json;
+
+namespace {
+
+std::string read_kernel(const std::string &name) {
+  std::ifstream in(std::string(OPFORGE_SOURCE_DIR) + "/tests/generator/kernels/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string fenced(const std::string &code) { return "Here is the kernel:\n\n```python\n" + code + "```\n"; }
+
+json completion(const std::string &content) {
+  return {{"id", "chatcmpl-1"},
+          {"object", "chat.completion"},
+          {"model", "loopback-model"},
+          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}}}};
+}
+
+// A chat-completions endpoint on 127.0.0.1:<ephemeral>; `handler(n, req, res)` answers the n-th request (0-based).
+class LoopbackEndpoint {
+ public:
+  using Handler = std::function<void(int, const httplib::Request &, httplib::Response &)>;
+  explicit LoopbackEndpoint(Handler h) : handler_(std::move(h)) {
+    server_.Post("/v1/chat/completions", [this](const httplib::Request &req, httplib::Response &res) {
+      int n;
+      {
+        std::lock_guard lock(mutex_);
+        n = static_cast<int>(bodies_.size());
+        bodies_.push_back(json::parse(req.body));
+        auth_.push_back(req.get_header_value("Authorization"));
+      }
+      handler_(n, req, res);
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~LoopbackEndpoint() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  std::vector<json> bodies() {
+    std::lock_guard lock(mutex_);
+    return bodies_;
+  }
+  std::vector<std::string> auth() {
+    std::lock_guard lock(mutex_);
+    return auth_;
+  }
+
+ private:
+  Handler handler_;
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::vector<json> bodies_;
+  std::vector<std::string> auth_;
+};
+
+HostTensor random_f32(std::vector<int64_t> sizes, uint32_t seed) {
+  HostTensor t(DType::Float32, std::move(sizes));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-2.f, 2.f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.set_double(i, u(rng));
+  return t;
+}
+
+// aten::add.Tensor(x, y, alpha=2) calls with outputs computed on the host in float32.
+std::vector<harness::Call> add_calls() {
+  std::vector<harness::Call> calls;
+  int64_t idx = 0;
+  for (int64_t n : {5, 1000}) {
+    HostTensor x = random_f32({n}, 10 + static_cast<uint32_t>(n)), y = random_f32({n}, 20 + static_cast<uint32_t>(n));
+    HostTensor out(DType::Float32, {n});
+    for (int64_t i = 0; i < n; ++i)
+      out.set_double(i, static_cast<float>(static_cast<float>(x.get_double(i)) + 2.0f * static_cast<float>(y.get_double(i))));
+    harness::Call c;
+    c.overload = "aten::add.Tensor";
+    c.opinfo = "add";
+    c.dtype = DType::Float32;
+    c.index = idx++;
+    c.args = {harness::Value::of_tensor(x), harness::Value::of_tensor(y)};
+    c.kwargs = {{"alpha", harness::Value::of_int(2)}};
+    c.out = harness::Value::of_tensor(out);
+    calls.push_back(c);
+  }
+  return calls;
+}
+
+OverloadJob add_job() {
+  OverloadJob job;
+  job.overload = "aten::add.Tensor";
+  job.context.overload = job.overload;
+  job.context.wrapper = wrapper_name(job.overload);
+  job.context.schema = "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
+  job.context.docstring = "Adds other, scaled by alpha, to input.";
+  job.context.category = "pointwise";
+  job.context.dtypes = "float32";
+  job.context.target_constraints = compiler::describe(compiler::mtia_capabilities());
+  job.make_evaluator = [] {
+    EvaluatorOptions o;
+    o.calls = add_calls();
+    return make_reference_evaluator(std::move(o));
+  };
+  return job;
+}
+
+OpenAIConfig config_for(const LoopbackEndpoint &ep) {
+  OpenAIConfig c;
+  c.base_url = ep.base_url();
+  c.model = "loopback-model";
+  c.api_key_env = "OPFORGE_TEST_LOOPBACK_KEY";
+  c.request_timeout_s = 10;
+  c.max_retries = 3;
+  c.backoff_initial_s = 0.01;
+  c.backoff_max_s = 0.05;
+  return c;
+}
+
+std::string temp_log(const std::string &name) {
+  auto dir = std::filesystem::temp_directory_path() / ("opforge-gen-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto p = dir / (name + ".jsonl");
+  std::filesystem::remove(p);
+  return p.string();
+}
+
+std::vector<json> events(const std::vector<json> &recs, const std::string &event) {
+  std::vector<json> out;
+  for (const auto &r : recs)
+    if (r.value("event", "") == event) out.push_back(r);
+  return out;
+}
+
+// The log on disk holds every record written, in order, with consecutive sequence numbers.
+void expect_log_complete(const RunLog &log) {
+  auto disk = read_runlog(log.path());
+  auto mem = log.records();
+  ASSERT_EQ(disk.size(), mem.size());
+  for (size_t i = 0; i < disk.size(); ++i) {
+    EXPECT_EQ(disk[i]["seq"].get<int64_t>(), static_cast<int64_t>(i));
+    EXPECT_EQ(disk[i], mem[i]);
+  }
+}
+
+std::string last_user_message(const json &body) { return body["messages"].back()["content"].get<std::string>(); }
+
+std::vector<AttemptResult> run_job(Provider &p, RunLog &log, LoopOptions opts = {}) {
+  auto templates = PromptTemplates::load(PromptTemplates::default_dir());
+  return run_overload(add_job(), templates, p, log, opts);
+}
+
+}  // namespace
+
+TEST(GenerationLoopHttp, LintThenMismatchThenCorrectIsDoneInThreeCallsWithFeedback) {
+  const std::vector<std::string> replies = {fenced(read_kernel("add_float64.py")),
+                                            fenced(read_kernel("add_wrong_sign.py")),
+                                            fenced(read_kernel("add_correct.py"))};
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(replies.at(static_cast<size_t>(n))).dump(), "application/json");
+  });
+  ::setenv("OPFORGE_TEST_LOOPBACK_KEY", "sk-loopback-secret", 1);
+  std::string path = temp_log("three_calls");
+  {
+    RunLog log(path);
+    auto provider = make_openai_provider(config_for(ep));
+    auto results = run_job(*provider, log);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+    EXPECT_EQ(results[0].model_calls, 3);
+    EXPECT_EQ(results[0].source, read_kernel("add_correct.py"));
+    expect_log_complete(log);
+  }
+  ::unsetenv("OPFORGE_TEST_LOOPBACK_KEY");
+
+  auto bodies = ep.bodies();
+  ASSERT_EQ(bodies.size(), 3u);
+  EXPECT_EQ(bodies[0]["model"], "loopback-model");
+  EXPECT_EQ(bodies[0]["messages"].size(), 2u);  // system + task
+  EXPECT_NE(bodies[0]["messages"][1]["content"].get<std::string>().find("add.Tensor(Tensor self"), std::string::npos);
+  EXPECT_EQ(ep.auth()[0], "Bearer sk-loopback-secret");
+  // 2nd request: the conversation so far + the lint feedback.
+  ASSERT_EQ(bodies[1]["messages"].size(), 4u);
+  EXPECT_EQ(bodies[1]["messages"][2]["role"], "assistant");
+  std::string fb1 = last_user_message(bodies[1]);
+  EXPECT_NE(fb1.find("stage: lint"), std::string::npos) << fb1;
+  EXPECT_NE(fb1.find("OPF002"), std::string::npos) << fb1;
+  EXPECT_NE(fb1.find("float64"), std::string::npos) << fb1;
+  EXPECT_NE(fb1.find("line 12"), std::string::npos) << fb1;
+  EXPECT_NE(fb1.find("^"), std::string::npos) << fb1;  // caret under the first error
+  // 3rd request: the numerical mismatch with statistics and the failing call.
+  ASSERT_EQ(bodies[2]["messages"].size(), 6u);
+  std::string fb2 = last_user_message(bodies[2]);
+  EXPECT_NE(fb2.find("stage: verify"), std::string::npos) << fb2;
+  EXPECT_NE(fb2.find("failure: mismatch"), std::string::npos) << fb2;
+  EXPECT_NE(fb2.find("max abs error"), std::string::npos) << fb2;
+  EXPECT_NE(fb2.find("worst index: ["), std::string::npos) << fb2;
+  EXPECT_NE(fb2.find("failing call #0: aten::add.Tensor(f32[5]"), std::string::npos) << fb2;
+  EXPECT_EQ(fb2.find("OPF002"), std::string::npos) << fb2;
+
+  auto recs = read_runlog(path);
+  // The key never reaches the log.
+  for (const auto &r : recs) EXPECT_EQ(r.dump().find("sk-loopback-secret"), std::string::npos);
+  auto fbs = events(recs, "feedback");
+  ASSERT_EQ(fbs.size(), 2u);
+  EXPECT_EQ(fbs[0]["kind"], "lint");
+  EXPECT_EQ(fbs[1]["kind"], "mismatch");
+  auto verdicts = events(recs, "verdict");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0]["state"], "done");
+  // Transitions of call 2: feedback -> generate (logged once the call count moved on), then
+  // lint -> compile -> run -> verify -> done.
+  std::vector<std::string> last_path;
+  for (const auto &t : events(recs, "transition"))
+    if (t["call"] == 2) last_path.push_back(t["to"].get<std::string>());
+  EXPECT_EQ(last_path, (std::vector<std::string>{"generate", "lint", "compile", "run", "verify", "done"}));
+
+  // Replay: the same run, reproduced from the log without a server.
+  RunLog replay_log;  // in memory
+  auto replay = make_replay_provider(path);
+  auto rr = run_job(*replay, replay_log);
+  ASSERT_EQ(rr.size(), 1u);
+  EXPECT_EQ(rr[0].final_state, State::Done);
+  EXPECT_EQ(rr[0].model_calls, 3);
+  auto again = replay_log.records();
+  ASSERT_EQ(again.size(), recs.size());
+  for (size_t i = 0; i < recs.size(); ++i) {
+    json a = stable_record(recs[i]), b = stable_record(again[i]);
+    if (a["event"] == "overload_start") {
+      a.erase("provider");
+      b.erase("provider");
+    }
+    EXPECT_EQ(a, b) << "record " << i;
+  }
+}
+
+TEST(GenerationLoopHttp, TooManyRequestsIsRetriedThenSucceeds) {
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    if (n == 0) {
+      res.status = 429;
+      res.set_header("Retry-After", "0");
+      res.set_content(R"({"error":{"message":"rate limited"}})", "application/json");
+      return;
+    }
+    res.set_content(completion(fenced(read_kernel("add_correct.py"))).dump(), "application/json");
+  });
+  std::string path = temp_log("429");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  auto results = run_job(*provider, log);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  EXPECT_EQ(results[0].model_calls, 1);
+  EXPECT_EQ(ep.bodies().size(), 2u);
+  auto responses = events(read_runlog(path), "response");
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0]["status"], "ok");
+  EXPECT_EQ(responses[0]["tries"], 2);
+  EXPECT_EQ(responses[0]["http_status"], 200);
+  expect_log_complete(log);
+}
+
+TEST(GenerationLoopHttp, ServerErrorsExhaustRetriesAndFailTheAttempt) {
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    res.status = 500;
+    res.set_content("internal error", "text/plain");
+  });
+  std::string path = temp_log("500");
+  RunLog log(path);
+  auto cfg = config_for(ep);
+  cfg.max_retries = 2;
+  auto provider = make_openai_provider(cfg);
+  auto results = run_job(*provider, log);
+  EXPECT_EQ(results[0].final_state, State::Failed);
+  EXPECT_NE(results[0].reason.find("http_error"), std::string::npos) << results[0].reason;
+  EXPECT_NE(results[0].reason.find("HTTP 500"), std::string::npos) << results[0].reason;
+  EXPECT_EQ(ep.bodies().size(), 3u);  // first try + 2 retries
+  auto recs = read_runlog(path);
+  auto responses = events(recs, "response");
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0]["status"], "http_error");
+  EXPECT_EQ(responses[0]["tries"], 3);
+  auto verdicts = events(recs, "verdict");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0]["state"], "failed");
+  EXPECT_EQ(events(recs, "overload_end").size(), 1u);
+  expect_log_complete(log);
+}
+
+TEST(GenerationLoopHttp, MalformedJsonFailsTheAttemptWithoutRetrying) {
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    res.set_content("{\"choices\": [ {\"message\": ", "application/json");
+  });
+  std::string path = temp_log("malformed");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  auto results = run_job(*provider, log);
+  EXPECT_EQ(results[0].final_state, State::Failed);
+  EXPECT_NE(results[0].reason.find("malformed"), std::string::npos) << results[0].reason;
+  EXPECT_EQ(ep.bodies().size(), 1u);
+  auto responses = events(read_runlog(path), "response");
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0]["status"], "malformed");
+  expect_log_complete(log);
+}
+
+TEST(GenerationLoopHttp, ReplyWithoutCodeGetsFeedbackAndTheNextReplyPasses) {
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    std::string content = n == 0 ? "I would write a Triton kernel that adds the two tensors."
+                                 : fenced(read_kernel("add_correct.py"));
+    res.set_content(completion(content).dump(), "application/json");
+  });
+  std::string path = temp_log("nocode");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  auto results = run_job(*provider, log);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  EXPECT_EQ(results[0].model_calls, 2);
+  auto bodies = ep.bodies();
+  ASSERT_EQ(bodies.size(), 2u);
+  std::string fb = last_user_message(bodies[1]);
+  EXPECT_NE(fb.find("failure: no_code"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("no ```python code block"), std::string::npos) << fb;
+  auto fbs = events(read_runlog(path), "feedback");
+  ASSERT_EQ(fbs.size(), 1u);
+  EXPECT_EQ(fbs[0]["kind"], "no_code");
+  expect_log_complete(log);
+}
+
+TEST(GenerationLoopHttp, SlowReplyHitsTheRequestTimeout) {
+  std::atomic<bool> release{false};
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    for (int i = 0; i < 200 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    res.set_content(completion(fenced(read_kernel("add_correct.py"))).dump(), "application/json");
+  });
+  std::string path = temp_log("timeout");
+  RunLog log(path);
+  auto cfg = config_for(ep);
+  cfg.request_timeout_s = 0.3;
+  cfg.max_retries = 1;
+  auto provider = make_openai_provider(cfg);
+  auto results = run_job(*provider, log);
+  release = true;
+  EXPECT_EQ(results[0].final_state, State::Failed);
+  EXPECT_NE(results[0].reason.find("timeout"), std::string::npos) << results[0].reason;
+  auto responses = events(read_runlog(path), "response");
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0]["status"], "timeout");
+  EXPECT_EQ(responses[0]["tries"], 2);
+  EXPECT_EQ(events(read_runlog(path), "verdict").size(), 1u);
+  expect_log_complete(log);
+}
+
+TEST(GenerationLoopHttp, ConcurrentAttemptsShareOneBatchAndReportPassAtK) {
+  std::atomic<int> in_flight{0}, max_in_flight{0};
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    int now = ++in_flight;
+    int prev = max_in_flight.load();
+    while (now > prev && !max_in_flight.compare_exchange_weak(prev, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    --in_flight;
+    res.set_content(completion(fenced(read_kernel("add_correct.py"))).dump(), "application/json");
+  });
+  RunLog log;
+  auto provider = make_openai_provider(config_for(ep));
+  LoopOptions opts;
+  opts.k = 3;
+  auto results = run_job(*provider, log, opts);
+  ASSERT_EQ(results.size(), 3u);
+  for (const auto &r : results) EXPECT_EQ(r.final_state, State::Done);
+  EXPECT_GE(max_in_flight.load(), 2);  // the batch went out concurrently
+  auto bodies = ep.bodies();
+  std::set<uint64_t> seeds;
+  for (const auto &b : bodies) seeds.insert(b["seed"].get<uint64_t>());
+  EXPECT_EQ(seeds.size(), 3u);
+}
