@@ -1,0 +1,112 @@
+//===- bench_kernels.cpp - generated kernels on the chip: time vs roofline, compile time ===//
+//
+// For each kernel: source-to-binary compile time, simulated cycles of one
+// launch on the preset (default mtia-2i, its timing mode), the roofline bound
+// (max of bytes / DRAM bandwidth and FLOPs / peak of the unit used) and the
+// ratio bound / simulated. Usage: bench_kernels [PRESET]
+//
+//===----------------------------------------------------------------------===//
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/model/device.h"
+#include "opforge/model/params.h"
+
+using namespace opforge;
+using namespace opforge::compiler;
+
+namespace {
+
+struct Arg {
+  int64_t elems = 0;  // >0: an fp32 tensor of this many elements
+  int64_t i = 0;
+  double f = 0;
+  bool is_float = false;
+};
+
+struct Bench {
+  const char *name, *file, *signature;
+  std::vector<std::string> constexprs;
+  std::vector<Arg> args;
+  uint32_t grid;
+  double bytes, flops, peak_flops_per_cycle;  // peak of the unit used, whole chip
+};
+
+void run(model::Device &dev, const Bench &b) {
+  CompileOptions o;
+  o.knobs = Knobs{};
+  add_signature(o.spec, b.signature);
+  for (auto &c : b.constexprs) add_constexpr(o.spec, c);
+  register_codegen_stages();
+  auto t0 = std::chrono::steady_clock::now();
+  CompileState s = compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + b.file, o, "bin");
+  double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  auto bin = std::any_cast<std::shared_ptr<KernelBinary>>(s.extra.at("bin"));
+  std::mt19937 rng(1);
+  std::normal_distribution<float> dist;
+  std::vector<ArgValue> values;
+  std::vector<uint64_t> bufs;
+  for (auto &a : b.args) {
+    if (a.elems) {
+      std::vector<float> host(a.elems);
+      for (auto &x : host) x = dist(rng);
+      uint64_t addr = dev.alloc(a.elems * 4);
+      dev.copy_in(addr, host.data(), a.elems * 4);
+      bufs.push_back(addr);
+      values.push_back({ArgValue::Kind::Address, addr, 0, 0});
+    } else if (a.is_float) {
+      values.push_back({ArgValue::Kind::Float, 0, 0, a.f});
+    } else {
+      values.push_back({ArgValue::Kind::Int, 0, a.i, 0});
+    }
+  }
+  model::KernelLaunch k;
+  k.image = model::read_elf(bin->elf, bin->kernel);
+  k.args = bin->pack_args(values);
+  k.grid = model::Grid3{b.grid, 1, 1};
+  model::LaunchResult r = dev.launch(k);
+  for (auto a : bufs) dev.free(a);
+  const auto &p = dev.params();
+  double ghz = p.clock.freq_ghz;
+  double dram_bytes_per_cycle = p.dram.channels * p.dram.channel_gbps / ghz;
+  double bound = std::max(b.bytes / dram_bytes_per_cycle, b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0);
+  std::printf("%-14s compile %7.2f ms  simulated %10llu cycles (%9.2f us)  roofline %10.0f cycles  ratio %5.1f%%  %s\n",
+              b.name, compile_ms, static_cast<unsigned long long>(r.cycles), r.cycles / ghz / 1000.0, bound,
+              100.0 * bound / std::max<double>(1, r.cycles), r.ok() ? "" : r.traps.front().c_str());
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string preset = argc > 1 ? argv[1] : "mtia-2i";
+  try {
+    model::Device dev(model::load_chip_params(preset));
+    double pes = dev.params().grid.rows * dev.params().grid.cols;
+    double vec_flops = pes * dev.params().core.vec_lanes;  // fp32 lanes per cycle
+    double dpe_fp32 = pes * dev.params().dpe.macs_per_cycle_fp32 * 2;
+    const int64_t n = 1 << 20, rows = 1024, cols = 1024, mm = 128;
+    std::vector<Bench> benches = {
+        {"vector_add", "vector_add.py", "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+         {"BLOCK_SIZE=1024"}, {{n}, {n}, {n}, {0, n}, {0, 0, 2.0, true}}, static_cast<uint32_t>(n / 1024),
+         3.0 * n * 4, 2.0 * n, vec_flops},
+        {"softmax", "fused_softmax.py",
+         "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_cols=i32",
+         {"BLOCK_SIZE=1024"}, {{rows * cols}, {rows * cols}, {0, cols}, {0, cols}, {0, rows}, {0, cols}}, 64,
+         2.0 * rows * cols * 4, 4.0 * rows * cols, vec_flops},
+        {"matmul_fp32", "matmul.py",
+         "a_ptr=*fp32,b_ptr=*fp32,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,"
+         "stride_bn=i32,stride_cm=i32,stride_cn=i32",
+         {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=4"},
+         {{mm * mm}, {mm * mm}, {mm * mm}, {0, mm}, {0, mm}, {0, mm}, {0, mm}, {0, 1}, {0, mm}, {0, 1}, {0, mm}, {0, 1}},
+         static_cast<uint32_t>((mm / 32) * (mm / 32)), 3.0 * mm * mm * 4, 2.0 * mm * mm * mm, dpe_fp32},
+    };
+    std::printf("preset %s\n", preset.c_str());
+    for (auto &b : benches) run(dev, b);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_kernels: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
