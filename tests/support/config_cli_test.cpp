@@ -53,6 +53,10 @@ TEST(ConfigCli, ShowPrintsResolvedTinyWithOverride) {
   EXPECT_EQ(j["pe_grid"]["cols"], 2);
   EXPECT_EQ(j["name"], "tiny");
   EXPECT_EQ(j["sram"]["size_bytes"], 1 << 20);
+  // Fields come in schema order, not alphabetically.
+  EXPECT_LT(r.out.find("\"name\""), r.out.find("\"clock_ghz\""));
+  EXPECT_LT(r.out.find("\"clock_ghz\""), r.out.find("\"pe_grid\""));
+  EXPECT_LT(r.out.find("\"pe_grid\""), r.out.find("\"command_processor\""));
   // The output is a complete config: it loads back to the same thing.
   EXPECT_EQ(opforge::ArchConfig::from_document(j, "stdout").to_json(), j);
 }

@@ -77,7 +77,7 @@ int run_show(const std::vector<std::string> &args) {
     if (e.context().file.starts_with("--set")) return usage_error("config show", e.what());
     throw;
   }
-  std::cout << config.to_json().dump(2) << "\n";
+  std::cout << arch_schema().dump_ordered(config.to_json()) << "\n";
   return kExitOk;
 }
 
