@@ -410,3 +410,30 @@ TEST(GenerationLoopHttp, ConcurrentAttemptsShareOneBatchAndReportPassAtK) {
   for (const auto &b : bodies) seeds.insert(b["seed"].get<uint64_t>());
   EXPECT_EQ(seeds.size(), 3u);
 }
+
+TEST(GenerationLoopHttp, DialogBudgetStartsFreshDialogsCarryingFeedbackThenFails) {
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(fenced(read_kernel("add_wrong_sign.py"))).dump(), "application/json");
+  });
+  std::string path = temp_log("budget");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  LoopOptions opts;
+  opts.budget.max_dialogs = 2;
+  opts.budget.max_calls_per_dialog = 2;
+  auto results = run_job(*provider, log, opts);
+  EXPECT_EQ(results[0].final_state, State::Failed);
+  EXPECT_EQ(results[0].model_calls, 4);
+  EXPECT_EQ(results[0].dialogs, 2);
+  EXPECT_NE(results[0].reason.find("budget: 2 dialogs of 2 model calls"), std::string::npos) << results[0].reason;
+  auto bodies = ep.bodies();
+  ASSERT_EQ(bodies.size(), 4u);
+  EXPECT_EQ(bodies[1]["messages"].size(), 4u);  // same dialog: conversation grows
+  EXPECT_EQ(bodies[2]["messages"].size(), 2u);  // new dialog: system + task again ...
+  std::string task = bodies[2]["messages"][1]["content"].get<std::string>();
+  EXPECT_NE(task.find("failure: mismatch"), std::string::npos) << task;  // ... carrying the last feedback
+  auto recs = read_runlog(path);
+  EXPECT_EQ(events(recs, "dialog_start").size(), 1u);
+  EXPECT_EQ(events(recs, "feedback").size(), 4u);
+  expect_log_complete(log);
+}
