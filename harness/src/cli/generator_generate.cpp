@@ -130,6 +130,7 @@ int run(const std::vector<std::string> &args) {
     }
 
     std::unique_ptr<generator::Provider> provider;
+    nlohmann::json provider_config = nlohmann::json::object();
     std::string pname = vm["provider"].as<std::string>();
     if (pname == "openai") {
       generator::OpenAIConfig cfg;
@@ -144,6 +145,7 @@ int run(const std::vector<std::string> &args) {
       if (vm.count("concurrency")) cfg.concurrency = vm["concurrency"].as<int>();
       if (vm.count("retries")) cfg.max_retries = vm["retries"].as<int>();
       provider = generator::make_openai_provider(cfg);
+      provider_config = cfg.to_json();  // names the key's variable, never the key
     } else if (pname == "replay") {
       if (!vm.count("replay")) return usage_error("generate", "--provider replay needs --replay RUNLOG");
       provider = generator::make_replay_provider(vm["replay"].as<std::string>());
@@ -157,6 +159,9 @@ int run(const std::vector<std::string> &args) {
     auto templates = generator::PromptTemplates::load(
         vm.count("prompts") ? vm["prompts"].as<std::string>() : generator::PromptTemplates::default_dir());
     generator::RunLog log((out / "runlog.jsonl").string());
+    log.append({{"event", "run_start"}, {"provider", provider->name()}, {"model", provider->model()},
+                {"provider_config", provider_config}, {"overloads", overloads}, {"k", k},
+                {"corpus", corpus.path()}, {"library", library.string()}});
     generator::LoopOptions lopts;
     lopts.k = k;
     lopts.seed = vm["seed"].as<uint64_t>();
