@@ -155,6 +155,7 @@ TEST(ValidateLibrary, MissingLibraryDirectoryIsAnError) {
 
 #ifdef OPFORGE_EXE
 TEST(ValidateCli, PrintsTableAndExitStatusFollowsTheResult) {
+  if (!fs::exists(OPFORGE_EXE)) GTEST_SKIP() << "opforge executable not built: " << OPFORGE_EXE;
   std::string out;
   std::string base = std::string(OPFORGE_EXE) + " validate --corpus '" + test::small_corpus() + "' --dtype float32";
   int rc = test::run_command(base + " --ops aten::add.Tensor,sum.dim_IntList 2>&1", &out);

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "opforge/compiler/interp_executor.h"
+#include "opforge/harness/aten_runtime.h"
 #include "opforge/compiler/lint.h"
 #include "opforge/compiler/parser.h"
 #include "opforge/compiler/wrapper.h"
@@ -205,8 +207,12 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-std::string run_call(const compiler::ast::Module &module, const std::string &wrapper, Executor &executor,
-                     const Call &call, const Corpus &corpus) {
+namespace {
+
+using RunFn = std::function<WrapperValue(const std::vector<WrapperValue> &,
+                                         const std::vector<std::pair<std::string, WrapperValue>> &)>;
+
+std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call, const Corpus &corpus) {
   CallBuffers buffers(executor);
   try {
     std::vector<WrapperValue> args;
@@ -214,14 +220,29 @@ std::string run_call(const compiler::ast::Module &module, const std::string &wra
     for (size_t i = 0; i < call.args.size(); ++i)
       args.push_back(to_wrapper(call.args[i], buffers, "#" + std::to_string(i)));
     for (const auto &[name, value] : call.kwargs) kwargs.emplace_back(name, to_wrapper(value, buffers, name));
-    compiler::WrapperInterpreter interp(module, executor);
-    auto result = interp.run(wrapper, args, kwargs);
-    Value out = from_wrapper(result.value, executor, buffers);
+    Value out = from_wrapper(fn(args, kwargs), executor, buffers);
     Verdict verdict = verify_call(call, out, {}, &corpus);
     return verdict.ok() ? std::string() : verdict.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
   }
+}
+
+}  // namespace
+
+std::string run_call(const compiler::ast::Module &module, const std::string &wrapper, Executor &executor,
+                     const Call &call, const Corpus &corpus) {
+  return run_and_verify(
+      [&](const auto &args, const auto &kwargs) {
+        compiler::WrapperInterpreter interp(module, executor);
+        return interp.run(wrapper, args, kwargs).value;
+      },
+      executor, call, corpus);
+}
+
+std::string run_view_call(Executor &executor, const Call &call, const Corpus &corpus) {
+  return run_and_verify([&](const auto &args, const auto &kwargs) { return run_view_op(call.overload, args, kwargs); },
+                        executor, call, corpus);
 }
 
 std::string OverloadResult::first_failure() const {
@@ -307,13 +328,14 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
                      ? n
                      : std::min<int64_t>(n, static_cast<int64_t>(options.max_calls_per_overload));
   const auto *file = library.find(overload);
-  if (!file) {
+  const bool use_runtime = !file && is_view_op(overload);
+  if (!file && !use_runtime) {
     r.error = "no wrapper '" + wrapper_name_for(overload) + "' in kernel library " + library.dir() + " (expected in " +
               library_file_name_for(overload) + ")";
     return r;
   }
-  r.file = file->path;
-  if (!file->module) {
+  r.file = use_runtime ? "(view runtime)" : file->path;
+  if (!use_runtime && !file->module) {
     r.error = overload + ": " + file->error;
     return r;
   }
@@ -324,7 +346,7 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
     r.error = e.what();
     return r;
   }
-  const std::string wrapper = file->wrapper_for(overload);
+  const std::string wrapper = use_runtime ? std::string() : file->wrapper_for(overload);
   r.total = 0;
   static std::mutex corpus_mutex;  // HDF5 reads are not thread-safe
   for (const auto &group : groups) {
@@ -337,7 +359,8 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
       ++r.total;
       auto &pd = r.per_dtype[call.dtype];
       ++pd.second;
-      std::string reason = run_call(*file->module, wrapper, *executor, call, corpus);
+      std::string reason = use_runtime ? run_view_call(*executor, call, corpus)
+                                       : run_call(*file->module, wrapper, *executor, call, corpus);
       if (reason.empty()) {
         ++r.passed;
         ++pd.first;

@@ -119,6 +119,9 @@ struct ValidateReport {
 std::string run_call(const compiler::ast::Module &module, const std::string &wrapper,
                      compiler::Executor &executor, const Call &call, const Corpus &corpus);
 
+// Runs one recorded call of a view/metadata overload through the runtime (aten_runtime.h).
+std::string run_view_call(compiler::Executor &executor, const Call &call, const Corpus &corpus);
+
 ValidateReport validate(const Corpus &corpus, const KernelLibrary &library, const ValidateOptions &options);
 
 }  // namespace opforge::harness
