@@ -1,0 +1,75 @@
+//===- scenario.h - co-design scenarios: arch, sweep axes, workloads ------===//
+//
+// A scenario (scenarios/*.json, schema in docs/scenarios.md) names an
+// architecture preset of the chip model plus overrides, sweep axes over any
+// field of the resolved architecture document, the workloads run at every
+// point, the timing mode, the counter sampling interval, a per-point timeout
+// and the output file. parse_scenario() rejects unknown fields, unknown
+// architecture fields and empty sweeps with an opforge::Error naming the file
+// and the JSON path.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace opforge::harness {
+
+// One argument of a kernel's argument block (little-endian 64-bit words).
+struct KernelArg {
+  enum class Kind { Value, Alloc, LocalBase };
+  Kind kind = Kind::Value;
+  uint64_t value = 0;        // Value: the word; Alloc: bytes; LocalBase: offset
+  bool per_program = false;  // Alloc: bytes are per program instance
+};
+
+struct Workload {
+  enum class Kind { Elf, Asm, Aten };
+  std::string name;
+  Kind kind = Kind::Elf;
+  std::string path;                 // Elf / Asm: absolute path of the program
+  bool grid_per_pe = false;         // one program instance per PE of the point
+  uint32_t grid[3] = {1, 1, 1};     // otherwise this grid
+  std::vector<KernelArg> args;
+};
+
+// One sweep axis: a single field, or several fields zipped (same length).
+struct SweepAxis {
+  std::vector<std::string> fields;               // dotted arch paths ("grid.rows")
+  std::vector<std::vector<nlohmann::json>> values;  // values[i][f]: i-th step of field f
+};
+
+struct Scenario {
+  std::string file;  // where it was read from ("" for in-memory documents)
+  std::string name;
+  std::string description;
+  std::string arch = "mtia-2i";
+  std::vector<std::pair<std::string, nlohmann::json>> overrides;
+  std::vector<SweepAxis> axes;
+  std::vector<Workload> workloads;
+  std::string timing;                    // "functional", "lt" or "" (the preset's)
+  uint64_t sample_interval_cycles = 0;   // 0: no counter traces
+  std::vector<std::string> sample_counters;  // globs sampled when the interval is set
+  double timeout_s = 300;                // per point
+  std::string output;                    // results file (resolved against the cwd)
+  nlohmann::json document;               // the scenario as read
+};
+
+// Read and validate a scenario file. Throws opforge::Error.
+Scenario parse_scenario_file(const std::string &path);
+// Validate a document; relative program paths resolve against `base_dir`.
+Scenario parse_scenario(const nlohmann::json &doc, const std::string &file,
+                        const std::string &base_dir);
+
+// The resolved architecture document of the chip model for a preset name or
+// file (the fields sweep axes and overrides may name).
+nlohmann::json resolved_arch_document(const std::string &arch);
+// Set a dotted path in an architecture document; the path must exist.
+// Throws opforge::Error naming `where` and the field.
+void set_arch_field(nlohmann::json &doc, const std::string &dotted, const nlohmann::json &value,
+                    const std::string &where);
+
+}  // namespace opforge::harness

@@ -1,0 +1,196 @@
+//===- runner.cpp - local process pool running sweep points ---------------===//
+#include "opforge/harness/runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "opforge/harness/results.h"
+#include "opforge/support/error.h"
+
+namespace opforge::harness {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Child {
+  pid_t pid = 0;
+  size_t point = 0;
+  Clock::time_point start;
+  bool killed = false;
+};
+
+pid_t spawn(const std::vector<std::string> &argv, const fs::path &log) {
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("fork failed"));
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group, so a timeout kills the tools it started too
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+    }
+    std::vector<char *> args;
+    for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+std::string tail(const fs::path &p, size_t max_chars) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  if (s.size() > max_chars) s = "..." + s.substr(s.size() - max_chars);
+  return s;
+}
+
+std::string fmt_secs(double s) {
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s / 60), int(s) % 60);
+  else std::snprintf(buf, sizeof buf, "%.0fs", s);
+  return buf;
+}
+
+}  // namespace
+
+RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
+  auto t0 = Clock::now();
+  std::vector<SweepPoint> points = expand_sweep(s);
+  RunSummary sum;
+  sum.total = points.size();
+  unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+  double timeout_s = opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s;
+  fs::create_directories(shard_dir(opts.out));
+
+  std::vector<size_t> todo;
+  for (const auto &p : points) {
+    fs::path sp = shard_path(opts.out, p.index);
+    if (opts.resume && fs::exists(sp)) {
+      bool failed = false;
+      try {
+        PointResult r = read_shard(sp);
+        failed = r.status != "ok";
+      } catch (const Error &) {
+        failed = true;  // unreadable: counted as failed
+      }
+      if (!failed || !opts.retry_failed) {
+        ++sum.skipped;
+        if (failed) ++sum.failed;
+        else ++sum.ok;
+        continue;
+      }
+    }
+    std::error_code ec;
+    fs::remove(sp, ec);
+    todo.push_back(p.index);
+  }
+
+  std::vector<Child> running;
+  size_t next = 0, done = 0;
+  auto progress = [&](bool final) {
+    if (!opts.progress) return;
+    double el = std::chrono::duration<double>(Clock::now() - t0).count();
+    size_t left = todo.size() - done;
+    std::string eta = done ? fmt_secs(el / double(done) * double(left)) : "?";
+    *opts.progress << "\r[sweep " << s.name << "] " << (sum.skipped + done) << "/" << sum.total << " points, "
+                   << sum.failed << " failed, " << running.size() << " running, elapsed " << fmt_secs(el)
+                   << ", ETA " << (left ? eta : "0s") << "   " << (final ? "\n" : "") << std::flush;
+  };
+  auto finish = [&](const Child &c, int st) {
+    fs::path sp = shard_path(opts.out, c.point);
+    fs::path log = shard_dir(opts.out) / ("point-" + std::to_string(c.point) + ".log");
+    bool have = fs::exists(sp);
+    PointResult r;
+    if (have) {
+      try {
+        r = read_shard(sp);
+      } catch (const Error &) {
+        have = false;
+      }
+    }
+    if (!have || c.killed) {
+      const SweepPoint &p = points[c.point];
+      r = PointResult{};
+      r.index = p.index;
+      r.workload = s.workloads[p.workload].name;
+      r.axis_values = nlohmann::json::object();
+      for (const auto &[k, v] : p.axis_values) r.axis_values[k] = v;
+      std::string out = tail(log, 400);
+      if (c.killed) {
+        r.status = "timeout";
+        r.reason = "killed after the per-point timeout of " + fmt_secs(timeout_s);
+      } else if (WIFSIGNALED(st)) {
+        r.status = "crashed";
+        r.reason = std::string("point process died on signal ") + std::to_string(WTERMSIG(st)) + " (" +
+                   strsignal(WTERMSIG(st)) + ")";
+      } else {
+        r.status = "crashed";
+        r.reason = "point process exited with status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) +
+                   " without a result";
+      }
+      if (!out.empty()) r.reason += ": " + out;
+      write_shard(sp, r);
+    }
+    ++done;
+    ++sum.ran;
+    if (r.status == "ok") ++sum.ok;
+    else ++sum.failed;
+  };
+
+  progress(false);
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && running.size() < jobs) {
+      size_t i = todo[next++];
+      fs::path log = shard_dir(opts.out) / ("point-" + std::to_string(i) + ".log");
+      Child c;
+      c.point = i;
+      c.start = Clock::now();
+      c.pid = spawn({opts.opforge_exe, "sweep-point", opts.scenario_file, "--index", std::to_string(i), "--out",
+                     opts.out.string()},
+                    log);
+      running.push_back(c);
+      progress(false);
+    }
+    bool changed = false;
+    for (size_t k = 0; k < running.size();) {
+      Child &c = running[k];
+      int st = 0;
+      pid_t got = ::waitpid(c.pid, &st, WNOHANG);
+      if (got == c.pid) {
+        finish(c, st);
+        running.erase(running.begin() + long(k));
+        changed = true;
+        continue;
+      }
+      if (!c.killed && std::chrono::duration<double>(Clock::now() - c.start).count() > timeout_s) {
+        ::kill(-c.pid, SIGKILL);
+        ::kill(c.pid, SIGKILL);
+        c.killed = true;
+      }
+      ++k;
+    }
+    if (changed) progress(false);
+    else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  merge_results(opts.out, s, points);
+  sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  progress(true);
+  return sum;
+}
+
+}  // namespace opforge::harness
