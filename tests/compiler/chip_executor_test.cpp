@@ -60,5 +60,51 @@ TEST(ChipExecutor, NonContiguousViewsRoundTrip) {
     for (int64_t j = 0; j < 4; ++j) EXPECT_EQ(back.get_double(i * 4 + j), t.get_double(j * 6 + i));
 }
 
+TEST(ChipExecutor, AGuestFaultNamesKernelProgramPcAndInstruction) {
+  ast::Module m = parse_file(kernel_path("layer_norm.py"));
+  ChipExecutor chip(device());
+  auto tensor = [&](const char *name, int64_t n) {
+    LaunchArg a;
+    a.name = name;
+    a.kind = LaunchArg::Kind::Tensor;
+    a.tensor.buffer = chip.allocate(n * 4);
+    a.tensor.sizes = {n};
+    a.tensor.strides = {1};
+    return a;
+  };
+  auto integer = [](const char *name, int64_t v) {
+    LaunchArg a;
+    a.name = name;
+    a.kind = LaunchArg::Kind::Int;
+    a.int_value = v;
+    return a;
+  };
+  LaunchRequest r;
+  r.kernel = "_layer_norm_fwd_fused";
+  r.module = &m;
+  for (auto *f : m.jit_functions())
+    if (f->name == r.kernel) r.function = f;
+  ASSERT_NE(r.function, nullptr);
+  LaunchArg eps;
+  eps.name = "eps";
+  eps.kind = LaunchArg::Kind::Float;
+  eps.float_value = 1e-5;
+  LaunchArg block = integer("BLOCK_SIZE", 64);
+  block.is_constexpr = true;
+  // Row 1 starts 2 GiB past X: beyond the tiny chip's 1 GiB of DRAM.
+  r.args = {tensor("X", 64), tensor("Y", 64), tensor("W", 64), tensor("B", 64), tensor("Mean", 2), tensor("Rstd", 2),
+            integer("stride", int64_t(1) << 29), integer("N", 64), eps, block};
+  r.grid.x = 2;
+  try {
+    chip.launch(r);
+    FAIL() << "expected a trap";
+  } catch (const Error &e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("kernel _layer_norm_fwd_fused program (1, 0, 0)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("pc=0x8"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("(vle32.v"), std::string::npos) << "disassembled masked vector load: " << msg;
+  }
+}
+
 }  // namespace
 }  // namespace opforge::compiler::testing
