@@ -95,6 +95,13 @@ int main(int argc, char **argv) {
          "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_cols=i32",
          {"BLOCK_SIZE=1024"}, {{rows * cols}, {rows * cols}, {0, cols}, {0, cols}, {0, rows}, {0, cols}}, 64,
          2.0 * rows * cols * 4, 4.0 * rows * cols, vec_flops},
+        {"layer_norm", "layer_norm.py", "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
+         {"BLOCK_SIZE=1024"},
+         {{rows * cols}, {rows * cols}, {cols}, {cols}, {rows}, {rows}, {0, cols}, {0, cols}, {0, 0, 1e-5, true}},
+         static_cast<uint32_t>(rows), 2.0 * rows * cols * 4, 8.0 * rows * cols, vec_flops},
+        {"argmax_rows", "argmax.py", "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32", {"BLOCK_SIZE=1024"},
+         {{rows * cols}, {rows * 2}, {0, cols}, {0, cols}}, static_cast<uint32_t>(rows), 1.0 * rows * cols * 4,
+         1.0 * rows * cols, vec_flops},
         {"matmul_fp32", "matmul.py",
          "a_ptr=*fp32,b_ptr=*fp32,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,"
          "stride_bn=i32,stride_cm=i32,stride_cn=i32",
