@@ -78,6 +78,40 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Argument names of a schema in order: "f(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> T"
+// -> {"self", "other", "alpha"}.
+std::vector<std::string> schema_arg_names(const std::string &schema) {
+  std::vector<std::string> names;
+  size_t open = schema.find('(');
+  if (open == std::string::npos) return names;
+  int depth = 0;
+  std::string cur;
+  auto flush = [&] {
+    std::string a = cur;
+    cur.clear();
+    if (auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
+    while (!a.empty() && a.back() == ' ') a.pop_back();
+    if (a.empty() || a == "*") return;
+    auto sp = a.find_last_of(' ');
+    names.push_back(sp == std::string::npos ? a : a.substr(sp + 1));
+  };
+  for (size_t i = open + 1; i < schema.size(); ++i) {
+    char c = schema[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (c == ',' && depth == 0) {
+      flush();
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return names;
+}
+
 class ReferenceEvaluator : public KernelEvaluator {
  public:
   explicit ReferenceEvaluator(EvaluatorOptions o) : opts_(std::move(o)) {
@@ -111,6 +145,7 @@ class ReferenceEvaluator : public KernelEvaluator {
   std::string path_, source_, wrapper_;
   std::unique_ptr<compiler::ast::Module> module_;
   std::vector<harness::Value> outputs_;
+  std::vector<std::vector<std::pair<std::string, harness::Value>>> mutated_;
 
   void lint(StageResult &r) {
     auto findings = compiler::lint_source(path_, source_, opts_.lint);
@@ -223,6 +258,7 @@ class ReferenceEvaluator : public KernelEvaluator {
     if (!module_) throw Error("evaluator: Run before a successful Compile");
     auto deadline = Clock::now() + std::chrono::duration<double>(opts_.run_timeout_s);
     outputs_.clear();
+    mutated_.clear();
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
       if (Clock::now() > deadline) {
@@ -245,6 +281,19 @@ class ReferenceEvaluator : public KernelEvaluator {
         for (const auto &[k, v] : call.kwargs) kwargs.emplace_back(k, to_wrapper(v, *ex, k));
         auto res = wi.run(wrapper_, args, kwargs);
         outputs_.push_back(from_wrapper(res.value, *ex));
+        // Mutated inputs, read back by schema argument name.
+        std::vector<std::pair<std::string, harness::Value>> mutated;
+        auto names = schema_arg_names(opts_.schema);
+        for (const auto &[name, expected] : call.mutated) {
+          (void)expected;
+          const WrapperValue *passed = nullptr;
+          for (size_t a = 0; a < names.size() && a < args.size(); ++a)
+            if (names[a] == name) passed = &args[a];
+          for (size_t a = 0; a < kwargs.size(); ++a)
+            if (kwargs[a].first == name) passed = &kwargs[a].second;
+          if (passed) mutated.emplace_back(name, from_wrapper(*passed, *ex));
+        }
+        mutated_.push_back(std::move(mutated));
       } catch (const compiler::CompileError &e) {
         r.failure.kind = Failure::Kind::Runtime;
         r.failure.message = e.what();
@@ -270,7 +319,7 @@ class ReferenceEvaluator : public KernelEvaluator {
     if (outputs_.size() != opts_.calls.size()) throw Error("evaluator: Verify before a successful Run");
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
-      auto verdict = harness::verify_call(call, outputs_[i], {}, opts_.corpus);
+      auto verdict = harness::verify_call(call, outputs_[i], mutated_[i], opts_.corpus);
       if (!verdict.ok()) {
         r.failure.kind = Failure::Kind::Mismatch;
         r.failure.message = verdict.first_reason();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "opforge/compiler/capability.h"
 #include "opforge/generator/evaluator.h"
@@ -166,4 +167,54 @@ TEST(OpenAIConfigFile, UnknownKeyAndBadValuesNameTheField) {
   } catch (const Error &e) {
     EXPECT_EQ(e.context().path, "/max_tokens");
   }
+}
+
+namespace {
+std::string kernel_text(const std::string &name) {
+  std::ifstream in(std::string(OPFORGE_SOURCE_DIR) + "/tests/generator/kernels/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// aten::add_.Tensor(x, y, alpha=3): out and the mutated self are x + 3 * y.
+EvaluatorOptions inplace_add_options() {
+  HostTensor x(DType::Float32, {7}), y(DType::Float32, {7}), want(DType::Float32, {7});
+  for (int64_t i = 0; i < 7; ++i) {
+    x.set_double(i, 0.5 * static_cast<double>(i) - 1.0);
+    y.set_double(i, 0.25 * static_cast<double>(i));
+    want.set_double(i, static_cast<float>(x.get_double(i) + 3.0 * y.get_double(i)));
+  }
+  harness::Call c;
+  c.overload = "aten::add_.Tensor";
+  c.dtype = DType::Float32;
+  c.args = {harness::Value::of_tensor(x), harness::Value::of_tensor(y)};
+  c.kwargs = {{"alpha", harness::Value::of_int(3)}};
+  c.out = harness::Value::of_tensor(want);
+  c.mutated = {{"self", harness::Value::of_tensor(want)}};
+  EvaluatorOptions o;
+  o.calls = {c};
+  o.schema = "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)";
+  return o;
+}
+}  // namespace
+
+TEST(Evaluator, InPlaceOverloadPassesWhenSelfIsMutated) {
+  auto ev = make_reference_evaluator(inplace_add_options());
+  ev->begin("add__Tensor.py", kernel_text("add_inplace.py"), "add__Tensor");
+  for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run, Stage::Verify}) {
+    auto r = ev->run_stage(s);
+    ASSERT_TRUE(r.ok) << stage_name(s) << ": " << summarize_failure(s, r.failure);
+  }
+}
+
+TEST(Evaluator, InPlaceOverloadThatLeavesSelfUnchangedFailsVerify) {
+  auto ev = make_reference_evaluator(inplace_add_options());
+  ev->begin("add__Tensor.py", kernel_text("add_not_inplace.py"), "add__Tensor");
+  for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run}) ASSERT_TRUE(ev->run_stage(s).ok) << stage_name(s);
+  auto r = ev->run_stage(Stage::Verify);
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.kind, Failure::Kind::Mismatch);
+  ASSERT_TRUE(r.failure.mismatch.has_value());
+  EXPECT_NE(r.failure.mismatch->path.find("self"), std::string::npos) << r.failure.mismatch->path;
 }

@@ -210,9 +210,11 @@ int run(const std::vector<std::string> &args) {
             c.target_constraints = caps;
             c.reference_kernels = generator::reference_kernels(library.string(), row.category, library_file_name(ov));
             auto calls = corpus.calls(ov, std::nullopt, max_calls);
-            job.make_evaluator = [&corpus, calls] {
+            std::string schema = entry.schema;
+            job.make_evaluator = [&corpus, calls, schema] {
               generator::EvaluatorOptions eo;
               eo.calls = calls;
+              eo.schema = schema;
               eo.corpus = &corpus;
               return generator::make_reference_evaluator(std::move(eo));
             };

@@ -70,6 +70,9 @@ ExecutorFactory interp_executor_factory();
 
 struct EvaluatorOptions {
   std::vector<harness::Call> calls;          // calls with expected outputs
+  // The overload's schema ("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> ...");
+  // names the arguments so that mutated inputs are read back and compared too.
+  std::string schema;
   const harness::Corpus *corpus = nullptr;   // tolerance overrides (optional)
   ExecutorFactory executor;                  // default: interp_executor_factory()
   compiler::LintOptions lint;
