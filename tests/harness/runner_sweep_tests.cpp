@@ -162,7 +162,9 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
                    "assert len(c) > 0\n"
                    "print('h5py-ok', len(s))\n";
   std::ofstream(dir_ / "check.py") << py;
-  std::string cmd = "python3 " + (dir_ / "check.py").string() + " " + (dir_ / "out.h5").string() + " 2>&1";
+  // Debian's python3 (with python3-h5py) even when another python3 is first on PATH.
+  std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = python + " " + (dir_ / "check.py").string() + " " + (dir_ / "out.h5").string() + " 2>&1";
   FILE *p = ::popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   char buf[4096];
