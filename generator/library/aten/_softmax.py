@@ -27,9 +27,9 @@ def _softmax(self, dim, half_to_float):
         raise IndexError("Dimension out of range")
     dim = dim % rank
     if self.numel() == 0:
-        return torch.empty(self.shape, dtype=out_dtype)
+        return torch.empty(self.shape, dtype=out_dtype, device=self.device)
     if ndim == 0:
-        return torch.ones([], dtype=out_dtype)
+        return torch.ones([], dtype=out_dtype, device=self.device)
     perm = [d for d in range(ndim) if d != dim] + [dim]
     inverse = [0] * ndim
     for i, d in enumerate(perm):
@@ -37,7 +37,7 @@ def _softmax(self, dim, half_to_float):
     x = self.permute(perm).contiguous()
     n_cols = self.shape[dim]
     n_rows = self.numel() // n_cols
-    y = torch.empty(x.shape, dtype=out_dtype)
+    y = torch.empty(x.shape, dtype=out_dtype, device=self.device)
     BLOCK_SIZE = triton.next_power_of_2(n_cols)
     softmax_rows_kernel[(n_rows, )](x, y, n_cols, BLOCK_SIZE=BLOCK_SIZE)
     return y.permute(inverse)

@@ -24,9 +24,9 @@ def add_Tensor(self, other, *, alpha=1):
     out_dtype = torch.result_type(self, other)
     if not torch.is_tensor(other):
         # a Python scalar operand: a 0-d tensor of the result dtype
-        other = torch.full([], other, dtype=out_dtype)
+        other = torch.full([], other, dtype=out_dtype, device=self.device)
     shape = torch.broadcast_shapes(self.shape, other.shape)
-    out = torch.empty(shape, dtype=out_dtype)
+    out = torch.empty(shape, dtype=out_dtype, device=self.device)
     n_elements = out.numel()
     if n_elements == 0:
         return out
@@ -36,7 +36,7 @@ def add_Tensor(self, other, *, alpha=1):
     y = other.to(compute_dtype).expand(shape).contiguous()
     if isinstance(alpha, bool):
         alpha = int(alpha)
-    result = torch.empty(shape, dtype=compute_dtype)
+    result = torch.empty(shape, dtype=compute_dtype, device=self.device)
     if result.is_floating_point():
         alpha = float(alpha)
     upcast = compute_dtype == torch.float16 or compute_dtype == torch.bfloat16

@@ -23,7 +23,7 @@ def cat(tensors, dim=0):
     # legacy rule: 1-d empty tensors are skipped
     parts = [t for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
     if len(parts) == 0:
-        return torch.empty([0], dtype=out_dtype)
+        return torch.empty([0], dtype=out_dtype, device=tensors[0].device)
     ref = parts[0]
     ndim = ref.dim()
     assert ndim > 0, "zero-dimensional tensor cannot be concatenated"
@@ -32,7 +32,7 @@ def cat(tensors, dim=0):
     dim = dim % ndim
     out_shape = list(ref.shape)
     out_shape[dim] = sum([t.shape[dim] for t in parts])
-    out = torch.empty(out_shape, dtype=out_dtype)
+    out = torch.empty(out_shape, dtype=out_dtype, device=tensors[0].device)
     if out.numel() == 0:
         return out
     rows = 1

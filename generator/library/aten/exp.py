@@ -15,7 +15,7 @@ def exp_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
 
 def exp(self):
     out_dtype = self.dtype if self.is_floating_point() else torch.float32
-    out = torch.empty(self.shape, dtype=out_dtype)
+    out = torch.empty(self.shape, dtype=out_dtype, device=self.device)
     n_elements = out.numel()
     if n_elements == 0:
         return out

@@ -35,7 +35,7 @@ def index_select(self, dim, index):
         inverse[d] = i
     moved = x.permute(perm)
     out_moved_shape = [n_index] + [moved.shape[d] for d in range(1, moved.dim())]
-    out_moved = torch.empty(out_moved_shape, dtype=self.dtype)
+    out_moved = torch.empty(out_moved_shape, dtype=self.dtype, device=self.device)
     row_len = 1
     for s in out_moved_shape[1:]:
         row_len *= s

@@ -45,11 +45,11 @@ def mm(self, mat2):
     assert self.shape[1] == mat2.shape[0], "mm: mat1 and mat2 shapes cannot be multiplied"
     M, K = self.shape
     N = mat2.shape[1]
-    out = torch.empty([M, N], dtype=self.dtype)
+    out = torch.empty([M, N], dtype=self.dtype, device=self.device)
     if M == 0 or N == 0:
         return out
     if K == 0:
-        return torch.zeros([M, N], dtype=self.dtype)
+        return torch.zeros([M, N], dtype=self.dtype, device=self.device)
     is_float = self.is_floating_point()
     # Reproduce ATen's CPU gemm accumulation order: with only mat2 transposed it
     # takes dot products (float32 sequential sums, rounded once for 16-bit floats);

@@ -21,9 +21,9 @@ def mul_Tensor(self, other):
     out_dtype = torch.result_type(self, other)
     if not torch.is_tensor(other):
         # a Python scalar operand: a 0-d tensor of the result dtype
-        other = torch.full([], other, dtype=out_dtype)
+        other = torch.full([], other, dtype=out_dtype, device=self.device)
     shape = torch.broadcast_shapes(self.shape, other.shape)
-    out = torch.empty(shape, dtype=out_dtype)
+    out = torch.empty(shape, dtype=out_dtype, device=self.device)
     n_elements = out.numel()
     if n_elements == 0:
         return out
@@ -32,7 +32,7 @@ def mul_Tensor(self, other):
     x = self.to(compute_dtype).expand(shape).contiguous()
     y = other.to(compute_dtype).expand(shape).contiguous()
     upcast = compute_dtype == torch.float16 or compute_dtype == torch.bfloat16
-    result = torch.empty(shape, dtype=compute_dtype)
+    result = torch.empty(shape, dtype=compute_dtype, device=self.device)
     BLOCK_SIZE = 1024
     grid = (triton.cdiv(n_elements, BLOCK_SIZE), )
     mul_kernel[grid](x, y, result, n_elements, UPCAST=upcast, BLOCK_SIZE=BLOCK_SIZE)

@@ -60,9 +60,9 @@ def sum_dim_IntList(self, dim, keepdim=False, *, dtype=None):
     for d in dims:
         n_cols *= self.shape[d]
     if n_rows == 0:
-        return torch.empty(out_shape, dtype=dtype)
+        return torch.empty(out_shape, dtype=dtype, device=self.device)
     if n_cols == 0:
-        return torch.zeros(out_shape, dtype=dtype)
+        return torch.zeros(out_shape, dtype=dtype, device=self.device)
     x = self.to(dtype)
     if ndim > 0:
         x = x.permute(kept + dims)
@@ -70,7 +70,7 @@ def sum_dim_IntList(self, dim, keepdim=False, *, dtype=None):
     is_float = x.is_floating_point()
     # accumulate in float32 (floats) or int64 (integers), then round to dtype
     acc_dtype = torch.float32 if is_float else torch.int64
-    partial = torch.empty([n_rows], dtype=acc_dtype)
+    partial = torch.empty([n_rows], dtype=acc_dtype, device=self.device)
     BLOCK_SIZE = min(triton.next_power_of_2(n_cols), 1024)
     sum_rows_kernel[(n_rows, )](x, partial, n_cols, IS_FLOAT=is_float, BLOCK_SIZE=BLOCK_SIZE)
     return partial.to(dtype).reshape(out_shape)

@@ -18,7 +18,7 @@ def where_kernel(cond_ptr, x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.con
 def where_self(condition, self, other):
     out_dtype = torch.result_type(self, other)
     shape = torch.broadcast_shapes(condition.shape, self.shape, other.shape)
-    out = torch.empty(shape, dtype=out_dtype)
+    out = torch.empty(shape, dtype=out_dtype, device=self.device)
     n_elements = out.numel()
     if n_elements == 0:
         return out
@@ -27,7 +27,7 @@ def where_self(condition, self, other):
     c = condition.to(torch.int32).expand(shape).contiguous()
     x = self.to(compute_dtype).expand(shape).contiguous()
     y = other.to(compute_dtype).expand(shape).contiguous()
-    result = torch.empty(shape, dtype=compute_dtype)
+    result = torch.empty(shape, dtype=compute_dtype, device=self.device)
     BLOCK_SIZE = 1024
     grid = (triton.cdiv(n_elements, BLOCK_SIZE), )
     where_kernel[grid](c, x, y, result, n_elements, BLOCK_SIZE=BLOCK_SIZE)
