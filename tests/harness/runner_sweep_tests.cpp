@@ -179,4 +179,31 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
   EXPECT_NE(report.find("clock.freq_ghz"), std::string::npos) << report;
 }
 
+TEST_F(RunnerSweep, BadScenarioIsAUsageErrorNamingTheField) {
+  json d = {{"name", "t"}, {"arch", "tiny"}, {"sweep", json::parse(R"([{"field": "dram.chanels", "values": [1]}])")},
+            {"workloads", json::array({spin()})}};
+  std::ofstream(dir_ / "bad.json") << d.dump();
+  EXPECT_EQ(sweep(dir_ / "bad.json", ""), 2);
+  EXPECT_NE(err_.find("dram.chanels"), std::string::npos) << err_;
+  EXPECT_NE(err_.find("/sweep/0/field"), std::string::npos) << err_;
+  EXPECT_FALSE(fs::exists(dir_ / "out.h5"));
+}
+
+TEST_F(RunnerSweep, SamplingIntervalRecordsCounterTraces) {
+  fs::path sc = write_scenario(json::array({spin(20000)}));
+  json d;
+  std::ifstream(sc) >> d;
+  d["sample_interval_cycles"] = 1000;
+  d["sample_counters"] = {"pe[*].core.instret"};
+  std::ofstream(sc) << d.dump();
+  ASSERT_EQ(sweep(sc, "--jobs 2"), 0) << err_;
+  h5::File f = h5::File::open(dir_ / "out.h5");
+  ASSERT_TRUE(f.exists("/points/0/trace/values")) << "no trace";
+  auto v = f.read_ints("/points/0/trace/values");
+  ASSERT_EQ(v.dims.size(), 2u);
+  EXPECT_GT(v.dims[0], 5u);  // >= 20000 cycles sampled every 1000
+  EXPECT_EQ(v.dims[1], 4u);  // four PEs of the tiny chip
+  EXPECT_GT(v.values.back(), 0);
+}
+
 }  // namespace

@@ -68,7 +68,7 @@ void put_u64(std::vector<uint8_t> &out, uint64_t v) {
 }
 
 // The sampled series from the model's counters file (docs/model/counters.md).
-void read_trace(const fs::path &file, PointResult &r) {
+void read_trace(const fs::path &file, PointResult &r) try {
   H5::Exception::dontPrint();
   H5::H5File f(file.string(), H5F_ACC_RDONLY);
   if (!H5Lexists(f.getId(), "/series", H5P_DEFAULT)) return;
@@ -78,6 +78,7 @@ void read_trace(const fs::path &file, PointResult &r) {
   if (n == 0) return;
   std::vector<char *> raw(n);
   H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+  st.setCset(H5T_CSET_UTF8);
   names.read(raw.data(), st);
   for (auto *c : raw) r.trace_names.push_back(c ? c : "");
   H5Dvlen_reclaim(st.getId(), names.getSpace().getId(), H5P_DEFAULT, raw.data());
@@ -89,6 +90,8 @@ void read_trace(const fs::path &file, PointResult &r) {
   std::vector<int64_t> flat(m * n);
   if (m) f.openDataSet("/series/values").read(flat.data(), H5::PredType::NATIVE_INT64);
   for (size_t i = 0; i < m; ++i) r.trace_rows.emplace_back(flat.begin() + i * n, flat.begin() + (i + 1) * n);
+} catch (const H5::Exception &e) {
+  throw Error("cannot read the sampled counters: " + e.getDetailMsg(), ErrorContext{file.string(), "/series", {}, {}, {}});
 }
 
 // Test hook: OPFORGE_SWEEP_INJECT="crash@N" aborts point N (a crashing child).
