@@ -1,10 +1,34 @@
 #!/usr/bin/env bash
-# demo.sh BUILD_DIR - the main job on the embedded default.
-# Runs the most complete flow that exists so far; grows with the harness.
+# demo.sh BUILD_DIR - the main job on the embedded default (mtia-2i).
+#
+# Runs the most complete flow that exists end to end:
+#   1. resolve the default chip configuration;
+#   2. record the OpInfo ATen calls of the seed operators with Debian's
+#      PyTorch (a small corpus, under results/);
+#   3. validate the seed kernel library (generator/library/aten) against every
+#      recorded call, through the Triton frontend and the IR interpreter;
+#   4. compile Triton kernels through LLVM to RISC-V/RVV machine code and run
+#      them on the SystemC model of mtia-2i (loosely timed), with cycles and
+#      the roofline bound.
 set -euo pipefail
 BUILD=${1:-build}
 OPFORGE=$BUILD/harness/opforge
-echo "== opforge version"
-$OPFORGE version
-echo "== resolved default architecture (scenarios/arch/mtia-2i.json)"
-$OPFORGE config show
+SEEDS=aten::add.Tensor,aten::mul.Tensor,aten::exp,aten::sigmoid,aten::sum.dim_IntList,aten::_softmax,aten::mm,aten::index_select,aten::cat,aten::where.self
+mkdir -p results
+
+echo "== opforge $($OPFORGE version)"
+echo
+echo "== 1. default chip (scenarios/arch/mtia-2i.json, resolved; first lines)"
+$OPFORGE config show | head -n 25
+echo "   ... (full: opforge config show)"
+echo
+echo "== 2. OpInfo calls of the seed operators (Debian's python3-torch)"
+/usr/bin/python3 scripts/export-opinfo.py \
+  --ops add,mul,exp,sigmoid,sum,softmax,mm,index_select,cat,where \
+  --out results/demo-corpus.h5
+echo
+echo "== 3. validate the kernel library on every recorded call (IR interpreter)"
+$OPFORGE validate --ops "$SEEDS" --corpus results/demo-corpus.h5 --library generator/library/aten
+echo
+echo "== 4. Triton -> LLVM -> RISC-V/RVV, run on the mtia-2i SystemC model (lt timing)"
+"$BUILD"/bench/kernels/bench_kernels mtia-2i
