@@ -32,10 +32,11 @@ static int run_one(const std::string &arch, const std::string &timing, uint64_t 
     std::fprintf(stderr, "%s\n", r.traps.front().c_str());
     return 1;
   }
-  std::printf("chip-speed %-10s %-10s PEs %3u  instructions %12llu  host %.3f s  %.1f M instr/s  (sim cycles %llu)\n",
-              p.name.c_str(), timing.c_str(), p.num_pes(), (unsigned long long)r.instructions,
-              r.host_seconds, double(r.instructions) / r.host_seconds / 1e6,
-              (unsigned long long)r.cycles);
+  std::printf(
+      "chip-speed %-10s %-10s PEs %3u  instructions %12llu  host %.3f s  %.1f M instr/s  (sim "
+      "cycles %llu)\n",
+      p.name.c_str(), timing.c_str(), p.num_pes(), (unsigned long long)r.instructions,
+      r.host_seconds, double(r.instructions) / r.host_seconds / 1e6, (unsigned long long)r.cycles);
   return 0;
 }
 
@@ -44,9 +45,12 @@ int main(int argc, char **argv) {
   uint64_t iters = 200000;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--arch" && i + 1 < argc) arch = argv[++i];
-    else if (a == "--iterations" && i + 1 < argc) iters = std::strtoull(argv[++i], nullptr, 0);
-    else if (a == "--one" && i + 1 < argc) one = argv[++i];
+    if (a == "--arch" && i + 1 < argc)
+      arch = argv[++i];
+    else if (a == "--iterations" && i + 1 < argc)
+      iters = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--one" && i + 1 < argc)
+      one = argv[++i];
     else {
       std::fprintf(stderr, "usage: bench_chip_speed [--arch NAME] [--iterations N]\n");
       return 2;

@@ -32,22 +32,42 @@ struct KernelCase {
 
 // The launch the test wrappers make, as a signature (fp32 data).
 const std::vector<KernelCase> kCases = {
-    {"vector_add.py", "add_kernel", "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32", {"BLOCK_SIZE=1024"}},
-    {"fused_softmax.py", "softmax_kernel",
-     "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_cols=i32", {"BLOCK_SIZE=1024"}},
-    {"matmul.py", "matmul_kernel",
-     "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,stride_bn=i32,"
+    {"vector_add.py",
+     "add_kernel",
+     "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+     {"BLOCK_SIZE=1024"}},
+    {"fused_softmax.py",
+     "softmax_kernel",
+     "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_"
+     "cols=i32",
+     {"BLOCK_SIZE=1024"}},
+    {"matmul.py",
+     "matmul_kernel",
+     "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk="
+     "i32,stride_bn=i32,"
      "stride_cm=i32,stride_cn=i32",
      {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=8"}},
-    {"layer_norm.py", "_layer_norm_fwd_fused", "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
+    {"layer_norm.py",
+     "_layer_norm_fwd_fused",
+     "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
      {"BLOCK_SIZE=1024"}},
-    {"block_ptr_matmul.py", "matmul_block_ptr_kernel",
-     "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,stride_bn=i32,"
+    {"block_ptr_matmul.py",
+     "matmul_block_ptr_kernel",
+     "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk="
+     "i32,stride_bn=i32,"
      "stride_cm=i32,stride_cn=i32",
      {"BLOCK_M=32", "BLOCK_N=32", "BLOCK_K=32"}},
-    {"cumsum.py", "cumsum_kernel", "x_ptr=*fp32,y_ptr=*fp32,n_cols=i32,x_row_stride=i32,y_row_stride=i32", {"BLOCK_SIZE=128"}},
-    {"argmax.py", "argmax_kernel", "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32", {"BLOCK_SIZE=128"}},
-    {"autotuned.py", "scale_shift_kernel", "x_ptr=*fp32,out_ptr=*fp32,n_elements=i32,scale=fp32,shift=fp32,negative_slope=fp32",
+    {"cumsum.py",
+     "cumsum_kernel",
+     "x_ptr=*fp32,y_ptr=*fp32,n_cols=i32,x_row_stride=i32,y_row_stride=i32",
+     {"BLOCK_SIZE=128"}},
+    {"argmax.py",
+     "argmax_kernel",
+     "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32",
+     {"BLOCK_SIZE=128"}},
+    {"autotuned.py",
+     "scale_shift_kernel",
+     "x_ptr=*fp32,out_ptr=*fp32,n_elements=i32,scale=fp32,shift=fp32,negative_slope=fp32",
      {"BLOCK_SIZE=256"}},
 };
 
@@ -65,9 +85,11 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string dir = argc > 1 ? argv[1] : std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels";
+  std::string dir =
+      argc > 1 ? argv[1] : std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels";
   int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 50;
-  std::printf("%-22s %10s %10s %12s %10s %8s %8s\n", "kernel", "parse_ms", "lower_ms", "parse+lower", "opt_ms", "ops", "ops_opt");
+  std::printf("%-22s %10s %10s %12s %10s %8s %8s\n", "kernel", "parse_ms", "lower_ms",
+              "parse+lower", "opt_ms", "ops", "ops_opt");
   double worst = 0;
   int failures = 0;
   for (const auto &c : kCases) {
@@ -108,8 +130,10 @@ int main(int argc, char **argv) {
     }
     double p = median(tp), l = median(tl), o = median(to);
     worst = std::max(worst, p + l);
-    std::printf("%-22s %10.3f %10.3f %12.3f %10.3f %8zu %8zu\n", c.file.c_str(), p, l, p + l, o, ops, ops_opt);
+    std::printf("%-22s %10.3f %10.3f %12.3f %10.3f %8zu %8zu\n", c.file.c_str(), p, l, p + l, o,
+                ops, ops_opt);
   }
-  std::printf("worst parse+lower: %.3f ms (target <= 5 ms per kernel), median of %d runs\n", worst, runs);
+  std::printf("worst parse+lower: %.3f ms (target <= 5 ms per kernel), median of %d runs\n", worst,
+              runs);
   return failures == 0 ? 0 : 1;
 }

@@ -56,9 +56,10 @@ int main(int argc, char **argv) {
   const uint32_t vlen = 256;
   const bool have_qemu = std::system("qemu-riscv64 --version >/dev/null 2>&1") == 0;
   std::printf("ISS vs qemu-riscv64 (VLEN=%u), simulated instructions per host second\n", vlen);
-  std::printf("%-14s %14s %10s %12s %10s %12s %8s\n", "program", "instructions", "iss_s", "iss_Minst/s", "qemu_s",
-              "qemu_Minst/s", "ratio");
-  const char *programs[] = {"scalar_loop", "rvv_loop_m1", "rvv_loop_m2", "rvv_loop_m4", "rvv_loop_m8"};
+  std::printf("%-14s %14s %10s %12s %10s %12s %8s\n", "program", "instructions", "iss_s",
+              "iss_Minst/s", "qemu_s", "qemu_Minst/s", "ratio");
+  const char *programs[] = {"scalar_loop", "rvv_loop_m1", "rvv_loop_m2", "rvv_loop_m4",
+                            "rvv_loop_m8"};
   int failures = 0;
   for (const char *name : programs) {
     const std::string elf = dir + "/" + name + ".elf";
@@ -74,7 +75,8 @@ int main(int argc, char **argv) {
     const SimResult r = run_iss(img, vlen);
     const double iss_s = seconds_since(t0);
     if (r.verdict != Verdict::Done) {
-      std::fprintf(stderr, "bench_iss: %s did not finish on the ISS: %s\n", name, r.message.c_str());
+      std::fprintf(stderr, "bench_iss: %s did not finish on the ISS: %s\n", name,
+                   r.message.c_str());
       ++failures;
       continue;
     }
@@ -83,10 +85,12 @@ int main(int argc, char **argv) {
     if (q_s > 0) {
       const double q_rate = r.instructions / q_s / 1e6;
       std::printf("%-14s %14llu %10.3f %12.1f %10.3f %12.1f %8.2f\n", name,
-                  static_cast<unsigned long long>(r.instructions), iss_s, iss_rate, q_s, q_rate, iss_rate / q_rate);
+                  static_cast<unsigned long long>(r.instructions), iss_s, iss_rate, q_s, q_rate,
+                  iss_rate / q_rate);
     } else {
-      std::printf("%-14s %14llu %10.3f %12.1f %10s %12s %8s\n", name, static_cast<unsigned long long>(r.instructions),
-                  iss_s, iss_rate, "n/a", "n/a", "n/a");
+      std::printf("%-14s %14llu %10.3f %12.1f %10s %12s %8s\n", name,
+                  static_cast<unsigned long long>(r.instructions), iss_s, iss_rate, "n/a", "n/a",
+                  "n/a");
     }
   }
   return failures ? 1 : 0;

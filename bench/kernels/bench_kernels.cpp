@@ -41,8 +41,10 @@ void run(model::Device &dev, const Bench &b) {
   for (auto &c : b.constexprs) add_constexpr(o.spec, c);
   register_codegen_stages();
   auto t0 = std::chrono::steady_clock::now();
-  CompileState s = compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + b.file, o, "bin");
-  double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  CompileState s =
+      compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + b.file, o, "bin");
+  double compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto bin = std::any_cast<std::shared_ptr<KernelBinary>>(s.extra.at("bin"));
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
@@ -71,10 +73,13 @@ void run(model::Device &dev, const Bench &b) {
   const auto &p = dev.params();
   double ghz = p.clock.freq_ghz;
   double dram_bytes_per_cycle = p.dram.channels * p.dram.channel_gbps / ghz;
-  double bound = std::max(b.bytes / dram_bytes_per_cycle, b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0);
-  std::printf("%-14s compile %7.2f ms  simulated %10llu cycles (%9.2f us)  roofline %10.0f cycles  ratio %5.1f%%  %s\n",
-              b.name, compile_ms, static_cast<unsigned long long>(r.cycles), r.cycles / ghz / 1000.0, bound,
-              100.0 * bound / std::max<double>(1, r.cycles), r.ok() ? "" : r.traps.front().c_str());
+  double bound = std::max(b.bytes / dram_bytes_per_cycle,
+                          b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0);
+  std::printf(
+      "%-14s compile %7.2f ms  simulated %10llu cycles (%9.2f us)  roofline %10.0f cycles  ratio "
+      "%5.1f%%  %s\n",
+      b.name, compile_ms, static_cast<unsigned long long>(r.cycles), r.cycles / ghz / 1000.0, bound,
+      100.0 * bound / std::max<double>(1, r.cycles), r.ok() ? "" : r.traps.front().c_str());
 }
 
 }  // namespace
@@ -88,26 +93,73 @@ int main(int argc, char **argv) {
     double dpe_fp32 = pes * dev.params().dpe.macs_per_cycle_fp32 * 2;
     const int64_t n = 1 << 20, rows = 1024, cols = 1024, mm = 128;
     std::vector<Bench> benches = {
-        {"vector_add", "vector_add.py", "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
-         {"BLOCK_SIZE=1024"}, {{n}, {n}, {n}, {0, n}, {0, 0, 2.0, true}}, static_cast<uint32_t>(n / 1024),
-         3.0 * n * 4, 2.0 * n, vec_flops},
-        {"softmax", "fused_softmax.py",
-         "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_cols=i32",
-         {"BLOCK_SIZE=1024"}, {{rows * cols}, {rows * cols}, {0, cols}, {0, cols}, {0, rows}, {0, cols}}, 64,
-         2.0 * rows * cols * 4, 4.0 * rows * cols, vec_flops},
-        {"layer_norm", "layer_norm.py", "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
+        {"vector_add",
+         "vector_add.py",
+         "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
          {"BLOCK_SIZE=1024"},
-         {{rows * cols}, {rows * cols}, {cols}, {cols}, {rows}, {rows}, {0, cols}, {0, cols}, {0, 0, 1e-5, true}},
-         static_cast<uint32_t>(rows), 2.0 * rows * cols * 4, 8.0 * rows * cols, vec_flops},
-        {"argmax_rows", "argmax.py", "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32", {"BLOCK_SIZE=1024"},
-         {{rows * cols}, {rows * 2}, {0, cols}, {0, cols}}, static_cast<uint32_t>(rows), 1.0 * rows * cols * 4,
-         1.0 * rows * cols, vec_flops},
-        {"matmul_fp32", "matmul.py",
-         "a_ptr=*fp32,b_ptr=*fp32,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,"
+         {{n}, {n}, {n}, {0, n}, {0, 0, 2.0, true}},
+         static_cast<uint32_t>(n / 1024),
+         3.0 * n * 4,
+         2.0 * n,
+         vec_flops},
+        {"softmax",
+         "fused_softmax.py",
+         "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_"
+         "cols=i32",
+         {"BLOCK_SIZE=1024"},
+         {{rows * cols}, {rows * cols}, {0, cols}, {0, cols}, {0, rows}, {0, cols}},
+         64,
+         2.0 * rows * cols * 4,
+         4.0 * rows * cols,
+         vec_flops},
+        {"layer_norm",
+         "layer_norm.py",
+         "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
+         {"BLOCK_SIZE=1024"},
+         {{rows * cols},
+          {rows * cols},
+          {cols},
+          {cols},
+          {rows},
+          {rows},
+          {0, cols},
+          {0, cols},
+          {0, 0, 1e-5, true}},
+         static_cast<uint32_t>(rows),
+         2.0 * rows * cols * 4,
+         8.0 * rows * cols,
+         vec_flops},
+        {"argmax_rows",
+         "argmax.py",
+         "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32",
+         {"BLOCK_SIZE=1024"},
+         {{rows * cols}, {rows * 2}, {0, cols}, {0, cols}},
+         static_cast<uint32_t>(rows),
+         1.0 * rows * cols * 4,
+         1.0 * rows * cols,
+         vec_flops},
+        {"matmul_fp32",
+         "matmul.py",
+         "a_ptr=*fp32,b_ptr=*fp32,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_"
+         "bk=i32,"
          "stride_bn=i32,stride_cm=i32,stride_cn=i32",
          {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=4"},
-         {{mm * mm}, {mm * mm}, {mm * mm}, {0, mm}, {0, mm}, {0, mm}, {0, mm}, {0, 1}, {0, mm}, {0, 1}, {0, mm}, {0, 1}},
-         static_cast<uint32_t>((mm / 32) * (mm / 32)), 3.0 * mm * mm * 4, 2.0 * mm * mm * mm, dpe_fp32},
+         {{mm * mm},
+          {mm * mm},
+          {mm * mm},
+          {0, mm},
+          {0, mm},
+          {0, mm},
+          {0, mm},
+          {0, 1},
+          {0, mm},
+          {0, 1},
+          {0, mm},
+          {0, 1}},
+         static_cast<uint32_t>((mm / 32) * (mm / 32)),
+         3.0 * mm * mm * 4,
+         2.0 * mm * mm * mm,
+         dpe_fp32},
     };
     std::printf("preset %s\n", preset.c_str());
     for (auto &b : benches) run(dev, b);

@@ -27,7 +27,8 @@ namespace {
 
 std::string kernel(const char *stem) { return std::string(BENCH_KERNEL_DIR) + "/" + stem + ".elf"; }
 
-template <class T> void put(std::vector<uint8_t> &v, T x) {
+template <class T>
+void put(std::vector<uint8_t> &v, T x) {
   size_t at = v.size();
   v.resize(at + sizeof(T));
   std::memcpy(&v[at], &x, sizeof(T));
@@ -47,8 +48,8 @@ void report(const char *name, const ChipParams &p, const LaunchResult &r, double
   double f = p.clock.freq_ghz * 1e9;
   double steady = work / (span_cycles(r) / f) / unit_scale;
   double launch = work / (double(r.cycles) / f) / unit_scale;
-  std::printf("%-10s %-8s steady %10.2f %s  launch %10.2f %s  configured %10.2f %s  ratio %.3f\n", name,
-              p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak);
+  std::printf("%-10s %-8s steady %10.2f %s  launch %10.2f %s  configured %10.2f %s  ratio %.3f\n",
+              name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak);
 }
 
 int run_one(const std::string &bench, ChipParams p) {
@@ -91,7 +92,8 @@ int run_one(const std::string &bench, ChipParams p) {
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
     double ops = 2.0 * m * nn * kk * iters * n;
-    double peak = 2.0 * (i8 ? p.dpe.macs_per_cycle_int8 : p.dpe.macs_per_cycle_bf16) * n * p.clock.freq_ghz * 1e9 / 1e12;
+    double peak = 2.0 * (i8 ? p.dpe.macs_per_cycle_int8 : p.dpe.macs_per_cycle_bf16) * n *
+                  p.clock.freq_ghz * 1e9 / 1e12;
     report(bench.c_str(), p, r, ops, peak, i8 ? "TOPS" : "TFLOPS", 1e12);
     return 0;
   }
@@ -117,10 +119,14 @@ int main(int argc, char **argv) {
   std::vector<std::string> sets, benches;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--arch" && i + 1 < argc) arch = argv[++i];
-    else if (a == "--set" && i + 1 < argc) sets.push_back(argv[++i]);
-    else if (a == "--one" && i + 1 < argc) one = argv[++i];
-    else if (!a.empty() && a[0] != '-') benches.push_back(a);
+    if (a == "--arch" && i + 1 < argc)
+      arch = argv[++i];
+    else if (a == "--set" && i + 1 < argc)
+      sets.push_back(argv[++i]);
+    else if (a == "--one" && i + 1 < argc)
+      one = argv[++i];
+    else if (!a.empty() && a[0] != '-')
+      benches.push_back(a);
     else {
       std::fprintf(stderr, "usage: bench_micro [--arch NAME] [--set K=V]... [BENCH...]\n");
       return 2;

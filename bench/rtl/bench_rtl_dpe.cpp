@@ -1,4 +1,5 @@
-//===- bench_rtl_dpe.cpp - RTL co-simulation speed: DPE cycles and SFU elements per host second -===//
+//===- bench_rtl_dpe.cpp - RTL co-simulation speed: DPE cycles and SFU elements per host second
+//-===//
 //
 // Prints, for the verilated DPE in burst mode, simulated clock cycles per
 // host second for bf16 and int8 matmul commands at several burst lengths
@@ -47,16 +48,21 @@ Workload make_workload(DpeDType dtype, uint32_t m, uint32_t n, uint32_t k) {
   w.mem.resize(w.cmd.c + uint64_t{m} * n * 4);
   std::mt19937 rng(1);
   for (uint64_t i = 0; i < w.cmd.c; i += esz) {
-    const uint16_t v = dtype == DpeDType::INT8 ? static_cast<uint16_t>(rng() & 0xFF)
-                                               : static_cast<uint16_t>(((rng() & 1) << 15) | ((120 + rng() % 14) << 7) | (rng() & 0x7F));
+    const uint16_t v = dtype == DpeDType::INT8
+                           ? static_cast<uint16_t>(rng() & 0xFF)
+                           : static_cast<uint16_t>(((rng() & 1) << 15) | ((120 + rng() % 14) << 7) |
+                                                   (rng() & 0x7F));
     std::memcpy(&w.mem[i], &v, esz);
   }
   return w;
 }
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
-void bench_dpe(const char *name, DpeDType dtype, opforge::rtl::DpeArrayShape array, uint32_t burst, double budget_s) {
+void bench_dpe(const char *name, DpeDType dtype, opforge::rtl::DpeArrayShape array, uint32_t burst,
+               double budget_s) {
   Workload w = make_workload(dtype, 64, 64, 256);
   opforge::rtl::DpeRtlOptions opts;
   opts.burst_cycles = burst;
@@ -77,11 +83,12 @@ void bench_dpe(const char *name, DpeDType dtype, opforge::rtl::DpeArrayShape arr
   } while (seconds_since(t1) < budget_s / 2);
   const double ref_s = seconds_since(t1);
   const opforge::rtl::DpeArrayShape arr = rtl.array_shape();
-  std::printf("dpe %ux%u %-5s 64x64x256 burst=%-5u  %8.2f M cycles/s  (%llu cycles, %llu commands, %.2f s)"
-              "  reference %.0f commands/s = %.2f M equivalent cycles/s\n",
-              arr.rows, arr.cols, name, burst, cycles / rtl_s / 1e6, static_cast<unsigned long long>(cycles),
-              static_cast<unsigned long long>(commands), rtl_s, ref_commands / ref_s,
-              ref_commands / ref_s * (static_cast<double>(cycles) / commands) / 1e6);
+  std::printf(
+      "dpe %ux%u %-5s 64x64x256 burst=%-5u  %8.2f M cycles/s  (%llu cycles, %llu commands, %.2f s)"
+      "  reference %.0f commands/s = %.2f M equivalent cycles/s\n",
+      arr.rows, arr.cols, name, burst, cycles / rtl_s / 1e6,
+      static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(commands), rtl_s,
+      ref_commands / ref_s, ref_commands / ref_s * (static_cast<double>(cycles) / commands) / 1e6);
 }
 
 void bench_sfu(const char *name, unsigned func, double budget_s) {
@@ -100,7 +107,8 @@ void bench_sfu(const char *name, unsigned func, double budget_s) {
     elements += x.size();
   } while (seconds_since(t0) < budget_s);
   const double s = seconds_since(t0);
-  std::printf("sfu_lane %-5s  %8.2f M elements/s  %8.2f M cycles/s\n", name, elements / s / 1e6, cycles / s / 1e6);
+  std::printf("sfu_lane %-5s  %8.2f M elements/s  %8.2f M cycles/s\n", name, elements / s / 1e6,
+              cycles / s / 1e6);
 }
 
 }  // namespace
@@ -110,11 +118,13 @@ int main(int argc, char **argv) {
   const std::string only = argc > 2 ? argv[2] : "";  // bf16, int8 or sfu: run only that group
   using opforge::rtl::DpeArrayShape;
   if (only.empty() || only == "bf16") {
-    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("bf16", DpeDType::BF16, DpeArrayShape{4, 4}, burst, budget_s);
+    for (uint32_t burst : {10u, 100u, 1000u})
+      bench_dpe("bf16", DpeDType::BF16, DpeArrayShape{4, 4}, burst, budget_s);
     bench_dpe("bf16", DpeDType::BF16, DpeArrayShape{8, 8}, 100, budget_s);
   }
   if (only.empty() || only == "int8") {
-    for (uint32_t burst : {10u, 100u, 1000u}) bench_dpe("int8", DpeDType::INT8, DpeArrayShape{4, 4}, burst, budget_s);
+    for (uint32_t burst : {10u, 100u, 1000u})
+      bench_dpe("int8", DpeDType::INT8, DpeArrayShape{4, 4}, burst, budget_s);
     bench_dpe("int8", DpeDType::INT8, DpeArrayShape{8, 8}, 100, budget_s);
   }
   if (only.empty() || only == "sfu") {

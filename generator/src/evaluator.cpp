@@ -19,24 +19,36 @@ using compiler::WrapperValue;
 
 std::string stage_name(Stage s) {
   switch (s) {
-    case Stage::Lint: return "lint";
-    case Stage::Compile: return "compile";
-    case Stage::Run: return "run";
-    case Stage::Verify: return "verify";
+    case Stage::Lint:
+      return "lint";
+    case Stage::Compile:
+      return "compile";
+    case Stage::Run:
+      return "run";
+    case Stage::Verify:
+      return "verify";
   }
   return "?";
 }
 
 std::string failure_kind_name(Failure::Kind k) {
   switch (k) {
-    case Failure::Kind::None: return "none";
-    case Failure::Kind::NoCode: return "no_code";
-    case Failure::Kind::Lint: return "lint";
-    case Failure::Kind::Compile: return "compile";
-    case Failure::Kind::Runtime: return "runtime";
-    case Failure::Kind::Trap: return "trap";
-    case Failure::Kind::Mismatch: return "mismatch";
-    case Failure::Kind::Timeout: return "timeout";
+    case Failure::Kind::None:
+      return "none";
+    case Failure::Kind::NoCode:
+      return "no_code";
+    case Failure::Kind::Lint:
+      return "lint";
+    case Failure::Kind::Compile:
+      return "compile";
+    case Failure::Kind::Runtime:
+      return "runtime";
+    case Failure::Kind::Trap:
+      return "trap";
+    case Failure::Kind::Mismatch:
+      return "mismatch";
+    case Failure::Kind::Timeout:
+      return "timeout";
   }
   return "?";
 }
@@ -61,11 +73,17 @@ nlohmann::json failure_to_json(const Failure &f) {
   if (f.call_index >= 0) j["call_index"] = f.call_index;
   if (f.mismatch) {
     const auto &m = *f.mismatch;
-    j["mismatch"] = {{"path", m.path},           {"message", m.message},         {"mismatched", m.mismatched},
-                     {"total", m.total},         {"max_abs_error", m.max_abs_error},
-                     {"max_rel_error", m.max_rel_error}, {"worst_index", m.worst_index},
-                     {"worst_actual", m.worst_actual},   {"worst_expected", m.worst_expected},
-                     {"atol", m.tolerance.atol},         {"rtol", m.tolerance.rtol}};
+    j["mismatch"] = {{"path", m.path},
+                     {"message", m.message},
+                     {"mismatched", m.mismatched},
+                     {"total", m.total},
+                     {"max_abs_error", m.max_abs_error},
+                     {"max_rel_error", m.max_rel_error},
+                     {"worst_index", m.worst_index},
+                     {"worst_actual", m.worst_actual},
+                     {"worst_expected", m.worst_expected},
+                     {"atol", m.tolerance.atol},
+                     {"rtol", m.tolerance.rtol}};
   }
   if (f.kind == Failure::Kind::Trap) {
     j["pc"] = f.pc;
@@ -118,7 +136,8 @@ class ReferenceEvaluator : public KernelEvaluator {
     if (!opts_.executor) opts_.executor = interp_executor_factory();
   }
 
-  void begin(const std::string &path, const std::string &source, const std::string &wrapper) override {
+  void begin(const std::string &path, const std::string &source,
+             const std::string &wrapper) override {
     path_ = path;
     source_ = source;
     wrapper_ = wrapper;
@@ -131,10 +150,18 @@ class ReferenceEvaluator : public KernelEvaluator {
     StageResult r;
     r.stage = stage;
     switch (stage) {
-      case Stage::Lint: lint(r); break;
-      case Stage::Compile: compile(r); break;
-      case Stage::Run: run(r); break;
-      case Stage::Verify: verify(r); break;
+      case Stage::Lint:
+        lint(r);
+        break;
+      case Stage::Compile:
+        compile(r);
+        break;
+      case Stage::Run:
+        run(r);
+        break;
+      case Stage::Verify:
+        verify(r);
+        break;
     }
     r.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return r;
@@ -188,18 +215,26 @@ class ReferenceEvaluator : public KernelEvaluator {
     r.ok = true;
   }
 
-  static WrapperValue to_wrapper(const harness::Value &v, compiler::Executor &ex, const std::string &where) {
+  static WrapperValue to_wrapper(const harness::Value &v, compiler::Executor &ex,
+                                 const std::string &where) {
     using K = harness::Value::Kind;
     switch (v.kind) {
-      case K::None: return WrapperValue::none();
-      case K::Bool: return WrapperValue::boolean(v.boolean);
-      case K::Int: return WrapperValue::integer(v.integer);
-      case K::Double: return WrapperValue::floating(v.number);
-      case K::String: return WrapperValue::string(v.text);
-      case K::DType: return WrapperValue::dtype(v.dtype);
+      case K::None:
+        return WrapperValue::none();
+      case K::Bool:
+        return WrapperValue::boolean(v.boolean);
+      case K::Int:
+        return WrapperValue::integer(v.integer);
+      case K::Double:
+        return WrapperValue::floating(v.number);
+      case K::String:
+        return WrapperValue::string(v.text);
+      case K::DType:
+        return WrapperValue::dtype(v.dtype);
       case K::Layout:
       case K::MemoryFormat:
-      case K::Device: return WrapperValue::string(v.text);
+      case K::Device:
+        return WrapperValue::string(v.text);
       case K::Tensor: {
         const HostTensor &t = v.tensor;
         TensorHandle h;
@@ -223,21 +258,29 @@ class ReferenceEvaluator : public KernelEvaluator {
           items.push_back(to_wrapper(v.list[i], ex, where + "[" + std::to_string(i) + "]"));
         return WrapperValue::list(std::move(items));
       }
-      default: break;
+      default:
+        break;
     }
     throw Error("argument of kind '" + std::string(harness::value_kind_name(v.kind)) +
-                "' cannot be passed to a wrapper", at_field("", where));
+                    "' cannot be passed to a wrapper",
+                at_field("", where));
   }
 
   static harness::Value from_wrapper(const WrapperValue &v, compiler::Executor &ex) {
     using K = WrapperValue::Kind;
     switch (v.kind) {
-      case K::None: return harness::Value::none();
-      case K::Bool: return harness::Value::of_bool(v.bool_value);
-      case K::Int: return harness::Value::of_int(v.int_value);
-      case K::Float: return harness::Value::of_double(v.float_value);
-      case K::DType: return harness::Value::of_dtype(v.dtype_value);
-      case K::Tensor: return harness::Value::of_tensor(ex.copy_out(v.tensor));
+      case K::None:
+        return harness::Value::none();
+      case K::Bool:
+        return harness::Value::of_bool(v.bool_value);
+      case K::Int:
+        return harness::Value::of_int(v.int_value);
+      case K::Float:
+        return harness::Value::of_double(v.float_value);
+      case K::DType:
+        return harness::Value::of_dtype(v.dtype_value);
+      case K::Tensor:
+        return harness::Value::of_tensor(ex.copy_out(v.tensor));
       case K::List:
       case K::Tuple: {
         std::vector<harness::Value> items;
@@ -263,8 +306,9 @@ class ReferenceEvaluator : public KernelEvaluator {
       const auto &call = opts_.calls[i];
       if (Clock::now() > deadline) {
         r.failure.kind = Failure::Kind::Timeout;
-        r.failure.message = "run exceeded its wall-clock limit of " + std::to_string(opts_.run_timeout_s) +
-                            " s after " + std::to_string(i) + " of " + std::to_string(opts_.calls.size()) + " calls";
+        r.failure.message = "run exceeded its wall-clock limit of " +
+                            std::to_string(opts_.run_timeout_s) + " s after " + std::to_string(i) +
+                            " of " + std::to_string(opts_.calls.size()) + " calls";
         r.failure.call_index = static_cast<int64_t>(i);
         r.failure.call_summary = call.summary();
         return;
@@ -316,7 +360,8 @@ class ReferenceEvaluator : public KernelEvaluator {
   }
 
   void verify(StageResult &r) {
-    if (outputs_.size() != opts_.calls.size()) throw Error("evaluator: Verify before a successful Run");
+    if (outputs_.size() != opts_.calls.size())
+      throw Error("evaluator: Verify before a successful Run");
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
       auto verdict = harness::verify_call(call, outputs_[i], mutated_[i], opts_.corpus);

@@ -87,7 +87,8 @@ std::string extract_code(const std::string &reply) {
   }
   if (!out.empty()) return out;
   if (blocks.empty() && reply.find("@triton.jit") != std::string::npos &&
-      (reply.find("import triton") != std::string::npos || reply.find("def ") != std::string::npos)) {
+      (reply.find("import triton") != std::string::npos ||
+       reply.find("def ") != std::string::npos)) {
     std::string whole = trim(reply);
     return whole.empty() ? whole : whole + "\n";
   }

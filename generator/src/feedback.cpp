@@ -45,7 +45,8 @@ std::string summarize_failure(Stage stage, const Failure &f, const FeedbackOptio
   o << "stage: " << stage_name(stage) << "\n";
   o << "failure: " << failure_kind_name(f.kind) << "\n";
   switch (f.kind) {
-    case Failure::Kind::None: break;
+    case Failure::Kind::None:
+      break;
     case Failure::Kind::NoCode:
       o << "problem: the reply contained no ```python code block; answer with the complete kernel "
            "and wrapper in one fenced python block\n";
@@ -58,7 +59,8 @@ std::string summarize_failure(Stage stage, const Failure &f, const FeedbackOptio
           o << "(" << f.findings.size() - shown << " more lint errors not shown)\n";
           break;
         }
-        o << "- " << fd.rule << " line " << fd.loc.line << ", col " << fd.loc.col << ": " << fd.message << "\n";
+        o << "- " << fd.rule << " line " << fd.loc.line << ", col " << fd.loc.col << ": "
+          << fd.message << "\n";
         ++shown;
       }
       if (!f.snippet.empty()) o << "first error at:\n" << indent(f.snippet);
@@ -72,7 +74,8 @@ std::string summarize_failure(Stage stage, const Failure &f, const FeedbackOptio
     case Failure::Kind::Trap: {
       char pc[32];
       std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
-      o << "trap: " << f.message << "\n" << "pc: " << pc << "\n";
+      o << "trap: " << f.message << "\n"
+        << "pc: " << pc << "\n";
       if (!f.instruction.empty()) o << "instruction: " << f.instruction << "\n";
       if (!f.snippet.empty()) o << "source:\n" << indent(f.snippet);
       break;
@@ -83,18 +86,23 @@ std::string summarize_failure(Stage stage, const Failure &f, const FeedbackOptio
         o << "mismatch in " << m.path << ": " << m.message << "\n";
         if (m.total > 0) {
           o << "mismatched elements: " << m.mismatched << " of " << m.total << "\n";
-          o << "max abs error: " << num(m.max_abs_error) << ", max rel error: " << num(m.max_rel_error) << "\n";
-          o << "worst index: " << index_text(m.worst_index) << " actual " << num(m.worst_actual) << " expected "
-            << num(m.worst_expected) << "\n";
-          o << "tolerance: atol " << num(m.tolerance.atol) << ", rtol " << num(m.tolerance.rtol) << "\n";
+          o << "max abs error: " << num(m.max_abs_error)
+            << ", max rel error: " << num(m.max_rel_error) << "\n";
+          o << "worst index: " << index_text(m.worst_index) << " actual " << num(m.worst_actual)
+            << " expected " << num(m.worst_expected) << "\n";
+          o << "tolerance: atol " << num(m.tolerance.atol) << ", rtol " << num(m.tolerance.rtol)
+            << "\n";
         }
       } else {
         o << "mismatch: " << f.message << "\n";
       }
       break;
-    case Failure::Kind::Timeout: o << "timeout: " << f.message << "\n"; break;
+    case Failure::Kind::Timeout:
+      o << "timeout: " << f.message << "\n";
+      break;
   }
-  if (!f.call_summary.empty()) o << "failing call #" << f.call_index << ": " << f.call_summary << "\n";
+  if (!f.call_summary.empty())
+    o << "failing call #" << f.call_index << ": " << f.call_summary << "\n";
   return bounded(o.str(), options.max_bytes);
 }
 

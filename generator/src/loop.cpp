@@ -11,14 +11,22 @@ namespace opforge::generator {
 
 std::string state_name(State s) {
   switch (s) {
-    case State::Generate: return "generate";
-    case State::Lint: return "lint";
-    case State::Compile: return "compile";
-    case State::Run: return "run";
-    case State::Verify: return "verify";
-    case State::Feedback: return "feedback";
-    case State::Done: return "done";
-    case State::Failed: return "failed";
+    case State::Generate:
+      return "generate";
+    case State::Lint:
+      return "lint";
+    case State::Compile:
+      return "compile";
+    case State::Run:
+      return "run";
+    case State::Verify:
+      return "verify";
+    case State::Feedback:
+      return "feedback";
+    case State::Done:
+      return "done";
+    case State::Failed:
+      return "failed";
   }
   return "?";
 }
@@ -47,10 +55,14 @@ struct Attempt {
 
 State state_of(Stage s) {
   switch (s) {
-    case Stage::Lint: return State::Lint;
-    case Stage::Compile: return State::Compile;
-    case Stage::Run: return State::Run;
-    case Stage::Verify: return State::Verify;
+    case Stage::Lint:
+      return State::Lint;
+    case Stage::Compile:
+      return State::Compile;
+    case Stage::Run:
+      return State::Run;
+    case Stage::Verify:
+      return State::Verify;
   }
   return State::Failed;
 }
@@ -92,7 +104,8 @@ class Machine {
         requests.push_back(std::move(req));
       }
       auto replies = provider_.complete(requests);
-      if (replies.size() != requests.size()) throw Error("provider returned a wrong number of replies");
+      if (replies.size() != requests.size())
+        throw Error("provider returned a wrong number of replies");
       for (size_t i = 0; i < generating.size(); ++i) step(*generating[i], replies[i]);
     }
     std::vector<AttemptResult> out;
@@ -113,11 +126,16 @@ class Machine {
     return templates_.first_turn(ctx);
   }
 
-  CallKey key(const Attempt &a) const { return {job_.overload, a.result.attempt, a.dialog, a.call}; }
+  CallKey key(const Attempt &a) const {
+    return {job_.overload, a.result.attempt, a.dialog, a.call};
+  }
 
   nlohmann::json base(const Attempt &a, const std::string &event) const {
-    return {{"event", event}, {"overload", job_.overload}, {"attempt", a.result.attempt},
-            {"dialog", a.dialog}, {"call", a.call}};
+    return {{"event", event},
+            {"overload", job_.overload},
+            {"attempt", a.result.attempt},
+            {"dialog", a.dialog},
+            {"call", a.call}};
   }
 
   static nlohmann::json messages_json(const std::vector<ChatMessage> &msgs) {
@@ -150,7 +168,8 @@ class Machine {
   bool check_budget(Attempt &a) {
     double elapsed_s = std::chrono::duration<double>(Clock::now() - a.start).count();
     if (elapsed_s > opts_.budget.max_wall_s) {
-      fail(a, "budget: wall-clock limit of " + std::to_string(opts_.budget.max_wall_s) + " s reached");
+      fail(a,
+           "budget: wall-clock limit of " + std::to_string(opts_.budget.max_wall_s) + " s reached");
       return false;
     }
     if (a.call < opts_.budget.max_calls_per_dialog) return true;
@@ -241,18 +260,25 @@ class Machine {
 
 }  // namespace
 
-std::vector<AttemptResult> run_overload(const OverloadJob &job, const PromptTemplates &templates, Provider &provider,
-                                        RunLog &log, const LoopOptions &options) {
-  log.append({{"event", "overload_start"}, {"overload", job.overload}, {"k", options.k},
-              {"provider", provider.name()}, {"model", provider.model()},
-              {"budget", {{"max_dialogs", options.budget.max_dialogs},
-                          {"max_calls_per_dialog", options.budget.max_calls_per_dialog},
-                          {"max_wall_s", options.budget.max_wall_s}}}});
+std::vector<AttemptResult> run_overload(const OverloadJob &job, const PromptTemplates &templates,
+                                        Provider &provider, RunLog &log,
+                                        const LoopOptions &options) {
+  log.append({{"event", "overload_start"},
+              {"overload", job.overload},
+              {"k", options.k},
+              {"provider", provider.name()},
+              {"model", provider.model()},
+              {"budget",
+               {{"max_dialogs", options.budget.max_dialogs},
+                {"max_calls_per_dialog", options.budget.max_calls_per_dialog},
+                {"max_wall_s", options.budget.max_wall_s}}}});
   Machine m(job, templates, provider, log, options);
   auto results = m.run();
   int passed = 0;
   for (const auto &r : results) passed += r.final_state == State::Done;
-  log.append({{"event", "overload_end"}, {"overload", job.overload}, {"attempts", results.size()},
+  log.append({{"event", "overload_end"},
+              {"overload", job.overload},
+              {"attempts", results.size()},
               {"passed", passed}});
   return results;
 }

@@ -46,9 +46,12 @@ PromptTemplates PromptTemplates::load(const std::string &dir) {
   return t;
 }
 
-std::string PromptTemplates::default_dir() { return std::string(OPFORGE_SOURCE_DIR) + "/generator/prompts"; }
+std::string PromptTemplates::default_dir() {
+  return std::string(OPFORGE_SOURCE_DIR) + "/generator/prompts";
+}
 
-std::string PromptTemplates::render(const Template &t, const std::map<std::string, std::string> &fields) {
+std::string PromptTemplates::render(const Template &t,
+                                    const std::map<std::string, std::string> &fields) {
   std::string out;
   size_t i = 0;
   while (i < t.text.size()) {
@@ -59,7 +62,8 @@ std::string PromptTemplates::render(const Template &t, const std::map<std::strin
     }
     out += t.text.substr(i, open - i);
     size_t close = t.text.find("}}", open + 2);
-    int line = 1 + static_cast<int>(std::count(t.text.begin(), t.text.begin() + static_cast<long>(open), '\n'));
+    int line = 1 + static_cast<int>(
+                       std::count(t.text.begin(), t.text.begin() + static_cast<long>(open), '\n'));
     if (close == std::string::npos)
       throw Error("unterminated '{{' in prompt template", at_file(t.path, line));
     std::string name = t.text.substr(open + 2, close - open - 2);
@@ -97,7 +101,8 @@ std::string reference_kernels(const std::string &library_dir, const std::string 
     std::string name = e.path().filename().string();
     if (name == exclude_file) continue;
     std::string text = read_text(e.path().string());
-    bool same = !category.empty() && text.find("# category: " + category + "\n") != std::string::npos;
+    bool same =
+        !category.empty() && text.find("# category: " + category + "\n") != std::string::npos;
     all.push_back({same, name, std::move(text)});
   }
   std::sort(all.begin(), all.end(), [](const Candidate &a, const Candidate &b) {
@@ -106,7 +111,8 @@ std::string reference_kernels(const std::string &library_dir, const std::string 
   });
   std::string out;
   for (int i = 0; i < max_files && i < static_cast<int>(all.size()); ++i)
-    out += "### " + all[i].name + "\n```python\n" + all[i].text + (all[i].text.ends_with("\n") ? "" : "\n") + "```\n";
+    out += "### " + all[i].name + "\n```python\n" + all[i].text +
+           (all[i].text.ends_with("\n") ? "" : "\n") + "```\n";
   return out;
 }
 

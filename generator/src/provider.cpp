@@ -7,11 +7,16 @@ namespace opforge::generator {
 
 std::string status_name(ChatReply::Status s) {
   switch (s) {
-    case ChatReply::Status::Ok: return "ok";
-    case ChatReply::Status::HttpError: return "http_error";
-    case ChatReply::Status::Timeout: return "timeout";
-    case ChatReply::Status::Malformed: return "malformed";
-    case ChatReply::Status::Transport: return "transport";
+    case ChatReply::Status::Ok:
+      return "ok";
+    case ChatReply::Status::HttpError:
+      return "http_error";
+    case ChatReply::Status::Timeout:
+      return "timeout";
+    case ChatReply::Status::Malformed:
+      return "malformed";
+    case ChatReply::Status::Transport:
+      return "transport";
   }
   return "?";
 }

@@ -16,15 +16,19 @@ constexpr uint32_t kPtLoad = 1, kPtDynamic = 2, kPtInterp = 3;
 constexpr uint32_t kShtSymtab = 2;
 
 class Reader {
-public:
+ public:
   Reader(std::span<const uint8_t> b, const std::string &name) : b_(b), name_(name) {}
-  [[noreturn]] void fail(const std::string &what) const { throw Error("not a loadable ELF: " + what).with_file(name_); }
+  [[noreturn]] void fail(const std::string &what) const {
+    throw Error("not a loadable ELF: " + what).with_file(name_);
+  }
   void need(uint64_t off, uint64_t len, const char *what) const {
     if (off > b_.size() || len > b_.size() - off)
       fail(std::string(what) + " at offset " + std::to_string(off) + " (+" + std::to_string(len) +
-           " bytes) lies beyond the end of the file (" + std::to_string(b_.size()) + " bytes; truncated?)");
+           " bytes) lies beyond the end of the file (" + std::to_string(b_.size()) +
+           " bytes; truncated?)");
   }
-  template <class T> T get(uint64_t off, const char *what) const {
+  template <class T>
+  T get(uint64_t off, const char *what) const {
     need(off, sizeof(T), what);
     T v;
     std::memcpy(&v, b_.data() + off, sizeof(T));
@@ -32,7 +36,7 @@ public:
   }
   std::span<const uint8_t> bytes() const { return b_; }
 
-private:
+ private:
   std::span<const uint8_t> b_;
   const std::string &name_;
 };
@@ -52,20 +56,33 @@ uint64_t ElfImage::high_addr() const {
 ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
   Reader r(b, name);
   if (b.size() < 64) {
-    if (b.size() >= 4 && std::memcmp(b.data(), "\x7f" "ELF", 4) == 0)
-      r.fail("file is " + std::to_string(b.size()) + " bytes, shorter than the 64-byte ELF64 header (truncated)");
+    if (b.size() >= 4 && std::memcmp(b.data(),
+                                     "\x7f"
+                                     "ELF",
+                                     4) == 0)
+      r.fail("file is " + std::to_string(b.size()) +
+             " bytes, shorter than the 64-byte ELF64 header (truncated)");
     r.fail("file is too short to be an ELF file (" + std::to_string(b.size()) + " bytes)");
   }
-  if (std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) r.fail("bad magic (the file does not start with \\x7fELF)");
-  if (b[4] != 2) r.fail(b[4] == 1 ? "ELFCLASS32 file; RV64 needs ELFCLASS64" : "unknown ELF class " + std::to_string(b[4]));
+  if (std::memcmp(b.data(),
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
+    r.fail("bad magic (the file does not start with \\x7fELF)");
+  if (b[4] != 2)
+    r.fail(b[4] == 1 ? "ELFCLASS32 file; RV64 needs ELFCLASS64"
+                     : "unknown ELF class " + std::to_string(b[4]));
   if (b[5] != 1) r.fail("not little endian (EI_DATA = " + std::to_string(b[5]) + ")");
   if (b[6] != 1) r.fail("unknown ELF version " + std::to_string(b[6]));
   const uint16_t type = r.get<uint16_t>(16, "e_type");
   const uint16_t machine = r.get<uint16_t>(18, "e_machine");
   if (machine != kEmRiscv)
-    r.fail("e_machine is " + std::to_string(machine) + ", not RISC-V (" + std::to_string(kEmRiscv) + ")");
-  if (type == kEtDyn) r.fail("position-independent or shared object (ET_DYN); only static executables are supported");
-  if (type != kEtExec) r.fail("e_type is " + std::to_string(type) + ", not an executable (ET_EXEC)");
+    r.fail("e_machine is " + std::to_string(machine) + ", not RISC-V (" + std::to_string(kEmRiscv) +
+           ")");
+  if (type == kEtDyn)
+    r.fail("position-independent or shared object (ET_DYN); only static executables are supported");
+  if (type != kEtExec)
+    r.fail("e_type is " + std::to_string(type) + ", not an executable (ET_EXEC)");
 
   ElfImage img;
   img.path = name;
@@ -83,7 +100,8 @@ ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
   for (uint16_t k = 0; k < phnum; ++k) {
     const uint64_t ph = phoff + uint64_t(k) * phentsize;
     const uint32_t ptype = r.get<uint32_t>(ph, "p_type");
-    if (ptype == kPtInterp || ptype == kPtDynamic) r.fail("dynamically linked (has PT_INTERP/PT_DYNAMIC); link with -static");
+    if (ptype == kPtInterp || ptype == kPtDynamic)
+      r.fail("dynamically linked (has PT_INTERP/PT_DYNAMIC); link with -static");
     if (ptype != kPtLoad) continue;
     ElfSegment s;
     s.flags = r.get<uint32_t>(ph + 4, "p_flags");
@@ -92,7 +110,9 @@ ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
     const uint64_t filesz = r.get<uint64_t>(ph + 32, "p_filesz");
     s.memsz = r.get<uint64_t>(ph + 40, "p_memsz");
     const std::string which = "program header " + std::to_string(k);
-    if (filesz > s.memsz) r.fail(which + ": p_filesz " + std::to_string(filesz) + " exceeds p_memsz " + std::to_string(s.memsz));
+    if (filesz > s.memsz)
+      r.fail(which + ": p_filesz " + std::to_string(filesz) + " exceeds p_memsz " +
+             std::to_string(s.memsz));
     if (s.vaddr + s.memsz < s.vaddr) r.fail(which + ": segment wraps around the address space");
     r.need(off, filesz, (which + " data").c_str());
     s.data.assign(b.begin() + static_cast<long>(off), b.begin() + static_cast<long>(off + filesz));
@@ -110,7 +130,9 @@ ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
       const uint64_t sym_off = r.get<uint64_t>(sh + 24, "sh_offset");
       const uint64_t sym_size = r.get<uint64_t>(sh + 32, "sh_size");
       const uint32_t link = r.get<uint32_t>(sh + 40, "sh_link");
-      if (link >= shnum) r.fail("symbol table links to section " + std::to_string(link) + " of " + std::to_string(shnum));
+      if (link >= shnum)
+        r.fail("symbol table links to section " + std::to_string(link) + " of " +
+               std::to_string(shnum));
       const uint64_t str_sh = shoff + uint64_t(link) * shentsize;
       const uint64_t str_off = r.get<uint64_t>(str_sh + 24, "sh_offset");
       const uint64_t str_size = r.get<uint64_t>(str_sh + 32, "sh_size");
@@ -137,7 +159,8 @@ ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
 ElfImage read_elf(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open ELF file").with_file(path);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   return parse_elf(bytes, path);
 }
 
@@ -148,7 +171,8 @@ void load_elf(const ElfImage &img, MemoryIf &mem) {
     if (!mem.store(s.vaddr, buf.data(), buf.size())) {
       char msg[160];
       std::snprintf(msg, sizeof msg, "segment [0x%llx, 0x%llx) does not fit the target memory",
-                    static_cast<unsigned long long>(s.vaddr), static_cast<unsigned long long>(s.vaddr + s.memsz));
+                    static_cast<unsigned long long>(s.vaddr),
+                    static_cast<unsigned long long>(s.vaddr + s.memsz));
       throw Error(msg).with_file(img.path);
     }
   }

@@ -36,25 +36,31 @@ uint32_t load32(const std::vector<uint8_t> &d, uint64_t at) {
   std::memcpy(&w, d.data() + at, 4);
   return w;
 }
-void store32(std::vector<uint8_t> &d, uint64_t at, uint32_t w) { std::memcpy(d.data() + at, &w, 4); }
+void store32(std::vector<uint8_t> &d, uint64_t at, uint32_t w) {
+  std::memcpy(d.data() + at, &w, 4);
+}
 
 int64_t sext12(int64_t v) { return static_cast<int64_t>(static_cast<uint64_t>(v) << 52) >> 52; }
 
-uint32_t itype(uint32_t w, int64_t imm) { return (w & 0x000fffffu) | (static_cast<uint32_t>(imm & 0xfff) << 20); }
+uint32_t itype(uint32_t w, int64_t imm) {
+  return (w & 0x000fffffu) | (static_cast<uint32_t>(imm & 0xfff) << 20);
+}
 uint32_t stype(uint32_t w, int64_t imm) {
   const uint32_t u = static_cast<uint32_t>(imm);
   return (w & 0x01fff07fu) | (((u >> 5) & 0x7f) << 25) | ((u & 0x1f) << 7);
 }
-uint32_t utype(uint32_t w, int64_t hi20) { return (w & 0xfffu) | (static_cast<uint32_t>(hi20 & 0xfffff) << 12); }
+uint32_t utype(uint32_t w, int64_t hi20) {
+  return (w & 0xfffu) | (static_cast<uint32_t>(hi20 & 0xfffff) << 12);
+}
 uint32_t btype(uint32_t w, int64_t off) {
   const uint32_t u = static_cast<uint32_t>(off);
-  return (w & 0x01fff07fu) | (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3f) << 25) | (((u >> 1) & 0xf) << 8) |
-         (((u >> 11) & 1) << 7);
+  return (w & 0x01fff07fu) | (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3f) << 25) |
+         (((u >> 1) & 0xf) << 8) | (((u >> 11) & 1) << 7);
 }
 uint32_t jtype(uint32_t w, int64_t off) {
   const uint32_t u = static_cast<uint32_t>(off);
-  return (w & 0xfffu) | (((u >> 20) & 1) << 31) | (((u >> 1) & 0x3ff) << 21) | (((u >> 11) & 1) << 20) |
-         (((u >> 12) & 0xff) << 12);
+  return (w & 0xfffu) | (((u >> 20) & 1) << 31) | (((u >> 1) & 0x3ff) << 21) |
+         (((u >> 11) & 1) << 20) | (((u >> 12) & 0xff) << 12);
 }
 
 // hi20 of a 32-bit signed pc-relative or absolute value, with range check.
@@ -127,7 +133,8 @@ LinkedImage link(const AsmUnit &unit, const LinkOptions &opts) {
       auto &d = s.data;
       switch (f.type) {
         case R_RISCV_BRANCH:
-          if (rel < -4096 || rel > 4094 || (rel & 1)) fail(u, f.pos, "branch to '" + f.symbol + "' out of range (+-4 KiB)");
+          if (rel < -4096 || rel > 4094 || (rel & 1))
+            fail(u, f.pos, "branch to '" + f.symbol + "' out of range (+-4 KiB)");
           store32(d, f.offset, btype(load32(d, f.offset), rel));
           break;
         case R_RISCV_JAL:
@@ -163,7 +170,8 @@ LinkedImage link(const AsmUnit &unit, const LinkOptions &opts) {
           store32(d, f.offset, stype(load32(d, f.offset), sext12(static_cast<int64_t>(sa))));
           break;
         case R_RISCV_32:
-          if (sa > 0xffffffffu) fail(u, f.pos, "address of '" + f.symbol + "' does not fit in 32 bits");
+          if (sa > 0xffffffffu)
+            fail(u, f.pos, "address of '" + f.symbol + "' does not fit in 32 bits");
           store32(d, f.offset, static_cast<uint32_t>(sa));
           break;
         case R_RISCV_64:
@@ -175,7 +183,8 @@ LinkedImage link(const AsmUnit &unit, const LinkOptions &opts) {
     }
     s.fixups.clear();
   }
-  img.entry = img.section_addr.empty() ? opts.text_base : img.section_addr[order.empty() ? 0 : order[0]];
+  img.entry =
+      img.section_addr.empty() ? opts.text_base : img.section_addr[order.empty() ? 0 : order[0]];
   if (auto it = by_name.find(opts.entry_symbol); it != by_name.end() && it->second->section >= 0)
     img.entry = img.symbol_address(*it->second);
   return img;
@@ -202,8 +211,9 @@ struct ElfBuilder {
     out.insert(out.end(), b, b + n);
     return off;
   }
-  size_t add_section(const std::string &name, uint32_t type, uint64_t flags, uint64_t addr, const void *data,
-                     size_t size, uint64_t align, uint32_t link = 0, uint32_t info = 0, uint64_t entsize = 0) {
+  size_t add_section(const std::string &name, uint32_t type, uint64_t flags, uint64_t addr,
+                     const void *data, size_t size, uint64_t align, uint32_t link = 0,
+                     uint32_t info = 0, uint64_t entsize = 0) {
     Elf64_Shdr h{};
     h.sh_name = shname(name);
     h.sh_type = type;
@@ -251,7 +261,8 @@ Elf64_Ehdr make_header(uint16_t type) {
 constexpr uint32_t kShtRiscvAttributes = 0x70000003;
 std::vector<uint8_t> riscv_attributes() {
   const std::string arch =
-      "rv64i2p1_m2p0_a2p1_f2p2_d2p2_v1p0_zicsr2p0_zifencei2p0_zmmul1p0_zve32f1p0_zve32x1p0_zve64d1p0_"
+      "rv64i2p1_m2p0_a2p1_f2p2_d2p2_v1p0_zicsr2p0_zifencei2p0_zmmul1p0_zve32f1p0_zve32x1p0_"
+      "zve64d1p0_"
       "zve64f1p0_zve64x1p0_zvl128b1p0_zvl32b1p0_zvl64b1p0";
   std::vector<uint8_t> attrs;
   attrs.push_back(5);  // Tag_RISCV_arch
@@ -286,7 +297,8 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
     sec_index[i] = b.add_section(s.name, s.type, s.flags, 0, s.data.data(), s.size(), s.align);
   }
   const std::vector<uint8_t> attributes = riscv_attributes();
-  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(), attributes.size(), 1);
+  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(),
+                attributes.size(), 1);
   // Symbols: null, section symbols, locals, then globals (ELF order rule).
   std::string strtab{'\0'};
   std::vector<Elf64_Sym> syms{Elf64_Sym{}};
@@ -308,20 +320,24 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
   std::map<std::string, bool> pcrel_lo_target;
   for (const auto &s : u.sections)
     for (const auto &f : s.fixups)
-      if (f.type == R_RISCV_PCREL_LO12_I || f.type == R_RISCV_PCREL_LO12_S) pcrel_lo_target[f.symbol] = true;
+      if (f.type == R_RISCV_PCREL_LO12_I || f.type == R_RISCV_PCREL_LO12_S)
+        pcrel_lo_target[f.symbol] = true;
   std::map<std::string, uint32_t> sym_index;
   auto emit_sym = [&](const AsmSymbol &a, uint8_t bind) {
     Elf64_Sym s{};
     s.st_name = str(a.name);
     s.st_info = ELF64_ST_INFO(bind, a.type);
-    s.st_shndx = a.absolute ? SHN_ABS : a.section < 0 ? SHN_UNDEF : static_cast<uint16_t>(sec_index[static_cast<size_t>(a.section)]);
+    s.st_shndx = a.absolute      ? SHN_ABS
+                 : a.section < 0 ? SHN_UNDEF
+                                 : static_cast<uint16_t>(sec_index[static_cast<size_t>(a.section)]);
     s.st_value = a.value;
     s.st_size = a.size;
     sym_index[a.name] = static_cast<uint32_t>(syms.size());
     syms.push_back(s);
   };
   for (const auto &a : u.symbols)
-    if (!a.global && (a.section >= 0 || a.absolute) && (!hidden_local(a) || pcrel_lo_target.count(a.name)))
+    if (!a.global && (a.section >= 0 || a.absolute) &&
+        (!hidden_local(a) || pcrel_lo_target.count(a.name)))
       emit_sym(a, STB_LOCAL);
   const uint32_t first_global = static_cast<uint32_t>(syms.size());
   for (const auto &a : u.symbols)
@@ -329,8 +345,9 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
   const size_t strtab_idx = b.add_section(".strtab", SHT_STRTAB, 0, 0, nullptr, 0, 1);
   b.shdrs[strtab_idx].sh_offset = b.append(strtab.data(), strtab.size(), 1);
   b.shdrs[strtab_idx].sh_size = strtab.size();
-  const size_t symtab_idx = b.add_section(".symtab", SHT_SYMTAB, 0, 0, syms.data(), syms.size() * sizeof(Elf64_Sym), 8,
-                                          static_cast<uint32_t>(strtab_idx), first_global, sizeof(Elf64_Sym));
+  const size_t symtab_idx =
+      b.add_section(".symtab", SHT_SYMTAB, 0, 0, syms.data(), syms.size() * sizeof(Elf64_Sym), 8,
+                    static_cast<uint32_t>(strtab_idx), first_global, sizeof(Elf64_Sym));
   // Relocations: locals (other than %pcrel_lo labels) become section + offset.
   for (size_t i = 0; i < u.sections.size(); ++i) {
     const AsmSection &s = u.sections[i];
@@ -342,7 +359,8 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
       r.r_offset = f.offset;
       int64_t addend = f.addend;
       uint32_t symi = 0;
-      if (a && sym_index.count(a->name) && (a->global || a->section < 0 || pcrel_lo_target.count(a->name) || a->absolute)) {
+      if (a && sym_index.count(a->name) &&
+          (a->global || a->section < 0 || pcrel_lo_target.count(a->name) || a->absolute)) {
         symi = sym_index[a->name];
       } else if (a && a->section >= 0) {
         symi = section_sym[static_cast<size_t>(a->section)];
@@ -354,8 +372,9 @@ std::vector<uint8_t> write_object(const AsmUnit &u) {
       r.r_addend = addend;
       rela.push_back(r);
     }
-    b.add_section(".rela" + s.name, SHT_RELA, SHF_INFO_LINK, 0, rela.data(), rela.size() * sizeof(Elf64_Rela), 8,
-                  static_cast<uint32_t>(symtab_idx), static_cast<uint32_t>(sec_index[i]), sizeof(Elf64_Rela));
+    b.add_section(".rela" + s.name, SHT_RELA, SHF_INFO_LINK, 0, rela.data(),
+                  rela.size() * sizeof(Elf64_Rela), 8, static_cast<uint32_t>(symtab_idx),
+                  static_cast<uint32_t>(sec_index[i]), sizeof(Elf64_Rela));
   }
   b.finish(eh);
   return b.out;
@@ -370,11 +389,13 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
   std::vector<size_t> alloc;
   for (size_t i = 0; i < u.sections.size(); ++i)
     if ((u.sections[i].flags & SHF_ALLOC) && u.sections[i].size() > 0) alloc.push_back(i);
-  std::sort(alloc.begin(), alloc.end(), [&](size_t a, size_t c) { return img.section_addr[a] < img.section_addr[c]; });
+  std::sort(alloc.begin(), alloc.end(),
+            [&](size_t a, size_t c) { return img.section_addr[a] < img.section_addr[c]; });
   // Consecutive sections of one class form one PT_LOAD segment.
   std::vector<std::vector<size_t>> segments;
   for (size_t i : alloc) {
-    if (segments.empty() || segment_class(u.sections[segments.back().back()].flags) != segment_class(u.sections[i].flags))
+    if (segments.empty() || segment_class(u.sections[segments.back().back()].flags) !=
+                                segment_class(u.sections[i].flags))
       segments.emplace_back();
     segments.back().push_back(i);
   }
@@ -399,7 +420,8 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
       if (i == seg.front()) {
         p.p_offset = b.shdrs[sec_index[i]].sh_offset;
         p.p_vaddr = p.p_paddr = addr;
-        p.p_flags = PF_R | ((s.flags & SHF_WRITE) ? PF_W : 0) | ((s.flags & SHF_EXECINSTR) ? PF_X : 0);
+        p.p_flags =
+            PF_R | ((s.flags & SHF_WRITE) ? PF_W : 0) | ((s.flags & SHF_EXECINSTR) ? PF_X : 0);
       }
       if (s.type != SHT_NOBITS) p.p_filesz = addr + s.size() - p.p_vaddr;
       p.p_memsz = addr + s.size() - p.p_vaddr;
@@ -408,7 +430,8 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
   }
   std::memcpy(b.out.data() + sizeof(Elf64_Ehdr), ph.data(), ph.size() * sizeof(Elf64_Phdr));
   const std::vector<uint8_t> attributes = riscv_attributes();
-  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(), attributes.size(), 1);
+  b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(),
+                attributes.size(), 1);
   // Symbol table with final addresses (no .L labels).
   std::string strtab{'\0'};
   std::vector<Elf64_Sym> syms{Elf64_Sym{}};
@@ -420,15 +443,18 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
       strtab += a.name;
       strtab += '\0';
       s.st_info = ELF64_ST_INFO(a.global ? STB_GLOBAL : STB_LOCAL, a.type);
-      s.st_shndx = a.absolute ? SHN_ABS : static_cast<uint16_t>(sec_index[static_cast<size_t>(a.section)]);
+      s.st_shndx =
+          a.absolute ? SHN_ABS : static_cast<uint16_t>(sec_index[static_cast<size_t>(a.section)]);
       if (!a.absolute && s.st_shndx == 0) s.st_shndx = SHN_ABS;  // symbol in an empty section
       s.st_value = img.symbol_address(a);
       s.st_size = a.size;
       syms.push_back(s);
     }
   uint32_t first_global = 1;
-  while (first_global < syms.size() && ELF64_ST_BIND(syms[first_global].st_info) == STB_LOCAL) ++first_global;
-  const size_t strtab_idx = b.add_section(".strtab", SHT_STRTAB, 0, 0, strtab.data(), strtab.size(), 1);
+  while (first_global < syms.size() && ELF64_ST_BIND(syms[first_global].st_info) == STB_LOCAL)
+    ++first_global;
+  const size_t strtab_idx =
+      b.add_section(".strtab", SHT_STRTAB, 0, 0, strtab.data(), strtab.size(), 1);
   b.add_section(".symtab", SHT_SYMTAB, 0, 0, syms.data(), syms.size() * sizeof(Elf64_Sym), 8,
                 static_cast<uint32_t>(strtab_idx), first_global, sizeof(Elf64_Sym));
   b.finish(eh);

@@ -86,7 +86,7 @@ std::string file_stem(const std::string &path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
-const char *const kFieldKinds[] = {"reg", "freg", "vreg", "simm", "uimm", "part",
+const char *const kFieldKinds[] = {"reg", "freg", "vreg", "simm",  "uimm",  "part",
                                    "csr", "rm",   "bit",  "fence", "vtype", "vm"};
 
 std::vector<FieldSpec> parse_fields(const TableSource &src) {
@@ -105,7 +105,8 @@ std::vector<FieldSpec> parse_fields(const TableSource &src) {
     uint64_t msb = 0, lsb = 0;
     if (f.name.empty()) fail(src.file, line_no, "empty field name");
     if (!parse_uint(cols[1], msb) || !parse_uint(cols[2], lsb) || msb > 31 || lsb > msb)
-      fail(src.file, line_no, "field '" + f.name + "': bad bit range '" + cols[1] + ".." + cols[2] + "'");
+      fail(src.file, line_no,
+           "field '" + f.name + "': bad bit range '" + cols[1] + ".." + cols[2] + "'");
     f.msb = static_cast<int>(msb);
     f.lsb = static_cast<int>(lsb);
     f.kind = cols[3];
@@ -131,7 +132,8 @@ std::vector<CsrSpec> parse_csrs(const TableSource &src) {
     c.name = cols[0];
     uint64_t num = 0;
     if (c.name.empty()) fail(src.file, line_no, "empty CSR name");
-    if (!parse_uint(cols[1], num) || num > 0xfff) fail(src.file, line_no, "CSR '" + c.name + "': bad number '" + cols[1] + "'");
+    if (!parse_uint(cols[1], num) || num > 0xfff)
+      fail(src.file, line_no, "CSR '" + c.name + "': bad number '" + cols[1] + "'");
     c.number = static_cast<uint32_t>(num);
     c.extension = cols[2];
     for (size_t k = 3; k < cols.size(); ++k) c.description += (k > 3 ? "," : "") + cols[k];
@@ -155,22 +157,26 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
     insn.source = src.file + ":" + std::to_string(line_no);
     uint32_t covered = 0;
     auto claim = [&](uint32_t bits, const std::string &what) {
-      if (covered & bits) fail(src.file, line_no, insn.name + ": '" + what + "' overlaps bits already defined");
+      if (covered & bits)
+        fail(src.file, line_no, insn.name + ": '" + what + "' overlaps bits already defined");
       covered |= bits;
     };
     for (size_t t = 1; t < toks.size(); ++t) {
       const std::string &tok = toks[t];
       size_t eq = tok.find('=');
       if (eq == std::string::npos) {
-        auto it = std::find_if(fields.begin(), fields.end(), [&](const FieldSpec &f) { return f.name == tok; });
-        if (it == fields.end()) fail(src.file, line_no, insn.name + ": unknown field '" + tok + "'");
+        auto it = std::find_if(fields.begin(), fields.end(),
+                               [&](const FieldSpec &f) { return f.name == tok; });
+        if (it == fields.end())
+          fail(src.file, line_no, insn.name + ": unknown field '" + tok + "'");
         claim(it->mask(), tok);
         insn.fields.push_back(tok);
         continue;
       }
       std::string lhs = tok.substr(0, eq), rhs = tok.substr(eq + 1);
       uint64_t value = 0;
-      if (!parse_uint(rhs, value)) fail(src.file, line_no, insn.name + ": bad value in '" + tok + "'");
+      if (!parse_uint(rhs, value))
+        fail(src.file, line_no, insn.name + ": bad value in '" + tok + "'");
       uint64_t hi = 0, lo = 0;
       size_t dots = lhs.find("..");
       if (dots != std::string::npos) {
@@ -179,12 +185,15 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
       } else if (parse_uint(lhs, hi)) {
         lo = hi;
       } else {
-        auto it = std::find_if(fields.begin(), fields.end(), [&](const FieldSpec &f) { return f.name == lhs; });
-        if (it == fields.end()) fail(src.file, line_no, insn.name + ": unknown field '" + lhs + "' in '" + tok + "'");
+        auto it = std::find_if(fields.begin(), fields.end(),
+                               [&](const FieldSpec &f) { return f.name == lhs; });
+        if (it == fields.end())
+          fail(src.file, line_no, insn.name + ": unknown field '" + lhs + "' in '" + tok + "'");
         hi = static_cast<uint64_t>(it->msb);
         lo = static_cast<uint64_t>(it->lsb);
       }
-      if (hi > 31 || lo > hi) fail(src.file, line_no, insn.name + ": bit range out of 31..0 in '" + tok + "'");
+      if (hi > 31 || lo > hi)
+        fail(src.file, line_no, insn.name + ": bit range out of 31..0 in '" + tok + "'");
       const int width = static_cast<int>(hi - lo + 1);
       if (width < 64 && value >= (uint64_t{1} << width))
         fail(src.file, line_no, insn.name + ": value does not fit in '" + tok + "'");
@@ -204,7 +213,8 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
       fail(src.file, line_no, insn.name + ": bits 1..0 must be fixed to 3 (32-bit encoding)");
     for (const auto &other : out)
       if (other.name == insn.name)
-        fail(src.file, line_no, "duplicate mnemonic '" + insn.name + "' (first at " + other.source + ")");
+        fail(src.file, line_no,
+             "duplicate mnemonic '" + insn.name + "' (first at " + other.source + ")");
     insn.id = static_cast<int>(out.size());
     out.push_back(std::move(insn));
   });
@@ -281,7 +291,8 @@ const Tables &tables() {
 InsnTable parse_tables(const std::vector<TableSource> &sources) {
   InsnTable t;
   auto ends_with = [](const std::string &s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   const TableSource *field_src = nullptr;
   std::vector<const TableSource *> order;

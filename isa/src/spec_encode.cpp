@@ -9,13 +9,15 @@ namespace opforge::isa {
 namespace {
 
 constexpr std::array<std::string_view, 32> kXRegs = {
-    "zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-    "a6",   "a7", "s2", "s3", "s4",  "s5",  "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+    "zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+    "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
 constexpr std::array<std::string_view, 32> kFRegs = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1",  "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4",  "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
-constexpr std::array<std::string_view, 8> kRoundModes = {"rne", "rtz", "rdn", "rup", "rmm", "", "", "dyn"};
+    "ft0", "ft1", "ft2", "ft3", "ft4",  "ft5",  "ft6", "ft7", "fs0",  "fs1", "fa0",
+    "fa1", "fa2", "fa3", "fa4", "fa5",  "fa6",  "fa7", "fs2", "fs3",  "fs4", "fs5",
+    "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+constexpr std::array<std::string_view, 8> kRoundModes = {"rne", "rtz", "rdn", "rup",
+                                                         "rmm", "",    "",    "dyn"};
 
 std::optional<uint32_t> parse_numbered(std::string_view s, char prefix) {
   if (s.size() < 2 || s.size() > 3 || s[0] != prefix) return std::nullopt;
@@ -68,8 +70,8 @@ uint32_t encode(const InsnSpec &insn, std::span<const FieldValue> values) {
       throw Error(insn.name + ": has no field '" + std::string(v.field) + "'");
     const FieldRange r = field_range(v.field);
     if (v.value < r.lo || v.value > r.hi || v.value % r.align != 0)
-      throw Error(insn.name + ": " + std::string(v.field) + " value " + std::to_string(v.value) + " out of range [" +
-                  std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]" +
+      throw Error(insn.name + ": " + std::string(v.field) + " value " + std::to_string(v.value) +
+                  " out of range [" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]" +
                   (r.align > 1 ? " or not a multiple of " + std::to_string(r.align) : ""));
     const uint64_t u = static_cast<uint64_t>(v.value);
     if (v.field == "imm_s") {
@@ -79,7 +81,8 @@ uint32_t encode(const InsnSpec &insn, std::span<const FieldValue> values) {
       put("bimm12hi", (((u >> 12) & 1) << 6) | ((u >> 5) & 0x3f));
       put("bimm12lo", (((u >> 1) & 0xf) << 1) | ((u >> 11) & 1));
     } else if (v.field == "imm_j") {
-      put("jimm20", (((u >> 20) & 1) << 19) | (((u >> 1) & 0x3ff) << 9) | (((u >> 11) & 1) << 8) | ((u >> 12) & 0xff));
+      put("jimm20", (((u >> 20) & 1) << 19) | (((u >> 1) & 0x3ff) << 9) | (((u >> 11) & 1) << 8) |
+                        ((u >> 12) & 0xff));
     } else {
       put(v.field, u);
     }
@@ -91,7 +94,8 @@ int64_t field_operand(std::string_view field, uint32_t word) {
   const uint64_t w = word;
   if (field == "imm_s") return sext(((w >> 25) << 5) | ((w >> 7) & 0x1f), 12);
   if (field == "imm_b")
-    return sext((((w >> 31) & 1) << 12) | (((w >> 7) & 1) << 11) | (((w >> 25) & 0x3f) << 5) | (((w >> 8) & 0xf) << 1),
+    return sext((((w >> 31) & 1) << 12) | (((w >> 7) & 1) << 11) | (((w >> 25) & 0x3f) << 5) |
+                    (((w >> 8) & 0xf) << 1),
                 13);
   if (field == "imm_j")
     return sext((((w >> 31) & 1) << 20) | (((w >> 12) & 0xff) << 12) | (((w >> 20) & 1) << 11) |
@@ -145,12 +149,16 @@ std::optional<uint32_t> parse_vtype(std::string_view s) {
       sew = item == "e8" ? 0 : item == "e16" ? 1 : item == "e32" ? 2 : 3;
       have_sew = true;
       stage = 1;
-    } else if (item == "m1" || item == "m2" || item == "m4" || item == "m8" || item == "mf2" || item == "mf4" ||
-               item == "mf8") {
+    } else if (item == "m1" || item == "m2" || item == "m4" || item == "m8" || item == "mf2" ||
+               item == "mf4" || item == "mf8") {
       if (stage != 1) return std::nullopt;
-      lmul = item == "m1" ? 0 : item == "m2" ? 1 : item == "m4" ? 2 : item == "m8" ? 3 : item == "mf8" ? 5
-             : item == "mf4"                                                              ? 6
-                                                                                          : 7;
+      lmul = item == "m1"    ? 0
+             : item == "m2"  ? 1
+             : item == "m4"  ? 2
+             : item == "m8"  ? 3
+             : item == "mf8" ? 5
+             : item == "mf4" ? 6
+                             : 7;
       stage = 2;
     } else if (item == "ta" || item == "tu") {
       if (stage < 1 || stage > 2) return std::nullopt;
@@ -210,7 +218,9 @@ std::string format_fence_set(uint32_t set) {
 
 AtomicSuffix split_atomic_suffix(std::string_view m) {
   AtomicSuffix r{m, 0, 0};
-  auto ends = [&](std::string_view suf) { return m.size() > suf.size() && m.substr(m.size() - suf.size()) == suf; };
+  auto ends = [&](std::string_view suf) {
+    return m.size() > suf.size() && m.substr(m.size() - suf.size()) == suf;
+  };
   if (ends(".aqrl")) {
     r = {m.substr(0, m.size() - 5), 1, 1};
   } else if (ends(".aq")) {

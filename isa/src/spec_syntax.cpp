@@ -20,9 +20,9 @@ bool has(const InsnSpec &i, std::string_view f) {
 // Multiply-adds write `vd, vs1|rs1, vs2` (the addend/accumulator is vd).
 bool is_vector_multiply_add(std::string_view name) {
   static const std::string_view kBases[] = {
-      "vmacc",    "vnmsac",   "vmadd",    "vnmsub",   "vwmaccu",  "vwmacc",   "vwmaccsu", "vwmaccus", "vfmacc",
-      "vfnmacc",  "vfmsac",   "vfnmsac",  "vfmadd",   "vfnmadd",  "vfmsub",   "vfnmsub",  "vfwmacc",  "vfwnmacc",
-      "vfwmsac",  "vfwnmsac"};
+      "vmacc",    "vnmsac",  "vmadd",   "vnmsub",   "vwmaccu", "vwmacc",  "vwmaccsu",
+      "vwmaccus", "vfmacc",  "vfnmacc", "vfmsac",   "vfnmsac", "vfmadd",  "vfnmadd",
+      "vfmsub",   "vfnmsub", "vfwmacc", "vfwnmacc", "vfwmsac", "vfwnmsac"};
   const std::string_view base = name.substr(0, name.find('.'));
   return std::find(std::begin(kBases), std::end(kBases), base) != std::end(kBases);
 }
@@ -58,14 +58,15 @@ std::vector<AsmOperand> derive(const InsnSpec &i) {
     const bool fma = is_vector_multiply_add(i.name);
     if (!fma) reg("vs2");
     for (const char *s : {"vs1", "rs1", "fs1"}) reg(s);
-    if (has(i, "simm5") || has(i, "zimm5")) add(OperandKind::Imm, has(i, "simm5") ? "simm5" : "zimm5");
+    if (has(i, "simm5") || has(i, "zimm5"))
+      add(OperandKind::Imm, has(i, "simm5") ? "simm5" : "zimm5");
     if (fma) reg("vs2");
     if (i.name == "vsetvl") reg("rs2");
     // vmerge/vfmerge (vm fixed 0) name the mask register explicitly.
     const std::string_view suffix = std::string_view(i.name).substr(i.name.rfind('.') + 1);
     const FieldSpec *vm = find_field("vm");
-    if (vm && !has(i, "vm") && (i.mask & vm->mask()) && !(i.match & vm->mask()) && suffix.size() == 3 &&
-        suffix[0] == 'v' && suffix[2] == 'm')
+    if (vm && !has(i, "vm") && (i.mask & vm->mask()) && !(i.match & vm->mask()) &&
+        suffix.size() == 3 && suffix[0] == 'v' && suffix[2] == 'm')
       add(OperandKind::V0, "");
   } else if (has(i, "imm20")) {
     reg("rd"), add(OperandKind::Upper, "imm20");

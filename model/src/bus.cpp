@@ -4,7 +4,13 @@
 namespace opforge::model {
 
 Bus::Bus(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters)
-    : sc_module(name), in("in"), out("out"), p_(p), clk_(p), noc_(p.grid, p.noc, p.sim.quantum_cycles, counters), map_(p) {
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      p_(p),
+      clk_(p),
+      noc_(p.grid, p.noc, p.sim.quantum_cycles, counters),
+      map_(p) {
   uint32_t n = p.num_pes();
   for (uint32_t i = 0; i < n; ++i) {
     to_mem_.push_back(noc_.route_pe_to_mem(i));

@@ -11,7 +11,8 @@ Chip::Chip(sc_core::sc_module_name name, const ChipParams &p)
   dram_ = std::make_unique<DramTarget>("dram", p_, counters_);
   sram_ = std::make_unique<SramTarget>("sram", p_, counters_);
   for (uint32_t i = 0; i < p_.num_pes(); ++i) {
-    std::string n = "pe_" + std::to_string(i / p_.grid.cols) + "_" + std::to_string(i % p_.grid.cols);
+    std::string n =
+        "pe_" + std::to_string(i / p_.grid.cols) + "_" + std::to_string(i % p_.grid.cols);
     pes_.push_back(std::make_unique<Pe>(n.c_str(), p_, i, map_, cp_, counters_));
   }
   // Initiators: PEs 0..N-1, then the host port.

@@ -7,11 +7,16 @@ namespace opforge::model {
 
 const char *instance_status_name(InstanceStatus s) {
   switch (s) {
-    case InstanceStatus::Done: return "done";
-    case InstanceStatus::Tohost: return "tohost";
-    case InstanceStatus::Trap: return "trap";
-    case InstanceStatus::Watchdog: return "watchdog";
-    case InstanceStatus::Aborted: return "aborted";
+    case InstanceStatus::Done:
+      return "done";
+    case InstanceStatus::Tohost:
+      return "tohost";
+    case InstanceStatus::Trap:
+      return "trap";
+    case InstanceStatus::Watchdog:
+      return "watchdog";
+    case InstanceStatus::Aborted:
+      return "aborted";
   }
   return "?";
 }
@@ -38,8 +43,10 @@ void CommandProcessor::begin(const LaunchSpec &spec) {
     for (uint32_t y = 0; y < spec.grid.y; ++y)
       for (uint32_t x = 0; x < spec.grid.x; ++x, ++i) {
         ProgramInstance inst{{x, y, z}};
-        if (p_.cp.policy == DispatchPolicy::RoundRobin) per_pe_[i % per_pe_.size()].push_back(inst);
-        else shared_.push_back(inst);
+        if (p_.cp.policy == DispatchPolicy::RoundRobin)
+          per_pe_[i % per_pe_.size()].push_back(inst);
+        else
+          shared_.push_back(inst);
       }
   *instances_ += outstanding_;
   double latency = p_.sim.timing == TimingMode::Lt ? p_.cp.launch_latency_cycles : 0;

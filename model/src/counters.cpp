@@ -57,7 +57,8 @@ void CounterRegistry::reset() {
   for (auto &v : values_) v = 0;
 }
 
-CounterSnapshot CounterRegistry::delta(const CounterSnapshot &before, const CounterSnapshot &after) {
+CounterSnapshot CounterRegistry::delta(const CounterSnapshot &before,
+                                       const CounterSnapshot &after) {
   CounterSnapshot d;
   d.reserve(after.size());
   std::unordered_map<std::string, uint64_t> b(before.begin(), before.end());

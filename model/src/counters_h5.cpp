@@ -94,7 +94,8 @@ void write_counters_h5_file(const std::string &path, const CounterSnapshot &snap
       write_strings(l, "instance_messages", msgs);
     }
   } catch (const H5::Exception &e) {
-    throw Error("cannot write HDF5 counters: " + e.getDetailMsg(), ErrorContext{path, "", {}, {}, {}});
+    throw Error("cannot write HDF5 counters: " + e.getDetailMsg(),
+                ErrorContext{path, "", {}, {}, {}});
   }
 }
 

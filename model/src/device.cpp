@@ -44,8 +44,9 @@ struct Device::Impl {
 
 Device::Device(const ChipParams &params) {
   if (g_device_created.exchange(true))
-    throw Error("model::Device: only one Device per process (SystemC elaborates a design once); "
-                "run each configuration in its own process");
+    throw Error(
+        "model::Device: only one Device per process (SystemC elaborates a design once); "
+        "run each configuration in its own process");
   // Keep SystemC's banner off stdout (library code does not print).
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   impl_ = std::make_unique<Impl>(params);
@@ -120,14 +121,16 @@ static std::string hex(uint64_t v) {
 void Device::copy_in(uint64_t addr, const void *src, uint64_t bytes) {
   if (bytes == 0) return;
   if (!impl_->chip->host_write(addr, src, bytes))
-    throw Error("copy_in: [" + hex(addr) + ", +" + std::to_string(bytes) + ") is not mapped device memory");
+    throw Error("copy_in: [" + hex(addr) + ", +" + std::to_string(bytes) +
+                ") is not mapped device memory");
   impl_->charge_host(bytes, true);
 }
 
 void Device::copy_out(uint64_t addr, void *dst, uint64_t bytes) {
   if (bytes == 0) return;
   if (!impl_->chip->host_read(addr, dst, bytes))
-    throw Error("copy_out: [" + hex(addr) + ", +" + std::to_string(bytes) + ") is not mapped device memory");
+    throw Error("copy_out: [" + hex(addr) + ", +" + std::to_string(bytes) +
+                ") is not mapped device memory");
   impl_->charge_host(bytes, false);
 }
 
@@ -196,15 +199,19 @@ LaunchResult Device::launch(const KernelLaunch &k) {
   r.counter_deltas = CounterRegistry::delta(before, chip.counters().snapshot());
   r.instances = chip.cp().records();
   for (uint32_t i = 0; i < impl_->params.num_pes(); ++i) {
-    std::string pre = pe_prefix(i / impl_->params.grid.cols, i % impl_->params.grid.cols) + ".core.";
+    std::string pre =
+        pe_prefix(i / impl_->params.grid.cols, i % impl_->params.grid.cols) + ".core.";
     PeActivity a;
     a.pe = i;
     for (const auto &[name, v] : r.counter_deltas) {
       if (name.compare(0, pre.size(), pre) != 0) continue;
       std::string leaf = name.substr(pre.size());
-      if (leaf == "programs") a.programs = v;
-      else if (leaf == "instret") a.instructions = v;
-      else if (leaf == "cycles") a.busy_cycles = v;
+      if (leaf == "programs")
+        a.programs = v;
+      else if (leaf == "instret")
+        a.instructions = v;
+      else if (leaf == "cycles")
+        a.busy_cycles = v;
     }
     r.instructions += a.instructions;
     r.pe_activity.push_back(a);
@@ -213,8 +220,8 @@ LaunchResult Device::launch(const KernelLaunch &k) {
     if (rec.status == InstanceStatus::Trap || rec.status == InstanceStatus::Watchdog ||
         rec.status == InstanceStatus::Aborted) {
       std::ostringstream m;
-      m << "program (" << rec.pid[0] << "," << rec.pid[1] << "," << rec.pid[2]
-        << ") " << instance_status_name(rec.status) << ": " << rec.message;
+      m << "program (" << rec.pid[0] << "," << rec.pid[1] << "," << rec.pid[2] << ") "
+        << instance_status_name(rec.status) << ": " << rec.message;
       r.traps.push_back(m.str());
     }
   return r;
@@ -233,7 +240,9 @@ std::vector<LaunchResult> Device::synchronize() {
 }
 
 CounterSnapshot Device::counters() const { return impl_->chip->counters().snapshot(); }
-uint64_t Device::counter(const std::string &name) const { return impl_->chip->counters().value(name); }
+uint64_t Device::counter(const std::string &name) const {
+  return impl_->chip->counters().value(name);
+}
 void Device::reset_counters() { impl_->chip->counters().reset(); }
 
 void Device::set_sampled_counters(const std::vector<std::string> &globs) {

@@ -6,7 +6,11 @@
 namespace opforge::model {
 
 DramTarget::DramTarget(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters)
-    : sc_module(name), socket("socket"), p_(p), clk_(p), store_(p.dram.capacity_bytes),
+    : sc_module(name),
+      socket("socket"),
+      p_(p),
+      clk_(p),
+      store_(p.dram.capacity_bytes),
       ch_(p.dram.channels, SharedResource(double(p.sim.quantum_cycles))) {
   bytes_per_cycle_ = p.dram.channel_gbps / clk_.freq_ghz();
   latency_cycles_ = p.dram.latency_ns * clk_.freq_ghz();
@@ -57,8 +61,10 @@ void DramTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &del
   if (!decode(tr, off)) return;
   uint64_t len = tr.get_data_length();
   bool is_write = tr.get_command() == tlm::TLM_WRITE_COMMAND;
-  if (tr.get_command() == tlm::TLM_READ_COMMAND) store_.read(off, tr.get_data_ptr(), len);
-  else if (is_write) store_.write(off, tr.get_data_ptr(), len);
+  if (tr.get_command() == tlm::TLM_READ_COMMAND)
+    store_.read(off, tr.get_data_ptr(), len);
+  else if (is_write)
+    store_.write(off, tr.get_data_ptr(), len);
   if (p_.sim.timing == TimingMode::Lt) {
     double done = access(off, len, is_write, clk_.now_cycles(delay));
     delay = clk_.delay_until(done);
@@ -69,8 +75,10 @@ void DramTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &del
 unsigned DramTarget::transport_dbg(tlm::tlm_generic_payload &tr) {
   uint64_t off;
   if (!decode(tr, off)) return 0;
-  if (tr.get_command() == tlm::TLM_READ_COMMAND) store_.read(off, tr.get_data_ptr(), tr.get_data_length());
-  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND) store_.write(off, tr.get_data_ptr(), tr.get_data_length());
+  if (tr.get_command() == tlm::TLM_READ_COMMAND)
+    store_.read(off, tr.get_data_ptr(), tr.get_data_length());
+  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND)
+    store_.write(off, tr.get_data_ptr(), tr.get_data_length());
   tr.set_response_status(tlm::TLM_OK_RESPONSE);
   return tr.get_data_length();
 }
@@ -86,7 +94,8 @@ bool DramTarget::get_direct_mem_ptr(tlm::tlm_generic_payload &tr, tlm::tlm_dmi &
   uint64_t page_off = off - off % SparseStore::kPageBytes;
   dmi.set_dmi_ptr(store_.page(page_off));
   dmi.set_start_address(p_.map.dram_base + page_off);
-  dmi.set_end_address(p_.map.dram_base + std::min(page_off + SparseStore::kPageBytes, p_.dram.capacity_bytes) - 1);
+  dmi.set_end_address(p_.map.dram_base +
+                      std::min(page_off + SparseStore::kPageBytes, p_.dram.capacity_bytes) - 1);
   dmi.allow_read_write();
   return true;
 }

@@ -10,10 +10,11 @@
 namespace opforge::model {
 namespace {
 
-template <class T> T get(const std::vector<uint8_t> &b, uint64_t off, const std::string &origin,
-                         const char *field) {
+template <class T>
+T get(const std::vector<uint8_t> &b, uint64_t off, const std::string &origin, const char *field) {
   if (off > b.size() || b.size() - off < sizeof(T))
-    throw Error(std::string("truncated ELF reading ") + field, ErrorContext{origin, field, {}, {}, {}});
+    throw Error(std::string("truncated ELF reading ") + field,
+                ErrorContext{origin, field, {}, {}, {}});
   T v;
   std::memcpy(&v, b.data() + off, sizeof(T));
   return v;
@@ -37,7 +38,11 @@ KernelImage read_elf(const std::vector<uint8_t> &b, const std::string &origin) {
   auto fail = [&](const char *field, const std::string &msg) -> void {
     throw Error(msg, ErrorContext{origin, field, {}, {}, {}});
   };
-  if (b.size() < 64 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) fail("e_ident", "not an ELF file");
+  if (b.size() < 64 || std::memcmp(b.data(),
+                                   "\x7f"
+                                   "ELF",
+                                   4) != 0)
+    fail("e_ident", "not an ELF file");
   if (b[4] != 2) fail("e_ident[EI_CLASS]", "not a 64-bit ELF");
   if (b[5] != 1) fail("e_ident[EI_DATA]", "not little endian");
   if (get<uint16_t>(b, 18, origin, "e_machine") != 243) fail("e_machine", "not a RISC-V ELF");
@@ -62,7 +67,8 @@ KernelImage read_elf(const std::vector<uint8_t> &b, const std::string &origin) {
     uint64_t filesz = get<uint64_t>(b, ph + 32, origin, "p_filesz");
     uint64_t memsz = get<uint64_t>(b, ph + 40, origin, "p_memsz");
     (void)vaddr;
-    if (off > b.size() || filesz > b.size() - off) fail("p_filesz", "segment extends past the end of the file");
+    if (off > b.size() || filesz > b.size() - off)
+      fail("p_filesz", "segment extends past the end of the file");
     if (memsz < filesz) fail("p_memsz", "smaller than p_filesz");
     if (memsz == 0) continue;
     KernelSegment s;
@@ -85,7 +91,8 @@ KernelImage read_elf(const std::vector<uint8_t> &b, const std::string &origin) {
       uint64_t strsh = shoff + uint64_t(strndx) * shentsize;
       uint64_t stroff = get<uint64_t>(b, strsh + 24, origin, "sh_offset");
       uint64_t strsize = get<uint64_t>(b, strsh + 32, origin, "sh_size");
-      if (stroff > b.size() || strsize > b.size() - stroff) fail("sh_size", "string table past the end of the file");
+      if (stroff > b.size() || strsize > b.size() - stroff)
+        fail("sh_size", "string table past the end of the file");
       for (uint64_t e = 0; e + entsize <= symsize; e += entsize) {
         uint32_t name = get<uint32_t>(b, symoff + e, origin, "st_name");
         if (name >= strsize) continue;
@@ -102,7 +109,8 @@ KernelImage read_elf(const std::vector<uint8_t> &b, const std::string &origin) {
 KernelImage read_elf_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open program file", ErrorContext{path, "", {}, {}, {}});
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   return read_elf(bytes, path);
 }
 

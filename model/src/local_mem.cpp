@@ -8,9 +8,13 @@ namespace opforge::model {
 
 LocalMemTarget::LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p, uint32_t pe,
                                CounterRegistry &counters)
-    : sc_module(name), socket("socket"), p_(p), clk_(p),
+    : sc_module(name),
+      socket("socket"),
+      p_(p),
+      clk_(p),
       base_(p.map.local_window_base + uint64_t(pe) * p.map.local_window_stride),
-      data_(p.local_mem.size_bytes), banks_(p.local_mem.banks) {
+      data_(p.local_mem.size_bytes),
+      banks_(p.local_mem.banks) {
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".lmem.";
   conflict_ = FracCounter(counters.add(pre + "conflict_cycles"));
   bytes_read_ = &counters.add(pre + "bytes_read");
@@ -44,8 +48,10 @@ void LocalMemTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time 
   }
   uint64_t off = a - base_;
   bool is_write = tr.get_command() == tlm::TLM_WRITE_COMMAND;
-  if (tr.get_command() == tlm::TLM_READ_COMMAND) std::memcpy(tr.get_data_ptr(), &data_[off], len);
-  else if (is_write) std::memcpy(&data_[off], tr.get_data_ptr(), len);
+  if (tr.get_command() == tlm::TLM_READ_COMMAND)
+    std::memcpy(tr.get_data_ptr(), &data_[off], len);
+  else if (is_write)
+    std::memcpy(&data_[off], tr.get_data_ptr(), len);
   if (p_.sim.timing == TimingMode::Lt)
     delay = clk_.delay_until(access(off, len, is_write, clk_.now_cycles(delay)));
   else
@@ -57,8 +63,10 @@ void LocalMemTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time 
 unsigned LocalMemTarget::transport_dbg(tlm::tlm_generic_payload &tr) {
   uint64_t a = tr.get_address(), len = tr.get_data_length();
   if (!contains(a, len)) return 0;
-  if (tr.get_command() == tlm::TLM_READ_COMMAND) std::memcpy(tr.get_data_ptr(), &data_[a - base_], len);
-  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND) std::memcpy(&data_[a - base_], tr.get_data_ptr(), len);
+  if (tr.get_command() == tlm::TLM_READ_COMMAND)
+    std::memcpy(tr.get_data_ptr(), &data_[a - base_], len);
+  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND)
+    std::memcpy(&data_[a - base_], tr.get_data_ptr(), len);
   tr.set_response_status(tlm::TLM_OK_RESPONSE);
   return unsigned(len);
 }

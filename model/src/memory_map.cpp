@@ -4,17 +4,21 @@
 namespace opforge::model {
 
 MemoryMap::MemoryMap(const ChipParams &p)
-    : alias_base_(p.map.local_alias_base), local_bytes_(p.local_mem.size_bytes),
-      win_base_(p.map.local_window_base), win_stride_(p.map.local_window_stride) {
+    : alias_base_(p.map.local_alias_base),
+      local_bytes_(p.local_mem.size_bytes),
+      win_base_(p.map.local_window_base),
+      win_stride_(p.map.local_window_stride) {
   for (uint32_t i = 0; i < p.num_pes(); ++i)
     ranges_.push_back({local_window(i), p.local_mem.size_bytes, Kind::Local, i});
-  if (p.sram.mode == SramMode::Scratch) ranges_.push_back({p.map.sram_base, p.sram.size_bytes, Kind::Sram, 0});
+  if (p.sram.mode == SramMode::Scratch)
+    ranges_.push_back({p.map.sram_base, p.sram.size_bytes, Kind::Sram, 0});
   ranges_.push_back({p.map.dram_base, p.dram.capacity_bytes, Kind::Dram, 0});
 }
 
 const MemoryMap::Range *MemoryMap::decode(uint64_t addr, uint64_t len) const {
   for (const Range &r : ranges_)
-    if (addr >= r.base && addr - r.base < r.size) return len <= r.size - (addr - r.base) ? &r : nullptr;
+    if (addr >= r.base && addr - r.base < r.size)
+      return len <= r.size - (addr - r.base) ? &r : nullptr;
   return nullptr;
 }
 

@@ -7,7 +7,8 @@ namespace opforge::model {
 
 NocModel::NocModel(const GridParams &grid, const NocParams &noc, uint64_t window_cycles,
                    CounterRegistry &counters)
-    : grid_(grid), p_(noc),
+    : grid_(grid),
+      p_(noc),
       links_(size_t(grid.rows) * grid.cols * 5, SharedResource(double(window_cycles))) {
   static const char *kDirName[5] = {"east", "west", "north", "south", "mem"};
   busy_.reserve(links_.size());
@@ -29,13 +30,23 @@ NocModel::Route NocModel::route_pe_to_pe(uint32_t src, uint32_t dst) const {
   uint32_t drow = dst / grid_.cols, dcol = dst % grid_.cols;
   while (col != dcol) {
     uint32_t node = row * grid_.cols + col;
-    if (dcol > col) { r.links.push_back(link_id(node, East)); ++col; }
-    else { r.links.push_back(link_id(node, West)); --col; }
+    if (dcol > col) {
+      r.links.push_back(link_id(node, East));
+      ++col;
+    } else {
+      r.links.push_back(link_id(node, West));
+      --col;
+    }
   }
   while (row != drow) {
     uint32_t node = row * grid_.cols + col;
-    if (drow > row) { r.links.push_back(link_id(node, South)); ++row; }
-    else { r.links.push_back(link_id(node, North)); --row; }
+    if (drow > row) {
+      r.links.push_back(link_id(node, South));
+      ++row;
+    } else {
+      r.links.push_back(link_id(node, North));
+      --row;
+    }
   }
   return r;
 }

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 class Reader {
-public:
+ public:
   Reader(const json &doc, std::string file) : doc_(doc), file_(std::move(file)) {}
 
   const json &at(const std::string &path) const {
@@ -43,8 +43,7 @@ public:
   }
   uint32_t u32(const std::string &path, uint32_t min = 0) const {
     uint64_t x = u64(path, min);
-    if (x > 0xffffffffull)
-      throw Error("value too large", ErrorContext{file_, path, {}, {}, {}});
+    if (x > 0xffffffffull) throw Error("value too large", ErrorContext{file_, path, {}, {}, {}});
     return static_cast<uint32_t>(x);
   }
   double positive(const std::string &path) const {
@@ -68,7 +67,7 @@ public:
     throw Error(msg, ErrorContext{file_, path, {}, {}, {}});
   }
 
-private:
+ private:
   const json &doc_;
   std::string file_;
 };
@@ -142,9 +141,12 @@ ChipParams chip_params_from_json(const nlohmann::json &doc, const std::string &f
   p.sram.bank_bytes_per_cycle = r.u32("/sram/bank_bytes_per_cycle", 1);
   p.sram.latency_cycles = r.u32("/sram/latency_cycles");
   std::string mode = r.str("/sram/mode");
-  if (mode == "cache") p.sram.mode = SramMode::Cache;
-  else if (mode == "scratch") p.sram.mode = SramMode::Scratch;
-  else r.fail("/sram/mode", "expected \"cache\" or \"scratch\", got \"" + mode + "\"");
+  if (mode == "cache")
+    p.sram.mode = SramMode::Cache;
+  else if (mode == "scratch")
+    p.sram.mode = SramMode::Scratch;
+  else
+    r.fail("/sram/mode", "expected \"cache\" or \"scratch\", got \"" + mode + "\"");
   p.sram.line_bytes = r.u32("/sram/line_bytes", 8);
   p.sram.ways = r.u32("/sram/ways", 1);
   if (!is_pow2(p.sram.line_bytes)) r.fail("/sram/line_bytes", "must be a power of two");
@@ -164,9 +166,12 @@ ChipParams chip_params_from_json(const nlohmann::json &doc, const std::string &f
   p.cp.launch_latency_cycles = r.u32("/command_processor/launch_latency_cycles");
   p.cp.program_start_cycles = r.u32("/command_processor/program_start_cycles");
   std::string pol = r.str("/command_processor/policy");
-  if (pol == "round_robin") p.cp.policy = DispatchPolicy::RoundRobin;
-  else if (pol == "first_free") p.cp.policy = DispatchPolicy::FirstFree;
-  else r.fail("/command_processor/policy", "expected \"round_robin\" or \"first_free\"");
+  if (pol == "round_robin")
+    p.cp.policy = DispatchPolicy::RoundRobin;
+  else if (pol == "first_free")
+    p.cp.policy = DispatchPolicy::FirstFree;
+  else
+    r.fail("/command_processor/policy", "expected \"round_robin\" or \"first_free\"");
 
   p.map.local_alias_base = r.u64("/memory_map/local_alias_base");
   p.map.local_window_base = r.u64("/memory_map/local_window_base");
@@ -185,7 +190,10 @@ ChipParams chip_params_from_json(const nlohmann::json &doc, const std::string &f
   p.sim.sample_period_cycles = r.u64("/sim/sample_period_cycles");
 
   // The windows must not overlap (checked in cycles-free address arithmetic).
-  struct Range { const char *name; uint64_t base, size; };
+  struct Range {
+    const char *name;
+    uint64_t base, size;
+  };
   Range ranges[] = {
       {"/memory_map/local_alias_base", p.map.local_alias_base, p.local_mem.size_bytes},
       {"/memory_map/local_window_base", p.map.local_window_base,
@@ -204,8 +212,7 @@ ChipParams chip_params_from_json(const nlohmann::json &doc, const std::string &f
 
 void apply_override(nlohmann::json &doc, const std::string &kv) {
   size_t eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw Error("override '" + kv + "' is not KEY=VALUE");
+  if (eq == std::string::npos || eq == 0) throw Error("override '" + kv + "' is not KEY=VALUE");
   std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
   json *cur = &doc;
   size_t pos = 0;
@@ -231,9 +238,11 @@ ChipParams load_chip_params(const std::string &name_or_path) {
       name_or_path.find(".json") == std::string::npos)
     path = fs::path(OPFORGE_MODEL_PRESET_DIR) / (name_or_path + ".json");
   std::ifstream in(path);
-  if (!in) throw Error("cannot open architecture file", ErrorContext{path.string(), "", {}, {}, {}});
+  if (!in)
+    throw Error("cannot open architecture file", ErrorContext{path.string(), "", {}, {}, {}});
   json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) throw Error("malformed JSON", ErrorContext{path.string(), "", {}, {}, {}});
+  if (doc.is_discarded())
+    throw Error("malformed JSON", ErrorContext{path.string(), "", {}, {}, {}});
   return chip_params_from_json(doc, path.string());
 }
 
@@ -243,36 +252,52 @@ nlohmann::json chip_params_to_json(const ChipParams &p) {
   j["clock"] = {{"freq_ghz", p.clock.freq_ghz}};
   j["grid"] = {{"rows", p.grid.rows}, {"cols", p.grid.cols}};
   const auto &c = p.core.cost;
-  j["core"] = {{"vlen_bits", p.core.vlen_bits}, {"vec_lanes", p.core.vec_lanes},
-               {"cost", {{"alu_cycles", c.alu_cycles}, {"mul_cycles", c.mul_cycles},
-                         {"div_cycles", c.div_cycles}, {"load_cycles", c.load_cycles},
-                         {"store_cycles", c.store_cycles}, {"branch_cycles", c.branch_cycles},
-                         {"fp_cycles", c.fp_cycles}, {"fdiv_cycles", c.fdiv_cycles},
-                         {"csr_cycles", c.csr_cycles}, {"vec_issue_cycles", c.vec_issue_cycles},
-                         {"vec_div_beat_cycles", c.vec_div_beat_cycles},
-                         {"vec_permute_beat_cycles", c.vec_permute_beat_cycles},
-                         {"vec_reduce_beat_cycles", c.vec_reduce_beat_cycles}}}};
-  j["local_mem"] = {{"size_bytes", p.local_mem.size_bytes}, {"banks", p.local_mem.banks},
+  j["core"] = {{"vlen_bits", p.core.vlen_bits},
+               {"vec_lanes", p.core.vec_lanes},
+               {"cost",
+                {{"alu_cycles", c.alu_cycles},
+                 {"mul_cycles", c.mul_cycles},
+                 {"div_cycles", c.div_cycles},
+                 {"load_cycles", c.load_cycles},
+                 {"store_cycles", c.store_cycles},
+                 {"branch_cycles", c.branch_cycles},
+                 {"fp_cycles", c.fp_cycles},
+                 {"fdiv_cycles", c.fdiv_cycles},
+                 {"csr_cycles", c.csr_cycles},
+                 {"vec_issue_cycles", c.vec_issue_cycles},
+                 {"vec_div_beat_cycles", c.vec_div_beat_cycles},
+                 {"vec_permute_beat_cycles", c.vec_permute_beat_cycles},
+                 {"vec_reduce_beat_cycles", c.vec_reduce_beat_cycles}}}};
+  j["local_mem"] = {{"size_bytes", p.local_mem.size_bytes},
+                    {"banks", p.local_mem.banks},
                     {"bank_bytes_per_cycle", p.local_mem.bank_bytes_per_cycle},
                     {"latency_cycles", p.local_mem.latency_cycles}};
-  j["dma"] = {{"engines", p.dma.engines}, {"queue_depth", p.dma.queue_depth},
-              {"setup_cycles", p.dma.setup_cycles}, {"bytes_per_cycle", p.dma.bytes_per_cycle},
+  j["dma"] = {{"engines", p.dma.engines},
+              {"queue_depth", p.dma.queue_depth},
+              {"setup_cycles", p.dma.setup_cycles},
+              {"bytes_per_cycle", p.dma.bytes_per_cycle},
               {"burst_bytes", p.dma.burst_bytes}};
   j["dpe"] = {{"macs_per_cycle_bf16", p.dpe.macs_per_cycle_bf16},
               {"macs_per_cycle_fp32", p.dpe.macs_per_cycle_fp32},
               {"macs_per_cycle_int8", p.dpe.macs_per_cycle_int8},
-              {"setup_cycles", p.dpe.setup_cycles}, {"queue_depth", p.dpe.queue_depth}};
+              {"setup_cycles", p.dpe.setup_cycles},
+              {"queue_depth", p.dpe.queue_depth}};
   j["sfu"] = {{"elements_per_cycle", p.sfu.elements_per_cycle},
-              {"latency_cycles", p.sfu.latency_cycles}, {"precision_bits", p.sfu.precision_bits}};
+              {"latency_cycles", p.sfu.latency_cycles},
+              {"precision_bits", p.sfu.precision_bits}};
   j["noc"] = {{"link_bytes_per_cycle", p.noc.link_bytes_per_cycle},
               {"hop_latency_cycles", p.noc.hop_latency_cycles}};
-  j["sram"] = {{"size_bytes", p.sram.size_bytes}, {"banks", p.sram.banks},
+  j["sram"] = {{"size_bytes", p.sram.size_bytes},
+               {"banks", p.sram.banks},
                {"bank_bytes_per_cycle", p.sram.bank_bytes_per_cycle},
                {"latency_cycles", p.sram.latency_cycles},
                {"mode", p.sram.mode == SramMode::Cache ? "cache" : "scratch"},
-               {"line_bytes", p.sram.line_bytes}, {"ways", p.sram.ways}};
-  j["dram"] = {{"capacity_bytes", p.dram.capacity_bytes}, {"channels", p.dram.channels},
-               {"channel_gbps", p.dram.channel_gbps}, {"latency_ns", p.dram.latency_ns},
+               {"line_bytes", p.sram.line_bytes},
+               {"ways", p.sram.ways}};
+  j["dram"] = {{"capacity_bytes", p.dram.capacity_bytes},
+               {"channels", p.dram.channels},
+               {"channel_gbps", p.dram.channel_gbps},
+               {"latency_ns", p.dram.latency_ns},
                {"interleave_bytes", p.dram.interleave_bytes}};
   j["host_link"] = {{"gbps", p.host_link.gbps}, {"latency_us", p.host_link.latency_us}};
   j["command_processor"] = {
@@ -282,7 +307,8 @@ nlohmann::json chip_params_to_json(const ChipParams &p) {
   j["memory_map"] = {{"local_alias_base", p.map.local_alias_base},
                      {"local_window_base", p.map.local_window_base},
                      {"local_window_stride", p.map.local_window_stride},
-                     {"sram_base", p.map.sram_base}, {"dram_base", p.map.dram_base},
+                     {"sram_base", p.map.sram_base},
+                     {"dram_base", p.map.dram_base},
                      {"code_reserved_bytes", p.map.code_reserved_bytes}};
   j["sim"] = {{"timing", timing_mode_name(p.sim.timing)},
               {"quantum_cycles", p.sim.quantum_cycles},

@@ -8,9 +8,10 @@ namespace opforge::model {
 
 // hpmcounter3.. read these PE counters (docs/model/counters.md).
 static const char *kHpmCounters[] = {
-    "dma.bytes_read", "dma.bytes_written", "dpe.macs", "sfu.elements",
-    "stall.mem_cycles", "stall.dma_wait_cycles", "stall.dpe_wait_cycles",
-    "lmem.bytes_read", "lmem.bytes_written", "dma.commands", "dpe.commands"};
+    "dma.bytes_read",        "dma.bytes_written", "dpe.macs",
+    "sfu.elements",          "stall.mem_cycles",  "stall.dma_wait_cycles",
+    "stall.dpe_wait_cycles", "lmem.bytes_read",   "lmem.bytes_written",
+    "dma.commands",          "dpe.commands"};
 
 isa::CostModel Pe::cost_model(const ChipParams &p) {
   isa::CostModel m;
@@ -54,8 +55,16 @@ isa::CostModel Pe::cost_model(const ChipParams &p) {
 
 Pe::Pe(sc_core::sc_module_name name, const ChipParams &p, uint32_t id, const MemoryMap &map,
        CommandProcessor &cp, CounterRegistry &counters)
-    : sc_module(name), socket("socket"), lmem("lmem", p, id, counters), p_(p), id_(id), map_(map),
-      cp_(cp), clk_(p), timed_(p.sim.timing == TimingMode::Lt), accel_(p, id, *this, counters),
+    : sc_module(name),
+      socket("socket"),
+      lmem("lmem", p, id, counters),
+      p_(p),
+      id_(id),
+      map_(map),
+      cp_(cp),
+      clk_(p),
+      timed_(p.sim.timing == TimingMode::Lt),
+      accel_(p, id, *this, counters),
       counters_(counters) {
   std::string pre = pe_prefix(id / p.grid.cols, id % p.grid.cols) + ".";
   instret_ = &counters.add(pre + "core.instret");
@@ -93,9 +102,7 @@ void Pe::set_tohost(std::optional<uint64_t> addr) {
 
 Pe::~Pe() = default;
 
-double Pe::now_cycles() {
-  return base_abs_ + double(hart_->cycles() - base_hart_);
-}
+double Pe::now_cycles() { return base_abs_ + double(hart_->cycles() - base_hart_); }
 
 void Pe::stall_until(double t, uint64_t &reason_counter) {
   double now = now_cycles();
@@ -105,7 +112,8 @@ void Pe::stall_until(double t, uint64_t &reason_counter) {
   reason_counter += c;
 }
 
-bool Pe::global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done) {
+bool Pe::global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t,
+                       double &done) {
   tr_.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tr_.set_address(addr);
   tr_.set_data_ptr(static_cast<unsigned char *>(data));
@@ -155,9 +163,7 @@ isa::DmiRegion Pe::dmi(uint64_t addr) {
           d.is_write_allowed()};
 }
 
-std::string Pe::where() const {
-  return pe_prefix(id_ / p_.grid.cols, id_ % p_.grid.cols);
-}
+std::string Pe::where() const { return pe_prefix(id_ / p_.grid.cols, id_ % p_.grid.cols); }
 
 void Pe::thread() {
   for (;;) {
@@ -177,8 +183,8 @@ void Pe::run_instance(const ProgramInstance &inst) {
   const LaunchSpec &spec = cp_.spec();
   h.reset();
   h.set_pc(spec.entry);
-  h.set_xreg(10, spec.args_addr);                           // a0
-  h.set_xreg(2, map_.alias_base() + map_.local_bytes());    // sp: top of local memory
+  h.set_xreg(10, spec.args_addr);                         // a0
+  h.set_xreg(2, map_.alias_base() + map_.local_bytes());  // sp: top of local memory
   isa::XmtiaIds ids = h.xmtia_ids();
   for (int i = 0; i < 3; ++i) ids.pid[i] = inst.pid[i];
   ids.nprog[0] = spec.grid.x;
@@ -209,7 +215,9 @@ void Pe::run_instance(const ProgramInstance &inst) {
     qk_.inc(clk_.time(double(elapsed)));
     bool stop = true;
     switch (res.reason) {
-      case isa::StopReason::Done: rec.status = InstanceStatus::Done; break;
+      case isa::StopReason::Done:
+        rec.status = InstanceStatus::Done;
+        break;
       case isa::StopReason::Tohost:
         rec.status = InstanceStatus::Tohost;
         rec.tohost_value = res.tohost_value;
@@ -232,7 +240,8 @@ void Pe::run_instance(const ProgramInstance &inst) {
         rec.message = where() + ": wfi with no interrupt source (the program can never resume)";
         ++*traps_;
         break;
-      default: stop = false;  // budget spent, or a blocked wait to retry
+      default:
+        stop = false;  // budget spent, or a blocked wait to retry
     }
     if (stop) break;
     double now = clk_.cycles(sc_core::sc_time_stamp() + qk_.get_local_time());

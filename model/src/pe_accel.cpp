@@ -10,7 +10,10 @@
 namespace opforge::model {
 
 PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, CounterRegistry &c)
-    : p_(p), timed_(p.sim.timing == TimingMode::Lt), svc_(svc), buf_(p.dma.burst_bytes),
+    : p_(p),
+      timed_(p.sim.timing == TimingMode::Lt),
+      svc_(svc),
+      buf_(p.dma.burst_bytes),
       dma_(p.dma.engines) {
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".";
   dma_cmds_ = &c.add(pre + "dma.commands");
@@ -43,13 +46,16 @@ double PeAccelerator::drain_time() const {
   return t;
 }
 
-bool PeAccelerator::move(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done) {
+bool PeAccelerator::move(uint64_t addr, void *data, uint64_t len, bool is_write, double t,
+                         double &done) {
   LocalMemTarget &lm = svc_.local_mem();
   uint64_t a = svc_.translate(addr);
   if (lm.contains(a, len)) {
     uint8_t *p = lm.data() + (a - lm.base());
-    if (is_write) std::copy_n(static_cast<const uint8_t *>(data), len, p);
-    else std::copy_n(p, len, static_cast<uint8_t *>(data));
+    if (is_write)
+      std::copy_n(static_cast<const uint8_t *>(data), len, p);
+    else
+      std::copy_n(p, len, static_cast<uint8_t *>(data));
     done = timed_ ? lm.access(a - lm.base(), len, is_write, t) : t;
     return true;
   }
@@ -63,13 +69,16 @@ isa::AccelStatus PeAccelerator::dma_issue(const isa::DmaCommand &cmd) {
     return isa::AccelStatus{false, addr};
   };
   if (cmd.tag > 15) return bad(0, "tag out of range");
-  if (cmd.rows == 0 || cmd.row_bytes == 0) return bad(cmd.src, "empty transfer (rows or row_bytes is 0)");
+  if (cmd.rows == 0 || cmd.row_bytes == 0)
+    return bad(cmd.src, "empty transfer (rows or row_bytes is 0)");
   // Validate every row of both sides before moving anything.
   for (uint64_t r = 0; r < cmd.rows; ++r) {
     uint64_t s = cmd.src + uint64_t(int64_t(r) * cmd.src_stride);
     uint64_t d = cmd.dst + uint64_t(int64_t(r) * cmd.dst_stride);
-    if (!svc_.mapped(svc_.translate(s), cmd.row_bytes)) return bad(s, "source row " + std::to_string(r) + " unmapped");
-    if (!svc_.mapped(svc_.translate(d), cmd.row_bytes)) return bad(d, "destination row " + std::to_string(r) + " unmapped");
+    if (!svc_.mapped(svc_.translate(s), cmd.row_bytes))
+      return bad(s, "source row " + std::to_string(r) + " unmapped");
+    if (!svc_.mapped(svc_.translate(d), cmd.row_bytes))
+      return bad(d, "destination row " + std::to_string(r) + " unmapped");
   }
   ++*dma_cmds_;
   double now = svc_.now_cycles();
@@ -127,15 +136,19 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
   };
   if (eb == 0) return bad(cmd.a, "unknown dtype");
   if (cmd.m == 0 || cmd.n == 0 || cmd.k == 0) return bad(cmd.a, "empty tile (m, n or k is 0)");
-  if (cmd.lda < cmd.k || cmd.ldb < cmd.n || cmd.ldc < cmd.n) return bad(cmd.a, "leading dimension smaller than the tile");
-  struct Operand { uint64_t addr, bytes; };
+  if (cmd.lda < cmd.k || cmd.ldb < cmd.n || cmd.ldc < cmd.n)
+    return bad(cmd.a, "leading dimension smaller than the tile");
+  struct Operand {
+    uint64_t addr, bytes;
+  };
   Operand ops[3] = {{cmd.a, (uint64_t(cmd.m - 1) * cmd.lda + cmd.k) * eb},
                     {cmd.b, (uint64_t(cmd.k - 1) * cmd.ldb + cmd.n) * eb},
                     {cmd.c, (uint64_t(cmd.m - 1) * cmd.ldc + cmd.n) * 4}};
   uint8_t *ptr[3];
   for (int i = 0; i < 3; ++i) {
     uint64_t a = svc_.translate(ops[i].addr);
-    if (!lm.contains(a, ops[i].bytes)) return bad(ops[i].addr, "operand outside the PE's local memory");
+    if (!lm.contains(a, ops[i].bytes))
+      return bad(ops[i].addr, "operand outside the PE's local memory");
     ptr[i] = lm.data() + (a - lm.base());
   }
   dpe_matmul(cmd, ptr[0], ptr[1], ptr[2]);

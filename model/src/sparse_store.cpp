@@ -12,8 +12,10 @@ void SparseStore::read(uint64_t offset, void *dst, uint64_t len) const {
     uint64_t pg = offset / kPageBytes, in = offset % kPageBytes;
     uint64_t n = std::min(len, kPageBytes - in);
     auto it = pages_.find(pg);
-    if (it == pages_.end()) std::memset(out, 0, n);
-    else std::memcpy(out, it->second.get() + in, n);
+    if (it == pages_.end())
+      std::memset(out, 0, n);
+    else
+      std::memcpy(out, it->second.get() + in, n);
     out += n;
     offset += n;
     len -= n;

@@ -6,7 +6,11 @@
 namespace opforge::model {
 
 SramTarget::SramTarget(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters)
-    : sc_module(name), socket("socket"), dram_socket("dram_socket"), p_(p), clk_(p),
+    : sc_module(name),
+      socket("socket"),
+      dram_socket("dram_socket"),
+      p_(p),
+      clk_(p),
       scratch_(p.sram.mode == SramMode::Scratch ? p.sram.size_bytes : 0),
       banks_(p.sram.banks, SharedResource(double(p.sim.quantum_cycles))),
       dummy_(p.sram.line_bytes) {
@@ -74,12 +78,18 @@ double SramTarget::cache_access(uint64_t off, uint64_t len, bool is_write, doubl
     uint64_t *tags = &tag_[set * ways_];
     uint32_t hit_way = ways_;
     for (uint32_t w = 0; w < ways_; ++w)
-      if (tags[w] == line + 1) { hit_way = w; break; }
+      if (tags[w] == line + 1) {
+        hit_way = w;
+        break;
+      }
     uint32_t victim = 0;
     if (hit_way == ways_) {
       const uint64_t *lru = &lru_[set * ways_];
       for (uint32_t w = 0; w < ways_; ++w) {
-        if (tags[w] == 0) { victim = w; break; }
+        if (tags[w] == 0) {
+          victim = w;
+          break;
+        }
         if (lru[w] < lru[victim]) victim = w;
       }
     }
@@ -145,7 +155,9 @@ void SramTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &del
       tr.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    if (timed) delay = clk_.delay_until(cache_access(a - p_.map.dram_base, len, is_write, clk_.now_cycles(delay)));
+    if (timed)
+      delay = clk_.delay_until(
+          cache_access(a - p_.map.dram_base, len, is_write, clk_.now_cycles(delay)));
   } else {
     if (p_.sram.mode != SramMode::Scratch || a < p_.map.sram_base ||
         a - p_.map.sram_base + len > p_.sram.size_bytes) {
@@ -153,8 +165,10 @@ void SramTarget::b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &del
       return;
     }
     uint64_t off = a - p_.map.sram_base;
-    if (tr.get_command() == tlm::TLM_READ_COMMAND) scratch_.read(off, tr.get_data_ptr(), len);
-    else if (is_write) scratch_.write(off, tr.get_data_ptr(), len);
+    if (tr.get_command() == tlm::TLM_READ_COMMAND)
+      scratch_.read(off, tr.get_data_ptr(), len);
+    else if (is_write)
+      scratch_.write(off, tr.get_data_ptr(), len);
     if (timed) delay = clk_.delay_until(scratch_access(off, len, is_write, clk_.now_cycles(delay)));
   }
   *(is_write ? bytes_written_ : bytes_read_) += len;
@@ -167,8 +181,10 @@ unsigned SramTarget::transport_dbg(tlm::tlm_generic_payload &tr) {
   if (p_.sram.mode != SramMode::Scratch || a < p_.map.sram_base ||
       a - p_.map.sram_base + len > p_.sram.size_bytes)
     return 0;
-  if (tr.get_command() == tlm::TLM_READ_COMMAND) scratch_.read(a - p_.map.sram_base, tr.get_data_ptr(), len);
-  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND) scratch_.write(a - p_.map.sram_base, tr.get_data_ptr(), len);
+  if (tr.get_command() == tlm::TLM_READ_COMMAND)
+    scratch_.read(a - p_.map.sram_base, tr.get_data_ptr(), len);
+  else if (tr.get_command() == tlm::TLM_WRITE_COMMAND)
+    scratch_.write(a - p_.map.sram_base, tr.get_data_ptr(), len);
   tr.set_response_status(tlm::TLM_OK_RESPONSE);
   return unsigned(len);
 }

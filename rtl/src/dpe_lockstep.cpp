@@ -1,4 +1,5 @@
-//===- dpe_lockstep.cpp - compare a DPE command's results and cycles between two implementations -===//
+//===- dpe_lockstep.cpp - compare a DPE command's results and cycles between two implementations
+//-===//
 #include "opforge/rtl/dpe_lockstep.h"
 
 #include <bit>
@@ -14,18 +15,24 @@ namespace {
 
 const char *dtype_name(isa::DpeDType t) {
   switch (t) {
-    case isa::DpeDType::BF16: return "bf16";
-    case isa::DpeDType::FP16: return "fp16";
-    case isa::DpeDType::FP32: return "fp32";
-    case isa::DpeDType::INT8: return "int8";
+    case isa::DpeDType::BF16:
+      return "bf16";
+    case isa::DpeDType::FP16:
+      return "fp16";
+    case isa::DpeDType::FP32:
+      return "fp32";
+    case isa::DpeDType::INT8:
+      return "int8";
   }
   return "?";
 }
 
 void describe(std::ostream &os, isa::DpeDType t, uint32_t bits) {
   os << "0x" << std::hex << bits << std::dec << " (";
-  if (t == isa::DpeDType::INT8) os << static_cast<int32_t>(bits);
-  else os << std::bit_cast<float>(bits);
+  if (t == isa::DpeDType::INT8)
+    os << static_cast<int32_t>(bits);
+  else
+    os << std::bit_cast<float>(bits);
   os << ")";
 }
 
@@ -41,8 +48,8 @@ std::string DpeLockstepResult::report(const isa::DpeCommand &cmd) const {
     return os.str();
   }
   if (first) {
-    os << " C[" << first->row << "][" << first->col << "] (tile " << first->tile_row << "," << first->tile_col
-       << " cell " << first->cell_row << "," << first->cell_col << ") expected ";
+    os << " C[" << first->row << "][" << first->col << "] (tile " << first->tile_row << ","
+       << first->tile_col << " cell " << first->cell_row << "," << first->cell_col << ") expected ";
     describe(os, cmd.dtype, first->expected_bits);
     os << " got ";
     describe(os, cmd.dtype, first->actual_bits);
@@ -53,10 +60,12 @@ std::string DpeLockstepResult::report(const isa::DpeCommand &cmd) const {
 }
 
 DpeLockstepResult compare_dpe_results(const isa::DpeCommand &cmd, DpeArrayShape array,
-                                      std::span<const uint8_t> expected_mem, std::span<const uint8_t> actual_mem,
-                                      uint64_t base, uint64_t expected_cycles, uint64_t actual_cycles,
+                                      std::span<const uint8_t> expected_mem,
+                                      std::span<const uint8_t> actual_mem, uint64_t base,
+                                      uint64_t expected_cycles, uint64_t actual_cycles,
                                       DpeCompareOptions options) {
-  const DpeOperandOffsets off = check_dpe_command(cmd, std::min(expected_mem.size(), actual_mem.size()), base);
+  const DpeOperandOffsets off =
+      check_dpe_command(cmd, std::min(expected_mem.size(), actual_mem.size()), base);
   DpeLockstepResult res;
   res.expected_cycles = expected_cycles;
   res.actual_cycles = actual_cycles;
@@ -68,22 +77,26 @@ DpeLockstepResult compare_dpe_results(const isa::DpeCommand &cmd, DpeArrayShape 
       std::memcpy(&want, expected_mem.data() + at, 4);
       std::memcpy(&got, actual_mem.data() + at, 4);
       if (want == got) continue;
-      if (fp && options.any_nan_matches && fp32_bits_is_nan(want) && fp32_bits_is_nan(got)) continue;
+      if (fp && options.any_nan_matches && fp32_bits_is_nan(want) && fp32_bits_is_nan(got))
+        continue;
       if (res.mismatches++ == 0) {
-        res.first = DpeDivergence{i, j, i / array.rows, j / array.cols, i % array.rows, j % array.cols, want, got};
+        res.first = DpeDivergence{
+            i, j, i / array.rows, j / array.cols, i % array.rows, j % array.cols, want, got};
       }
     }
   }
   return res;
 }
 
-DpeLockstepResult dpe_lockstep(DpeRtl &rtl, const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t base) {
+DpeLockstepResult dpe_lockstep(DpeRtl &rtl, const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                               uint64_t base) {
   std::vector<uint8_t> expected(mem.begin(), mem.end());
   dpe_reference(cmd, expected, base);
   const DpeArrayShape array = rtl.array_shape();
   const DpeRunResult run = rtl.run(cmd, mem, base);
   return compare_dpe_results(cmd, array, expected, mem, base,
-                             dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate), run.cycles);
+                             dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate),
+                             run.cycles);
 }
 
 }  // namespace opforge::rtl

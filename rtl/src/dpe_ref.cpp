@@ -25,10 +25,13 @@ std::string hex(uint64_t v) {
 uint64_t operand_offset(const char *field, uint64_t addr, uint64_t rows, uint64_t cols, uint64_t ld,
                         uint64_t elem_bytes, uint64_t mem_bytes, uint64_t base) {
   if (rows == 0 || cols == 0) return 0;
-  const unsigned __int128 extent = (static_cast<unsigned __int128>(rows - 1) * ld + cols) * elem_bytes;
+  const unsigned __int128 extent =
+      (static_cast<unsigned __int128>(rows - 1) * ld + cols) * elem_bytes;
   if (addr < base || static_cast<unsigned __int128>(addr - base) + extent > mem_bytes) {
     throw Error("DPE operand " + hex(addr) + " (" + std::to_string(static_cast<uint64_t>(extent)) +
-                    " bytes) is outside local memory [" + hex(base) + ", " + hex(base + mem_bytes) + ")").with_path(field);
+                " bytes) is outside local memory [" + hex(base) + ", " + hex(base + mem_bytes) +
+                ")")
+        .with_path(field);
   }
   return addr - base;
 }
@@ -51,18 +54,26 @@ DpeOperandOffsets check_dpe_command(const isa::DpeCommand &cmd, uint64_t mem_byt
   DpeOperandOffsets off;
   switch (cmd.dtype) {
     case isa::DpeDType::BF16:
-    case isa::DpeDType::FP16: off.elem_bytes = 2; break;
-    case isa::DpeDType::INT8: off.elem_bytes = 1; break;
+    case isa::DpeDType::FP16:
+      off.elem_bytes = 2;
+      break;
+    case isa::DpeDType::INT8:
+      off.elem_bytes = 1;
+      break;
     default:
       throw Error("the RTL DPE runs bf16, fp16 and int8 commands only (dtype " +
-                      std::to_string(static_cast<unsigned>(cmd.dtype)) + ")").with_path("dpe.dtype");
+                  std::to_string(static_cast<unsigned>(cmd.dtype)) + ")")
+          .with_path("dpe.dtype");
   }
   if (cmd.m > 0 && cmd.k > 0 && cmd.lda < cmd.k)
-    throw Error("lda " + std::to_string(cmd.lda) + " < k " + std::to_string(cmd.k)).with_path("dpe.lda");
+    throw Error("lda " + std::to_string(cmd.lda) + " < k " + std::to_string(cmd.k))
+        .with_path("dpe.lda");
   if (cmd.k > 0 && cmd.n > 0 && cmd.ldb < cmd.n)
-    throw Error("ldb " + std::to_string(cmd.ldb) + " < n " + std::to_string(cmd.n)).with_path("dpe.ldb");
+    throw Error("ldb " + std::to_string(cmd.ldb) + " < n " + std::to_string(cmd.n))
+        .with_path("dpe.ldb");
   if (cmd.m > 0 && cmd.n > 0 && cmd.ldc < cmd.n)
-    throw Error("ldc " + std::to_string(cmd.ldc) + " < n " + std::to_string(cmd.n)).with_path("dpe.ldc");
+    throw Error("ldc " + std::to_string(cmd.ldc) + " < n " + std::to_string(cmd.n))
+        .with_path("dpe.ldc");
   off.a = operand_offset("dpe.a", cmd.a, cmd.m, cmd.k, cmd.lda, off.elem_bytes, mem_bytes, base);
   off.b = operand_offset("dpe.b", cmd.b, cmd.k, cmd.n, cmd.ldb, off.elem_bytes, mem_bytes, base);
   off.c = operand_offset("dpe.c", cmd.c, cmd.m, cmd.n, cmd.ldc, 4, mem_bytes, base);
@@ -88,7 +99,8 @@ void dpe_reference(const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t 
         const uint8_t *a = m + off.a + (i * cmd.lda + kk) * off.elem_bytes;
         const uint8_t *b = m + off.b + (kk * cmd.ldb + j) * off.elem_bytes;
         if (int8) {
-          const int32_t prod = static_cast<int32_t>(static_cast<int8_t>(*a)) * static_cast<int8_t>(*b);
+          const int32_t prod =
+              static_cast<int32_t>(static_cast<int8_t>(*a)) * static_cast<int8_t>(*b);
           acc = acc + static_cast<uint32_t>(prod);
         } else {
           acc = dpe_fma16_ref(cmd.dtype, load16(a), load16(b), acc);

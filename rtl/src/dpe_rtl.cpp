@@ -29,7 +29,8 @@ struct Cursor {
 // One verilated array size behind a common interface.
 struct DpeRtl::Impl {
   virtual ~Impl() = default;
-  virtual DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem, const DpeOperandOffsets &off) = 0;
+  virtual DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                           const DpeOperandOffsets &off) = 0;
   virtual void set_inject_fault(bool on) = 0;
   virtual uint64_t cycles() const = 0;
   DpeArrayShape array;
@@ -39,8 +40,9 @@ namespace {
 
 template <class Model>
 class DpeModelImpl final : public DpeRtl::Impl {
-public:
-  explicit DpeModelImpl(const DpeRtlOptions &opts) : options_(opts), context_(std::make_unique<VerilatedContext>()) {
+ public:
+  explicit DpeModelImpl(const DpeRtlOptions &opts)
+      : options_(opts), context_(std::make_unique<VerilatedContext>()) {
     array = opts.array;
     if (!options_.trace_vcd_path.empty()) context_->traceEverOn(true);
     top_ = std::make_unique<Model>(context_.get(), "dpe");
@@ -70,9 +72,10 @@ public:
 
   uint64_t cycles() const override { return cycle_; }
 
-  DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem, const DpeOperandOffsets &off) override;
+  DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                   const DpeOperandOffsets &off) override;
 
-private:
+ private:
   // Two cycles with rst_n low: back to IDLE, streams idle.
   void reset() {
     top_->rst_n = 0;
@@ -156,7 +159,8 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
   top.cmd_valid = 1;
   top.cout_ready = 1;
 
-  const uint64_t watchdog_cycles = 4 * dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate) + 1000;
+  const uint64_t watchdog_cycles =
+      4 * dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate) + 1000;
   uint64_t cycles = 0;
   bool accepted = false, finished = false;
   while (!finished) {
@@ -183,11 +187,13 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
           const uint64_t col0 = (op.tile % tiles_n) * cols;
           const uint64_t kk = op.beat;
           for (uint32_t r = 0; r < rows; ++r) {
-            const uint32_t v = row0 + r < cmd.m ? elem16(a_base + ((row0 + r) * cmd.lda + kk) * esz) : 0;
+            const uint32_t v =
+                row0 + r < cmd.m ? elem16(a_base + ((row0 + r) * cmd.lda + kk) * esz) : 0;
             put_lane(top.op_a, r * 16, 16, v);
           }
           for (uint32_t c = 0; c < cols; ++c) {
-            const uint32_t v = col0 + c < cmd.n ? elem16(b_base + (kk * cmd.ldb + col0 + c) * esz) : 0;
+            const uint32_t v =
+                col0 + c < cmd.n ? elem16(b_base + (kk * cmd.ldb + col0 + c) * esz) : 0;
             put_lane(top.op_b, c * 16, 16, v);
           }
         }
@@ -228,8 +234,9 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
       finished = was_done;
       if (cycles > watchdog_cycles) {
         reset();  // leave the block usable for the next command
-        throw Error("RTL DPE did not finish a " + std::to_string(cmd.m) + "x" + std::to_string(cmd.n) + "x" +
-                    std::to_string(cmd.k) + " command within " + std::to_string(watchdog_cycles) + " cycles");
+        throw Error("RTL DPE did not finish a " + std::to_string(cmd.m) + "x" +
+                    std::to_string(cmd.n) + "x" + std::to_string(cmd.k) + " command within " +
+                    std::to_string(watchdog_cycles) + " cycles");
       }
     }
   }
@@ -242,15 +249,17 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
 
 std::unique_ptr<DpeRtl::Impl> make_impl(const DpeRtlOptions &opts) {
   if (opts.burst_cycles == 0) throw Error("burst_cycles must be > 0").with_path("rtl.burst_cycles");
-#define OPFORGE_DPE_MAKE(R, C, MODEL) \
-  if (opts.array.rows == (R) && opts.array.cols == (C)) return std::make_unique<DpeModelImpl<MODEL>>(opts);
+#define OPFORGE_DPE_MAKE(R, C, MODEL)                   \
+  if (opts.array.rows == (R) && opts.array.cols == (C)) \
+    return std::make_unique<DpeModelImpl<MODEL>>(opts);
   OPFORGE_RTL_DPE_VARIANTS(OPFORGE_DPE_MAKE)
 #undef OPFORGE_DPE_MAKE
   std::string have;
   for (const DpeArrayShape &s : DpeRtl::available_arrays())
     have += (have.empty() ? "" : ", ") + std::to_string(s.rows) + "x" + std::to_string(s.cols);
-  throw Error("no verilated DPE of " + std::to_string(opts.array.rows) + "x" + std::to_string(opts.array.cols) +
-              " in this build (have " + have + "; CMake OPFORGE_RTL_DPE_ARRAYS)")
+  throw Error("no verilated DPE of " + std::to_string(opts.array.rows) + "x" +
+              std::to_string(opts.array.cols) + " in this build (have " + have +
+              "; CMake OPFORGE_RTL_DPE_ARRAYS)")
       .with_path("rtl.dpe.array");
 }
 

@@ -52,12 +52,17 @@ struct SfuLaneRtl::Impl {
   }
 };
 
-SfuLaneRtl::SfuLaneRtl(std::string trace_vcd_path) : impl_(std::make_unique<Impl>(trace_vcd_path)) {}
+SfuLaneRtl::SfuLaneRtl(std::string trace_vcd_path)
+    : impl_(std::make_unique<Impl>(trace_vcd_path)) {}
 SfuLaneRtl::~SfuLaneRtl() = default;
 
 SfuLaneRunResult SfuLaneRtl::run(unsigned func, unsigned prec, std::span<const uint32_t> x_bits) {
-  if (prec > 31) throw Error("SFU precision " + std::to_string(prec) + " is out of range 0..31").with_path("sfu.prec");
-  if (func > 7) throw Error("SFU function code " + std::to_string(func) + " is out of range 0..7").with_path("sfu.func");
+  if (prec > 31)
+    throw Error("SFU precision " + std::to_string(prec) + " is out of range 0..31")
+        .with_path("sfu.prec");
+  if (func > 7)
+    throw Error("SFU function code " + std::to_string(func) + " is out of range 0..7")
+        .with_path("sfu.func");
   Vsfu_lane &top = *impl_->top;
   SfuLaneRunResult result;
   result.y_bits.reserve(x_bits.size());
@@ -74,7 +79,8 @@ SfuLaneRunResult SfuLaneRtl::run(unsigned func, unsigned prec, std::span<const u
     impl_->tick();
     ++result.cycles;
     if (fire_in) ++next;
-    if (result.cycles > 2 * x_bits.size() + 16) throw Error("RTL SFU lane stopped producing results");
+    if (result.cycles > 2 * x_bits.size() + 16)
+      throw Error("RTL SFU lane stopped producing results");
   }
   top.in_valid = 0;
   top.eval();

@@ -15,10 +15,11 @@
 namespace opforge::rtl::detail {
 
 template <typename T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 inline void put_lane(T &port, unsigned lsb, unsigned width, uint32_t value) {
   const uint64_t mask = ((uint64_t{1} << width) - 1) << lsb;
-  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) | ((static_cast<uint64_t>(value) << lsb) & mask));
+  port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) |
+                        ((static_cast<uint64_t>(value) << lsb) & mask));
 }
 
 template <std::size_t N>
@@ -30,14 +31,15 @@ inline void put_lane(VlWide<N> &port, unsigned lsb, unsigned width, uint32_t val
 }
 
 template <typename T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 inline uint32_t get_lane(const T &port, unsigned lsb, unsigned width) {
   return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((uint64_t{1} << width) - 1));
 }
 
 template <std::size_t N>
 inline uint32_t get_lane(const VlWide<N> &port, unsigned lsb, unsigned width) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(port.at(lsb / 32)) >> (lsb % 32)) & ((uint64_t{1} << width) - 1));
+  return static_cast<uint32_t>((static_cast<uint64_t>(port.at(lsb / 32)) >> (lsb % 32)) &
+                               ((uint64_t{1} << width) - 1));
 }
 
 }  // namespace opforge::rtl::detail

@@ -10,32 +10,46 @@ namespace opforge {
 
 int dtype_size(DType t) {
   switch (t) {
-  case DType::Bool:
-  case DType::UInt8:
-  case DType::Int8: return 1;
-  case DType::Int16:
-  case DType::Float16:
-  case DType::BFloat16: return 2;
-  case DType::Int32:
-  case DType::Float32: return 4;
-  case DType::Int64:
-  case DType::Float64: return 8;
+    case DType::Bool:
+    case DType::UInt8:
+    case DType::Int8:
+      return 1;
+    case DType::Int16:
+    case DType::Float16:
+    case DType::BFloat16:
+      return 2;
+    case DType::Int32:
+    case DType::Float32:
+      return 4;
+    case DType::Int64:
+    case DType::Float64:
+      return 8;
   }
   return 0;
 }
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-  case DType::Bool: return "bool";
-  case DType::UInt8: return "uint8";
-  case DType::Int8: return "int8";
-  case DType::Int16: return "int16";
-  case DType::Int32: return "int32";
-  case DType::Int64: return "int64";
-  case DType::Float16: return "float16";
-  case DType::BFloat16: return "bfloat16";
-  case DType::Float32: return "float32";
-  case DType::Float64: return "float64";
+    case DType::Bool:
+      return "bool";
+    case DType::UInt8:
+      return "uint8";
+    case DType::Int8:
+      return "int8";
+    case DType::Int16:
+      return "int16";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
+    case DType::Float16:
+      return "float16";
+    case DType::BFloat16:
+      return "bfloat16";
+    case DType::Float32:
+      return "float32";
+    case DType::Float64:
+      return "float64";
   }
   return "?";
 }
@@ -47,11 +61,11 @@ std::optional<DType> parse_dtype(std::string_view name) {
     DType type;
   };
   static constexpr Alias kAliases[] = {
-      {"bool", DType::Bool},         {"uint8", DType::UInt8},     {"int8", DType::Int8},
-      {"int16", DType::Int16},       {"short", DType::Int16},     {"int32", DType::Int32},
-      {"int", DType::Int32},         {"int64", DType::Int64},     {"long", DType::Int64},
-      {"float16", DType::Float16},   {"half", DType::Float16},    {"bfloat16", DType::BFloat16},
-      {"float32", DType::Float32},   {"float", DType::Float32},   {"float64", DType::Float64},
+      {"bool", DType::Bool},       {"uint8", DType::UInt8},   {"int8", DType::Int8},
+      {"int16", DType::Int16},     {"short", DType::Int16},   {"int32", DType::Int32},
+      {"int", DType::Int32},       {"int64", DType::Int64},   {"long", DType::Int64},
+      {"float16", DType::Float16}, {"half", DType::Float16},  {"bfloat16", DType::BFloat16},
+      {"float32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
       {"double", DType::Float64},
   };
   for (const auto &a : kAliases)
@@ -67,8 +81,7 @@ DType dtype_from_name(std::string_view name) {
 }
 
 bool dtype_is_float(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
-         t == DType::Float64;
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
 }
 bool dtype_is_signed_int(DType t) {
   return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;

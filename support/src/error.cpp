@@ -6,7 +6,9 @@
 namespace opforge {
 
 Error::Error(std::string message, ErrorContext ctx)
-    : std::runtime_error(format(message, ctx)), message_(std::move(message)), ctx_(std::move(ctx)) {}
+    : std::runtime_error(format(message, ctx)),
+      message_(std::move(message)),
+      ctx_(std::move(ctx)) {}
 
 Error Error::with_file(const std::string &file) const {
   ErrorContext c = ctx_;

@@ -31,8 +31,11 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> sizes)
 
 HostTensor::HostTensor(DType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                        int64_t storage_offset, std::shared_ptr<std::vector<uint8_t>> storage)
-    : dtype_(dtype), sizes_(std::move(sizes)), strides_(std::move(strides)),
-      offset_(storage_offset), storage_(std::move(storage)) {
+    : dtype_(dtype),
+      sizes_(std::move(sizes)),
+      strides_(std::move(strides)),
+      offset_(storage_offset),
+      storage_(std::move(storage)) {
   if (sizes_.size() != strides_.size())
     throw Error("tensor view: " + std::to_string(sizes_.size()) + " sizes but " +
                 std::to_string(strides_.size()) + " strides");
@@ -43,12 +46,15 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> sizes, std::vector<int6
   for (size_t i = 0; i < sizes_.size(); ++i) {
     if (sizes_[i] < 0) throw Error("tensor view: negative size");
     int64_t ext = (sizes_[i] - 1) * strides_[i];
-    if (ext < 0) lo += ext; else hi += ext;
+    if (ext < 0)
+      lo += ext;
+    else
+      hi += ext;
   }
   int64_t elems = static_cast<int64_t>(storage_->size()) / dtype_size(dtype_);
   if (lo < 0 || hi >= elems)
-    throw Error("tensor view out of bounds of its storage (elements " + std::to_string(lo) +
-                ".." + std::to_string(hi) + ", storage has " + std::to_string(elems) + ")");
+    throw Error("tensor view out of bounds of its storage (elements " + std::to_string(lo) + ".." +
+                std::to_string(hi) + ", storage has " + std::to_string(elems) + ")");
 }
 
 int64_t HostTensor::numel() const {
@@ -97,27 +103,41 @@ const uint8_t *HostTensor::element_ptr(int64_t e) const {
 uint8_t *HostTensor::element_ptr(int64_t e) { return storage_->data() + e * dtype_size(dtype_); }
 
 namespace {
-template <typename T> T load(const uint8_t *p) {
+template <typename T>
+T load(const uint8_t *p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-template <typename T> void store(uint8_t *p, T v) { std::memcpy(p, &v, sizeof v); }
+template <typename T>
+void store(uint8_t *p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
 }  // namespace
 
 double HostTensor::get_double(int64_t linear) const {
   const uint8_t *p = element_ptr(linear_to_offset(linear));
   switch (dtype_) {
-  case DType::Bool: return load<uint8_t>(p) ? 1.0 : 0.0;
-  case DType::UInt8: return load<uint8_t>(p);
-  case DType::Int8: return load<int8_t>(p);
-  case DType::Int16: return load<int16_t>(p);
-  case DType::Int32: return load<int32_t>(p);
-  case DType::Int64: return static_cast<double>(load<int64_t>(p));
-  case DType::Float16: return fp16_to_fp32(load<uint16_t>(p));
-  case DType::BFloat16: return bf16_to_fp32(load<uint16_t>(p));
-  case DType::Float32: return load<float>(p);
-  case DType::Float64: return load<double>(p);
+    case DType::Bool:
+      return load<uint8_t>(p) ? 1.0 : 0.0;
+    case DType::UInt8:
+      return load<uint8_t>(p);
+    case DType::Int8:
+      return load<int8_t>(p);
+    case DType::Int16:
+      return load<int16_t>(p);
+    case DType::Int32:
+      return load<int32_t>(p);
+    case DType::Int64:
+      return static_cast<double>(load<int64_t>(p));
+    case DType::Float16:
+      return fp16_to_fp32(load<uint16_t>(p));
+    case DType::BFloat16:
+      return bf16_to_fp32(load<uint16_t>(p));
+    case DType::Float32:
+      return load<float>(p);
+    case DType::Float64:
+      return load<double>(p);
   }
   return 0;
 }
@@ -125,42 +145,83 @@ double HostTensor::get_double(int64_t linear) const {
 int64_t HostTensor::get_int(int64_t linear) const {
   const uint8_t *p = element_ptr(linear_to_offset(linear));
   switch (dtype_) {
-  case DType::Bool: return load<uint8_t>(p) ? 1 : 0;
-  case DType::UInt8: return load<uint8_t>(p);
-  case DType::Int8: return load<int8_t>(p);
-  case DType::Int16: return load<int16_t>(p);
-  case DType::Int32: return load<int32_t>(p);
-  case DType::Int64: return load<int64_t>(p);
-  default: return static_cast<int64_t>(get_double(linear));
+    case DType::Bool:
+      return load<uint8_t>(p) ? 1 : 0;
+    case DType::UInt8:
+      return load<uint8_t>(p);
+    case DType::Int8:
+      return load<int8_t>(p);
+    case DType::Int16:
+      return load<int16_t>(p);
+    case DType::Int32:
+      return load<int32_t>(p);
+    case DType::Int64:
+      return load<int64_t>(p);
+    default:
+      return static_cast<int64_t>(get_double(linear));
   }
 }
 
 void HostTensor::set_double(int64_t linear, double v) {
   uint8_t *p = element_ptr(linear_to_offset(linear));
   switch (dtype_) {
-  case DType::Bool: store<uint8_t>(p, v != 0.0); break;
-  case DType::UInt8: store<uint8_t>(p, static_cast<uint8_t>(static_cast<int64_t>(v))); break;
-  case DType::Int8: store<int8_t>(p, static_cast<int8_t>(static_cast<int64_t>(v))); break;
-  case DType::Int16: store<int16_t>(p, static_cast<int16_t>(static_cast<int64_t>(v))); break;
-  case DType::Int32: store<int32_t>(p, static_cast<int32_t>(static_cast<int64_t>(v))); break;
-  case DType::Int64: store<int64_t>(p, static_cast<int64_t>(v)); break;
-  case DType::Float16: store<uint16_t>(p, fp32_to_fp16(static_cast<float>(v))); break;
-  case DType::BFloat16: store<uint16_t>(p, fp32_to_bf16(static_cast<float>(v))); break;
-  case DType::Float32: store<float>(p, static_cast<float>(v)); break;
-  case DType::Float64: store<double>(p, v); break;
+    case DType::Bool:
+      store<uint8_t>(p, v != 0.0);
+      break;
+    case DType::UInt8:
+      store<uint8_t>(p, static_cast<uint8_t>(static_cast<int64_t>(v)));
+      break;
+    case DType::Int8:
+      store<int8_t>(p, static_cast<int8_t>(static_cast<int64_t>(v)));
+      break;
+    case DType::Int16:
+      store<int16_t>(p, static_cast<int16_t>(static_cast<int64_t>(v)));
+      break;
+    case DType::Int32:
+      store<int32_t>(p, static_cast<int32_t>(static_cast<int64_t>(v)));
+      break;
+    case DType::Int64:
+      store<int64_t>(p, static_cast<int64_t>(v));
+      break;
+    case DType::Float16:
+      store<uint16_t>(p, fp32_to_fp16(static_cast<float>(v)));
+      break;
+    case DType::BFloat16:
+      store<uint16_t>(p, fp32_to_bf16(static_cast<float>(v)));
+      break;
+    case DType::Float32:
+      store<float>(p, static_cast<float>(v));
+      break;
+    case DType::Float64:
+      store<double>(p, v);
+      break;
   }
 }
 
 void HostTensor::set_int(int64_t linear, int64_t v) {
   uint8_t *p = element_ptr(linear_to_offset(linear));
   switch (dtype_) {
-  case DType::Bool: store<uint8_t>(p, v != 0); break;
-  case DType::UInt8: store<uint8_t>(p, static_cast<uint8_t>(v)); break;
-  case DType::Int8: store<int8_t>(p, static_cast<int8_t>(v)); break;
-  case DType::Int16: store<int16_t>(p, static_cast<int16_t>(v)); break;
-  case DType::Int32: store<int32_t>(p, static_cast<int32_t>(v)); break;
-  case DType::Int64: store<int64_t>(p, v); break;
-  default: set_double(linear, static_cast<double>(v)); break;
+    case DType::Bool:
+      store<uint8_t>(p, v != 0);
+      break;
+    case DType::UInt8:
+      store<uint8_t>(p, static_cast<uint8_t>(v));
+      break;
+    case DType::Int8:
+      store<int8_t>(p, static_cast<int8_t>(v));
+      break;
+    case DType::Int16:
+      store<int16_t>(p, static_cast<int16_t>(v));
+      break;
+    case DType::Int32:
+      store<int32_t>(p, static_cast<int32_t>(v));
+      break;
+    case DType::Int64:
+      store<int64_t>(p, v);
+      break;
+    default:
+      set_double(linear, static_cast<double>(v));
+      break;
   }
 }
 
@@ -179,8 +240,10 @@ HostTensor HostTensor::to(DType dtype) const {
   int64_t n = numel();
   bool exact_int = dtype_is_integral(dtype_) && dtype_is_integral(dtype);
   for (int64_t i = 0; i < n; ++i) {
-    if (exact_int) out.set_int(i, get_int(i));
-    else out.set_double(i, get_double(i));
+    if (exact_int)
+      out.set_int(i, get_int(i));
+    else
+      out.set_double(i, get_double(i));
   }
   return out;
 }
@@ -199,13 +262,18 @@ std::string HostTensor::to_string(int64_t max_elements) const {
   std::ostringstream os;
   int64_t n = numel();
   auto elem = [&](int64_t i) {
-    if (dtype_ == DType::Bool) os << (get_int(i) ? "True" : "False");
-    else if (dtype_is_integral(dtype_)) os << get_int(i);
+    if (dtype_ == DType::Bool)
+      os << (get_int(i) ? "True" : "False");
+    else if (dtype_is_integral(dtype_))
+      os << get_int(i);
     else {
       double v = get_double(i);
-      if (std::isnan(v)) os << "nan";
-      else if (std::isinf(v)) os << (v < 0 ? "-inf" : "inf");
-      else os << v;
+      if (std::isnan(v))
+        os << "nan";
+      else if (std::isinf(v))
+        os << (v < 0 ? "-inf" : "inf");
+      else
+        os << v;
     }
   };
   os << "tensor(";
@@ -230,8 +298,10 @@ std::string HostTensor::to_string(int64_t max_elements) const {
       os << "[";
       for (int64_t i = 0; i < sizes_[d]; ++i) {
         if (i) os << ", ";
-        if (d + 1 == sizes_.size()) elem(linear++);
-        else rec(d + 1);
+        if (d + 1 == sizes_.size())
+          elem(linear++);
+        else
+          rec(d + 1);
       }
       os << "]";
     };

@@ -14,7 +14,7 @@ Level level() { return g_level; }
 
 bool set_level_from_string(std::string_view name) {
   static constexpr std::pair<std::string_view, Level> kNames[] = {
-      {"trace", Level::Trace}, {"debug", Level::Debug}, {"info", Level::Info},
+      {"trace", Level::Trace}, {"debug", Level::Debug},  {"info", Level::Info},
       {"warn", Level::Warn},   {"warning", Level::Warn}, {"error", Level::Error},
       {"off", Level::Off}};
   for (auto [n, l] : kNames)

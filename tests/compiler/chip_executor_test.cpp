@@ -30,7 +30,8 @@ HostTensor run_add(Executor &ex, const ast::Module &m, const HostTensor &x, cons
 
 TEST(ChipExecutor, AddTensorWrapperOnTheChipEqualsTheInterpreterExecutor) {
   ast::Module m = parse_file(kernel_path("vector_add.py"));
-  HostTensor x = random_tensor(DType::Float32, {33, 70}, 11), y = random_tensor(DType::Float32, {33, 70}, 12);
+  HostTensor x = random_tensor(DType::Float32, {33, 70}, 11),
+             y = random_tensor(DType::Float32, {33, 70}, 12);
   ChipExecutor chip(device());
   InterpExecutor interp(Knobs{});
   HostTensor got = run_add(chip, m, x, y), want = run_add(interp, m, x, y);
@@ -92,8 +93,16 @@ TEST(ChipExecutor, AGuestFaultNamesKernelProgramPcAndInstruction) {
   LaunchArg block = integer("BLOCK_SIZE", 64);
   block.is_constexpr = true;
   // Row 1 starts 2 GiB past X: beyond the tiny chip's 1 GiB of DRAM.
-  r.args = {tensor("X", 64), tensor("Y", 64), tensor("W", 64), tensor("B", 64), tensor("Mean", 2), tensor("Rstd", 2),
-            integer("stride", int64_t(1) << 29), integer("N", 64), eps, block};
+  r.args = {tensor("X", 64),
+            tensor("Y", 64),
+            tensor("W", 64),
+            tensor("B", 64),
+            tensor("Mean", 2),
+            tensor("Rstd", 2),
+            integer("stride", int64_t(1) << 29),
+            integer("N", 64),
+            eps,
+            block};
   r.grid.x = 2;
   try {
     chip.launch(r);
@@ -102,7 +111,8 @@ TEST(ChipExecutor, AGuestFaultNamesKernelProgramPcAndInstruction) {
     std::string msg = e.what();
     EXPECT_NE(msg.find("kernel _layer_norm_fwd_fused program (1, 0, 0)"), std::string::npos) << msg;
     EXPECT_NE(msg.find("pc=0x8"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("(vle32.v"), std::string::npos) << "disassembled masked vector load: " << msg;
+    EXPECT_NE(msg.find("(vle32.v"), std::string::npos)
+        << "disassembled masked vector load: " << msg;
   }
 }
 

@@ -27,7 +27,9 @@ TEST(CodegenPipeline, StagesAfterOptAreRegisteredInOrder) {
   register_codegen_stages();
   std::vector<std::string> names;
   for (auto &s : stages()) names.push_back(s.name);
-  auto at = [&](const std::string &n) { return std::find(names.begin(), names.end(), n) - names.begin(); };
+  auto at = [&](const std::string &n) {
+    return std::find(names.begin(), names.end(), n) - names.begin();
+  };
   ASSERT_LT(at("opt"), at("lowered"));
   EXPECT_LT(at("lowered"), at("llir"));
   EXPECT_LT(at("llir"), at("asm"));
@@ -68,7 +70,8 @@ TEST(CodegenPipeline, GnuAsAssemblesTheAsmStageToTheSameTextBytes) {
     if (sec.name == ".text") ours = &sec;
   ASSERT_NE(ours, nullptr);
   std::string dir = ::testing::TempDir();
-  std::string src = dir + "/codegen_va.s", obj = dir + "/codegen_va.o", bin = dir + "/codegen_va.bin";
+  std::string src = dir + "/codegen_va.s", obj = dir + "/codegen_va.o",
+              bin = dir + "/codegen_va.bin";
   std::ofstream(src) << text;
   std::string cmd = std::string(RISCV_AS) + " -march=rv64imafdv -o " + obj + " " + src +
                     " && riscv64-unknown-elf-objcopy -O binary -j .text " + obj + " " + bin;

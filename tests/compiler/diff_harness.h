@@ -49,8 +49,10 @@ inline HostTensor random_tensor(DType d, std::vector<int64_t> sizes, uint32_t se
   std::mt19937 rng(seed);
   std::normal_distribution<double> dist(0.0, 1.0);
   for (int64_t i = 0; i < t.numel(); ++i) {
-    if (dtype_is_float(d)) t.set_double(i, dist(rng));
-    else t.set_int(i, static_cast<int64_t>(rng() % 200) - 100);
+    if (dtype_is_float(d))
+      t.set_double(i, dist(rng));
+    else
+      t.set_int(i, static_cast<int64_t>(rng() % 200) - 100);
   }
   return t;
 }
@@ -108,10 +110,12 @@ inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
   model::KernelLaunch k;
   k.image = model::read_elf(bin.elf, bin.kernel);
   k.args = bin.pack_args(values);
-  k.grid = model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y), static_cast<uint32_t>(c.grid.z)};
+  k.grid = model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y),
+                        static_cast<uint32_t>(c.grid.z)};
   run.launch = dev.launch(k);
   for (size_t i = 0; i < addrs.size(); ++i) {
-    if (run.tensors[i].numel()) run.tensors[i] = dev.copy_out(addrs[i], run.tensors[i].dtype(), run.tensors[i].sizes());
+    if (run.tensors[i].numel())
+      run.tensors[i] = dev.copy_out(addrs[i], run.tensors[i].dtype(), run.tensors[i].sizes());
     dev.free(addrs[i]);
   }
   return run;

@@ -69,15 +69,18 @@ std::vector<std::string> cpython_nodes(const std::string &path) {
 
 void collect(const Expr &e, std::vector<std::string> &out) {
   auto &l = e.loc;
-  out.push_back(std::string(expr_kind_name(e.kind)) + " " + std::to_string(l.line) + " " + std::to_string(l.col) + " " +
-                std::to_string(l.end_line) + " " + std::to_string(l.end_col));
+  out.push_back(std::string(expr_kind_name(e.kind)) + " " + std::to_string(l.line) + " " +
+                std::to_string(l.col) + " " + std::to_string(l.end_line) + " " +
+                std::to_string(l.end_col));
   if (e.is<FString>()) return;
   for_each_child(e, [&](const Expr &c) { collect(c, out); });
 }
 
 void collect(const Stmt &s, std::vector<std::string> &out) {
-  out.push_back(std::string(stmt_kind_name(s.kind)) + " " + std::to_string(s.loc.line) + " " + std::to_string(s.loc.col));
-  for_each_child(s, [&](const Expr &e) { collect(e, out); }, [&](const Stmt &c) { collect(c, out); });
+  out.push_back(std::string(stmt_kind_name(s.kind)) + " " + std::to_string(s.loc.line) + " " +
+                std::to_string(s.loc.col));
+  for_each_child(
+      s, [&](const Expr &e) { collect(e, out); }, [&](const Stmt &c) { collect(c, out); });
 }
 
 std::vector<std::string> our_nodes(const std::string &path) {
@@ -95,7 +98,8 @@ void compare(const std::string &path) {
   std::sort(ours.begin(), ours.end());
   std::vector<std::string> only_py, only_ours;
   std::set_difference(py.begin(), py.end(), ours.begin(), ours.end(), std::back_inserter(only_py));
-  std::set_difference(ours.begin(), ours.end(), py.begin(), py.end(), std::back_inserter(only_ours));
+  std::set_difference(ours.begin(), ours.end(), py.begin(), py.end(),
+                      std::back_inserter(only_ours));
   std::string report;
   for (auto &l : only_py) report += "  only CPython: " + l + "\n";
   for (auto &l : only_ours) report += "  only opforge: " + l + "\n";

@@ -119,7 +119,8 @@ TEST(FrontendParser, ComparisonChainsAndTernary) {
 
 TEST(FrontendParser, SubscriptsWithSlicesAndNone) {
   auto m = parse("x = offs[:, None] + t[None, :] + a[1:3] + b[::2] + c.shape[0] + d[..., 1:]\n");
-  EXPECT_EQ(unparse(first_value(m)), "offs[:, None] + t[None, :] + a[1:3] + b[::2] + c.shape[0] + d[..., 1:]");
+  EXPECT_EQ(unparse(first_value(m)),
+            "offs[:, None] + t[None, :] + a[1:3] + b[::2] + c.shape[0] + d[..., 1:]");
   auto m2 = parse("x = offs[:, None]\n");
   auto &s = first_value(m2).cast<Subscript>();
   auto &t = s.index->cast<Tuple>();
@@ -129,10 +130,15 @@ TEST(FrontendParser, SubscriptsWithSlicesAndNone) {
 }
 
 TEST(FrontendParser, LiteralsIntsFloatsHexUnderscores) {
-  auto m = parse("x = (0x1F, 1_000_000, 0o17, 0b101, 1e-5, 2., .5, 1_0.2_5, 0xFFFFFFFFFFFFFFFF, 0)\n");
+  auto m =
+      parse("x = (0x1F, 1_000_000, 0o17, 0b101, 1e-5, 2., .5, 1_0.2_5, 0xFFFFFFFFFFFFFFFF, 0)\n");
   auto &t = first_value(m).cast<Tuple>();
-  auto ival = [&](int i) { return std::get<int64_t>(t.elts[static_cast<size_t>(i)]->cast<Constant>().value); };
-  auto fval = [&](int i) { return std::get<double>(t.elts[static_cast<size_t>(i)]->cast<Constant>().value); };
+  auto ival = [&](int i) {
+    return std::get<int64_t>(t.elts[static_cast<size_t>(i)]->cast<Constant>().value);
+  };
+  auto fval = [&](int i) {
+    return std::get<double>(t.elts[static_cast<size_t>(i)]->cast<Constant>().value);
+  };
   EXPECT_EQ(ival(0), 31);
   EXPECT_EQ(ival(1), 1000000);
   EXPECT_EQ(ival(2), 15);
@@ -207,7 +213,8 @@ TEST(FrontendParser, StatementsOfTheSubset) {
   auto &d = f.body[8]->cast<Assign>().value->cast<Dict>();
   EXPECT_EQ(d.keys.size(), 2u);
   EXPECT_EQ(d.keys[1], nullptr);
-  EXPECT_EQ(unparse(*f.body[9]->cast<Assign>().value), "lambda meta: (triton.cdiv(n, meta['BLOCK']),)");
+  EXPECT_EQ(unparse(*f.body[9]->cast<Assign>().value),
+            "lambda meta: (triton.cdiv(n, meta['BLOCK']),)");
   EXPECT_EQ(f.body[10]->cast<Return>().value->cast<Tuple>().elts.size(), 2u);
 }
 
@@ -254,7 +261,9 @@ TEST(FrontendParser, CallsWithStarArgsKeywordsAndGenerators) {
 }
 
 TEST(FrontendParser, DumpAstNamesNodesWithLocations) {
-  Module m = parse("import triton.language as tl\n@triton.jit\ndef k(X, B: tl.constexpr):\n    x = X[:, None]\n");
+  Module m = parse(
+      "import triton.language as tl\n@triton.jit\ndef k(X, B: tl.constexpr):\n    x = X[:, "
+      "None]\n");
   std::string d = dump_ast(m);
   EXPECT_NE(d.find("Import names=triton.language as tl @1:1"), std::string::npos) << d;
   EXPECT_NE(d.find("FunctionDef name=k jit @3:1"), std::string::npos) << d;
@@ -266,13 +275,18 @@ TEST(FrontendParser, DumpAstNamesNodesWithLocations) {
 TEST(FrontendParser, WalkVisitsEveryExpression) {
   Module m = parse("def f(a):\n    return g(a + 1, k=[b, c])\n");
   std::vector<std::string> names;
-  walk(*m.body[0], [&](const Expr &e) {
-    if (auto *n = e.as<Name>()) names.push_back(n->id);
-  }, [](const Stmt &) {});
+  walk(
+      *m.body[0],
+      [&](const Expr &e) {
+        if (auto *n = e.as<Name>()) names.push_back(n->id);
+      },
+      [](const Stmt &) {});
   EXPECT_EQ(names, (std::vector<std::string>{"g", "a", "b", "c"}));
 }
 
 TEST(FrontendParser, AllowedImportForms) {
-  EXPECT_NO_THROW(parse("import torch\nimport triton\nimport triton.language as tl\nimport math\n"));
-  EXPECT_NO_THROW(parse("from triton import language as tl\nfrom triton.language.extra import libdevice\n"));
+  EXPECT_NO_THROW(
+      parse("import torch\nimport triton\nimport triton.language as tl\nimport math\n"));
+  EXPECT_NO_THROW(
+      parse("from triton import language as tl\nfrom triton.language.extra import libdevice\n"));
 }

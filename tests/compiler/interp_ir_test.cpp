@@ -139,7 +139,8 @@ TEST(InterpIr, Fp16ArithmeticRoundsToHalfAndMaximumPropagatesNaN) {
   InterpMemory mem;
   HostTensor o(DType::Float16, {1}), p(DType::Float32, {2});
   Interpreter in(mem);
-  in.run(*m, "k", {KernelArg::pointer(mem.address_of(o)), KernelArg::pointer(mem.address_of(p))}, Grid{});
+  in.run(*m, "k", {KernelArg::pointer(mem.address_of(o)), KernelArg::pointer(mem.address_of(p))},
+         Grid{});
   EXPECT_EQ(o.get_double(0), 2048.0);  // 2049 is not representable in fp16 (RNE -> 2048)
   EXPECT_TRUE(std::isnan(p.get_double(0)));
   EXPECT_EQ(p.get_double(1), 1.0);

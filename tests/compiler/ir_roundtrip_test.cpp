@@ -10,7 +10,8 @@ using namespace opforge::ttir;
 
 namespace {
 
-const char *kAddKernel = R"(tt.func @add_kernel(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>, %n: i32) {
+const char *kAddKernel =
+    R"(tt.func @add_kernel(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>, %n: i32) {
   %0 = tt.get_program_id {axis = 0} : i32
   %1 = arith.constant {value = 1024} : i32
   %2 = arith.muli %0, %1 : i32
@@ -81,8 +82,9 @@ TEST(IrRoundTrip, RegionsForIfReduceWhilePrintBackIdentically) {
 }
 
 TEST(IrTypes, ParseAndPrintEveryTypeForm) {
-  for (std::string t : {"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "!tt.ptr<f16>",
-                        "tensor<4x8xbf16>", "tensor<16x!tt.ptr<i32>>", "!tt.ptr<tensor<64x32xf16>>"})
+  for (std::string t :
+       {"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "!tt.ptr<f16>",
+        "tensor<4x8xbf16>", "tensor<16x!tt.ptr<i32>>", "!tt.ptr<tensor<64x32xf16>>"})
     EXPECT_EQ(parse_type(t).str(), t);
   EXPECT_THROW(parse_type("tensor<4xq7>"), Error);
   EXPECT_THROW(parse_type("f32x"), Error);
@@ -107,7 +109,8 @@ TEST(IrParser, UnknownOperationIsReported) {
 }
 
 TEST(IrVerifier, RejectsMismatchedOperandTypes) {
-  const char *bad = "tt.func @f(%a: i32, %b: i64) {\n  %0 = arith.addi %a, %b : i32\n  tt.return\n}\n";
+  const char *bad =
+      "tt.func @f(%a: i32, %b: i64) {\n  %0 = arith.addi %a, %b : i32\n  tt.return\n}\n";
   try {
     parse_module(bad, "v.ttir");
     FAIL() << "expected a verifier error";
@@ -118,9 +121,13 @@ TEST(IrVerifier, RejectsMismatchedOperandTypes) {
 }
 
 TEST(IrVerifier, RejectsBadBroadcastAndMakeRange) {
-  EXPECT_THROW(parse_module("tt.func @f(%a: i32) {\n  %0 = tt.make_range {end = 8, start = 0} : tensor<4xi32>\n  tt.return\n}\n"), Error);
-  EXPECT_THROW(parse_module("tt.func @f() {\n  %0 = tt.make_range {end = 8, start = 0} : tensor<8xi32>\n"
-                            "  %1 = tt.broadcast %0 : tensor<4xi32>\n  tt.return\n}\n"), Error);
+  EXPECT_THROW(parse_module("tt.func @f(%a: i32) {\n  %0 = tt.make_range {end = 8, start = 0} : "
+                            "tensor<4xi32>\n  tt.return\n}\n"),
+               Error);
+  EXPECT_THROW(
+      parse_module("tt.func @f() {\n  %0 = tt.make_range {end = 8, start = 0} : tensor<8xi32>\n"
+                   "  %1 = tt.broadcast %0 : tensor<4xi32>\n  tt.return\n}\n"),
+      Error);
 }
 
 TEST(IrVerifier, RejectsUseBeforeDefinitionAcrossRegions) {

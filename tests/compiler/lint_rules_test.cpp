@@ -54,7 +54,9 @@ TEST(LintRules, TestKernelsLintClean) {
 }
 
 TEST(LintRules, CleanKernelAndWrapperHaveNoFindings) {
-  auto fs = lint(std::string(kKernel) + kWrapperHead + "    k[(triton.cdiv(x.numel(), 128),)](x, y, x.numel(), BLOCK=128)\n    return y\n");
+  auto fs =
+      lint(std::string(kKernel) + kWrapperHead +
+           "    k[(triton.cdiv(x.numel(), 128),)](x, y, x.numel(), BLOCK=128)\n    return y\n");
   EXPECT_TRUE(fs.empty()) << all_text(fs);
 }
 
@@ -67,7 +69,9 @@ TEST(LintRules, OPF000SyntaxErrorIsAFindingWithLocation) {
 }
 
 TEST(LintRules, OPF001DisallowedImports) {
-  auto fs = lint_source("k.py", "import os\nimport numpy as np\nfrom subprocess import run\nimport triton.language as tl\n");
+  auto fs = lint_source(
+      "k.py",
+      "import os\nimport numpy as np\nfrom subprocess import run\nimport triton.language as tl\n");
   auto f = of(fs, "OPF001");
   ASSERT_EQ(f.size(), 3u) << all_text(fs);
   EXPECT_EQ(f[0].loc.line, 1);
@@ -76,8 +80,10 @@ TEST(LintRules, OPF001DisallowedImports) {
 }
 
 TEST(LintRules, OPF002Float64AndComplexAreRejected) {
-  auto fs = lint("@triton.jit\ndef k(p):\n    x = tl.load(p).to(tl.float64)\n\n"
-                 "def w(x):\n    y = torch.empty(3, dtype=torch.complex64)\n    z = x.double()\n    return y\n");
+  auto fs = lint(
+      "@triton.jit\ndef k(p):\n    x = tl.load(p).to(tl.float64)\n\n"
+      "def w(x):\n    y = torch.empty(3, dtype=torch.complex64)\n    z = x.double()\n    return "
+      "y\n");
   auto f = of(fs, "OPF002");
   ASSERT_EQ(f.size(), 3u) << all_text(fs);
   EXPECT_EQ(f[0].loc.line, 6);
@@ -88,7 +94,9 @@ TEST(LintRules, OPF002Float64AndComplexAreRejected) {
 }
 
 TEST(LintRules, OPF003UnsupportedBuiltins) {
-  auto fs = lint("@triton.jit\ndef k(p, seed):\n    r = tl.rand(seed, tl.arange(0, 16))\n    tl.inline_asm_elementwise('', '', [r], dtype=tl.float32, is_pure=True, pack=1)\n");
+  auto fs = lint(
+      "@triton.jit\ndef k(p, seed):\n    r = tl.rand(seed, tl.arange(0, 16))\n    "
+      "tl.inline_asm_elementwise('', '', [r], dtype=tl.float32, is_pure=True, pack=1)\n");
   auto f = of(fs, "OPF003");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
   EXPECT_NE(f[0].message.find("random"), std::string::npos);
@@ -96,7 +104,9 @@ TEST(LintRules, OPF003UnsupportedBuiltins) {
 }
 
 TEST(LintRules, OPF004UnknownBuiltinsIncludingMathNamespace) {
-  auto fs = lint("from triton.language.extra import libdevice\n@triton.jit\ndef k(p):\n    x = tl.lod(p)\n    y = tl.math.exp(x) + tl.math.expz(x) + libdevice.tanh(x) + libdevice.nothing(x)\n");
+  auto fs = lint(
+      "from triton.language.extra import libdevice\n@triton.jit\ndef k(p):\n    x = tl.lod(p)\n    "
+      "y = tl.math.exp(x) + tl.math.expz(x) + libdevice.tanh(x) + libdevice.nothing(x)\n");
   auto f = of(fs, "OPF004");
   ASSERT_EQ(f.size(), 3u) << all_text(fs);
   EXPECT_EQ(f[0].message, "module 'triton.language' has no attribute 'lod'");
@@ -105,7 +115,10 @@ TEST(LintRules, OPF004UnknownBuiltinsIncludingMathNamespace) {
 }
 
 TEST(LintRules, OPF005DotForms) {
-  auto fs = lint("@triton.jit\ndef k(a, b):\n    c = tl.dot(a, b, out_dtype=tl.float64)\n    d = tl.dot(a, b, input_precision='bf16x9')\n    e = tl.dot(a, b, out_dtype=tl.float32, input_precision='ieee')\n");
+  auto fs = lint(
+      "@triton.jit\ndef k(a, b):\n    c = tl.dot(a, b, out_dtype=tl.float64)\n    d = tl.dot(a, b, "
+      "input_precision='bf16x9')\n    e = tl.dot(a, b, out_dtype=tl.float32, "
+      "input_precision='ieee')\n");
   auto f = of(fs, "OPF005");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
   EXPECT_EQ(f[0].loc.line, 6);
@@ -113,7 +126,10 @@ TEST(LintRules, OPF005DotForms) {
 }
 
 TEST(LintRules, OPF006ScatterStoreSeverityComesFromTheTable) {
-  const char *src = "@triton.jit\ndef k(idx_ptr, src, dst):\n    offs = tl.arange(0, 16)\n    idx = tl.load(idx_ptr + offs)\n    v = tl.load(src + offs)\n    tl.store(dst + idx, v)\n    tl.store(dst + offs, v)\n";
+  const char *src =
+      "@triton.jit\ndef k(idx_ptr, src, dst):\n    offs = tl.arange(0, 16)\n    idx = "
+      "tl.load(idx_ptr + offs)\n    v = tl.load(src + offs)\n    tl.store(dst + idx, v)\n    "
+      "tl.store(dst + offs, v)\n";
   auto fs = lint(src);
   auto f = of(fs, "OPF006");
   ASSERT_EQ(f.size(), 1u) << all_text(fs);
@@ -129,7 +145,9 @@ TEST(LintRules, OPF006ScatterStoreSeverityComesFromTheTable) {
 }
 
 TEST(LintRules, OPF007GatherLoadOnlyWhenTheTableRestrictsIt) {
-  const char *src = "@triton.jit\ndef k(idx_ptr, src, dst):\n    offs = tl.arange(0, 16)\n    idx = tl.load(idx_ptr + offs)\n    v = tl.load(src + idx * 2)\n    tl.store(dst + offs, v)\n";
+  const char *src =
+      "@triton.jit\ndef k(idx_ptr, src, dst):\n    offs = tl.arange(0, 16)\n    idx = "
+      "tl.load(idx_ptr + offs)\n    v = tl.load(src + idx * 2)\n    tl.store(dst + offs, v)\n";
   EXPECT_TRUE(of(lint(src), "OPF007").empty());
   TargetCapabilities strict = mtia_capabilities();
   strict.gather_loads = Support::Slow;
@@ -141,7 +159,9 @@ TEST(LintRules, OPF007GatherLoadOnlyWhenTheTableRestrictsIt) {
 }
 
 TEST(LintRules, OPF008AtomicsSemanticsAndScope) {
-  auto fs = lint("@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1, sem='seq_cst')\n    tl.atomic_max(p, 1, scope='sys')\n    tl.atomic_add(p, 1, sem='relaxed')\n");
+  auto fs = lint(
+      "@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1, sem='seq_cst')\n    tl.atomic_max(p, 1, "
+      "scope='sys')\n    tl.atomic_add(p, 1, sem='relaxed')\n");
   auto f = of(fs, "OPF008");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
   EXPECT_NE(f[0].message.find("seq_cst"), std::string::npos);
@@ -149,11 +169,14 @@ TEST(LintRules, OPF008AtomicsSemanticsAndScope) {
   none.atomics = Support::Unsupported;
   LintOptions opts;
   opts.capabilities = &none;
-  EXPECT_EQ(of(lint("@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1)\n", opts), "OPF008").size(), 1u);
+  EXPECT_EQ(of(lint("@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1)\n", opts), "OPF008").size(),
+            1u);
 }
 
 TEST(LintRules, OPF009NonPowerOfTwoBlocks) {
-  auto fs = lint("@triton.jit\ndef k(p):\n    a = tl.arange(0, 100)\n    b = tl.zeros((16, 24), dtype=tl.float32)\n    c = tl.arange(0, 128)\n");
+  auto fs = lint(
+      "@triton.jit\ndef k(p):\n    a = tl.arange(0, 100)\n    b = tl.zeros((16, 24), "
+      "dtype=tl.float32)\n    c = tl.arange(0, 128)\n");
   auto f = of(fs, "OPF009");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
   EXPECT_EQ(f[0].message, "arange's range must be a power of 2, got 100");
@@ -182,12 +205,15 @@ TEST(LintRules, OPF012DebugPrintsAreWarnings) {
 }
 
 TEST(LintRules, OPF013GridWithTooManyDimensions) {
-  auto fs = lint(std::string(kKernel) + kWrapperHead + "    g = lambda m: (1, 1, 1, 1)\n    k[g](x, y, 1, BLOCK=16)\n    return y\n");
+  auto fs = lint(std::string(kKernel) + kWrapperHead +
+                 "    g = lambda m: (1, 1, 1, 1)\n    k[g](x, y, 1, BLOCK=16)\n    return y\n");
   EXPECT_EQ(of(fs, "OPF013").size(), 1u) << all_text(fs);
 }
 
 TEST(LintRules, OPF101HostEscapeBuiltins) {
-  auto fs = lint(std::string(kWrapperHead) + "    f = open('/etc/passwd')\n    eval('1')\n    g = getattr(x, 'cpu')\n    __import__('os')\n    return y\n");
+  auto fs = lint(std::string(kWrapperHead) +
+                 "    f = open('/etc/passwd')\n    eval('1')\n    g = getattr(x, 'cpu')\n    "
+                 "__import__('os')\n    return y\n");
   auto f = of(fs, "OPF101");
   ASSERT_GE(f.size(), 4u) << all_text(fs);
   EXPECT_EQ(f[0].loc.line, 6);
@@ -195,27 +221,31 @@ TEST(LintRules, OPF101HostEscapeBuiltins) {
 }
 
 TEST(LintRules, OPF102HostModulesAndTorchRuntime) {
-  auto fs = lint(std::string(kWrapperHead) + "    torch.save(y, 'f.pt')\n    torch.cuda.synchronize()\n    return y\n");
+  auto fs = lint(std::string(kWrapperHead) +
+                 "    torch.save(y, 'f.pt')\n    torch.cuda.synchronize()\n    return y\n");
   auto f = of(fs, "OPF102");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
 }
 
 TEST(LintRules, OPF103DeviceToHost) {
   auto fs = lint(std::string(kWrapperHead) +
-                 "    a = x.cpu()\n    b = x.numpy()\n    c = x.sum().item()\n    d = x.to('cuda')\n    e = torch.empty(3, device='cpu')\n    return y\n");
+                 "    a = x.cpu()\n    b = x.numpy()\n    c = x.sum().item()\n    d = "
+                 "x.to('cuda')\n    e = torch.empty(3, device='cpu')\n    return y\n");
   auto f = of(fs, "OPF103");
   ASSERT_EQ(f.size(), 5u) << all_text(fs);
 }
 
 TEST(LintRules, OPF104DunderAccess) {
-  auto fs = lint(std::string(kWrapperHead) + "    c = x.__class__\n    d = y.__dict__\n    return y\n");
+  auto fs =
+      lint(std::string(kWrapperHead) + "    c = x.__class__\n    d = y.__dict__\n    return y\n");
   EXPECT_EQ(of(fs, "OPF104").size(), 2u) << all_text(fs);
 }
 
 TEST(LintRules, OPF105UnimplementedAtenOpsUnlessListed) {
-  std::string src = std::string(kWrapperHead) +
-                    "    a = torch.sum(x)\n    b = torch.ops.aten.mm.default(x, x)\n    c = x.exp()\n    "
-                    "d = torch.nn.functional.relu(x)\n    return y\n";
+  std::string src =
+      std::string(kWrapperHead) +
+      "    a = torch.sum(x)\n    b = torch.ops.aten.mm.default(x, x)\n    c = x.exp()\n    "
+      "d = torch.nn.functional.relu(x)\n    return y\n";
   auto f = of(lint(src), "OPF105");
   ASSERT_EQ(f.size(), 4u);
   LintOptions opts;
@@ -239,21 +269,29 @@ TEST(LintRules, OPF107LaunchOfSomethingThatIsNotAKernel) {
 
 TEST(LintRules, OPF108LaunchArgumentsAgainstParameters) {
   std::string base = std::string(kKernel) + kWrapperHead;
-  EXPECT_EQ(of(lint(base + "    k[(1,)](x, y, 4)\n    return y\n"), "OPF108").size(), 1u);                  // missing BLOCK
-  EXPECT_EQ(of(lint(base + "    k[(1,)](x, y, 4, 16, 5)\n    return y\n"), "OPF108").size(), 1u);          // too many
-  EXPECT_EQ(of(lint(base + "    k[(1,)](x, y, 4, BLOCK=16, BLK=3)\n    return y\n"), "OPF108").size(), 1u); // unknown kw
-  EXPECT_TRUE(of(lint(base + "    k[(1,)](x, y, 4, BLOCK=16, num_warps=4)\n    return y\n"), "OPF108").empty());
+  EXPECT_EQ(of(lint(base + "    k[(1,)](x, y, 4)\n    return y\n"), "OPF108").size(),
+            1u);  // missing BLOCK
+  EXPECT_EQ(of(lint(base + "    k[(1,)](x, y, 4, 16, 5)\n    return y\n"), "OPF108").size(),
+            1u);  // too many
+  EXPECT_EQ(
+      of(lint(base + "    k[(1,)](x, y, 4, BLOCK=16, BLK=3)\n    return y\n"), "OPF108").size(),
+      1u);  // unknown kw
+  EXPECT_TRUE(
+      of(lint(base + "    k[(1,)](x, y, 4, BLOCK=16, num_warps=4)\n    return y\n"), "OPF108")
+          .empty());
   auto fs = lint_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/autotuned.py");
   EXPECT_TRUE(of(fs, "OPF108").empty());
-  std::string tuned = "@triton.autotune(configs=[triton.Config({'BLOCK': 64})], key=['n'])\n" + std::string(kKernel) +
-                      kWrapperHead + "    k[(1,)](x, y, 4, BLOCK=16)\n    return y\n";
+  std::string tuned = "@triton.autotune(configs=[triton.Config({'BLOCK': 64})], key=['n'])\n" +
+                      std::string(kKernel) + kWrapperHead +
+                      "    k[(1,)](x, y, 4, BLOCK=16)\n    return y\n";
   auto g = of(lint(tuned), "OPF108");
   ASSERT_EQ(g.size(), 1u);
   EXPECT_NE(g[0].message.find("Conflicting meta-parameters: BLOCK"), std::string::npos);
 }
 
 TEST(LintRules, OPF109ModuleLevelCode) {
-  auto fs = lint("BLOCK = 128\nDTYPE = torch.float32\nx = torch.empty(3)\nfor i in range(3):\n    pass\n");
+  auto fs = lint(
+      "BLOCK = 128\nDTYPE = torch.float32\nx = torch.empty(3)\nfor i in range(3):\n    pass\n");
   auto f = of(fs, "OPF109");
   ASSERT_EQ(f.size(), 2u) << all_text(fs);
   EXPECT_EQ(f[0].loc.line, 6);
@@ -275,7 +313,9 @@ TEST(LintRules, OPF111KernelsWithoutWrapper) {
 TEST(LintRules, OutputFormatsLineAndJson) {
   auto fs = lint_source("dir/k.py", "import os\n");
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(format_finding(fs[0]), "dir/k.py:1:1: OPF001 import of module 'os' is not allowed (allowed: torch, triton, triton.language, math)");
+  EXPECT_EQ(format_finding(fs[0]),
+            "dir/k.py:1:1: OPF001 import of module 'os' is not allowed (allowed: torch, triton, "
+            "triton.language, math)");
   auto j = findings_to_json(fs);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["rule"], "OPF001");
@@ -298,7 +338,8 @@ TEST(LintRules, DocumentationListsEveryRule) {
   // And the doc documents no rule that does not exist.
   std::regex id_re("`(OPF[0-9]{3})`");
   for (std::sregex_iterator it(doc.begin(), doc.end(), id_re), end; it != end; ++it)
-    EXPECT_NE(find_lint_rule((*it)[1].str()), nullptr) << (*it)[1].str() << " documented but not a rule";
+    EXPECT_NE(find_lint_rule((*it)[1].str()), nullptr)
+        << (*it)[1].str() << " documented but not a rule";
 }
 
 TEST(LintRules, CapabilityTableDescribesItself) {

@@ -63,7 +63,8 @@ TEST_P(PassFile, EachCaseProducesTheExpectedIR) {
   std::string pass_name = GetParam();
   const Pass *pass = find_pass(pass_name);
   ASSERT_NE(pass, nullptr) << "no pass named " << pass_name;
-  std::string path = std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/passes/" + pass_name + ".ttir";
+  std::string path =
+      std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/passes/" + pass_name + ".ttir";
   ASSERT_TRUE(std::filesystem::exists(path)) << path;
   auto cases = read_cases(path);
   ASSERT_GE(cases.size(), 3u) << "each pass needs several cases";
@@ -78,7 +79,8 @@ TEST_P(PassFile, EachCaseProducesTheExpectedIR) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Passes, PassFile,
-                         ::testing::Values("inline", "canonicalize", "constant-fold", "cse", "licm", "dce"),
+                         ::testing::Values("inline", "canonicalize", "constant-fold", "cse", "licm",
+                                           "dce"),
                          [](const auto &info) {
                            std::string n = info.param;
                            for (auto &ch : n)
@@ -90,7 +92,8 @@ TEST(PassRegistry, EveryPassHasASummaryAndADescription) {
   for (auto &p : pass_registry()) {
     EXPECT_FALSE(p.summary.empty()) << p.name;
     EXPECT_GT(p.description.size(), 40u) << p.name;
-    EXPECT_TRUE(std::filesystem::exists(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/passes/" + p.name + ".ttir"))
+    EXPECT_TRUE(std::filesystem::exists(std::string(OPFORGE_SOURCE_DIR) +
+                                        "/tests/compiler/passes/" + p.name + ".ttir"))
         << "pass " << p.name << " has no IR-in/IR-out test file";
   }
 }

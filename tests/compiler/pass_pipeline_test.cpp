@@ -24,9 +24,11 @@ std::string kernels() { return std::string(OPFORGE_SOURCE_DIR) + "/tests/compile
 CompileOptions matmul_options() {
   CompileOptions o;
   o.knobs = Knobs{};
-  add_signature(o.spec, "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-                        "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32");
-  for (auto c : {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=8"}) add_constexpr(o.spec, c);
+  add_signature(o.spec,
+                "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+                "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32");
+  for (auto c : {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=8"})
+    add_constexpr(o.spec, c);
   return o;
 }
 
@@ -76,7 +78,8 @@ TEST(Pipeline, DisabledPassesAreSkippedAndUnknownOnesRejected) {
 
 TEST(Pipeline, DumpDirectoryReceivesEveryStage) {
   CompileOptions o = matmul_options();
-  auto dir = std::filesystem::temp_directory_path() / ("opforge_dump_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("opforge_dump_" + std::to_string(::getpid()));
   o.knobs.dump_ir_dir = dir.string();
   compile_file(kernels() + "matmul.py", o, "opt");
   for (auto s : {"ast", "ttir", "opt"})
@@ -93,7 +96,8 @@ TEST(Pipeline, SourceErrorsAreCompileErrorsWithCaret) {
     compile_file(kernels() + "vector_add.py", o, "ttir");
     FAIL() << "expected an error";
   } catch (const CompileError &e) {
-    EXPECT_NE(e.message().find("arange's range must be a power of 2"), std::string::npos) << e.rendered();
+    EXPECT_NE(e.message().find("arange's range must be a power of 2"), std::string::npos)
+        << e.rendered();
     EXPECT_NE(e.rendered().find("tl.arange(0, BLOCK_SIZE)"), std::string::npos) << e.rendered();
   }
 }
@@ -103,7 +107,8 @@ TEST(Pipeline, OptimisedAndUnoptimisedKernelsAgreeBitForBit) {
   auto mod = parse_file(kernels() + "layer_norm.py");
   HostTensor x(DType::Float16, {3, 77}), w(DType::Float16, {77}), b(DType::Float16, {77});
   for (int64_t i = 0; i < x.numel(); ++i) x.set_double(i, std::sin(0.37 * static_cast<double>(i)));
-  for (int64_t i = 0; i < 77; ++i) w.set_double(i, 1 + 0.01 * static_cast<double>(i)), b.set_double(i, -0.5);
+  for (int64_t i = 0; i < 77; ++i)
+    w.set_double(i, 1 + 0.01 * static_cast<double>(i)), b.set_double(i, -0.5);
   std::vector<HostTensor> outs[2];
   for (int opt = 0; opt < 2; ++opt) {
     InterpExecutor ex(Knobs{});
@@ -118,8 +123,9 @@ TEST(Pipeline, OptimisedAndUnoptimisedKernelsAgreeBitForBit) {
       ex.copy_in(h, t);
       return WrapperValue::of(h);
     };
-    auto r = wi.run("native_layer_norm_default",
-                    {up(x), WrapperValue::list({WrapperValue::integer(77)}), up(w), up(b), WrapperValue::floating(1e-5)});
+    auto r =
+        wi.run("native_layer_norm_default", {up(x), WrapperValue::list({WrapperValue::integer(77)}),
+                                             up(w), up(b), WrapperValue::floating(1e-5)});
     for (auto &item : r.value.items) outs[opt].push_back(ex.copy_out(item.tensor));
   }
   ASSERT_EQ(outs[0].size(), 3u);
@@ -132,17 +138,21 @@ namespace {
 TEST(Pipeline, AutotunedKernelsDefaultToTheirFirstConfig) {
   CompileOptions o;
   o.knobs = Knobs{};
-  add_signature(o.spec, "x_ptr=*fp32,out_ptr=*fp32,n_elements=i32,scale=fp32,shift=fp32,negative_slope=fp32");
+  add_signature(
+      o.spec, "x_ptr=*fp32,out_ptr=*fp32,n_elements=i32,scale=fp32,shift=fp32,negative_slope=fp32");
   auto st = compile_file(kernels() + "autotuned.py", o, "ttir");
-  EXPECT_NE(dump_stage(st, "ttir").find("tensor<256xf32>"), std::string::npos) << "BLOCK_SIZE from the first triton.Config";
+  EXPECT_NE(dump_stage(st, "ttir").find("tensor<256xf32>"), std::string::npos)
+      << "BLOCK_SIZE from the first triton.Config";
   add_constexpr(o.spec, "BLOCK_SIZE=1024");
   st = compile_file(kernels() + "autotuned.py", o, "ttir");
-  EXPECT_NE(dump_stage(st, "ttir").find("tensor<1024xf32>"), std::string::npos) << "an explicit constexpr wins";
+  EXPECT_NE(dump_stage(st, "ttir").find("tensor<1024xf32>"), std::string::npos)
+      << "an explicit constexpr wins";
 }
 
 TEST(Pipeline, AStageCanBeReplacedFromAFile) {
   CompileOptions o = matmul_options();
-  auto path = std::filesystem::temp_directory_path() / ("opforge_replace_" + std::to_string(::getpid()) + ".ttir");
+  auto path = std::filesystem::temp_directory_path() /
+              ("opforge_replace_" + std::to_string(::getpid()) + ".ttir");
   {
     std::ofstream out(path);
     out << "tt.func @matmul_kernel(%a: i32) {\n  tt.return\n}\n";

@@ -15,7 +15,7 @@ namespace {
 // Host memory behind the Executor interface; launches are recorded, not run
 // (kernels run for real in wrapper_e2e_test.cpp through the IR interpreter).
 class RecordingExecutor : public Executor {
-public:
+ public:
   std::map<BufferId, std::shared_ptr<std::vector<uint8_t>>> buffers;
   std::vector<LaunchRequest> launches;
   int copies = 0;
@@ -35,7 +35,9 @@ public:
   }
   void copy_in(const TensorHandle &dst, const HostTensor &src) override {
     HostTensor v = view(dst);
-    for (int64_t i = 0; i < v.numel(); ++i) std::memcpy(v.element_ptr(v.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)), static_cast<size_t>(v.element_size()));
+    for (int64_t i = 0; i < v.numel(); ++i)
+      std::memcpy(v.element_ptr(v.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)),
+                  static_cast<size_t>(v.element_size()));
   }
   HostTensor copy_out(const TensorHandle &src) override { return view(src).contiguous(); }
   void copy(const TensorHandle &dst, const TensorHandle &src) override {
@@ -59,7 +61,7 @@ public:
     return t;
   }
 
-private:
+ private:
   BufferId next_ = 1;
 };
 
@@ -83,8 +85,11 @@ struct Fixture {
   WrapperInterpreter interp;
   explicit Fixture(const std::string &src, WrapperOptions o = {})
       // Imports are not checked here: the interpreter itself must refuse them.
-      : module(parse_module(std::make_shared<SourceFile>("w.py", "import torch\nimport triton\nimport triton.language as tl\nimport math\n" + src),
-                            ParseOptions{.check_imports = false})),
+      : module(parse_module(
+            std::make_shared<SourceFile>(
+                "w.py",
+                "import torch\nimport triton\nimport triton.language as tl\nimport math\n" + src),
+            ParseOptions{.check_imports = false})),
         interp(module, ex, o) {}
 };
 
@@ -104,7 +109,8 @@ TEST(WrapperInterpreter, VectorAddLaunchArgumentsAndGrid) {
   RecordingExecutor ex;
   WrapperInterpreter w(m, ex);
   TensorHandle x = ex.input(DType::Float32, {3000}), y = ex.input(DType::Float32, {3000});
-  auto r = w.run("add_Tensor", {WrapperValue::of(x), WrapperValue::of(y)}, {{"alpha", WrapperValue::integer(2)}});
+  auto r = w.run("add_Tensor", {WrapperValue::of(x), WrapperValue::of(y)},
+                 {{"alpha", WrapperValue::integer(2)}});
   ASSERT_EQ(ex.launches.size(), 1u);
   const LaunchRequest &l = ex.launches[0];
   EXPECT_EQ(l.kernel, "add_kernel");
@@ -171,7 +177,8 @@ TEST(WrapperInterpreter, ViewOpsAreMetadataWithTorchStrides) {
       "    g = x.narrow(2, 1, 2).select(0, 1)\n"
       "    h = x[0, :, 1].unsqueeze(0).expand(5, -1)\n"
       "    i = x.flatten(1)\n"
-      "    return (a.shape, a.stride(), b.shape, b.stride(), c.stride(), d.shape, e.shape, e.stride(),\n"
+      "    return (a.shape, a.stride(), b.shape, b.stride(), c.stride(), d.shape, e.shape, "
+      "e.stride(),\n"
       "            e.storage_offset(), g.shape, g.storage_offset(), h.shape, h.stride(), i.shape,\n"
       "            b.is_contiguous(), x.numel(), x.dim(), x.size(-1), x.ndim, x.element_size())\n");
   TensorHandle x = f.ex.input(DType::Float32, {2, 3, 4});
@@ -211,7 +218,9 @@ TEST(WrapperInterpreter, ReshapeOfNonViewableTensorCopiesFirst) {
   for (int64_t i = 0; i < 6; ++i) got.push_back(out.get_int(i));
   EXPECT_EQ(got, (std::vector<int64_t>{0, 3, 1, 4, 2, 5}));
   std::string err = error_of(f, "v", {WrapperValue::of(x)});
-  EXPECT_NE(err.find("w.py:9:12: error: RuntimeError: view size is not compatible"), std::string::npos) << err;
+  EXPECT_NE(err.find("w.py:9:12: error: RuntimeError: view size is not compatible"),
+            std::string::npos)
+      << err;
 }
 
 TEST(WrapperInterpreter, CreationFunctionsFillThroughTheExecutor) {
@@ -234,7 +243,8 @@ TEST(WrapperInterpreter, CreationFunctionsFillThroughTheExecutor) {
   ASSERT_EQ(a.numel(), 3);
   EXPECT_EQ(a.get_int(2), 8);
   EXPECT_EQ(ints(v[4]), (std::vector<int64_t>{1, 2}));
-  EXPECT_EQ(ints(v[5]), (std::vector<int64_t>{1, 5}));  // preserve_format keeps the transposed layout
+  EXPECT_EQ(ints(v[5]),
+            (std::vector<int64_t>{1, 5}));  // preserve_format keeps the transposed layout
   EXPECT_EQ(v[6].dtype_value, DType::Float32);
   EXPECT_EQ(v[7].dtype_value, DType::Int64);
   EXPECT_EQ(v[8].dtype_value, DType::Float32);
@@ -276,13 +286,18 @@ TEST(WrapperInterpreter, PlainPythonAndMath) {
       "    while acc > 100:\n"
       "        acc //= 2\n"
       "    h, *rest = sorted([3, 1, 2], reverse=True)\n"
-      "    return (xs, d['b'], t[-3:], acc, min(xs), max(3, 9, 4), abs(-4), int(7.9), float('inf') > 1e308,\n"
-      "            all(x >= 0 for x in xs), any([]), sum(xs), len(d), math.ceil(2.1), math.sqrt(16.0),\n"
-      "            -7 // 2, -7 % 3, 2 ** 10, 1 < n <= 10, f'{n:>4}|{3.14159:.2f}', h, rest, divmod(7, 2),\n"
-      "            triton.next_power_of_2(n), triton.cdiv(n, 4), isinstance(n, int), 'ab' if n else 'cd')\n");
+      "    return (xs, d['b'], t[-3:], acc, min(xs), max(3, 9, 4), abs(-4), int(7.9), float('inf') "
+      "> 1e308,\n"
+      "            all(x >= 0 for x in xs), any([]), sum(xs), len(d), math.ceil(2.1), "
+      "math.sqrt(16.0),\n"
+      "            -7 // 2, -7 % 3, 2 ** 10, 1 < n <= 10, f'{n:>4}|{3.14159:.2f}', h, rest, "
+      "divmod(7, 2),\n"
+      "            triton.next_power_of_2(n), triton.cdiv(n, 4), isinstance(n, int), 'ab' if n "
+      "else 'cd')\n");
   auto r = f.interp.run("p", {WrapperValue::integer(7)});
   EXPECT_EQ(r.value.to_string(),
-            "([0, 4, 16, 36], 2, (36, 7, 7), 72, 0, 9, 4, 7, True, True, False, 56, 2, 3, 4.0, -4, 2, 1024, True, "
+            "([0, 4, 16, 36], 2, (36, 7, 7), 72, 0, 9, 4, 7, True, True, False, 56, 2, 3, 4.0, -4, "
+            "2, 1024, True, "
             "'   7|3.14', 3, [2, 1], (3, 1), 8, 2, True, 'ab')");
 }
 
@@ -291,7 +306,8 @@ TEST(WrapperInterpreter, AutotuneUsesTheFirstConfigAndGridSeesMeta) {
   RecordingExecutor ex;
   WrapperInterpreter w(m, ex);
   TensorHandle x = ex.input(DType::Float32, {1000});
-  w.run("leaky_relu_default", {WrapperValue::of(x)}, {{"negative_slope", WrapperValue::floating(0.2)}});
+  w.run("leaky_relu_default", {WrapperValue::of(x)},
+        {{"negative_slope", WrapperValue::floating(0.2)}});
   ASSERT_EQ(ex.launches.size(), 1u);
   const LaunchRequest &l = ex.launches[0];
   EXPECT_EQ(arg(l, "BLOCK_SIZE").int_value, 256);
@@ -333,9 +349,14 @@ TEST(WrapperInterpreter, LaunchErrorsNameTheCall) {
       "def badgrid(x):\n"
       "    k[(1, 1, 1, 1)](x, 4, BLOCK=16)\n");
   TensorHandle x = f.ex.input(DType::Float32, {4});
-  EXPECT_NE(error_of(f, "missing", {WrapperValue::of(x)}).find("w.py:10:5: error: TypeError: kernel 'k' is missing argument 'BLOCK'"), std::string::npos);
-  EXPECT_NE(error_of(f, "direct", {WrapperValue::of(x)}).find("w.py:12:5: error: @triton.jit function 'k' cannot be called directly"), std::string::npos);
-  EXPECT_NE(error_of(f, "badgrid", {WrapperValue::of(x)}).find("1 to 3 dimensions"), std::string::npos);
+  EXPECT_NE(error_of(f, "missing", {WrapperValue::of(x)})
+                .find("w.py:10:5: error: TypeError: kernel 'k' is missing argument 'BLOCK'"),
+            std::string::npos);
+  EXPECT_NE(error_of(f, "direct", {WrapperValue::of(x)})
+                .find("w.py:12:5: error: @triton.jit function 'k' cannot be called directly"),
+            std::string::npos);
+  EXPECT_NE(error_of(f, "badgrid", {WrapperValue::of(x)}).find("1 to 3 dimensions"),
+            std::string::npos);
 }
 
 TEST(WrapperInterpreter, HostEscapesAreRefusedAtRunTime) {
@@ -351,13 +372,19 @@ TEST(WrapperInterpreter, HostEscapesAreRefusedAtRunTime) {
   TensorHandle x = f.ex.input(DType::Float32, {4});
   auto v = std::vector<WrapperValue>{WrapperValue::of(x)};
   std::string err = error_of(f, "o", v);
-  EXPECT_NE(err.find("w.py:6:12: error: 'open' is not available in wrappers"), std::string::npos) << err;
+  EXPECT_NE(err.find("w.py:6:12: error: 'open' is not available in wrappers"), std::string::npos)
+      << err;
   EXPECT_NE(err.find("    return open('/etc/passwd')\n           ^"), std::string::npos) << err;
-  EXPECT_NE(error_of(f, "i", v).find("w.py:8:12: error: '__import__' is not available"), std::string::npos);
-  EXPECT_NE(error_of(f, "e", v).find("w.py:10:12: error: 'eval' is not available"), std::string::npos);
-  EXPECT_NE(error_of(f, "d", v).find("w.py:12:14: error: access to attribute '__class__' is reflection"), std::string::npos);
+  EXPECT_NE(error_of(f, "i", v).find("w.py:8:12: error: '__import__' is not available"),
+            std::string::npos);
+  EXPECT_NE(error_of(f, "e", v).find("w.py:10:12: error: 'eval' is not available"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(f, "d", v).find("w.py:12:14: error: access to attribute '__class__' is reflection"),
+      std::string::npos);
   EXPECT_NE(error_of(f, "g", v).find("'getattr' is not available"), std::string::npos);
-  EXPECT_NE(error_of(f, "im", v).find("w.py:16:5: error: import statements are not allowed"), std::string::npos);
+  EXPECT_NE(error_of(f, "im", v).find("w.py:16:5: error: import statements are not allowed"),
+            std::string::npos);
   EXPECT_NE(error_of(f, "c", v).find("'.cpu' moves or exposes device data"), std::string::npos);
   EXPECT_NE(error_of(f, "t", v).find("torch.save is not available"), std::string::npos);
 }
@@ -365,15 +392,20 @@ TEST(WrapperInterpreter, HostEscapesAreRefusedAtRunTime) {
 TEST(WrapperInterpreter, RunawayLoopsAndRecursionAreStopped) {
   WrapperOptions o;
   o.max_steps = 10000;
-  Fixture f("def spin(x):\n    while True:\n        pass\n\ndef rec(n):\n    return rec(n + 1)\n", o);
+  Fixture f("def spin(x):\n    while True:\n        pass\n\ndef rec(n):\n    return rec(n + 1)\n",
+            o);
   std::string err = error_of(f, "spin", {WrapperValue::integer(0)});
   EXPECT_NE(err.find("step limit of 10000"), std::string::npos) << err;
   err = error_of(f, "rec", {WrapperValue::integer(0)});
-  EXPECT_NE(err.find("w.py:10:12: error: RecursionError: maximum call depth of 64"), std::string::npos) << err;
+  EXPECT_NE(err.find("w.py:10:12: error: RecursionError: maximum call depth of 64"),
+            std::string::npos)
+      << err;
 }
 
 TEST(WrapperInterpreter, RaiseAndAssertCarryTheWrapperLocation) {
-  Fixture f("def r(n):\n    if n > 2:\n        raise ValueError(f'n={n} is too big')\n    assert n != 1, 'n must not be 1'\n    return n\n");
+  Fixture f(
+      "def r(n):\n    if n > 2:\n        raise ValueError(f'n={n} is too big')\n    assert n != 1, "
+      "'n must not be 1'\n    return n\n");
   std::string err = error_of(f, "r", {WrapperValue::integer(5)});
   EXPECT_NE(err.find("w.py:7:9: error: ValueError: n=5 is too big"), std::string::npos) << err;
   err = error_of(f, "r", {WrapperValue::integer(1)});

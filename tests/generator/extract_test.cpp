@@ -51,7 +51,9 @@ TEST(PassAtK, MatchesTheUnbiasedEstimator) {
 }
 
 TEST(RunLog, EveryRecordIsOnDiskBeforeAppendReturns) {
-  auto path = (std::filesystem::temp_directory_path() / ("opforge-runlog-" + std::to_string(::getpid()) + ".jsonl")).string();
+  auto path = (std::filesystem::temp_directory_path() /
+               ("opforge-runlog-" + std::to_string(::getpid()) + ".jsonl"))
+                  .string();
   std::filesystem::remove(path);
   RunLog log(path);
   log.append({{"event", "a"}, {"text", "line\nbreak"}});
@@ -66,7 +68,9 @@ TEST(RunLog, EveryRecordIsOnDiskBeforeAppendReturns) {
 }
 
 TEST(RunLog, BadRecordIsAnErrorNamingFileAndLine) {
-  auto path = (std::filesystem::temp_directory_path() / ("opforge-runlog-bad-" + std::to_string(::getpid()) + ".jsonl")).string();
+  auto path = (std::filesystem::temp_directory_path() /
+               ("opforge-runlog-bad-" + std::to_string(::getpid()) + ".jsonl"))
+                  .string();
   std::ofstream(path) << "{\"event\":\"a\"}\n{not json\n";
   try {
     read_runlog(path);

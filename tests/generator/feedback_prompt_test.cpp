@@ -32,7 +32,8 @@ TEST(Feedback, LintFindingsListRuleLineAndCaretAndAreBounded) {
   auto ev = make_reference_evaluator(o);
   std::string src =
       "import os\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr):\n"
-      "    v = tl.load(x_ptr).to(tl.float64)\n    tl.store(x_ptr, v)\n\ndef k_default(x):\n    return x\n";
+      "    v = tl.load(x_ptr).to(tl.float64)\n    tl.store(x_ptr, v)\n\ndef k_default(x):\n    "
+      "return x\n";
   ev->begin("k.py", src, "k_default");
   auto r = ev->run_stage(Stage::Lint);
   ASSERT_FALSE(r.ok);
@@ -66,7 +67,8 @@ TEST(Feedback, MissingWrapperIsACompileFailureNamingIt) {
   ev->begin("k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n", "exp_default");
   auto r = ev->run_stage(Stage::Compile);
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(summarize_failure(Stage::Compile, r.failure).find("no host wrapper function named 'exp_default'"),
+  EXPECT_NE(summarize_failure(Stage::Compile, r.failure)
+                .find("no host wrapper function named 'exp_default'"),
             std::string::npos);
 }
 
@@ -148,7 +150,8 @@ TEST(Prompt, ReferenceKernelsPreferTheSameCategoryAndStopAtThree) {
 
 TEST(OpenAIConfigFile, UnknownKeyAndBadValuesNameTheField) {
   auto d = temp_dir("cfg");
-  write(d / "ok.json", R"({"base_url":"http://h/v1","model":"m","concurrency":8,"api_key_env":"MY_KEY"})");
+  write(d / "ok.json",
+        R"({"base_url":"http://h/v1","model":"m","concurrency":8,"api_key_env":"MY_KEY"})");
   auto c = OpenAIConfig::from_file((d / "ok.json").string());
   EXPECT_EQ(c.model, "m");
   EXPECT_EQ(c.concurrency, 8);
@@ -211,7 +214,8 @@ TEST(Evaluator, InPlaceOverloadPassesWhenSelfIsMutated) {
 TEST(Evaluator, InPlaceOverloadThatLeavesSelfUnchangedFailsVerify) {
   auto ev = make_reference_evaluator(inplace_add_options());
   ev->begin("add__Tensor.py", kernel_text("add_not_inplace.py"), "add__Tensor");
-  for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run}) ASSERT_TRUE(ev->run_stage(s).ok) << stage_name(s);
+  for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run})
+    ASSERT_TRUE(ev->run_stage(s).ok) << stage_name(s);
   auto r = ev->run_stage(Stage::Verify);
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.failure.kind, Failure::Kind::Mismatch);

@@ -41,30 +41,37 @@ std::string read_kernel(const std::string &name) {
   return ss.str();
 }
 
-std::string fenced(const std::string &code) { return "Here is the kernel:\n\n```python\n" + code + "```\n"; }
+std::string fenced(const std::string &code) {
+  return "Here is the kernel:\n\n```python\n" + code + "```\n";
+}
 
 json completion(const std::string &content) {
   return {{"id", "chatcmpl-1"},
           {"object", "chat.completion"},
           {"model", "loopback-model"},
-          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}}}};
+          {"choices",
+           {{{"index", 0},
+             {"message", {{"role", "assistant"}, {"content", content}}},
+             {"finish_reason", "stop"}}}}};
 }
 
-// A chat-completions endpoint on 127.0.0.1:<ephemeral>; `handler(n, req, res)` answers the n-th request (0-based).
+// A chat-completions endpoint on 127.0.0.1:<ephemeral>; `handler(n, req, res)` answers the n-th
+// request (0-based).
 class LoopbackEndpoint {
  public:
   using Handler = std::function<void(int, const httplib::Request &, httplib::Response &)>;
   explicit LoopbackEndpoint(Handler h) : handler_(std::move(h)) {
-    server_.Post("/v1/chat/completions", [this](const httplib::Request &req, httplib::Response &res) {
-      int n;
-      {
-        std::lock_guard lock(mutex_);
-        n = static_cast<int>(bodies_.size());
-        bodies_.push_back(json::parse(req.body));
-        auth_.push_back(req.get_header_value("Authorization"));
-      }
-      handler_(n, req, res);
-    });
+    server_.Post("/v1/chat/completions",
+                 [this](const httplib::Request &req, httplib::Response &res) {
+                   int n;
+                   {
+                     std::lock_guard lock(mutex_);
+                     n = static_cast<int>(bodies_.size());
+                     bodies_.push_back(json::parse(req.body));
+                     auth_.push_back(req.get_header_value("Authorization"));
+                   }
+                   handler_(n, req, res);
+                 });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -106,10 +113,12 @@ std::vector<harness::Call> add_calls() {
   std::vector<harness::Call> calls;
   int64_t idx = 0;
   for (int64_t n : {5, 1000}) {
-    HostTensor x = random_f32({n}, 10 + static_cast<uint32_t>(n)), y = random_f32({n}, 20 + static_cast<uint32_t>(n));
+    HostTensor x = random_f32({n}, 10 + static_cast<uint32_t>(n)),
+               y = random_f32({n}, 20 + static_cast<uint32_t>(n));
     HostTensor out(DType::Float32, {n});
     for (int64_t i = 0; i < n; ++i)
-      out.set_double(i, static_cast<float>(static_cast<float>(x.get_double(i)) + 2.0f * static_cast<float>(y.get_double(i))));
+      out.set_double(i, static_cast<float>(static_cast<float>(x.get_double(i)) +
+                                           2.0f * static_cast<float>(y.get_double(i))));
     harness::Call c;
     c.overload = "aten::add.Tensor";
     c.opinfo = "add";
@@ -154,7 +163,8 @@ OpenAIConfig config_for(const LoopbackEndpoint &ep) {
 }
 
 std::string temp_log(const std::string &name) {
-  auto dir = std::filesystem::temp_directory_path() / ("opforge-gen-test-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("opforge-gen-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto p = dir / (name + ".jsonl");
   std::filesystem::remove(p);
@@ -179,7 +189,9 @@ void expect_log_complete(const RunLog &log) {
   }
 }
 
-std::string last_user_message(const json &body) { return body["messages"].back()["content"].get<std::string>(); }
+std::string last_user_message(const json &body) {
+  return body["messages"].back()["content"].get<std::string>();
+}
 
 std::vector<AttemptResult> run_job(Provider &p, RunLog &log, LoopOptions opts = {}) {
   auto templates = PromptTemplates::load(PromptTemplates::default_dir());
@@ -213,7 +225,8 @@ TEST(GenerationLoopHttp, LintThenMismatchThenCorrectIsDoneInThreeCallsWithFeedba
   ASSERT_EQ(bodies.size(), 3u);
   EXPECT_EQ(bodies[0]["model"], "loopback-model");
   EXPECT_EQ(bodies[0]["messages"].size(), 2u);  // system + task
-  EXPECT_NE(bodies[0]["messages"][1]["content"].get<std::string>().find("add.Tensor(Tensor self"), std::string::npos);
+  EXPECT_NE(bodies[0]["messages"][1]["content"].get<std::string>().find("add.Tensor(Tensor self"),
+            std::string::npos);
   EXPECT_EQ(ep.auth()[0], "Bearer sk-loopback-secret");
   // 2nd request: the conversation so far + the lint feedback.
   ASSERT_EQ(bodies[1]["messages"].size(), 4u);
@@ -249,7 +262,8 @@ TEST(GenerationLoopHttp, LintThenMismatchThenCorrectIsDoneInThreeCallsWithFeedba
   std::vector<std::string> last_path;
   for (const auto &t : events(recs, "transition"))
     if (t["call"] == 2) last_path.push_back(t["to"].get<std::string>());
-  EXPECT_EQ(last_path, (std::vector<std::string>{"generate", "lint", "compile", "run", "verify", "done"}));
+  EXPECT_EQ(last_path,
+            (std::vector<std::string>{"generate", "lint", "compile", "run", "verify", "done"}));
 
   // Replay: the same run, reproduced from the log without a server.
   RunLog replay_log;  // in memory
@@ -365,7 +379,8 @@ TEST(GenerationLoopHttp, ReplyWithoutCodeGetsFeedbackAndTheNextReplyPasses) {
 TEST(GenerationLoopHttp, SlowReplyHitsTheRequestTimeout) {
   std::atomic<bool> release{false};
   LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
-    for (int i = 0; i < 200 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 200 && !release; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     res.set_content(completion(fenced(read_kernel("add_correct.py"))).dump(), "application/json");
   });
   std::string path = temp_log("timeout");
@@ -413,7 +428,8 @@ TEST(GenerationLoopHttp, ConcurrentAttemptsShareOneBatchAndReportPassAtK) {
 
 TEST(GenerationLoopHttp, DialogBudgetStartsFreshDialogsCarryingFeedbackThenFails) {
   LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
-    res.set_content(completion(fenced(read_kernel("add_wrong_sign.py"))).dump(), "application/json");
+    res.set_content(completion(fenced(read_kernel("add_wrong_sign.py"))).dump(),
+                    "application/json");
   });
   std::string path = temp_log("budget");
   RunLog log(path);
@@ -425,13 +441,15 @@ TEST(GenerationLoopHttp, DialogBudgetStartsFreshDialogsCarryingFeedbackThenFails
   EXPECT_EQ(results[0].final_state, State::Failed);
   EXPECT_EQ(results[0].model_calls, 4);
   EXPECT_EQ(results[0].dialogs, 2);
-  EXPECT_NE(results[0].reason.find("budget: 2 dialogs of 2 model calls"), std::string::npos) << results[0].reason;
+  EXPECT_NE(results[0].reason.find("budget: 2 dialogs of 2 model calls"), std::string::npos)
+      << results[0].reason;
   auto bodies = ep.bodies();
   ASSERT_EQ(bodies.size(), 4u);
   EXPECT_EQ(bodies[1]["messages"].size(), 4u);  // same dialog: conversation grows
   EXPECT_EQ(bodies[2]["messages"].size(), 2u);  // new dialog: system + task again ...
   std::string task = bodies[2]["messages"][1]["content"].get<std::string>();
-  EXPECT_NE(task.find("failure: mismatch"), std::string::npos) << task;  // ... carrying the last feedback
+  EXPECT_NE(task.find("failure: mismatch"), std::string::npos)
+      << task;  // ... carrying the last feedback
   auto recs = read_runlog(path);
   EXPECT_EQ(events(recs, "dialog_start").size(), 1u);
   EXPECT_EQ(events(recs, "feedback").size(), 4u);

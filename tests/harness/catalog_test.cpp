@@ -65,6 +65,7 @@ TEST(Catalog, ListsCorpusOverloadsFilteredByCategoryAndDtype) {
 
 TEST(Catalog, DocstringComesFromThePublicFunction) {
   auto corpus = Corpus::open(test::small_corpus());
-  EXPECT_NE(corpus.docstring("aten::add.Tensor").find("add(input, other, *, alpha=1, out=None)"), std::string::npos);
+  EXPECT_NE(corpus.docstring("aten::add.Tensor").find("add(input, other, *, alpha=1, out=None)"),
+            std::string::npos);
   EXPECT_NE(corpus.docstring("aten::_softmax").find("softmax"), std::string::npos);
 }

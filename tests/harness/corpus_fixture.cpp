@@ -57,12 +57,14 @@ const std::string &small_corpus() {
     // Export to a private name, then rename: parallel test processes never see a partial file.
     const fs::path tmp = dir / ("small_corpus_" + std::to_string(getpid()) + ".tmp.h5");
     std::string log;
-    int rc = run_exporter({"--ops",
-                           "add,sum,softmax,mm,index_select,cat,where,sigmoid,exp,nn.functional.layer_norm,"
-                           "mean,amax,argmax,gather,clamp,abs,mul,div,matmul,transpose,index_put,isclose,max.reduction_with_dim",
-                           "--dtypes", "float32,bfloat16,int64,bool", "--max-samples", "12", "--quiet", "--out",
-                           tmp.string()},
-                          &log);
+    int rc = run_exporter(
+        {"--ops",
+         "add,sum,softmax,mm,index_select,cat,where,sigmoid,exp,nn.functional.layer_norm,"
+         "mean,amax,argmax,gather,clamp,abs,mul,div,matmul,transpose,index_put,isclose,max."
+         "reduction_with_dim",
+         "--dtypes", "float32,bfloat16,int64,bool", "--max-samples", "12", "--quiet", "--out",
+         tmp.string()},
+        &log);
     if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
     fs::rename(tmp, out);
     return out.string();

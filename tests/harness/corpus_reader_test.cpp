@@ -22,7 +22,8 @@ TEST(CorpusReader, ListsOverloadsWithSchemasAndCallCounts) {
   EXPECT_EQ(add.schema, "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
   EXPECT_GT(add.calls_per_dtype.at(DType::Float32), 0);
   EXPECT_GT(add.calls_per_dtype.at(DType::Int64), 0);
-  EXPECT_EQ(c.dtypes(), (std::vector<DType>{DType::Float32, DType::BFloat16, DType::Int64, DType::Bool}));
+  EXPECT_EQ(c.dtypes(),
+            (std::vector<DType>{DType::Float32, DType::BFloat16, DType::Int64, DType::Bool}));
   EXPECT_TRUE(c.has_overload("aten::_softmax"));
   EXPECT_TRUE(c.has_overload("aten::mm"));
   EXPECT_GT(c.sample_count(DType::Float32), 100);
@@ -44,13 +45,16 @@ TEST(CorpusReader, DecodesTensorArgumentsScalarsAndOutputs) {
     // add without alpha: out == self + other wherever both are tensors of the output's shape.
     if (call.kwargs.empty() && call.args[0].is_tensor() && call.args[1].is_tensor() &&
         call.args[0].tensor.sizes() == call.out.tensor.sizes() &&
-        call.args[1].tensor.sizes() == call.out.tensor.sizes() && call.args[1].tensor.dtype() == DType::Float32) {
+        call.args[1].tensor.sizes() == call.out.tensor.sizes() &&
+        call.args[1].tensor.dtype() == DType::Float32) {
       for (int64_t i = 0; i < call.out.tensor.numel(); ++i) {
         float want = static_cast<float>(call.args[0].tensor.get_double(i)) +
                      static_cast<float>(call.args[1].tensor.get_double(i));
         double got = call.out.tensor.get_double(i);
-        if (std::isnan(want)) EXPECT_TRUE(std::isnan(got));
-        else EXPECT_EQ(got, want) << call.summary() << " element " << i;
+        if (std::isnan(want))
+          EXPECT_TRUE(std::isnan(got));
+        else
+          EXPECT_EQ(got, want) << call.summary() << " element " << i;
       }
     }
   }
@@ -74,7 +78,9 @@ TEST(CorpusReader, RecordsMutatedInputsOfInPlaceCalls) {
   // isclose's decomposition calls the in-place aten::bitwise_or_ / bitwise_and_.
   bool found = false;
   for (const auto &o : c.overloads()) {
-    if (o.name.find("bitwise_or_") == std::string::npos && o.name.find("bitwise_and_") == std::string::npos) continue;
+    if (o.name.find("bitwise_or_") == std::string::npos &&
+        o.name.find("bitwise_and_") == std::string::npos)
+      continue;
     for (const auto &call : c.calls(o.name, DType::Float32, 3)) {
       ASSERT_EQ(call.mutated.size(), 1u) << call.summary();
       EXPECT_EQ(call.mutated[0].first, "self");

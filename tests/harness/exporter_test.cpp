@@ -21,12 +21,14 @@ std::string slurp(const std::string &path) {
 TEST(Exporter, SmallSubsetIsDeterministicAndReadable) {
   const std::string dir = test::temp_dir();
   std::string log;
-  ASSERT_EQ(test::run_exporter({"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out", dir + "/a.h5"}, &log),
-            0)
+  ASSERT_EQ(
+      test::run_exporter(
+          {"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out", dir + "/a.h5"}, &log),
+      0)
       << log;
   EXPECT_NE(log.find("float32   opinfos"), std::string::npos) << log;
-  ASSERT_EQ(test::run_exporter({"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out", dir + "/b.h5",
-                                "--quiet"},
+  ASSERT_EQ(test::run_exporter({"--ops", "add,sum,softmax", "--dtypes", "float32,int64", "--out",
+                                dir + "/b.h5", "--quiet"},
                                &log),
             0)
       << log;
@@ -48,8 +50,8 @@ TEST(Exporter, SmallSubsetIsDeterministicAndReadable) {
 TEST(Exporter, RandomOpInfosAreExcludedAndMaxSamplesLimitsSamples) {
   const std::string dir = test::temp_dir();
   std::string log;
-  ASSERT_EQ(test::run_exporter({"--ops", "add,bernoulli,nn.functional.dropout", "--dtypes", "float32",
-                                "--max-samples", "3", "--quiet", "--out", dir + "/r.h5"},
+  ASSERT_EQ(test::run_exporter({"--ops", "add,bernoulli,nn.functional.dropout", "--dtypes",
+                                "float32", "--max-samples", "3", "--quiet", "--out", dir + "/r.h5"},
                                &log),
             0)
       << log;
@@ -61,13 +63,17 @@ TEST(Exporter, RandomOpInfosAreExcludedAndMaxSamplesLimitsSamples) {
         e.reason.find("nondeterministic") != std::string::npos)
       ++random;
   EXPECT_EQ(random, 2);
-  for (const auto &o : c.overloads()) EXPECT_EQ(o.name.find("bernoulli"), std::string::npos) << o.name;
+  for (const auto &o : c.overloads())
+    EXPECT_EQ(o.name.find("bernoulli"), std::string::npos) << o.name;
 }
 
 TEST(Exporter, UnknownOpInfoOrDtypeIsAnError) {
   std::string log;
-  EXPECT_NE(test::run_exporter({"--ops", "no_such_opinfo", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
+  EXPECT_NE(
+      test::run_exporter({"--ops", "no_such_opinfo", "--out", test::temp_dir() + "/x.h5"}, &log),
+      0);
   EXPECT_NE(log.find("no_such_opinfo"), std::string::npos) << log;
-  EXPECT_NE(test::run_exporter({"--dtypes", "complex64", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
+  EXPECT_NE(
+      test::run_exporter({"--dtypes", "complex64", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
   EXPECT_NE(log.find("complex64"), std::string::npos) << log;
 }

@@ -12,9 +12,10 @@ int ops(const std::string &args, std::string *out) {
 }
 
 class OpsCli : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
-    if (!std::filesystem::exists(OPFORGE_EXE)) GTEST_SKIP() << "build the opforge target first: " << OPFORGE_EXE;
+    if (!std::filesystem::exists(OPFORGE_EXE))
+      GTEST_SKIP() << "build the opforge target first: " << OPFORGE_EXE;
   }
 };
 }  // namespace
@@ -25,15 +26,20 @@ TEST_F(OpsCli, ListPrintsOverloadsWithCategoryDtypesAndCalls) {
   EXPECT_NE(out.find("aten::add.Tensor"), std::string::npos) << out;
   EXPECT_NE(out.find("pointwise"), std::string::npos);
   EXPECT_NE(out.find("float32,bfloat16,int64,bool"), std::string::npos) << out;
-  ASSERT_EQ(ops("list --category reduction --dtype int64 --corpus '" + opforge::test::small_corpus() + "'", &out), 0);
+  ASSERT_EQ(ops("list --category reduction --dtype int64 --corpus '" +
+                    opforge::test::small_corpus() + "'",
+                &out),
+            0);
   EXPECT_NE(out.find("aten::sum"), std::string::npos) << out;
   EXPECT_EQ(out.find("aten::add.Tensor"), std::string::npos) << out;
 }
 
 TEST_F(OpsCli, ShowPrintsSchemaDocstringAndCalls) {
   std::string out;
-  ASSERT_EQ(ops("show aten::add.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out), 0) << out;
-  EXPECT_NE(out.find("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"), std::string::npos);
+  ASSERT_EQ(ops("show aten::add.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out), 0)
+      << out;
+  EXPECT_NE(out.find("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"),
+            std::string::npos);
   EXPECT_NE(out.find("docstring:"), std::string::npos);
   EXPECT_NE(out.find("Adds :attr:`other`"), std::string::npos) << out;
   EXPECT_NE(out.find("aten::add.Tensor(f32["), std::string::npos) << out;
@@ -41,7 +47,8 @@ TEST_F(OpsCli, ShowPrintsSchemaDocstringAndCalls) {
 
 TEST_F(OpsCli, UnknownOverloadAndBadCorpusFailWithClearErrors) {
   std::string out;
-  EXPECT_EQ(ops("show aten::nope.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out), 1);
+  EXPECT_EQ(ops("show aten::nope.Tensor --corpus '" + opforge::test::small_corpus() + "'", &out),
+            1);
   EXPECT_NE(out.find("unknown overload 'aten::nope.Tensor'"), std::string::npos) << out;
   EXPECT_EQ(ops("list --corpus /nonexistent.h5", &out), 1);
   EXPECT_NE(out.find("/nonexistent.h5"), std::string::npos) << out;
@@ -52,10 +59,15 @@ TEST_F(OpsCli, UnknownOverloadAndBadCorpusFailWithClearErrors) {
 #ifdef OPFORGE_EXE_HAS_ORACLE
 TEST_F(OpsCli, CheckReplaysRecordedCallsThroughTheOracle) {
   std::string out;
-  ASSERT_EQ(ops("check aten::add.Tensor --max-calls 3 --corpus '" + opforge::test::small_corpus() + "'", &out), 0)
+  ASSERT_EQ(
+      ops("check aten::add.Tensor --max-calls 3 --corpus '" + opforge::test::small_corpus() + "'",
+          &out),
+      0)
       << out;
   // Three calls in each of the four dtypes.
-  EXPECT_NE(out.find("checked 12 calls of 1 overloads: 12 reproduced, 0 mismatched"), std::string::npos) << out;
+  EXPECT_NE(out.find("checked 12 calls of 1 overloads: 12 reproduced, 0 mismatched"),
+            std::string::npos)
+      << out;
 }
 #endif
 #endif

@@ -37,8 +37,8 @@ TEST(Oracle, ReproducesRecordedCallsAcrossCategoriesAndDtypes) {
         }
       }
   EXPECT_GT(checked, 60);
-  for (Category cat : {Category::Pointwise, Category::Reduction, Category::Indexing, Category::ShapeView,
-                       Category::LinearAlgebra, Category::NormalizationDL})
+  for (Category cat : {Category::Pointwise, Category::Reduction, Category::Indexing,
+                       Category::ShapeView, Category::LinearAlgebra, Category::NormalizationDL})
     EXPECT_GT(passed_by_category[cat], 0) << category_name(cat);
   for (DType dt : {DType::Float32, DType::BFloat16, DType::Int64, DType::Bool})
     EXPECT_GT(passed_by_dtype[dt], 0) << dtype_name(dt);
@@ -50,11 +50,13 @@ TEST(Oracle, ComputesNewShapesWithKeywordsAndDefaults) {
     a.set_double(i, i);
     b.set_double(i, 10 * i);
   }
-  auto r = Oracle::call("aten::add.Tensor", {Value::of_tensor(a), Value::of_tensor(b)}, {{"alpha", Value::of_int(2)}});
+  auto r = Oracle::call("aten::add.Tensor", {Value::of_tensor(a), Value::of_tensor(b)},
+                        {{"alpha", Value::of_int(2)}});
   ASSERT_TRUE(r.out.is_tensor());
   for (int i = 0; i < 6; ++i) EXPECT_EQ(r.out.tensor.get_double(i), i + 20.0 * i);
   // Reduction with an int list and a dtype keyword.
-  auto s = Oracle::call("aten::sum.dim_IntList", {Value::of_tensor(a), Value::of_list({Value::of_int(1)})},
+  auto s = Oracle::call("aten::sum.dim_IntList",
+                        {Value::of_tensor(a), Value::of_list({Value::of_int(1)})},
                         {{"dtype", Value::of_dtype(DType::Float64)}});
   ASSERT_TRUE(s.out.is_tensor());
   EXPECT_EQ(s.out.tensor.dtype(), DType::Float64);

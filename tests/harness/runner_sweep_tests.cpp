@@ -1,4 +1,5 @@
-// runner_sweep_tests.cpp - real sweeps: child processes of `opforge sweep`, failures, resume, h5py read.
+// runner_sweep_tests.cpp - real sweeps: child processes of `opforge sweep`, failures, resume, h5py
+// read.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -31,8 +32,9 @@ class RunnerSweep : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(fs::exists(OPFORGE_EXE)) << "opforge binary not built: " << OPFORGE_EXE;
-    dir_ = fs::temp_directory_path() / ("opforge-runner-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("opforge-runner-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -40,7 +42,10 @@ class RunnerSweep : public ::testing::Test {
 
   // A scenario on the tiny preset: 2 clocks x 2 DMA engine counts x the given workloads.
   fs::path write_scenario(const json &workloads, double timeout_s = 60) {
-    json d = {{"name", "t"}, {"arch", "tiny"}, {"timing", "lt"}, {"timeout_s", timeout_s},
+    json d = {{"name", "t"},
+              {"arch", "tiny"},
+              {"timing", "lt"},
+              {"timeout_s", timeout_s},
               {"overrides", {{"sim.watchdog_cycles", 1000000000000ull}}},
               {"sweep", json::parse(R"([{"field": "clock.freq_ghz", "values": [1, 2]},
                                         {"field": "dma.engines", "values": [1, 2]}])")},
@@ -50,13 +55,17 @@ class RunnerSweep : public ::testing::Test {
     return p;
   }
   json spin(int n = 2000) {
-    return {{"name", "spin"}, {"kind", "asm"}, {"path", kKernels + "/spin.S"}, {"grid", "per_pe"}, {"args", {n}}};
+    return {{"name", "spin"},
+            {"kind", "asm"},
+            {"path", kKernels + "/spin.S"},
+            {"grid", "per_pe"},
+            {"args", {n}}};
   }
   // Run `opforge sweep`; returns the exit status, stderr in err_.
   int sweep(const fs::path &scenario, const std::string &extra, const std::string &env = "") {
-    std::string cmd = env + " " + std::string(OPFORGE_EXE) + " sweep " + scenario.string() + " --out " +
-                      (dir_ / "out.h5").string() + " " + extra + " >" + (dir_ / "stdout").string() + " 2>" +
-                      (dir_ / "stderr").string();
+    std::string cmd = env + " " + std::string(OPFORGE_EXE) + " sweep " + scenario.string() +
+                      " --out " + (dir_ / "out.h5").string() + " " + extra + " >" +
+                      (dir_ / "stdout").string() + " 2>" + (dir_ / "stderr").string();
     int st = std::system(cmd.c_str());
     std::ifstream in(dir_ / "stderr");
     err_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -123,7 +132,8 @@ TEST_F(RunnerSweep, ResumeAfterKillNineSkipsFinishedPoints) {
     std::string out = (dir_ / "out.h5").string();
     int fd = ::open("/dev/null", O_WRONLY);
     ::dup2(fd, 2);
-    ::execl(OPFORGE_EXE, OPFORGE_EXE, "sweep", sc.c_str(), "--jobs", "1", "--out", out.c_str(), (char *)nullptr);
+    ::execl(OPFORGE_EXE, OPFORGE_EXE, "sweep", sc.c_str(), "--jobs", "1", "--out", out.c_str(),
+            (char *)nullptr);
     ::_exit(127);
   }
   fs::path first = harness::shard_path(dir_ / "out.h5", 0);
@@ -149,22 +159,24 @@ TEST_F(RunnerSweep, ResumeAfterKillNineSkipsFinishedPoints) {
 TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
   fs::path sc = write_scenario(json::array({spin()}));
   ASSERT_EQ(sweep(sc, "--jobs 2"), 0) << err_;
-  std::string py = "import h5py, json, sys\n"
-                   "f = h5py.File(sys.argv[1], 'r')\n"
-                   "s = f['summary'][:]\n"
-                   "assert len(s) == 4, len(s)\n"
-                   "assert all(x.decode() == 'ok' for x in s['status'])\n"
-                   "assert s['cycles'].min() > 0\n"
-                   "cfg = json.loads(f['points/1'].attrs['config'])\n"
-                   "assert cfg['dma']['engines'] == 2, cfg['dma']\n"
-                   "assert json.loads(f['meta'].attrs['scenario'])['name'] == 't'\n"
-                   "c = f['points/0/counters'][:]\n"
-                   "assert len(c) > 0\n"
-                   "print('h5py-ok', len(s))\n";
+  std::string py =
+      "import h5py, json, sys\n"
+      "f = h5py.File(sys.argv[1], 'r')\n"
+      "s = f['summary'][:]\n"
+      "assert len(s) == 4, len(s)\n"
+      "assert all(x.decode() == 'ok' for x in s['status'])\n"
+      "assert s['cycles'].min() > 0\n"
+      "cfg = json.loads(f['points/1'].attrs['config'])\n"
+      "assert cfg['dma']['engines'] == 2, cfg['dma']\n"
+      "assert json.loads(f['meta'].attrs['scenario'])['name'] == 't'\n"
+      "c = f['points/0/counters'][:]\n"
+      "assert len(c) > 0\n"
+      "print('h5py-ok', len(s))\n";
   std::ofstream(dir_ / "check.py") << py;
   // Debian's python3 (with python3-h5py) even when another python3 is first on PATH.
   std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  std::string cmd = python + " " + (dir_ / "check.py").string() + " " + (dir_ / "out.h5").string() + " 2>&1";
+  std::string cmd =
+      python + " " + (dir_ / "check.py").string() + " " + (dir_ / "out.h5").string() + " 2>&1";
   FILE *p = ::popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   char buf[4096];
@@ -180,7 +192,9 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
 }
 
 TEST_F(RunnerSweep, BadScenarioIsAUsageErrorNamingTheField) {
-  json d = {{"name", "t"}, {"arch", "tiny"}, {"sweep", json::parse(R"([{"field": "dram.chanels", "values": [1]}])")},
+  json d = {{"name", "t"},
+            {"arch", "tiny"},
+            {"sweep", json::parse(R"([{"field": "dram.chanels", "values": [1]}])")},
             {"workloads", json::array({spin()})}};
   std::ofstream(dir_ / "bad.json") << d.dump();
   EXPECT_EQ(sweep(dir_ / "bad.json", ""), 2);

@@ -96,7 +96,8 @@ TEST(ScenarioParse, EmptySweepAxisIsNamed) {
   std::string e = error_of(d);
   EXPECT_NE(e.find("empty sweep"), std::string::npos) << e;
   EXPECT_NE(e.find("/sweep/0/values"), std::string::npos) << e;
-  d["sweep"] = json::parse(R"([{"field": "dram.channels", "values": {"start": 8, "stop": 4, "step": 1}}])");
+  d["sweep"] =
+      json::parse(R"([{"field": "dram.channels", "values": {"start": 8, "stop": 4, "step": 1}}])");
   EXPECT_NE(error_of(d).find("empty sweep"), std::string::npos);
 }
 
@@ -126,7 +127,8 @@ TEST(ScenarioParse, ZipOfUnequalLengthsRejected) {
 
 TEST(ScenarioParse, AtenWorkloadsAreDeclaredButRejectedUntilTheyCanRun) {
   json d = base_doc();
-  d["workloads"] = json::parse(R"([{"kind": "aten", "op": "aten::add.Tensor", "shapes": [[4]], "dtypes": ["float32"]}])");
+  d["workloads"] = json::parse(
+      R"([{"kind": "aten", "op": "aten::add.Tensor", "shapes": [[4]], "dtypes": ["float32"]}])");
   std::string e = error_of(d);
   EXPECT_NE(e.find("cannot run yet"), std::string::npos) << e;
   EXPECT_NE(e.find("/workloads/0/kind"), std::string::npos) << e;
@@ -146,7 +148,8 @@ TEST(ScenarioParse, ShippedScenariosParse) {
     Scenario s = parse_scenario_file(std::string(OPFORGE_SOURCE_DIR) + "/scenarios/" + f);
     EXPECT_FALSE(expand_sweep(s).empty()) << f;
   }
-  Scenario s = parse_scenario_file(std::string(OPFORGE_SOURCE_DIR) + "/scenarios/pe_grid_sweep.json");
+  Scenario s =
+      parse_scenario_file(std::string(OPFORGE_SOURCE_DIR) + "/scenarios/pe_grid_sweep.json");
   EXPECT_EQ(expand_sweep(s).size(), 4u * s.workloads.size());
 }
 

@@ -47,7 +47,8 @@ void write_text(const std::string &path, const std::string &text) {
 }
 
 std::string describe(const OverloadResult &r) {
-  std::string s = r.overload + " " + std::to_string(r.passed) + "/" + std::to_string(r.total) + " " + r.error;
+  std::string s =
+      r.overload + " " + std::to_string(r.passed) + "/" + std::to_string(r.total) + " " + r.error;
   for (size_t i = 0; i < r.failures.size() && i < 5; ++i)
     s += "\n  " + r.failures[i].summary + ": " + r.failures[i].reason;
   return s;
@@ -106,7 +107,8 @@ TEST(ValidateLibrary, WrongKernelIsReportedAsFailingWithTheMismatch) {
   EXPECT_GT(r.total, 0);
   EXPECT_LT(r.passed, r.total);
   ASSERT_FALSE(r.failures.empty());
-  EXPECT_NE(r.failures[0].reason.find("elements differ"), std::string::npos) << r.failures[0].reason;
+  EXPECT_NE(r.failures[0].reason.find("elements differ"), std::string::npos)
+      << r.failures[0].reason;
   EXPECT_NE(r.failures[0].reason.find("max abs error"), std::string::npos) << r.failures[0].reason;
   EXPECT_NE(report.table().find("aten::add.Tensor"), std::string::npos);
 }
@@ -141,10 +143,13 @@ TEST(ValidateLibrary, UnknownOverloadAndMissingWrapperAreNamed) {
   options.overloads = {"aten::no_such_op.default", "aten::mul.Tensor"};
   auto report = validate(corpus, library, options);
   ASSERT_EQ(report.results.size(), 2u);
-  EXPECT_NE(report.results[0].error.find("unknown overload 'aten::no_such_op.default'"), std::string::npos)
+  EXPECT_NE(report.results[0].error.find("unknown overload 'aten::no_such_op.default'"),
+            std::string::npos)
       << report.results[0].error;
-  EXPECT_NE(report.results[1].error.find("mul_Tensor"), std::string::npos) << report.results[1].error;
-  EXPECT_NE(report.results[1].error.find("mul.Tensor.py"), std::string::npos) << report.results[1].error;
+  EXPECT_NE(report.results[1].error.find("mul_Tensor"), std::string::npos)
+      << report.results[1].error;
+  EXPECT_NE(report.results[1].error.find("mul.Tensor.py"), std::string::npos)
+      << report.results[1].error;
   EXPECT_GT(report.results[1].total, 0);
   EXPECT_FALSE(report.ok());
 }
@@ -157,7 +162,8 @@ TEST(ValidateLibrary, MissingLibraryDirectoryIsAnError) {
 TEST(ValidateCli, PrintsTableAndExitStatusFollowsTheResult) {
   if (!fs::exists(OPFORGE_EXE)) GTEST_SKIP() << "opforge executable not built: " << OPFORGE_EXE;
   std::string out;
-  std::string base = std::string(OPFORGE_EXE) + " validate --corpus '" + test::small_corpus() + "' --dtype float32";
+  std::string base = std::string(OPFORGE_EXE) + " validate --corpus '" + test::small_corpus() +
+                     "' --dtype float32";
   int rc = test::run_command(base + " --ops aten::add.Tensor,sum.dim_IntList 2>&1", &out);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("aten::add.Tensor"), std::string::npos) << out;

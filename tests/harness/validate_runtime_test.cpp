@@ -33,13 +33,16 @@ WrapperValue ints(std::vector<int64_t> v) {
 
 TEST(AtenRuntime, SliceSelectAndExpandOnlyChangeMetadata) {
   auto x = tensor({4, 6}, {6, 1}, 2);
-  auto s = run_view_op("aten::slice.Tensor", {x, WrapperValue::integer(1), WrapperValue::integer(1),
-                                              WrapperValue::integer(-1), WrapperValue::integer(2)}, {});
+  auto s = run_view_op("aten::slice.Tensor",
+                       {x, WrapperValue::integer(1), WrapperValue::integer(1),
+                        WrapperValue::integer(-1), WrapperValue::integer(2)},
+                       {});
   EXPECT_EQ(s.tensor.sizes, (std::vector<int64_t>{4, 2}));  // columns 1 and 3
   EXPECT_EQ(s.tensor.strides, (std::vector<int64_t>{6, 2}));
   EXPECT_EQ(s.tensor.storage_offset, 3);
   EXPECT_EQ(s.tensor.buffer, 7u);
-  auto sel = run_view_op("aten::select.int", {x, WrapperValue::integer(0), WrapperValue::integer(-1)}, {});
+  auto sel =
+      run_view_op("aten::select.int", {x, WrapperValue::integer(0), WrapperValue::integer(-1)}, {});
   EXPECT_EQ(sel.tensor.sizes, (std::vector<int64_t>{6}));
   EXPECT_EQ(sel.tensor.storage_offset, 2 + 18);
   auto e = run_view_op("aten::expand", {tensor({3, 1}, {1, 1}), ints({2, -1, 5})}, {});
@@ -52,7 +55,8 @@ TEST(AtenRuntime, SliceSelectAndExpandOnlyChangeMetadata) {
 
 TEST(AtenRuntime, BadArgumentsNameTheOverload) {
   try {
-    run_view_op("aten::select.int", {tensor({4}, {1}), WrapperValue::integer(0), WrapperValue::integer(9)}, {});
+    run_view_op("aten::select.int",
+                {tensor({4}, {1}), WrapperValue::integer(0), WrapperValue::integer(9)}, {});
     FAIL() << "no error";
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("aten::select.int"), std::string::npos) << e.what();

@@ -79,21 +79,25 @@ TEST(Verifier, IntegersAndBoolAreExact) {
   auto v = compare_tensors(a, e);
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.mismatches[0].mismatched, 1);
-  EXPECT_FALSE(compare_tensors(make(DType::Bool, {2}, {1, 0}), make(DType::Bool, {2}, {1, 1})).ok());
+  EXPECT_FALSE(
+      compare_tensors(make(DType::Bool, {2}, {1, 0}), make(DType::Bool, {2}, {1, 1})).ok());
   EXPECT_TRUE(compare_tensors(make(DType::Bool, {2}, {1, 0}), make(DType::Bool, {2}, {1, 0})).ok());
 }
 
 TEST(Verifier, Bfloat16UsesItsLooserTolerance) {
   auto e = make(DType::BFloat16, {1}, {1.0});
   EXPECT_TRUE(compare_tensors(make(DType::BFloat16, {1}, {1.0078125}), e).ok());  // one bf16 ulp
-  EXPECT_FALSE(compare_tensors(make(DType::Float32, {1}, {1.0078125}), make(DType::Float32, {1}, {1.0})).ok());
+  EXPECT_FALSE(
+      compare_tensors(make(DType::Float32, {1}, {1.0078125}), make(DType::Float32, {1}, {1.0}))
+          .ok());
 }
 
 TEST(Verifier, ShapeMismatchIsReported) {
   auto v = compare_tensors(make(DType::Float32, {2, 1}, {1, 2}), make(DType::Float32, {2}, {1, 2}));
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.mismatches[0].kind, Mismatch::Kind::Shape);
-  EXPECT_NE(v.first_reason().find("shape [2, 1] != expected [2]"), std::string::npos) << v.first_reason();
+  EXPECT_NE(v.first_reason().find("shape [2, 1] != expected [2]"), std::string::npos)
+      << v.first_reason();
 }
 
 TEST(Verifier, DtypeMismatchIsReported) {
@@ -102,7 +106,9 @@ TEST(Verifier, DtypeMismatchIsReported) {
   EXPECT_EQ(v.mismatches[0].kind, Mismatch::Kind::DType);
   CompareOptions loose;
   loose.check_dtype = false;
-  EXPECT_TRUE(compare_tensors(make(DType::Float16, {2}, {1, 2}), make(DType::Float32, {2}, {1, 2}), loose).ok());
+  EXPECT_TRUE(
+      compare_tensors(make(DType::Float16, {2}, {1, 2}), make(DType::Float32, {2}, {1, 2}), loose)
+          .ok());
 }
 
 TEST(Verifier, StridesAreCheckedOnlyWhenAsked) {

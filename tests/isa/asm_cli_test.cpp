@@ -17,7 +17,7 @@ namespace {
 using namespace testutil;
 
 class AsmCli : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     const char *env = std::getenv("OPFORGE_EXE");
     exe_ = env ? env : std::string(OPFORGE_BINARY_DIR) + "/harness/opforge";
@@ -50,7 +50,9 @@ TEST_F(AsmCli, AssemblerErrorsExitOneWithFileLineCol) {
   write_text(dir / "bad.s", "  nop\n  addi a0, a0, 5000\n");
   std::string out;
   EXPECT_EQ(run_cli("asm " + (dir / "bad.s") + " -o " + (dir / "bad.o"), &out), 1);
-  EXPECT_NE(out.find("bad.s:2:16: addi: immediate 5000 out of range [-2048, 2047]"), std::string::npos) << out;
+  EXPECT_NE(out.find("bad.s:2:16: addi: immediate 5000 out of range [-2048, 2047]"),
+            std::string::npos)
+      << out;
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.o"));
   EXPECT_EQ(run_cli("disasm " + (dir / "missing.elf"), &out), 1);
   EXPECT_NE(out.find("missing.elf: cannot open file"), std::string::npos) << out;
@@ -60,7 +62,9 @@ TEST_F(AsmCli, AssembleLinkDisassembleAndRun) {
   ScratchDir dir("cli_ok");
   write_text(dir / "p.s", "  .globl _start\n_start:\n  li a0, 7\n  li a7, 93\n  ecall\n");
   std::string out;
-  ASSERT_EQ(run_cli("asm " + (dir / "p.s") + " -o " + (dir / "p.elf") + " --text-base 0x20000", &out), 0) << out;
+  ASSERT_EQ(
+      run_cli("asm " + (dir / "p.s") + " -o " + (dir / "p.elf") + " --text-base 0x20000", &out), 0)
+      << out;
   ASSERT_EQ(run_cli("asm " + (dir / "p.s") + " -o " + (dir / "p.o"), &out), 0) << out;
   ASSERT_EQ(run_cli("disasm " + (dir / "p.elf"), &out), 0) << out;
   EXPECT_NE(out.find("0000000000020000 <_start>:"), std::string::npos) << out;

@@ -65,9 +65,10 @@ result: .zero 8
 )";
 
 class AsmElf : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
-    for (const char *t : {"qemu-riscv64", "riscv64-unknown-elf-readelf", "riscv64-unknown-elf-ld", "riscv64-unknown-elf-as"})
+    for (const char *t : {"qemu-riscv64", "riscv64-unknown-elf-readelf", "riscv64-unknown-elf-ld",
+                          "riscv64-unknown-elf-as"})
       if (!have_tool(t)) GTEST_SKIP() << t << " not installed";
   }
   static int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
@@ -92,8 +93,9 @@ TEST_F(AsmElf, ExecutableRunsUnderQemuToTheExpectedExitCode) {
 }
 
 TEST_F(AsmElf, DefaultTextBaseAndTohostSymbol) {
-  const std::string src = "  .globl _start\n_start: la t0, tohost\n li t1, 1\n sd t1, 0(t0)\n j _start\n"
-                          "  .data\n  .p2align 3\n  .globl tohost\ntohost: .dword 0\n";
+  const std::string src =
+      "  .globl _start\n_start: la t0, tohost\n li t1, 1\n sd t1, 0(t0)\n j _start\n"
+      "  .data\n  .p2align 3\n  .globl tohost\ntohost: .dword 0\n";
   const LinkedImage img = link(assemble(src, "t.s"));
   EXPECT_EQ(img.entry, 0x80000000u);
   const AsmSymbol *tohost = img.unit.find_symbol("tohost");
@@ -134,15 +136,22 @@ ptr: .dword counter       # R_RISCV_64
   int st = 0;
   const std::string rel = run("riscv64-unknown-elf-readelf -W -r -s " + (dir / "main.o"), &st);
   ASSERT_EQ(exit_code(st), 0) << rel;
-  for (const char *r : {"R_RISCV_PCREL_HI20", "R_RISCV_PCREL_LO12_I", "R_RISCV_HI20", "R_RISCV_LO12_I",
-                        "R_RISCV_CALL_PLT", "R_RISCV_64", "add_two", "counter"})
+  for (const char *r : {"R_RISCV_PCREL_HI20", "R_RISCV_PCREL_LO12_I", "R_RISCV_HI20",
+                        "R_RISCV_LO12_I", "R_RISCV_CALL_PLT", "R_RISCV_64", "add_two", "counter"})
     EXPECT_NE(rel.find(r), std::string::npos) << r << "\n" << rel;
-  EXPECT_EQ(rel.find("R_RISCV_BRANCH"), std::string::npos) << "local branch should be resolved\n" << rel;
+  EXPECT_EQ(rel.find("R_RISCV_BRANCH"), std::string::npos) << "local branch should be resolved\n"
+                                                           << rel;
   // The callee comes from GNU as; GNU ld links both.
-  write_text(dir / "lib.s", "  .globl add_two\nadd_two:\n  la t0, counter\n  ld t1, 0(t0)\n  addi t1, t1, 2\n  sd t1, 0(t0)\n  ret\n");
-  std::string log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " + (dir / "lib.o") + " " + (dir / "lib.s"), &st);
+  write_text(dir / "lib.s",
+             "  .globl add_two\nadd_two:\n  la t0, counter\n  ld t1, 0(t0)\n  addi t1, t1, 2\n  sd "
+             "t1, 0(t0)\n  ret\n");
+  std::string log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " +
+                            (dir / "lib.o") + " " + (dir / "lib.s"),
+                        &st);
   ASSERT_EQ(exit_code(st), 0) << log;
-  log = run("riscv64-unknown-elf-ld -o " + (dir / "linked") + " " + (dir / "main.o") + " " + (dir / "lib.o"), &st);
+  log = run("riscv64-unknown-elf-ld -o " + (dir / "linked") + " " + (dir / "main.o") + " " +
+                (dir / "lib.o"),
+            &st);
   ASSERT_EQ(exit_code(st), 0) << log;
   const std::string out = run(qemu + (dir / "linked"), &st);
   EXPECT_EQ(exit_code(st), 42) << out;

@@ -27,18 +27,21 @@ void expect_error(const BadCase &c) {
 
 TEST(AsmInvalid, ImmediatesOutOfRangeAreErrorsNotTruncations) {
   for (const BadCase &c : {
-           BadCase{"addi a0, a1, 2048", "t.s:1:14: addi: immediate 2048 out of range [-2048, 2047]"},
+           BadCase{"addi a0, a1, 2048",
+                   "t.s:1:14: addi: immediate 2048 out of range [-2048, 2047]"},
            BadCase{"addi a0, a1, -2049", "t.s:1:14: addi: immediate -2049 out of range"},
            BadCase{"slli a0, a0, 64", "t.s:1:14: slli: immediate 64 out of range [0, 63]"},
            BadCase{"slliw a0, a0, 32", "out of range [0, 31]"},
            BadCase{"lui a0, 0x100000", "t.s:1:9: lui: immediate 1048576 out of range [0, 1048575]"},
            BadCase{"sd a0, 2048(sp)", "t.s:1:8: sd: immediate 2048 out of range"},
-           BadCase{"beq a0, a1, .+4096", "t.s:1:13: beq: immediate 4096 out of range [-4096, 4094]"},
+           BadCase{"beq a0, a1, .+4096",
+                   "t.s:1:13: beq: immediate 4096 out of range [-4096, 4094]"},
            BadCase{"beq a0, a1, .+3", "beq: offset 3 is not a multiple of 2"},
            BadCase{"jal ra, .+1048576", "jal: immediate 1048576 out of range"},
            BadCase{"vadd.vi v1, v2, 16", "t.s:1:17: vadd.vi: immediate 16 out of range [-16, 15]"},
            BadCase{"vsll.vi v1, v2, -1", "vsll.vi: immediate -1 out of range [0, 31]"},
-           BadCase{"vsetivli a0, 32, e8, m1, ta, ma", "vsetivli: immediate 32 out of range [0, 31]"},
+           BadCase{"vsetivli a0, 32, e8, m1, ta, ma",
+                   "vsetivli: immediate 32 out of range [0, 31]"},
            BadCase{"csrrwi a0, mstatus, 32", "csrrwi: immediate 32 out of range [0, 31]"},
            BadCase{"csrrw a0, 4096, a1", "csrrw: immediate 4096 out of range [0, 4095]"},
            BadCase{".word 0x100000000", "t.s:1:7: value 4294967296 does not fit in 4 byte(s)"},
@@ -93,8 +96,10 @@ TEST(AsmInvalid, UnknownMnemonicsDirectivesAndSymbols) {
            BadCase{".p2align 13", "exponent 13 out of range"},
            BadCase{".ascii \"a\\q\"", "unknown escape"},
            BadCase{"add a0, , a1", "t.s:1:9: empty operand"},
-           BadCase{".insn r CUSTOM_0, 8, 0, x0, a0, a1", "t.s:1:19: .insn: funct3 8 out of range [0, 7]"},
-           BadCase{".insn r BOGUS, 0, 0, x0, a0, a1", "t.s:1:9: .insn: unknown opcode name 'BOGUS'"},
+           BadCase{".insn r CUSTOM_0, 8, 0, x0, a0, a1",
+                   "t.s:1:19: .insn: funct3 8 out of range [0, 7]"},
+           BadCase{".insn r BOGUS, 0, 0, x0, a0, a1",
+                   "t.s:1:9: .insn: unknown opcode name 'BOGUS'"},
            BadCase{".insn i OP_IMM, 0, a0, a1, 4096", "immediate 4096 out of range"},
            BadCase{".insn 0x1234", "only 32-bit instructions"},
            BadCase{".insn r CUSTOM_0, 0, 0, x0, a0", "missing operand"},
@@ -109,15 +114,19 @@ TEST(AsmInvalid, LinkErrorsNameTheReference) {
     link_executable(u);
     ADD_FAILURE() << "no error";
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("l.s:2:3: undefined symbol 'missing'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("l.s:2:3: undefined symbol 'missing'"), std::string::npos)
+        << e.what();
   }
   // A branch whose label ends up too far away is an error at link time too.
-  const AsmUnit far = assemble("_start: beq a0, a1, far\n.section .text.far\n.zero 8192\nfar: ret\n", "f.s");
+  const AsmUnit far =
+      assemble("_start: beq a0, a1, far\n.section .text.far\n.zero 8192\nfar: ret\n", "f.s");
   try {
     link_executable(far);
     ADD_FAILURE() << "no error";
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("f.s:1:9: branch to 'far' out of range"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("f.s:1:9: branch to 'far' out of range"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -131,10 +140,13 @@ namespace {
 // another exception, never a crash.
 TEST(AsmInvalid, MutatedSourcesFailCleanly) {
   const std::string base =
-      "  .globl _start\n_start:\n  li a0, 0x123456789\n  la a1, data\n1: addi a0, a0, -1\n  bnez a0, 1b\n"
+      "  .globl _start\n_start:\n  li a0, 0x123456789\n  la a1, data\n1: addi a0, a0, -1\n  bnez "
+      "a0, 1b\n"
       "  vsetvli t0, a0, e32, m4, ta, ma\n  vle32.v v8, (a1), v0.t\n  fadd.s fa0, fa1, fa2, rtz\n"
-      "  csrrs a0, mstatus, zero\n  call _start\n  .data\ndata: .word 1, 2, 3\n  .asciz \"hi\\n\"\n";
-  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 ,.()%:#\"\\-+*/<>&|^~'$_\n\t;=";
+      "  csrrs a0, mstatus, zero\n  call _start\n  .data\ndata: .word 1, 2, 3\n  .asciz "
+      "\"hi\\n\"\n";
+  const std::string alphabet =
+      "abcdefghijklmnopqrstuvwxyz0123456789 ,.()%:#\"\\-+*/<>&|^~'$_\n\t;=";
   std::mt19937 rng(42);
   int ok = 0, errors = 0;
   for (int k = 0; k < 3000; ++k) {
@@ -143,9 +155,15 @@ TEST(AsmInvalid, MutatedSourcesFailCleanly) {
     for (int e = 0; e < edits; ++e) {
       const size_t pos = rng() % s.size();
       switch (rng() % 3) {
-        case 0: s[pos] = alphabet[rng() % alphabet.size()]; break;
-        case 1: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
-        default: s.erase(pos, 1 + rng() % 8); break;
+        case 0:
+          s[pos] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          s.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+          break;
+        default:
+          s.erase(pos, 1 + rng() % 8);
+          break;
       }
     }
     if (k % 50 == 0) s += "\n99999999999999999999: nop\n";

@@ -132,7 +132,8 @@ std::string as_text(const InsnSpec &insn, uint32_t word) {
     if (op.kind == OperandKind::PcRel) {
       const int64_t off = field_operand(op.field, word);
       const size_t comma = t.find_last_of(",\t");
-      t = t.substr(0, comma + 1) + (off < 0 ? ".-" + std::to_string(-off) : ".+" + std::to_string(off));
+      t = t.substr(0, comma + 1) +
+          (off < 0 ? ".-" + std::to_string(-off) : ".+" + std::to_string(off));
     }
   return t;
 }
@@ -149,11 +150,12 @@ std::string strip_symbol(std::string s) {
 }
 
 class Binutils : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     if (!tool_available("riscv64-unknown-elf-as") || !tool_available("riscv64-unknown-elf-objdump"))
       GTEST_SKIP() << "riscv64-unknown-elf binutils not installed";
-    dir_ = fs::path(OPFORGE_BINARY_DIR) / "tests" / "isa" / ("binutils_" + std::to_string(::getpid()));
+    dir_ =
+        fs::path(OPFORGE_BINARY_DIR) / "tests" / "isa" / ("binutils_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -189,7 +191,9 @@ TEST_F(Binutils, EveryKnownInstructionAssemblesAndDisassemblesIdentically) {
     for (const auto &c : kept) s << c.text << "\n";
     s.close();
     int st = 0;
-    log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " + obj.string() + " " + src.string(), &st);
+    log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " + obj.string() + " " +
+                  src.string(),
+              &st);
     if (st == 0) break;
     std::set<size_t> bad;
     std::regex re(":(\\d+): Error:");
@@ -221,7 +225,8 @@ TEST_F(Binutils, EveryKnownInstructionAssemblesAndDisassemblesIdentically) {
   run("riscv64-unknown-elf-objcopy -O binary -j .text " + obj.string() + " " + bin.string(), &st);
   ASSERT_EQ(st, 0);
   std::ifstream bf(bin, std::ios::binary);
-  std::vector<uint8_t> as_bytes((std::istreambuf_iterator<char>(bf)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> as_bytes((std::istreambuf_iterator<char>(bf)),
+                                std::istreambuf_iterator<char>());
   ASSERT_EQ(as_bytes.size(), kept.size() * 4) << log;
   int mismatches = 0;
   for (size_t k = 0; k < kept.size(); ++k) {
@@ -256,9 +261,11 @@ TEST_F(Binutils, EveryKnownInstructionAssemblesAndDisassemblesIdentically) {
     const uint64_t addr = std::stoull(m[1], nullptr, 16);
     const uint32_t w = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
     const std::string theirs = strip_symbol(m[3]);
-    const std::string mine = strip_symbol(disassemble(w, addr, [](uint64_t) { return std::optional<std::string>(); }));
+    const std::string mine =
+        strip_symbol(disassemble(w, addr, [](uint64_t) { return std::optional<std::string>(); }));
     ++compared;
-    if (theirs != mine && ++mismatches < 120) ADD_FAILURE() << "objdump '" << theirs << "' ours '" << mine << "'";
+    if (theirs != mine && ++mismatches < 120)
+      ADD_FAILURE() << "objdump '" << theirs << "' ours '" << mine << "'";
   }
   EXPECT_EQ(compared, kept.size());
   EXPECT_EQ(mismatches, 0);

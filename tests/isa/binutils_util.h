@@ -36,7 +36,8 @@ inline bool have_tool(const std::string &tool) {
 
 inline std::vector<uint8_t> read_bytes(const std::filesystem::path &p) {
   std::ifstream in(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 inline void write_bytes(const std::filesystem::path &p, const std::vector<uint8_t> &b) {
@@ -47,17 +48,21 @@ inline void write_bytes(const std::filesystem::path &p, const std::vector<uint8_
 // An executable file (qemu-user refuses to run files without the x bit).
 inline void write_program(const std::filesystem::path &p, const std::vector<uint8_t> &b) {
   write_bytes(p, b);
-  std::filesystem::permissions(p, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
-                               std::filesystem::perm_options::add);
+  std::filesystem::permissions(
+      p, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
+      std::filesystem::perm_options::add);
 }
 
-inline void write_text(const std::filesystem::path &p, const std::string &s) { std::ofstream(p) << s; }
+inline void write_text(const std::filesystem::path &p, const std::string &s) {
+  std::ofstream(p) << s;
+}
 
 // A scratch directory under the build tree, removed on destruction.
 struct ScratchDir {
   std::filesystem::path path;
   explicit ScratchDir(const std::string &tag) {
-    path = std::filesystem::path(OPFORGE_BINARY_DIR) / "tests" / "isa" / (tag + "_" + std::to_string(::getpid()));
+    path = std::filesystem::path(OPFORGE_BINARY_DIR) / "tests" / "isa" /
+           (tag + "_" + std::to_string(::getpid()));
     std::filesystem::create_directories(path);
   }
   ~ScratchDir() {

@@ -41,17 +41,21 @@ table: .word 1, 2, 3, 4
 
 // objdump appends "# address" notes when it tracks register values; we
 // print the instruction only.
-std::string drop_comments(const std::string &s) { return std::regex_replace(s, std::regex(" # [^\n]*"), ""); }
+std::string drop_comments(const std::string &s) {
+  return std::regex_replace(s, std::regex(" # [^\n]*"), "");
+}
 
 class DisasmFile : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
-    for (const char *t : {"riscv64-unknown-elf-as", "riscv64-unknown-elf-ld", "riscv64-unknown-elf-objdump"})
+    for (const char *t :
+         {"riscv64-unknown-elf-as", "riscv64-unknown-elf-ld", "riscv64-unknown-elf-objdump"})
       if (!have_tool(t)) GTEST_SKIP() << t << " not installed";
   }
   void expect_same_listing(const std::string &path, const std::string &objdump_args) {
     int st = 0;
-    const std::string theirs = run("riscv64-unknown-elf-objdump -M no-aliases " + objdump_args + " " + path, &st);
+    const std::string theirs =
+        run("riscv64-unknown-elf-objdump -M no-aliases " + objdump_args + " " + path, &st);
     ASSERT_EQ(st, 0) << theirs;
     std::string mine;
     ASSERT_NO_THROW(mine = disassemble_file(path));
@@ -60,7 +64,8 @@ protected:
     int line = 0;
     while (std::getline(a, la)) {
       ++line;
-      ASSERT_TRUE(std::getline(b, lb)) << "our listing ends early at line " << line << "; objdump: " << la;
+      ASSERT_TRUE(std::getline(b, lb))
+          << "our listing ends early at line " << line << "; objdump: " << la;
       EXPECT_EQ(lb, la) << "line " << line;
     }
     EXPECT_FALSE(std::getline(b, lb)) << "extra line: " << lb;
@@ -71,7 +76,9 @@ TEST_F(DisasmFile, GnuLinkedExecutableMatchesObjdump) {
   ScratchDir dir("disasm");
   write_text(dir / "p.s", kProgram);
   int st = 0;
-  std::string log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " + (dir / "p.o") + " " + (dir / "p.s"), &st);
+  std::string log = run("riscv64-unknown-elf-as -march=" + std::string(kMarch) + " -o " +
+                            (dir / "p.o") + " " + (dir / "p.s"),
+                        &st);
   ASSERT_EQ(st, 0) << log;
   log = run("riscv64-unknown-elf-ld -o " + (dir / "p.elf") + " " + (dir / "p.o"), &st);
   ASSERT_EQ(st, 0) << log;
@@ -89,10 +96,12 @@ TEST_F(DisasmFile, RawBinaryMatchesObjdump) {
   LinkOptions opts;
   opts.text_base = 0;
   // objdump needs an ELF's attributes to know V, so only scalar code here.
-  write_bytes(dir / "r.bin", assemble_text_bytes("add a0, a1, a2\nfadd.d fa0, fa1, fa2, rtz\nbeq a0, a1, .-8\n"));
+  write_bytes(dir / "r.bin",
+              assemble_text_bytes("add a0, a1, a2\nfadd.d fa0, fa1, fa2, rtz\nbeq a0, a1, .-8\n"));
   int st = 0;
   const std::string theirs =
-      run("riscv64-unknown-elf-objdump -M no-aliases -D -b binary -m riscv:rv64 " + (dir / "r.bin"), &st);
+      run("riscv64-unknown-elf-objdump -M no-aliases -D -b binary -m riscv:rv64 " + (dir / "r.bin"),
+          &st);
   ASSERT_EQ(st, 0) << theirs;
   const std::string mine = disassemble_file(dir / "r.bin");
   // Same instruction lines (objdump's header names the format differently).

@@ -23,7 +23,8 @@ TEST(IssSemantics, EveryTableEntryHasSemanticsAndViceVersa) {
   EXPECT_EQ(sem.size(), names.size()) << "a mnemonic is registered twice";
   std::set<std::string> table;
   for (const InsnSpec &s : instructions()) table.insert(s.name);
-  for (const auto &t : table) EXPECT_TRUE(sem.count(t)) << t << " (" << find_insn(t)->source << ") has no semantics";
+  for (const auto &t : table)
+    EXPECT_TRUE(sem.count(t)) << t << " (" << find_insn(t)->source << ") has no semantics";
   for (const auto &s : sem) EXPECT_TRUE(table.count(s)) << s << " has semantics but no table entry";
 }
 
@@ -82,10 +83,11 @@ TEST(IssSemantics, FusedMultiplyAddRoundsTiesAwayInRmm) {
   m.hart->set_freg(2, box(std::ldexp(1.0f, -24)));  // 1*1 + 2^-24: a tie between 1 and 1+2^-23
   m.hart->set_freg(3, std::bit_cast<uint64_t>(1.0));
   m.hart->set_freg(4, std::bit_cast<uint64_t>(std::ldexp(1.0, -53)));
-  RunResult r = m.run({Machine::enc("fmadd.s", {{"fd", 5}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 4}}),
-                       Machine::enc("fmadd.s", {{"fd", 6}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 0}}),
-                       Machine::enc("fmadd.d", {{"fd", 7}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 4}}),
-                       Machine::enc("fmadd.d", {{"fd", 8}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 0}})});
+  RunResult r =
+      m.run({Machine::enc("fmadd.s", {{"fd", 5}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 4}}),
+             Machine::enc("fmadd.s", {{"fd", 6}, {"fs1", 1}, {"fs2", 1}, {"fs3", 2}, {"rm", 0}}),
+             Machine::enc("fmadd.d", {{"fd", 7}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 4}}),
+             Machine::enc("fmadd.d", {{"fd", 8}, {"fs1", 3}, {"fs2", 3}, {"fs3", 4}, {"rm", 0}})});
   ASSERT_EQ(r.reason, StopReason::Done) << r.trap.describe();
   EXPECT_EQ(m.hart->freg(5), box(std::nextafter(1.0f, 2.0f)));  // away from zero
   EXPECT_EQ(m.hart->freg(6), box(1.0f));                        // to even
@@ -150,7 +152,8 @@ TEST(IssSemantics, SfuExpAtPrecisionRoundsMantissa) {
     float got;
     std::memcpy(&got, m.hart->vreg(1) + 4 * k, 4);
     EXPECT_EQ(got, sfu::evaluate(SfuFunc::Exp, xs[k], 10));
-    EXPECT_EQ(std::bit_cast<uint32_t>(got) & ((1u << 13) - 1), 0u) << "only 10 mantissa bits may be set";
+    EXPECT_EQ(std::bit_cast<uint32_t>(got) & ((1u << 13) - 1), 0u)
+        << "only 10 mantissa bits may be set";
     EXPECT_NEAR(got, std::exp(xs[k]), std::exp(xs[k]) * 1e-3);
   }
   EXPECT_EQ(m.accel.sfu_elements(), 4u);
@@ -158,15 +161,18 @@ TEST(IssSemantics, SfuExpAtPrecisionRoundsMantissa) {
 
 TEST(IssSemantics, SfuRoundToPrecisionIsNearestEven) {
   // 1 + 2^-11 + 2^-12 rounds up at 10 bits; 1 + 2^-11 (a tie) rounds to even (down).
-  EXPECT_EQ(sfu::round_to_precision(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -12), 10), 1.0f + std::ldexp(1.0f, -10));
+  EXPECT_EQ(sfu::round_to_precision(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -12), 10),
+            1.0f + std::ldexp(1.0f, -10));
   EXPECT_EQ(sfu::round_to_precision(1.0f + std::ldexp(1.0f, -11), 10), 1.0f);
-  EXPECT_EQ(sfu::round_to_precision(1.0f + 3 * std::ldexp(1.0f, -11), 10), 1.0f + std::ldexp(1.0f, -9));
+  EXPECT_EQ(sfu::round_to_precision(1.0f + 3 * std::ldexp(1.0f, -11), 10),
+            1.0f + std::ldexp(1.0f, -9));
   EXPECT_EQ(sfu::round_to_precision(2.5f, 0), 2.5f);
 }
 
 TEST(IssSemantics, DmaAndDpeDescriptorsRunThroughTheAccelerator) {
   Machine m;
-  // A (2x3 bf16), B (3x2 bf16) at 0x3000/0x3100 copied by DMA to 0x4000/0x4100, DPE into C at 0x5000.
+  // A (2x3 bf16), B (3x2 bf16) at 0x3000/0x3100 copied by DMA to 0x4000/0x4100, DPE into C at
+  // 0x5000.
   const float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {0.5f, -1, 2, 0.25f, -3, 8};
   for (int k = 0; k < 6; ++k) {
     uint16_t ab = opforge::fp32_to_bf16(a[k]), bb = opforge::fp32_to_bf16(b[k]);
@@ -185,8 +191,10 @@ TEST(IssSemantics, DmaAndDpeDescriptorsRunThroughTheAccelerator) {
   m.hart->set_xreg(10, 0x2000);
   m.hart->set_xreg(11, 3);
   m.hart->set_xreg(12, 0x2100);
-  RunResult r = m.run({Machine::enc("xmtia.dma", {{"rs1", 10}, {"rs2", 11}}), Machine::enc("xmtia.dmawait", {{"rs1", 11}}),
-                       Machine::enc("xmtia.dpe", {{"rs1", 12}}), Machine::enc("xmtia.dpewait", {})});
+  RunResult r =
+      m.run({Machine::enc("xmtia.dma", {{"rs1", 10}, {"rs2", 11}}),
+             Machine::enc("xmtia.dmawait", {{"rs1", 11}}), Machine::enc("xmtia.dpe", {{"rs1", 12}}),
+             Machine::enc("xmtia.dpewait", {})});
   ASSERT_EQ(r.reason, StopReason::Done) << r.trap.describe();
   EXPECT_EQ(m.accel.dma_bytes(), 512u);
   EXPECT_EQ(m.accel.dpe_macs(), 12u);
@@ -231,7 +239,8 @@ TEST(IssSemantics, XmtiaCsrsReadTheCommandProcessorValues) {
 TEST(IssSemantics, HpmCountersComeFromTheModel) {
   Machine m;
   m.hart->set_hpm_reader([](unsigned idx) { return 1000u + idx; });
-  RunResult r = m.run({Machine::enc("csrrs", {{"rd", 5}, {"rs1", 0}, {"csr", csr::kHpmcounter3 + 2}})});
+  RunResult r =
+      m.run({Machine::enc("csrrs", {{"rd", 5}, {"rs1", 0}, {"csr", csr::kHpmcounter3 + 2}})});
   ASSERT_EQ(r.reason, StopReason::Done);
   EXPECT_EQ(m.hart->xreg(5), 1005u);
 }

@@ -15,7 +15,7 @@ namespace opforge::isa::testing {
 
 // A scratch directory removed at the end of the test.
 class TempDir {
-public:
+ public:
   TempDir() {
     char tmpl[] = "/tmp/opforge-iss-XXXXXX";
     const char *p = mkdtemp(tmpl);
@@ -27,21 +27,24 @@ public:
   }
   std::string file(const std::string &name) const { return path_ + "/" + name; }
 
-private:
+ private:
   std::string path_;
 };
 
-inline int run_command(const std::string &cmd) { return std::system((cmd + " >/dev/null 2>&1").c_str()); }
+inline int run_command(const std::string &cmd) {
+  return std::system((cmd + " >/dev/null 2>&1").c_str());
+}
 
 // Assemble and link `source` (GNU as syntax, entry `_start`) with
 // riscv64-unknown-elf-gcc into a static ELF at 0x80000000 (bare metal) or
 // at the default Linux user address (user = true). Fails the test on error.
-inline std::string build_program(const TempDir &dir, const std::string &name, const std::string &source,
-                                 bool user = false) {
+inline std::string build_program(const TempDir &dir, const std::string &name,
+                                 const std::string &source, bool user = false) {
   const std::string src = dir.file(name + ".S"), elf = dir.file(name + ".elf");
   std::ofstream(src) << source;
-  std::string cmd = "riscv64-unknown-elf-gcc -march=rv64imafdv -mabi=lp64d -nostdlib -static -mno-relax "
-                    "-Wl,--no-warn-rwx-segments ";
+  std::string cmd =
+      "riscv64-unknown-elf-gcc -march=rv64imafdv -mabi=lp64d -nostdlib -static -mno-relax "
+      "-Wl,--no-warn-rwx-segments ";
   if (!user) cmd += "-Wl,-Ttext=0x80000000 ";
   cmd += src + " -o " + elf;
   const std::string log = dir.file(name + ".log");

@@ -66,7 +66,8 @@ TEST(IssTrap, MisalignedJumpTargetTraps) {
 }
 
 TEST(IssTrap, MisalignedAtomicTraps) {
-  SimResult r = run_asm("  la t0, data\n  addi t0, t0, 4\n  amoadd.d t1, t1, (t0)\n  .balign 8\ndata: .dword 0, 0\n");
+  SimResult r = run_asm(
+      "  la t0, data\n  addi t0, t0, 4\n  amoadd.d t1, t1, (t0)\n  .balign 8\ndata: .dword 0, 0\n");
   ASSERT_EQ(r.verdict, Verdict::Trap) << r.message;
   EXPECT_EQ(r.trap.cause, cause::kStoreMisaligned);
 }
@@ -120,7 +121,10 @@ TEST(IssLimit, XmtiaDoneStopsWithDone) {
 
 TEST(IssLimit, CycleBudgetStopsAndResumes) {
   TempDir dir;
-  const std::string elf = build_program(dir, "loop", ".globl _start\n_start:\n  li t1, 100\n1: addi t0, t0, 1\n  bne t0, t1, 1b\n" + word_of("xmtia.done"));
+  const std::string elf =
+      build_program(dir, "loop",
+                    ".globl _start\n_start:\n  li t1, 100\n1: addi t0, t0, 1\n  bne t0, t1, 1b\n" +
+                        word_of("xmtia.done"));
   ElfImage img = read_elf(elf);
   FlatMemory mem(img.low_addr() & ~0xfffull, 1 << 20);
   FunctionalAccelerator accel(mem);

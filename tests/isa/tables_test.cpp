@@ -13,8 +13,9 @@ namespace {
 TEST(Tables, LoadAllExtensions) {
   std::set<std::string> exts;
   for (const auto &i : instructions()) exts.insert(i.extension);
-  for (const char *e : {"rv_i", "rv64_i", "rv_m", "rv64_m", "rv_a", "rv64_a", "rv_f", "rv64_f", "rv_d", "rv64_d",
-                        "rv_zicsr", "rv_zifencei", "rv_system", "rv_v", "rv_zvfbfmin", "xmtia"})
+  for (const char *e :
+       {"rv_i", "rv64_i", "rv_m", "rv64_m", "rv_a", "rv64_a", "rv_f", "rv64_f", "rv_d", "rv64_d",
+        "rv_zicsr", "rv_zifencei", "rv_system", "rv_v", "rv_zvfbfmin", "xmtia"})
     EXPECT_TRUE(exts.count(e)) << e;
   EXPECT_GT(instructions().size(), 400u);
 }
@@ -33,7 +34,8 @@ TEST(Tables, NoTwoMaskMatchPairsOverlap) {
     for (size_t b = a + 1; b < all.size(); ++b) {
       const uint32_t common = all[a].mask & all[b].mask;
       EXPECT_NE(all[a].match & common, all[b].match & common)
-          << all[a].name << " (" << all[a].source << ") overlaps " << all[b].name << " (" << all[b].source << ")";
+          << all[a].name << " (" << all[a].source << ") overlaps " << all[b].name << " ("
+          << all[b].source << ")";
     }
 }
 
@@ -95,13 +97,18 @@ TEST(Tables, BadTableLineNamesFileAndLine) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
   };
-  expect_error("# c\nadd rd rs1 rs2 31..25=0 14..12=0 6..2=0x0C 1..0=3\nxx rd rs1 rs9 31..25=0 14..12=0 6..0=0x33\n",
-               "t/bad.opcodes:3: xx: unknown field 'rs9'");
-  expect_error("add rd rs1 rs2 31..25=0 14..12=0 6..2=0x0C\n", "t/bad.opcodes:1: add: bits not covered");
-  expect_error("add rd rs1 rs2 31..25=0 14..12=9 6..2=0x0C 1..0=3\n", "t/bad.opcodes:1: add: value does not fit");
+  expect_error(
+      "# c\nadd rd rs1 rs2 31..25=0 14..12=0 6..2=0x0C 1..0=3\nxx rd rs1 rs9 31..25=0 14..12=0 "
+      "6..0=0x33\n",
+      "t/bad.opcodes:3: xx: unknown field 'rs9'");
+  expect_error("add rd rs1 rs2 31..25=0 14..12=0 6..2=0x0C\n",
+               "t/bad.opcodes:1: add: bits not covered");
+  expect_error("add rd rs1 rs2 31..25=0 14..12=9 6..2=0x0C 1..0=3\n",
+               "t/bad.opcodes:1: add: value does not fit");
   expect_error("add rd rs1 rs2 31..24=0 14..12=0 6..2=0x0C 1..0=3\n", "overlaps bits");
-  expect_error("a rd rs1 rs2 31..25=0 14..12=0 6..0=0x33\na rd rs1 rs2 31..25=1 14..12=0 6..0=0x33\n",
-               "t/bad.opcodes:2: duplicate mnemonic 'a'");
+  expect_error(
+      "a rd rs1 rs2 31..25=0 14..12=0 6..0=0x33\na rd rs1 rs2 31..25=1 14..12=0 6..0=0x33\n",
+      "t/bad.opcodes:2: duplicate mnemonic 'a'");
   expect_error("a rd rs1 rs2 31..25=0 14..12=0 6..0=0x30\n", "bits 1..0");
   try {
     parse_tables({{"isa/spec/fields.csv", "rd,11,7,reg\nrs1,40,15,reg\n"}});

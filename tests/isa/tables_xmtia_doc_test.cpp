@@ -22,7 +22,8 @@ std::string read_doc() {
 
 // Rows "| `a` | `b` | ... |" between <!-- tag: begin --> and <!-- tag: end -->.
 std::vector<std::vector<std::string>> table_rows(const std::string &doc, const std::string &tag) {
-  const size_t b = doc.find("<!-- " + tag + ": begin -->"), e = doc.find("<!-- " + tag + ": end -->");
+  const size_t b = doc.find("<!-- " + tag + ": begin -->"),
+               e = doc.find("<!-- " + tag + ": end -->");
   EXPECT_NE(b, std::string::npos) << tag;
   EXPECT_NE(e, std::string::npos) << tag;
   std::vector<std::vector<std::string>> rows;
@@ -32,7 +33,8 @@ std::vector<std::vector<std::string>> table_rows(const std::string &doc, const s
     if (line.rfind("| `", 0) != 0) continue;
     std::vector<std::string> cells;
     std::regex cell("\\|\\s*`?([^`|]*)`?\\s*(?=\\|)");
-    for (std::sregex_iterator it(line.begin(), line.end(), cell), end; it != end; ++it) cells.push_back((*it)[1]);
+    for (std::sregex_iterator it(line.begin(), line.end(), cell), end; it != end; ++it)
+      cells.push_back((*it)[1]);
     rows.push_back(cells);
   }
   return rows;

@@ -37,8 +37,8 @@ TEST(ChipDeterminismChild, Workload) {
   const char *out_path = std::getenv("MODEL_DETERMINISM_OUT");
   const char *timing = std::getenv("MODEL_DETERMINISM_TIMING");
   if (!out_path || !timing) GTEST_SKIP() << "runs as a child of ChipDeterminism";
-  ChipParams p = testing::preset("tiny", {std::string("sim.timing=") + timing,
-                                          "command_processor.policy=first_free"});
+  ChipParams p = testing::preset(
+      "tiny", {std::string("sim.timing=") + timing, "command_processor.policy=first_free"});
   Device dev(p);
   const uint64_t bytes = 3000;
   std::ofstream out(out_path, std::ios::binary);
@@ -50,13 +50,18 @@ TEST(ChipDeterminismChild, Workload) {
     uint64_t la = p.map.local_alias_base;
     isa::DpeCommand mm{la, la + 1024, la + 2048, 8, 8, 8, 8, 8, 8, isa::DpeDType::BF16, false};
     CmdList cl;
-    cl.dma({src, la, bytes, 1, 0, 0, 0}).dma_wait(0).dpe(mm).dpe_wait()
-        .dma({la, dst, bytes, 1, 0, 0, 1}).dma_wait(1);
+    cl.dma({src, la, bytes, 1, 0, 0, 0})
+        .dma_wait(0)
+        .dpe(mm)
+        .dpe_wait()
+        .dma({la, dst, bytes, 1, 0, 0, 1})
+        .dma_wait(1);
     LaunchResult r = dev.launch(cl.launch({5, 1, 1}));
     ASSERT_TRUE(r.ok());
     out << "cycles " << r.cycles << " start " << r.start_cycle << "\n";
     for (const auto &rec : r.instances)
-      out << rec.pid[0] << " pe " << rec.pe << " " << rec.start_cycle << ".." << rec.end_cycle << "\n";
+      out << rec.pid[0] << " pe " << rec.pe << " " << rec.start_cycle << ".." << rec.end_cycle
+          << "\n";
     std::vector<uint8_t> data(bytes);
     dev.copy_out(dst, data.data(), bytes);
     out.write(reinterpret_cast<const char *>(data.data()), std::streamsize(bytes));

@@ -39,8 +39,10 @@ void expect_records(Device &dev, uint64_t out, Grid3 grid, const ChipParams &p, 
         EXPECT_EQ(r.grid_rows, p.grid.rows);
         EXPECT_EQ(r.grid_cols, p.grid.cols);
         EXPECT_EQ(r.stack_value, p.grid.cols);
-        if (round_robin) EXPECT_EQ(r.pe_id, i % p.num_pes()) << "instance " << i;
-        else EXPECT_LT(r.pe_id, p.num_pes());
+        if (round_robin)
+          EXPECT_EQ(r.pe_id, i % p.num_pes()) << "instance " << i;
+        else
+          EXPECT_LT(r.pe_id, p.num_pes());
       }
 }
 

@@ -52,7 +52,10 @@ TEST(ChipDma, RemotePeLocalMemoryIsReachableOverTheNoc) {
   // PE 0 copies into PE 3's local memory window, then back out of it.
   uint64_t remote = p.map.local_window_base + 3 * p.map.local_window_stride + 4096;
   CmdList cl;
-  cl.dma({src, remote, 512, 1, 0, 0, 0}).dma_wait(0).dma({remote, dst, 512, 1, 0, 0, 1}).dma_wait(1);
+  cl.dma({src, remote, 512, 1, 0, 0, 0})
+      .dma_wait(0)
+      .dma({remote, dst, 512, 1, 0, 0, 1})
+      .dma_wait(1);
   LaunchResult r = dev.launch(cl.launch());
   ASSERT_TRUE(r.ok()) << r.traps.front();
   std::vector<uint8_t> out(512);
@@ -89,8 +92,7 @@ TEST(ChipDma, EmptyAndOverrunningDescriptorsAreTraps) {
   EXPECT_NE(r1.traps[0].find("empty transfer"), std::string::npos) << r1.traps[0];
   // The last row of a 2-D destination runs past the end of local memory.
   uint64_t local_end = p.map.local_alias_base + p.local_mem.size_bytes;
-  LaunchResult r2 = dev.launch(
-      CmdList().dma({buf, local_end - 256, 128, 3, 128, 128, 0}).launch());
+  LaunchResult r2 = dev.launch(CmdList().dma({buf, local_end - 256, 128, 3, 128, 128, 0}).launch());
   ASSERT_EQ(r2.traps.size(), 1u);
   EXPECT_NE(r2.traps[0].find("destination row 2"), std::string::npos) << r2.traps[0];
 }

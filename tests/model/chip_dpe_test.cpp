@@ -32,10 +32,28 @@ Operand make_operand(DpeDType t, size_t n, uint32_t seed) {
     std::memcpy(&r, &raw[i * 4], 4);
     float f = float(int32_t(r % 2001) - 1000) / 137.0f;  // mixed signs and magnitudes
     switch (t) {
-      case DpeDType::BF16: { uint16_t b = fp32_to_bf16(f); std::memcpy(&o.bytes[i * 2], &b, 2); o.values.push_back(bf16_to_fp32(b)); break; }
-      case DpeDType::FP16: { uint16_t b = fp32_to_fp16(f); std::memcpy(&o.bytes[i * 2], &b, 2); o.values.push_back(fp16_to_fp32(b)); break; }
-      case DpeDType::FP32: std::memcpy(&o.bytes[i * 4], &f, 4); o.values.push_back(f); break;
-      case DpeDType::INT8: { int8_t v = int8_t(r % 256); o.bytes[i] = uint8_t(v); o.values.push_back(v); break; }
+      case DpeDType::BF16: {
+        uint16_t b = fp32_to_bf16(f);
+        std::memcpy(&o.bytes[i * 2], &b, 2);
+        o.values.push_back(bf16_to_fp32(b));
+        break;
+      }
+      case DpeDType::FP16: {
+        uint16_t b = fp32_to_fp16(f);
+        std::memcpy(&o.bytes[i * 2], &b, 2);
+        o.values.push_back(fp16_to_fp32(b));
+        break;
+      }
+      case DpeDType::FP32:
+        std::memcpy(&o.bytes[i * 4], &f, 4);
+        o.values.push_back(f);
+        break;
+      case DpeDType::INT8: {
+        int8_t v = int8_t(r % 256);
+        o.bytes[i] = uint8_t(v);
+        o.values.push_back(v);
+        break;
+      }
     }
   }
   return o;
@@ -56,11 +74,14 @@ TEST_P(ChipDpe, TileMatmulMatchesHostReference) {
   std::vector<int32_t> c0i(size_t(m) * ldc);
   for (size_t i = 0; i < c0i.size(); ++i) c0i[i] = int32_t(i) * 3 - 20;
 
-  uint64_t da = dev.alloc(a.bytes.size()), db = dev.alloc(b.bytes.size()), dc = dev.alloc(c0.size() * 4);
+  uint64_t da = dev.alloc(a.bytes.size()), db = dev.alloc(b.bytes.size()),
+           dc = dev.alloc(c0.size() * 4);
   dev.copy_in(da, a.bytes.data(), a.bytes.size());
   dev.copy_in(db, b.bytes.data(), b.bytes.size());
-  if (t == DpeDType::INT8) dev.copy_in(dc, c0i.data(), c0i.size() * 4);
-  else dev.copy_in(dc, c0.data(), c0.size() * 4);
+  if (t == DpeDType::INT8)
+    dev.copy_in(dc, c0i.data(), c0i.size() * 4);
+  else
+    dev.copy_in(dc, c0.data(), c0.size() * 4);
   uint64_t la = p.map.local_alias_base, lb = la + 4096, lc = la + 8192;
   isa::DpeCommand cmd{la, lb, lc, m, n, k, lda, ldb, ldc, t, true};
   CmdList cl;
@@ -84,7 +105,8 @@ TEST_P(ChipDpe, TileMatmulMatchesHostReference) {
         int32_t want = c0i[ci];
         if (j < n)
           for (uint32_t kk = 0; kk < k; ++kk)
-            want += int32_t(a.values[size_t(i) * lda + kk]) * int32_t(b.values[size_t(kk) * ldb + j]);
+            want +=
+                int32_t(a.values[size_t(i) * lda + kk]) * int32_t(b.values[size_t(kk) * ldb + j]);
         int32_t got;
         std::memcpy(&got, &out[ci * 4], 4);
         ASSERT_EQ(got, want) << "C[" << i << "][" << j << "]";
@@ -94,13 +116,15 @@ TEST_P(ChipDpe, TileMatmulMatchesHostReference) {
         double exact = c0[ci];
         if (j < n)
           for (uint32_t kk = 0; kk < k; ++kk) {
-            float x = float(a.values[size_t(i) * lda + kk]), y = float(b.values[size_t(kk) * ldb + j]);
+            float x = float(a.values[size_t(i) * lda + kk]),
+                  y = float(b.values[size_t(kk) * ldb + j]);
             want = std::fmaf(x, y, want);
             exact += double(x) * double(y);
           }
         float got;
         std::memcpy(&got, &out[ci * 4], 4);
-        ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want)) << "C[" << i << "][" << j << "]";
+        ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want))
+            << "C[" << i << "][" << j << "]";
         ASSERT_NEAR(got, exact, 1e-3 * (1 + std::fabs(exact)));
       }
     }
@@ -115,15 +139,17 @@ std::string dtype_name(const ::testing::TestParamInfo<DpeDType> &i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDtypes, ChipDpe,
-                         ::testing::Values(DpeDType::BF16, DpeDType::FP16, DpeDType::FP32, DpeDType::INT8),
+                         ::testing::Values(DpeDType::BF16, DpeDType::FP16, DpeDType::FP32,
+                                           DpeDType::INT8),
                          dtype_name);
 
 TEST(ChipDpeBad, OperandOutsideLocalMemoryIsATrap) {
   ChipParams p = testing::preset("tiny");
   Device dev(p);
   uint64_t dram = dev.alloc(4096);
-  isa::DpeCommand cmd{dram, p.map.local_alias_base, p.map.local_alias_base + 1024, 4, 4, 4, 4, 4, 4,
-                      DpeDType::BF16, false};
+  isa::DpeCommand cmd{
+      dram, p.map.local_alias_base, p.map.local_alias_base + 1024, 4, 4, 4, 4, 4, 4, DpeDType::BF16,
+      false};
   LaunchResult r = dev.launch(CmdList().dpe(cmd).dpe_wait().launch());
   ASSERT_EQ(r.traps.size(), 1u);
   EXPECT_NE(r.traps[0].find("outside the PE's local memory"), std::string::npos) << r.traps[0];

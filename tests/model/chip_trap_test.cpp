@@ -59,7 +59,8 @@ TEST(ChipTrap, WatchdogStopsAKernelThatNeverEnds) {
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.traps[0].find("watchdog"), std::string::npos) << r.traps[0];
   EXPECT_GE(r.cycles, 20000u);
-  EXPECT_LT(r.cycles, 20000u + 2 * p.sim.quantum_cycles + p.cp.launch_latency_cycles + p.cp.program_start_cycles);
+  EXPECT_LT(r.cycles, 20000u + 2 * p.sim.quantum_cycles + p.cp.launch_latency_cycles +
+                          p.cp.program_start_cycles);
   // The chip is usable afterwards.
   KernelLaunch again = k;
   again.image = read_elf_file(testing::kernel("cmdlist"));

@@ -34,24 +34,40 @@ inline std::string kernel(const std::string &name) {
 
 // The argument block of kernels/cmdlist.S.
 class CmdList {
-public:
+ public:
   CmdList &dma(const isa::DmaCommand &c) {
     uint8_t d[64] = {};
-    put(d, 0, c.src); put(d, 8, c.dst); put(d, 16, c.row_bytes); put(d, 24, c.rows);
-    put(d, 32, uint64_t(c.src_stride)); put(d, 40, uint64_t(c.dst_stride));
+    put(d, 0, c.src);
+    put(d, 8, c.dst);
+    put(d, 16, c.row_bytes);
+    put(d, 24, c.rows);
+    put(d, 32, uint64_t(c.src_stride));
+    put(d, 40, uint64_t(c.dst_stride));
     return entry(0, c.tag, d);
   }
-  CmdList &dma_wait(uint32_t tag) { uint8_t d[64] = {}; return entry(1, tag, d); }
+  CmdList &dma_wait(uint32_t tag) {
+    uint8_t d[64] = {};
+    return entry(1, tag, d);
+  }
   CmdList &dpe(const isa::DpeCommand &c) {
     uint8_t d[64] = {};
-    put(d, 0, c.a); put(d, 8, c.b); put(d, 16, c.c);
-    put32(d, 24, c.m); put32(d, 28, c.n); put32(d, 32, c.k);
-    put32(d, 36, c.lda); put32(d, 40, c.ldb); put32(d, 44, c.ldc);
+    put(d, 0, c.a);
+    put(d, 8, c.b);
+    put(d, 16, c.c);
+    put32(d, 24, c.m);
+    put32(d, 28, c.n);
+    put32(d, 32, c.k);
+    put32(d, 36, c.lda);
+    put32(d, 40, c.ldb);
+    put32(d, 44, c.ldc);
     d[48] = uint8_t(c.dtype);
     d[49] = c.accumulate ? 1 : 0;
     return entry(2, 0, d);
   }
-  CmdList &dpe_wait() { uint8_t d[64] = {}; return entry(3, 0, d); }
+  CmdList &dpe_wait() {
+    uint8_t d[64] = {};
+    return entry(3, 0, d);
+  }
   std::vector<uint8_t> bytes() const {
     std::vector<uint8_t> out(8 + body_.size());
     uint64_t n = count_;
@@ -67,7 +83,7 @@ public:
     return k;
   }
 
-private:
+ private:
   static void put(uint8_t *d, int off, uint64_t v) { std::memcpy(d + off, &v, 8); }
   static void put32(uint8_t *d, int off, uint32_t v) { std::memcpy(d + off, &v, 4); }
   CmdList &entry(uint64_t kind, uint64_t tag, const uint8_t *desc) {
@@ -87,7 +103,9 @@ inline std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
   std::vector<uint8_t> v(n);
   uint32_t x = seed * 2654435761u + 1;
   for (auto &b : v) {
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
     b = uint8_t(x);
   }
   return v;

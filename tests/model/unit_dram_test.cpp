@@ -13,7 +13,8 @@ struct Initiator : sc_core::sc_module {
   explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
 };
 
-void payload(tlm::tlm_generic_payload &tr, tlm::tlm_command cmd, uint64_t addr, uint8_t *data, unsigned len) {
+void payload(tlm::tlm_generic_payload &tr, tlm::tlm_command cmd, uint64_t addr, uint8_t *data,
+             unsigned len) {
   tr.set_command(cmd);
   tr.set_address(addr);
   tr.set_data_ptr(data);
@@ -40,7 +41,8 @@ double stream_cycles(const ChipParams &p, const char *name, uint64_t bytes) {
   CounterRegistry c;
   DramTarget dram(name, p, c);
   double done = 0;
-  for (uint64_t off = 0; off < bytes; off += 256) done = std::max(done, dram.access(off, 256, false, 0));
+  for (uint64_t off = 0; off < bytes; off += 256)
+    done = std::max(done, dram.access(off, 256, false, 0));
   return done;
 }
 

@@ -13,8 +13,10 @@ namespace {
 TEST(KernelImage, ReadsSegmentsEntryAndTohostFromGnuLdOutput) {
   std::string dir = ::testing::TempDir();
   std::string s = dir + "ki.S", o = dir + "ki.o", e = dir + "ki.elf";
-  std::ofstream(s) << ".globl _start\n_start:\n  j _start\n.data\n.globl tohost\n.align 3\ntohost: .dword 0\n";
-  std::string cmd = "riscv64-unknown-elf-as -o " + o + " " + s + " && riscv64-unknown-elf-ld -N -Ttext=0x80000000 -o " + e + " " + o;
+  std::ofstream(s)
+      << ".globl _start\n_start:\n  j _start\n.data\n.globl tohost\n.align 3\ntohost: .dword 0\n";
+  std::string cmd = "riscv64-unknown-elf-as -o " + o + " " + s +
+                    " && riscv64-unknown-elf-ld -N -Ttext=0x80000000 -o " + e + " " + o;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   KernelImage k = read_elf_file(e);
   EXPECT_EQ(k.entry, 0x80000000u);
@@ -37,12 +39,21 @@ TEST(KernelImage, MalformedFilesAreErrorsNamingTheField) {
   };
   expect({1, 2, 3}, "e_ident");
   std::vector<uint8_t> h(64, 0);
-  h[0] = 0x7f; h[1] = 'E'; h[2] = 'L'; h[3] = 'F'; h[4] = 1;
+  h[0] = 0x7f;
+  h[1] = 'E';
+  h[2] = 'L';
+  h[3] = 'F';
+  h[4] = 1;
   expect(h, "e_ident[EI_CLASS]");
-  h[4] = 2; h[5] = 1; h[18] = 62;  // x86-64
+  h[4] = 2;
+  h[5] = 1;
+  h[18] = 62;  // x86-64
   expect(h, "e_machine");
-  h[18] = 243; h[16] = 2;
-  h[56] = 1; h[54] = 56; h[32] = 64;  // one program header past the end
+  h[18] = 243;
+  h[16] = 2;
+  h[56] = 1;
+  h[54] = 56;
+  h[32] = 64;  // one program header past the end
   expect(h, "p_type");
 }
 

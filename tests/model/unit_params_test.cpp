@@ -24,7 +24,8 @@ TEST(Params, PresetsLoadWithThePublicFigures) {
 }
 
 TEST(Params, ErrorsNameTheField) {
-  nlohmann::json doc = nlohmann::json::parse(std::ifstream(std::string(OPFORGE_SOURCE_DIR) + "/model/presets/tiny.json"));
+  nlohmann::json doc = nlohmann::json::parse(
+      std::ifstream(std::string(OPFORGE_SOURCE_DIR) + "/model/presets/tiny.json"));
   auto expect_error = [&](nlohmann::json d, const std::string &path) {
     try {
       chip_params_from_json(d, "x.json");
@@ -34,10 +35,18 @@ TEST(Params, ErrorsNameTheField) {
       EXPECT_EQ(e.context().file, "x.json");
     }
   };
-  auto d1 = doc; d1["dram"].erase("channels"); expect_error(d1, "/dram/channels");
-  auto d2 = doc; d2["sram"]["mode"] = "magic"; expect_error(d2, "/sram/mode");
-  auto d3 = doc; d3["clock"]["freq_ghz"] = -1; expect_error(d3, "/clock/freq_ghz");
-  auto d4 = doc; d4["memory_map"]["dram_base"] = doc["memory_map"]["local_window_base"]; expect_error(d4, "/memory_map/dram_base");
+  auto d1 = doc;
+  d1["dram"].erase("channels");
+  expect_error(d1, "/dram/channels");
+  auto d2 = doc;
+  d2["sram"]["mode"] = "magic";
+  expect_error(d2, "/sram/mode");
+  auto d3 = doc;
+  d3["clock"]["freq_ghz"] = -1;
+  expect_error(d3, "/clock/freq_ghz");
+  auto d4 = doc;
+  d4["memory_map"]["dram_base"] = doc["memory_map"]["local_window_base"];
+  expect_error(d4, "/memory_map/dram_base");
   EXPECT_THROW(apply_override(doc, "dram.nope=3"), Error);
   EXPECT_THROW(apply_override(doc, "novalue"), Error);
   apply_override(doc, "dram.channels=4");
@@ -48,14 +57,16 @@ TEST(Params, ErrorsNameTheField) {
 TEST(Params, MemoryMapDecodesEveryWindowAndTheAlias) {
   ChipParams p = testing::preset("tiny", {"sram.mode=scratch"});
   MemoryMap m(p);
-  const MemoryMap::Range *r = m.decode(p.map.local_window_base + 2 * p.map.local_window_stride + 8, 8);
+  const MemoryMap::Range *r =
+      m.decode(p.map.local_window_base + 2 * p.map.local_window_stride + 8, 8);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->kind, MemoryMap::Kind::Local);
   EXPECT_EQ(r->pe, 2u);
   EXPECT_EQ(m.decode(p.map.sram_base, 4)->kind, MemoryMap::Kind::Sram);
   EXPECT_EQ(m.decode(p.map.dram_base + 5, 4)->kind, MemoryMap::Kind::Dram);
   EXPECT_EQ(m.decode(p.map.local_window_base + p.local_mem.size_bytes, 1), nullptr);  // gap
-  EXPECT_EQ(m.decode(p.map.local_window_base + p.local_mem.size_bytes - 4, 8), nullptr);  // straddles
+  EXPECT_EQ(m.decode(p.map.local_window_base + p.local_mem.size_bytes - 4, 8),
+            nullptr);  // straddles
   EXPECT_EQ(m.translate(3, p.map.local_alias_base + 16), m.local_window(3) + 16);
   EXPECT_EQ(m.translate(3, p.map.dram_base), p.map.dram_base);
 }

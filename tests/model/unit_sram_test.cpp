@@ -29,7 +29,7 @@ TEST(Sram, CacheMissThenHitAndLruEviction) {
   const ChipParams &p = f.p;
   const uint64_t line = p.sram.line_bytes;
   const uint64_t set_stride = p.sram.size_bytes / p.sram.ways;  // same set, next tag
-  double miss = f.sram.cache_access(0, 8, false, 0) ;
+  double miss = f.sram.cache_access(0, 8, false, 0);
   EXPECT_EQ(f.c.value("sram.misses"), 1u);
   EXPECT_TRUE(f.sram.contains(0));
   double t = 10000;
@@ -39,7 +39,8 @@ TEST(Sram, CacheMissThenHitAndLruEviction) {
   EXPECT_EQ(f.c.value("dram.ch[0].accesses") + f.c.value("dram.ch[1].accesses"), 1u);
   // Fill the set: ways lines in total, then one more evicts the LRU (line 0
   // was used last at t=10000, line 1*stride is the oldest after the refresh).
-  for (uint32_t w = 1; w < p.sram.ways; ++w) f.sram.cache_access(w * set_stride, 8, w == 1, 20000 + w);
+  for (uint32_t w = 1; w < p.sram.ways; ++w)
+    f.sram.cache_access(w * set_stride, 8, w == 1, 20000 + w);
   f.sram.cache_access(0, 8, false, 30000);  // touch line 0 again
   f.sram.cache_access(p.sram.ways * set_stride, 8, false, 40000);
   EXPECT_EQ(f.c.value("sram.evictions"), 1u);
@@ -71,7 +72,8 @@ TEST(Sram, SameBankConflictsAndDifferentBanksDoNot) {
   f.sram.cache_access(line, line, false, t);                 // bank 1: free
   f.sram.cache_access(p.sram.banks * line, line, false, t);  // bank 0 again: waits
   EXPECT_EQ(f.c.value("sram.bank[1].conflict_cycles"), before1);
-  EXPECT_EQ(f.c.value("sram.bank[0].conflict_cycles") - before0, line / p.sram.bank_bytes_per_cycle);
+  EXPECT_EQ(f.c.value("sram.bank[0].conflict_cycles") - before0,
+            line / p.sram.bank_bytes_per_cycle);
 }
 
 TEST(Sram, ScratchModeIsAnAddressableWindow) {

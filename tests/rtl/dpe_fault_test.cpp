@@ -51,7 +51,9 @@ TEST(DpeFault, InjectedFaultIsCaughtOnRandomMatmul) {
   // Accumulators start at 2^24 (ulp 2) and add small integers: every odd
   // partial sum is a tie, so round-to-even and ties-away part ways.
   DpeCase tc(DpeDType::BF16, 8, 8, 64, true);
-  auto int_bf16 = [](uint32_t v) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(static_cast<float>(v)) >> 16); };
+  auto int_bf16 = [](uint32_t v) {
+    return static_cast<uint16_t>(std::bit_cast<uint32_t>(static_cast<float>(v)) >> 16);
+  };
   for (uint32_t i = 0; i < 8; ++i)
     for (uint32_t kk = 0; kk < 64; ++kk) tc.set_a16(i, kk, int_bf16(1 + rng() % 127));
   for (uint32_t kk = 0; kk < 64; ++kk)

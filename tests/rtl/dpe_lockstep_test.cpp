@@ -1,4 +1,5 @@
-//===- dpe_lockstep_test.cpp - the lockstep comparison passes healthy runs and reports an injected fault -===//
+//===- dpe_lockstep_test.cpp - the lockstep comparison passes healthy runs and reports an injected
+//fault -===//
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -14,9 +15,11 @@ using isa::DpeDType;
 
 void fill(DpeCase &tc, std::mt19937 &rng) {
   for (uint32_t i = 0; i < tc.cmd.m; ++i)
-    for (uint32_t kk = 0; kk < tc.cmd.k; ++kk) tc.set_a16(i, kk, static_cast<uint16_t>(0x3C00 + rng() % 0x600));
+    for (uint32_t kk = 0; kk < tc.cmd.k; ++kk)
+      tc.set_a16(i, kk, static_cast<uint16_t>(0x3C00 + rng() % 0x600));
   for (uint32_t kk = 0; kk < tc.cmd.k; ++kk)
-    for (uint32_t j = 0; j < tc.cmd.n; ++j) tc.set_b16(kk, j, static_cast<uint16_t>(0x3C00 + rng() % 0x600));
+    for (uint32_t j = 0; j < tc.cmd.n; ++j)
+      tc.set_b16(kk, j, static_cast<uint16_t>(0x3C00 + rng() % 0x600));
 }
 
 TEST(DpeLockstep, HealthyBlockAgreesOnResultsAndCycles) {
@@ -60,7 +63,9 @@ TEST(DpeLockstep, InjectedFaultIsReportedWithElementTileAndValues) {
   EXPECT_EQ(res.actual_cycles, res.expected_cycles);  // the fault is in values, not timing
   const std::string text = res.report(tc.cmd);
   EXPECT_NE(text.find("C[0][0] (tile 0,0 cell 0,0)"), std::string::npos) << text;
-  EXPECT_NE(text.find("expected 0x4b800000 (16777216) got 0x4b800008 (16777232)"), std::string::npos) << text;
+  EXPECT_NE(text.find("expected 0x4b800000 (16777216) got 0x4b800008 (16777232)"),
+            std::string::npos)
+      << text;
 }
 
 TEST(DpeLockstep, CycleMismatchAloneFailsTheCheck) {
@@ -76,10 +81,15 @@ TEST(DpeLockstep, NanPayloadsCompareEqualOnlyWhenAsked) {
   DpeCase want(DpeDType::BF16, 1, 1, 1, false), got(DpeDType::BF16, 1, 1, 1, false);
   want.set_c(0, 0, 0x7FC00000);
   got.set_c(0, 0, 0x7FC00001);
-  EXPECT_EQ(compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase, 5, 5).mismatches, 1u);
+  EXPECT_EQ(
+      compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase, 5, 5)
+          .mismatches,
+      1u);
   DpeCompareOptions opts;
   opts.any_nan_matches = true;
-  EXPECT_TRUE(compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase, 5, 5, opts).ok());
+  EXPECT_TRUE(compare_dpe_results(want.cmd, DpeArrayShape{4, 4}, want.mem, got.mem, DpeCase::kBase,
+                                  5, 5, opts)
+                  .ok());
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-//===- dpe_rtl_test.cpp - verilated DPE vs the C++ reference: shapes, dtypes, specials, cycles -===//
+//===- dpe_rtl_test.cpp - verilated DPE vs the C++ reference: shapes, dtypes, specials, cycles
+//-===//
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -35,7 +36,9 @@ uint16_t random_operand(DpeDType t, std::mt19937 &rng) {
   return t == DpeDType::FP16 ? moderate_fp16(rng) : moderate_bf16(rng);
 }
 
-float widen(DpeDType t, uint16_t v) { return t == DpeDType::FP16 ? fp16_to_fp32(v) : bf16_to_fp32(v); }
+float widen(DpeDType t, uint16_t v) {
+  return t == DpeDType::FP16 ? fp16_to_fp32(v) : bf16_to_fp32(v);
+}
 
 void fill_random(DpeCase &tc, std::mt19937 &rng) {
   const bool int8 = tc.cmd.dtype == DpeDType::INT8;
@@ -45,7 +48,9 @@ void fill_random(DpeCase &tc, std::mt19937 &rng) {
     for (uint32_t j = 0; j < tc.cmd.n; ++j) tc.set_b16(kk, j, random_operand(tc.cmd.dtype, rng));
   for (uint32_t i = 0; i < tc.cmd.m; ++i)
     for (uint32_t j = 0; j < tc.cmd.n; ++j)
-      tc.set_c(i, j, int8 ? static_cast<uint32_t>(rng()) : std::bit_cast<uint32_t>(static_cast<float>(rng() % 2001) - 1000.0f));
+      tc.set_c(i, j,
+               int8 ? static_cast<uint32_t>(rng())
+                    : std::bit_cast<uint32_t>(static_cast<float>(rng() % 2001) - 1000.0f));
 }
 
 class DpeRandomShapes : public ::testing::TestWithParam<std::tuple<DpeDType, bool>> {};
@@ -77,8 +82,8 @@ TEST_P(DpeRandomShapes, MatchesReferenceBitForBitWithPredictedCyclesOnEveryArray
     for (const auto &[m, n, k] : shapes) {
       DpeCase tc(dtype, m, n, k, accumulate);
       fill_random(tc, rng);
-      EXPECT_EQ(run_and_compare(rtl, tc), 0) << arr.rows << "x" << arr.cols << " array, m=" << m << " n=" << n
-                                             << " k=" << k;
+      EXPECT_EQ(run_and_compare(rtl, tc), 0)
+          << arr.rows << "x" << arr.cols << " array, m=" << m << " n=" << n << " k=" << k;
       // The vectors are not trivial: products reached C.
       if (m > 0 && n > 0 && k > 0 && !accumulate) {
         EXPECT_NE(tc.get_c(m - 1, n - 1), 0u);
@@ -100,7 +105,8 @@ TEST(DpeRtl, UnbuiltArraySizeIsAnErrorListingTheBuiltOnes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(DtypesAndAccumulate, DpeRandomShapes,
-                         ::testing::Combine(::testing::Values(DpeDType::BF16, DpeDType::FP16, DpeDType::INT8),
+                         ::testing::Combine(::testing::Values(DpeDType::BF16, DpeDType::FP16,
+                                                              DpeDType::INT8),
                                             ::testing::Bool()));
 
 // Fully random bit patterns (every class: NaN, inf, zero, subnormal, normal)
@@ -126,7 +132,8 @@ TEST(DpeRtl, FmaMatchesReferenceNearCancellation) {
     const DpeDType t = round < 4 ? DpeDType::BF16 : DpeDType::FP16;
     DpeCase tc(t, 40, 40, 1, true);
     std::vector<uint16_t> av(40), bv(40);
-    for (auto &v : av) v = round % 4 < 2 ? random_operand(t, rng) : static_cast<uint16_t>(rng() & 0x83FF);  // tiny
+    for (auto &v : av)
+      v = round % 4 < 2 ? random_operand(t, rng) : static_cast<uint16_t>(rng() & 0x83FF);  // tiny
     for (auto &v : bv) v = random_operand(t, rng);
     for (uint32_t i = 0; i < 40; ++i) tc.set_a16(i, 0, av[i]);
     for (uint32_t j = 0; j < 40; ++j) tc.set_b16(0, j, bv[j]);
@@ -142,13 +149,14 @@ TEST(DpeRtl, FmaMatchesReferenceNearCancellation) {
   }
 }
 
-const std::vector<uint32_t> kAccSpecials = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
-                                           0x7F800001, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000,
-                                           0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000};
+const std::vector<uint32_t> kAccSpecials = {
+    0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0x00000001,
+    0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000};
 
 TEST(DpeRtl, Fp16SpecialValuesMatchReference) {
-  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE01, 0x0001,
-                                          0x8001, 0x03FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00, 0x0200};
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01,
+                                          0xFE01, 0x0001, 0x8001, 0x03FF, 0x0400, 0x7BFF,
+                                          0xFBFF, 0x3C00, 0xBC00, 0x0200};
   const uint32_t s = static_cast<uint32_t>(specials.size());
   DpeRtl rtl;
   for (uint32_t acc : kAccSpecials) {
@@ -169,8 +177,9 @@ TEST(DpeRtl, Fp16SpecialValuesMatchReference) {
 
 // Every pairing of special operands with every special accumulator.
 TEST(DpeRtl, Bf16SpecialValuesMatchReference) {
-  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0xFFC1, 0x0001,
-                                          0x8001, 0x007F, 0x0080, 0x7F7F, 0xFF7F, 0x3F80, 0xBF80, 0x0040};
+  const std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0x7F81,
+                                          0xFFC1, 0x0001, 0x8001, 0x007F, 0x0080, 0x7F7F,
+                                          0xFF7F, 0x3F80, 0xBF80, 0x0040};
   const uint32_t s = static_cast<uint32_t>(specials.size());
   DpeRtl rtl;
   for (uint32_t acc : kAccSpecials) {
@@ -216,7 +225,8 @@ TEST(DpeRtl, BackToBackCommandsKeepNoState) {
   DpeRtl rtl;
   std::mt19937 rng(5);
   for (int i = 0; i < 10; ++i) {
-    DpeCase tc(i % 2 ? DpeDType::INT8 : DpeDType::BF16, 1 + rng() % 9, 1 + rng() % 9, rng() % 12, rng() & 1);
+    DpeCase tc(i % 2 ? DpeDType::INT8 : DpeDType::BF16, 1 + rng() % 9, 1 + rng() % 9, rng() % 12,
+               rng() & 1);
     fill_random(tc, rng);
     EXPECT_EQ(run_and_compare(rtl, tc), 0);
   }

@@ -43,9 +43,15 @@ struct DpeCase {
     mem.assign(off, 0);
   }
   uint64_t esz() const { return cmd.dtype == isa::DpeDType::INT8 ? 1 : 2; }
-  uint8_t *a(uint32_t i, uint32_t kk) { return &mem[cmd.a - kBase + (uint64_t{i} * cmd.lda + kk) * esz()]; }
-  uint8_t *b(uint32_t kk, uint32_t j) { return &mem[cmd.b - kBase + (uint64_t{kk} * cmd.ldb + j) * esz()]; }
-  uint8_t *c(uint32_t i, uint32_t j) { return &mem[cmd.c - kBase + (uint64_t{i} * cmd.ldc + j) * 4]; }
+  uint8_t *a(uint32_t i, uint32_t kk) {
+    return &mem[cmd.a - kBase + (uint64_t{i} * cmd.lda + kk) * esz()];
+  }
+  uint8_t *b(uint32_t kk, uint32_t j) {
+    return &mem[cmd.b - kBase + (uint64_t{kk} * cmd.ldb + j) * esz()];
+  }
+  uint8_t *c(uint32_t i, uint32_t j) {
+    return &mem[cmd.c - kBase + (uint64_t{i} * cmd.ldc + j) * 4];
+  }
   void set_a16(uint32_t i, uint32_t kk, uint16_t v) { std::memcpy(a(i, kk), &v, esz()); }
   void set_b16(uint32_t kk, uint32_t j, uint16_t v) { std::memcpy(b(kk, j), &v, esz()); }
   void set_c(uint32_t i, uint32_t j, uint32_t v) { std::memcpy(c(i, j), &v, 4); }
@@ -63,7 +69,8 @@ inline int run_and_compare(DpeRtl &rtl, DpeCase &tc, bool expect_match = true) {
   std::vector<uint8_t> ref_mem = tc.mem;
   dpe_reference(tc.cmd, ref_mem, DpeCase::kBase);
   const DpeRunResult res = rtl.run(tc.cmd, tc.mem, DpeCase::kBase);
-  EXPECT_EQ(res.cycles, dpe_command_cycles(rtl.array_shape(), tc.cmd.m, tc.cmd.n, tc.cmd.k, tc.cmd.accumulate))
+  EXPECT_EQ(res.cycles,
+            dpe_command_cycles(rtl.array_shape(), tc.cmd.m, tc.cmd.n, tc.cmd.k, tc.cmd.accumulate))
       << "m=" << tc.cmd.m << " n=" << tc.cmd.n << " k=" << tc.cmd.k << " acc=" << tc.cmd.accumulate;
   // Bytes outside C's m x n elements must be untouched by both.
   std::vector<bool> in_c(tc.mem.size(), false);
@@ -81,13 +88,15 @@ inline int run_and_compare(DpeRtl &rtl, DpeCase &tc, bool expect_match = true) {
   for (uint32_t i = 0; i < tc.cmd.m; ++i) {
     for (uint32_t j = 0; j < tc.cmd.n; ++j) {
       uint32_t ref;
-      std::memcpy(&ref, &ref_mem[tc.cmd.c - DpeCase::kBase + (uint64_t{i} * tc.cmd.ldc + j) * 4], 4);
+      std::memcpy(&ref, &ref_mem[tc.cmd.c - DpeCase::kBase + (uint64_t{i} * tc.cmd.ldc + j) * 4],
+                  4);
       const uint32_t got = tc.get_c(i, j);
       if (got != ref) {
         ++diffs;
         if (expect_match && diffs <= 5) {
-          ADD_FAILURE() << "C[" << i << "][" << j << "] rtl 0x" << std::hex << got << " ref 0x" << ref << std::dec
-                        << " (m=" << tc.cmd.m << " n=" << tc.cmd.n << " k=" << tc.cmd.k << ")";
+          ADD_FAILURE() << "C[" << i << "][" << j << "] rtl 0x" << std::hex << got << " ref 0x"
+                        << ref << std::dec << " (m=" << tc.cmd.m << " n=" << tc.cmd.n
+                        << " k=" << tc.cmd.k << ")";
         }
       }
     }

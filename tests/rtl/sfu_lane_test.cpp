@@ -1,4 +1,5 @@
-//===- sfu_lane_test.cpp - verilated SFU lane vs sfu_ref.h: exp and reciprocal at several precisions -===//
+//===- sfu_lane_test.cpp - verilated SFU lane vs sfu_ref.h: exp and reciprocal at several precisions
+//-===//
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -36,17 +37,19 @@ std::vector<uint32_t> random_inputs(unsigned seed, size_t count) {
   return x;
 }
 
-void expect_lane_matches_ref(SfuLaneRtl &lane, unsigned func, unsigned prec, const std::vector<uint32_t> &x) {
+void expect_lane_matches_ref(SfuLaneRtl &lane, unsigned func, unsigned prec,
+                             const std::vector<uint32_t> &x) {
   const SfuLaneRunResult res = lane.run(func, prec, x);
   ASSERT_EQ(res.y_bits.size(), x.size());
-  EXPECT_EQ(res.cycles, sfu_stream_cycles(x.size())) << "one result per cycle after one cycle of latency";
+  EXPECT_EQ(res.cycles, sfu_stream_cycles(x.size()))
+      << "one result per cycle after one cycle of latency";
   int failures = 0;
   for (size_t i = 0; i < x.size() && failures < 5; ++i) {
     const uint32_t want = sfu_ref_bits(func, prec, x[i]);
     if (res.y_bits[i] != want) {
       ++failures;
-      ADD_FAILURE() << "func " << func << " prec " << prec << " x=0x" << std::hex << x[i] << " rtl 0x"
-                    << res.y_bits[i] << " ref 0x" << want;
+      ADD_FAILURE() << "func " << func << " prec " << prec << " x=0x" << std::hex << x[i]
+                    << " rtl 0x" << res.y_bits[i] << " ref 0x" << want;
     }
   }
 }
@@ -63,7 +66,8 @@ TEST_P(SfuLanePrecision, ExpMatchesReference) {
   expect_lane_matches_ref(lane, kSfuFuncExp, GetParam(), random_inputs(200 + GetParam(), 20000));
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, SfuLanePrecision, ::testing::Values(0u, 1u, 7u, 10u, 16u, 22u, 23u));
+INSTANTIATE_TEST_SUITE_P(Precisions, SfuLanePrecision,
+                         ::testing::Values(0u, 1u, 7u, 10u, 16u, 22u, 23u));
 
 TEST(SfuLane, ExactReciprocalEqualsIeeeDivision) {
   SfuLaneRtl lane;
@@ -87,7 +91,8 @@ TEST(SfuLane, ExactExpEqualsDoubleExpRoundedToFloat) {
   const SfuLaneRunResult res = lane.run(kSfuFuncExp, 0, x);
   for (size_t i = 0; i < x.size(); ++i) {
     const float e = static_cast<float>(std::exp(static_cast<double>(std::bit_cast<float>(x[i]))));
-    ASSERT_EQ(res.y_bits[i], canonicalize_nan(std::bit_cast<uint32_t>(e))) << std::hex << "x=0x" << x[i];
+    ASSERT_EQ(res.y_bits[i], canonicalize_nan(std::bit_cast<uint32_t>(e)))
+        << std::hex << "x=0x" << x[i];
   }
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 // Distance in ulps between two finite non-negative floats.
 int64_t ulp_distance(float a, float b) {
-  return std::llabs(static_cast<int64_t>(std::bit_cast<uint32_t>(a)) - static_cast<int64_t>(std::bit_cast<uint32_t>(b)));
+  return std::llabs(static_cast<int64_t>(std::bit_cast<uint32_t>(a)) -
+                    static_cast<int64_t>(std::bit_cast<uint32_t>(b)));
 }
 
 TEST(SfuRef, RoundToSevenBitsEqualsBf16Rounding) {
@@ -50,8 +51,9 @@ TEST(SfuRef, ExpIsCorrectlyRoundedAndMostlyEqualsExpf) {
     ++total;
   }
   std::printf("sfu exp model: worst %lld ulp vs expl, %lld of %lld differ from expf\n",
-              static_cast<long long>(worst), static_cast<long long>(differ_from_expf), static_cast<long long>(total));
-  EXPECT_EQ(worst, 0);  // correctly rounded on every input tried
+              static_cast<long long>(worst), static_cast<long long>(differ_from_expf),
+              static_cast<long long>(total));
+  EXPECT_EQ(worst, 0);                        // correctly rounded on every input tried
   EXPECT_LT(differ_from_expf * 1000, total);  // under 0.1%
 }
 
@@ -73,10 +75,13 @@ TEST(SfuRef, ExpEqualsDoubleExpRoundedToFloatOnASweepOfAllPatterns) {
   int64_t differ = 0, total = 0;
   for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 251) {
     const uint32_t x = static_cast<uint32_t>(bits);
-    const float viadouble = static_cast<float>(std::exp(static_cast<double>(std::bit_cast<float>(x))));
+    const float viadouble =
+        static_cast<float>(std::exp(static_cast<double>(std::bit_cast<float>(x))));
     const uint32_t want = canonicalize_nan(std::bit_cast<uint32_t>(viadouble));
     if (sfu_exp_fp32_bits(x) != want) {
-      if (++differ <= 5) ADD_FAILURE() << std::hex << "x=0x" << x << " model 0x" << sfu_exp_fp32_bits(x) << " double 0x" << want;
+      if (++differ <= 5)
+        ADD_FAILURE() << std::hex << "x=0x" << x << " model 0x" << sfu_exp_fp32_bits(x)
+                      << " double 0x" << want;
     }
     ++total;
   }
@@ -94,7 +99,8 @@ TEST(SfuRef, ExpEdgeCases) {
   EXPECT_EQ(e(0x7FC00001u), kCanonicalNaN);
   EXPECT_EQ(e(0x42B20000u), 0x7F800000u);  // exp(89) overflows
   EXPECT_EQ(e(0xC2D00000u), 0x00000000u);  // exp(-104) underflows
-  EXPECT_EQ(e(0x42B17217u), std::bit_cast<uint32_t>(std::exp(std::bit_cast<float>(0x42B17217u))));  // largest finite
+  EXPECT_EQ(e(0x42B17217u), std::bit_cast<uint32_t>(
+                                std::exp(std::bit_cast<float>(0x42B17217u))));  // largest finite
   // exp(-100) is subnormal, kept.
   const uint32_t sub = e(std::bit_cast<uint32_t>(-100.0f));
   EXPECT_GT(sub, 0u);
@@ -109,7 +115,8 @@ TEST(SfuRef, ReciprocalSpecials) {
   EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 0, 0xFF800000u), 0x80000000u);
   EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 0, 0x7F800001u), kCanonicalNaN);
   EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 0, 0x00000001u), 0x7F800000u);  // 1/2^-149 overflows
-  EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 0, 0x7F000000u), 0x00400000u);  // 1/2^127 = 2^-127, subnormal
+  EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 0, 0x7F000000u),
+            0x00400000u);  // 1/2^127 = 2^-127, subnormal
   EXPECT_EQ(sfu_ref_bits(kSfuFuncRecip, 7, std::bit_cast<uint32_t>(3.0f)), 0x3EAB0000u);
 }
 

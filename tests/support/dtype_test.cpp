@@ -54,8 +54,8 @@ TEST(DType, Fp16RoundsToNearestEven) {
   EXPECT_EQ(fp32_to_fp16(1.0f + std::ldexp(1.0f, -11)), 0x3c00);
   // 1 + 3*2^-11 is halfway between 1+2^-10 and 1+2^-9: ties to even (1+2^-9).
   EXPECT_EQ(fp32_to_fp16(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);
-  EXPECT_EQ(fp32_to_fp16(65520.0f), 0x7c00);  // rounds to inf
-  EXPECT_EQ(fp32_to_fp16(65519.0f), 0x7bff);  // max finite
+  EXPECT_EQ(fp32_to_fp16(65520.0f), 0x7c00);               // rounds to inf
+  EXPECT_EQ(fp32_to_fp16(65519.0f), 0x7bff);               // max finite
   EXPECT_EQ(fp32_to_fp16(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
   EXPECT_EQ(fp32_to_fp16(std::ldexp(1.0f, -25)), 0x0000);  // halfway to zero: even
   EXPECT_EQ(fp32_to_fp16(-0.0f), 0x8000);

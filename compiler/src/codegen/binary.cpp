@@ -17,7 +17,8 @@
 namespace opforge::compiler {
 
 std::string TargetOptions::key() const {
-  return triple + ";" + features + ";O" + std::to_string(opt_level) + ";text=" + std::to_string(text_base);
+  return triple + ";" + features + ";O" + std::to_string(opt_level) +
+         ";text=" + std::to_string(text_base);
 }
 
 std::vector<uint8_t> KernelBinary::pack_args(const std::vector<ArgValue> &values) const {
@@ -32,26 +33,30 @@ std::vector<uint8_t> KernelBinary::pack_args(const std::vector<ArgValue> &values
     bool is_ptr = s.type.rfind("!tt.ptr", 0) == 0;
     bool is_float = s.type == "f32" || s.type == "f64" || s.type == "f16" || s.type == "bf16";
     if (is_ptr) {
-      if (v.kind != ArgValue::Kind::Address) throw Error("kernel " + kernel + ": argument " + s.name + " needs a tensor");
+      if (v.kind != ArgValue::Kind::Address)
+        throw Error("kernel " + kernel + ": argument " + s.name + " needs a tensor");
       std::memcpy(p, &v.address, 8);
     } else if (is_float) {
       double d = v.kind == ArgValue::Kind::Float ? v.float_value : static_cast<double>(v.int_value);
-      if (v.kind == ArgValue::Kind::Address) throw Error("kernel " + kernel + ": argument " + s.name + " needs a number");
-      if (s.type == "f64") std::memcpy(p, &d, 8);
+      if (v.kind == ArgValue::Kind::Address)
+        throw Error("kernel " + kernel + ": argument " + s.name + " needs a number");
+      if (s.type == "f64")
+        std::memcpy(p, &d, 8);
       else {
         float f = static_cast<float>(d);
         std::memcpy(p, &f, 4);
       }
     } else {
-      if (v.kind != ArgValue::Kind::Int) throw Error("kernel " + kernel + ": argument " + s.name + " needs an integer");
+      if (v.kind != ArgValue::Kind::Int)
+        throw Error("kernel " + kernel + ": argument " + s.name + " needs an integer");
       std::memcpy(p, &v.int_value, 8);
     }
   }
   return block;
 }
 
-KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernelPlan &plan, const std::string &spec_key,
-                                const TargetOptions &target) {
+KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernelPlan &plan,
+                                const std::string &spec_key, const TargetOptions &target) {
   KernelBinary b;
   b.kernel = plan.function->name;
   b.args = plan.args;
@@ -65,14 +70,16 @@ KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernel
   meta["target"] = target.key();
   meta["local_mem_bytes"] = b.local_mem_bytes;
   meta["arg_block_bytes"] = b.arg_block_bytes;
-  for (auto &a : b.args) meta["args"].push_back({{"name", a.name}, {"type", a.type}, {"offset", a.offset_bytes}});
+  for (auto &a : b.args)
+    meta["args"].push_back({{"name", a.name}, {"type", a.type}, {"offset", a.offset_bytes}});
   b.metadata_json = meta.dump();
   std::string escaped;
   for (char c : b.metadata_json) {
     if (c == '"' || c == '\\') escaped += '\\';
     escaped += c;
   }
-  b.asm_text = asm_text + "\n\t.section .opforge.meta,\"\",@progbits\n\t.ascii \"" + escaped + "\"\n";
+  b.asm_text =
+      asm_text + "\n\t.section .opforge.meta,\"\",@progbits\n\t.ascii \"" + escaped + "\"\n";
   // LLVM prints whole-register loads with the short aliases vl<N>r.v (GNU as
   // takes them); spell them as the element-width form vl<N>re8.v.
   for (const char *n : {"1", "2", "4", "8"}) {

@@ -30,22 +30,33 @@ namespace opforge::compiler {
 namespace {
 
 using ttir::Elem;
-using ttir::OpKind;
 using ttir::Operation;
+using ttir::OpKind;
 using ttir::Value;
 using Idx = std::vector<std::string>;
 
 std::string llty(Elem e) {
   switch (e) {
-    case Elem::I1: return "i1";
-    case Elem::I8: return "i8";
-    case Elem::I16: return "i16";
-    case Elem::I32: return "i32";
-    case Elem::I64: return "i64";
-    case Elem::F16: case Elem::BF16: case Elem::F32: return "float";
-    case Elem::F64: return "double";
-    case Elem::Ptr: return "ptr";
-    default: throw Error("codegen: value without an element type");
+    case Elem::I1:
+      return "i1";
+    case Elem::I8:
+      return "i8";
+    case Elem::I16:
+      return "i16";
+    case Elem::I32:
+      return "i32";
+    case Elem::I64:
+      return "i64";
+    case Elem::F16:
+    case Elem::BF16:
+    case Elem::F32:
+      return "float";
+    case Elem::F64:
+      return "double";
+    case Elem::Ptr:
+      return "ptr";
+    default:
+      throw Error("codegen: value without an element type");
   }
 }
 // Type of one element in a block buffer.
@@ -53,16 +64,21 @@ std::string bufty(Elem e) { return e == Elem::I1 ? "i8" : llty(e); }
 // Type of one element in global memory (what a pointer points to).
 std::string memty(Elem e) {
   switch (e) {
-    case Elem::I1: return "i8";
-    case Elem::F16: case Elem::BF16: return "i16";
-    default: return llty(e);
+    case Elem::I1:
+      return "i8";
+    case Elem::F16:
+    case Elem::BF16:
+      return "i16";
+    default:
+      return llty(e);
   }
 }
 
 std::string float_lit(double v, Elem e) {
   char buf[32];
   double d = e == Elem::F64 ? v : static_cast<double>(static_cast<float>(v));
-  std::snprintf(buf, sizeof buf, "0x%016llX", static_cast<unsigned long long>(std::bit_cast<uint64_t>(d)));
+  std::snprintf(buf, sizeof buf, "0x%016llX",
+                static_cast<unsigned long long>(std::bit_cast<uint64_t>(d)));
   return buf;
 }
 
@@ -141,12 +157,14 @@ class Emitter {
 
   std::string run() {
     const ttir::Function &f = *plan_.function;
-    for (size_t i = 0; i < f.body->args.size(); ++i) load_arg(*f.body->args[i], plan_.args[i].offset_bytes);
+    for (size_t i = 0; i < f.body->args.size(); ++i)
+      load_arg(*f.body->args[i], plan_.args[i].offset_bytes);
     emit_block(*f.body);
     line("unreachable");  // the block after tt.return's xmtia.done
     std::ostringstream os;
     os << "; kernel " << f.name << "\n";
-    os << "define void @_start(ptr %args) nounwind \"no-builtins\" {\nentry:\n" << allocas_.str() << "  br label %body\nbody:\n"
+    os << "define void @_start(ptr %args) nounwind \"no-builtins\" {\nentry:\n"
+       << allocas_.str() << "  br label %body\nbody:\n"
        << code_.str() << "}\n\n";
     for (auto &d : decls_) os << d << "\n";
     os << kHalfHelpers;
@@ -166,10 +184,12 @@ class Emitter {
   void start(const std::string &l) { code_ << l << ":\n"; }
   std::string alloca_of(const std::string &ty, int64_t count = 1) {
     std::string a = "%a" + std::to_string(alloca_count_++);
-    allocas_ << "  " << a << " = alloca " << ty << ", i64 " << std::max<int64_t>(count, 1) << ", align 16\n";
+    allocas_ << "  " << a << " = alloca " << ty << ", i64 " << std::max<int64_t>(count, 1)
+             << ", align 16\n";
     return a;
   }
-  std::string intrinsic(const std::string &name, const std::string &ret, const std::string &args_types) {
+  std::string intrinsic(const std::string &name, const std::string &ret,
+                        const std::string &args_types) {
     decls_.insert("declare " + ret + " @" + name + "(" + args_types + ")");
     return name;
   }
@@ -182,17 +202,23 @@ class Emitter {
     std::string p = emit("getelementptr i8, ptr %args, i64 " + std::to_string(offset));
     Elem e = a.type.elem;
     if (a.type.is_block()) throw Error("codegen: block-typed kernel argument " + a.name);
-    if (e == Elem::Ptr) scalars_[&a] = emit("load ptr, ptr " + p);
-    else if (e == Elem::F32 || e == Elem::F64) scalars_[&a] = emit("load " + llty(e) + ", ptr " + p);
-    else if (e == Elem::F16 || e == Elem::BF16) scalars_[&a] = round(e, emit("load float, ptr " + p));
-    else if (e == Elem::I64) scalars_[&a] = emit("load i64, ptr " + p);
-    else scalars_[&a] = emit("trunc i64 " + emit("load i64, ptr " + p) + " to " + llty(e));
+    if (e == Elem::Ptr)
+      scalars_[&a] = emit("load ptr, ptr " + p);
+    else if (e == Elem::F32 || e == Elem::F64)
+      scalars_[&a] = emit("load " + llty(e) + ", ptr " + p);
+    else if (e == Elem::F16 || e == Elem::BF16)
+      scalars_[&a] = round(e, emit("load float, ptr " + p));
+    else if (e == Elem::I64)
+      scalars_[&a] = emit("load i64, ptr " + p);
+    else
+      scalars_[&a] = emit("trunc i64 " + emit("load i64, ptr " + p) + " to " + llty(e));
   }
 
   std::string scalar(const Value *v) {
     auto it = scalars_.find(v);
     if (it == scalars_.end())
-      throw Error("codegen: internal: scalar value %" + std::to_string(v->id) + " used before it was emitted");
+      throw Error("codegen: internal: scalar value %" + std::to_string(v->id) +
+                  " used before it was emitted");
     return it->second;
   }
 
@@ -200,16 +226,17 @@ class Emitter {
     Elem e = op.result()->type.elem;
     const ttir::Attr &a = op.attrs.at("value");
     if (ttir::elem_is_float(e)) {
-      double v = std::holds_alternative<double>(a) ? std::get<double>(a)
+      double v = std::holds_alternative<double>(a)    ? std::get<double>(a)
                  : std::holds_alternative<int64_t>(a) ? static_cast<double>(std::get<int64_t>(a))
-                 : std::get<bool>(a) ? 1.0 : 0.0;
+                 : std::get<bool>(a)                  ? 1.0
+                                                      : 0.0;
       if (e == Elem::F16) v = fp16_to_fp32(fp32_to_fp16(static_cast<float>(v)));
       if (e == Elem::BF16) v = bf16_to_fp32(fp32_to_bf16(static_cast<float>(v)));
       return float_lit(v, e);
     }
     int64_t v = std::holds_alternative<int64_t>(a) ? std::get<int64_t>(a)
-                : std::holds_alternative<bool>(a) ? (std::get<bool>(a) ? 1 : 0)
-                : static_cast<int64_t>(std::get<double>(a));
+                : std::holds_alternative<bool>(a)  ? (std::get<bool>(a) ? 1 : 0)
+                                                   : static_cast<int64_t>(std::get<double>(a));
     if (e == Elem::I1) return (v & 1) ? "true" : "false";
     return std::to_string(v);
   }
@@ -219,10 +246,13 @@ class Emitter {
     if (e == Elem::BF16) {
       std::string b = emit("bitcast float " + x + " to i32");
       std::string lsb = emit("and i32 " + emit("lshr i32 " + b + ", 16") + ", 1");
-      std::string r = emit("and i32 " + emit("add i32 " + emit("add i32 " + b + ", 32767") + ", " + lsb) + ", -65536");
+      std::string r =
+          emit("and i32 " + emit("add i32 " + emit("add i32 " + b + ", 32767") + ", " + lsb) +
+               ", -65536");
       std::string nan = emit("fcmp uno float " + x + ", " + x);
       std::string q = emit("and i32 " + emit("or i32 " + b + ", 4194304") + ", -65536");
-      return emit("bitcast i32 " + emit("select i1 " + nan + ", i32 " + q + ", i32 " + r) + " to float");
+      return emit("bitcast i32 " + emit("select i1 " + nan + ", i32 " + q + ", i32 " + r) +
+                  " to float");
     }
     if (e == Elem::F16) return emit("call float @__opforge_round_f16(float " + x + ")");
     return x;
@@ -232,7 +262,8 @@ class Emitter {
       std::string w = emit("zext i16 " + emit("load i16, ptr " + ptr) + " to i32");
       return emit("bitcast i32 " + emit("shl i32 " + w + ", 16") + " to float");
     }
-    if (e == Elem::F16) return emit("call float @__opforge_f16_to_f32(i16 " + emit("load i16, ptr " + ptr) + ")");
+    if (e == Elem::F16)
+      return emit("call float @__opforge_f16_to_f32(i16 " + emit("load i16, ptr " + ptr) + ")");
     if (e == Elem::I1) return emit("icmp ne i8 " + emit("load i8, ptr " + ptr) + ", 0");
     return emit("load " + llty(e) + ", ptr " + ptr);
   }
@@ -258,7 +289,8 @@ class Emitter {
     if (idx.empty()) return "0";
     std::string lin = idx[0];
     for (size_t d = 1; d < idx.size(); ++d)
-      lin = emit("add i64 " + emit("mul i64 " + lin + ", " + std::to_string(shape[d])) + ", " + idx[d]);
+      lin = emit("add i64 " + emit("mul i64 " + lin + ", " + std::to_string(shape[d])) + ", " +
+                 idx[d]);
     return lin;
   }
   std::string buffer_for(const Value *v) {
@@ -267,7 +299,8 @@ class Emitter {
     return bufs_[v] = alloca_of(bufty(v->type.elem), v->type.numel());
   }
   std::string buf_ptr(const Value *v, const std::string &buf, const Idx &idx) {
-    return emit("getelementptr " + bufty(v->type.elem) + ", ptr " + buf + ", i64 " + linear(idx, v->type.shape));
+    return emit("getelementptr " + bufty(v->type.elem) + ", ptr " + buf + ", i64 " +
+                linear(idx, v->type.shape));
   }
   std::string buf_load(const Value *v, const std::string &buf, const Idx &idx) {
     std::string p = buf_ptr(v, buf, idx);
@@ -276,8 +309,10 @@ class Emitter {
   }
   void buf_store(const Value *v, const std::string &buf, const Idx &idx, const std::string &x) {
     std::string p = buf_ptr(v, buf, idx);
-    if (v->type.elem == Elem::I1) line("store i8 " + emit("zext i1 " + x + " to i8") + ", ptr " + p);
-    else line("store " + llty(v->type.elem) + " " + x + ", ptr " + p);
+    if (v->type.elem == Elem::I1)
+      line("store i8 " + emit("zext i1 " + x + " to i8") + ", ptr " + p);
+    else
+      line("store " + llty(v->type.elem) + " " + x + ", ptr " + p);
   }
 
   // ---- loops -------------------------------------------------------------------
@@ -288,7 +323,8 @@ class Emitter {
     line("br label %" + head);
     start(head);
     std::string i = emit("load i64, ptr " + slot);
-    line("br i1 " + emit("icmp slt i64 " + i + ", " + std::to_string(hi)) + ", label %" + bodyl + ", label %" + exit);
+    line("br i1 " + emit("icmp slt i64 " + i + ", " + std::to_string(hi)) + ", label %" + bodyl +
+         ", label %" + exit);
     start(bodyl);
     auto saved = memo_;
     body(i);
@@ -297,7 +333,8 @@ class Emitter {
     line("br label %" + head);
     start(exit);
   }
-  void nest(const std::vector<int64_t> &shape, size_t d, Idx &idx, const std::function<void(const Idx &)> &body) {
+  void nest(const std::vector<int64_t> &shape, size_t d, Idx &idx,
+            const std::function<void(const Idx &)> &body) {
     if (d == shape.size()) {
       body(idx);
       return;
@@ -325,7 +362,9 @@ class Emitter {
   }
 
   // ---- element evaluation ---------------------------------------------------------
-  std::string val(const Value *v, const Idx &idx) { return v->type.is_block() ? elem(v, idx) : scalar(v); }
+  std::string val(const Value *v, const Idx &idx) {
+    return v->type.is_block() ? elem(v, idx) : scalar(v);
+  }
 
   std::string elem(const Value *v, const Idx &idx) {
     std::string key;
@@ -333,9 +372,12 @@ class Emitter {
     auto mk = std::make_pair(v, key);
     if (auto it = memo_.find(mk); it != memo_.end()) return it->second;
     std::string r;
-    if (auto b = bufs_.find(v); b != bufs_.end()) r = buf_load(v, b->second, idx);
-    else if (!v->def) throw Error("codegen: internal: block argument without a buffer");
-    else r = elem_op(*v->def, idx);
+    if (auto b = bufs_.find(v); b != bufs_.end())
+      r = buf_load(v, b->second, idx);
+    else if (!v->def)
+      throw Error("codegen: internal: block argument without a buffer");
+    else
+      r = elem_op(*v->def, idx);
     memo_[mk] = r;
     return r;
   }
@@ -343,10 +385,14 @@ class Emitter {
   std::string elem_op(const Operation &op, const Idx &idx) {
     const Value *v = op.result();
     switch (op.kind) {
-      case OpKind::Constant: return constant(op);
+      case OpKind::Constant:
+        return constant(op);
       case OpKind::MakeRange:
-        return emit("trunc i64 " + emit("add i64 " + idx[0] + ", " + std::to_string(op.int_attr("start"))) + " to i32");
-      case OpKind::Splat: return scalar(op.operands[0]);
+        return emit("trunc i64 " +
+                    emit("add i64 " + idx[0] + ", " + std::to_string(op.int_attr("start"))) +
+                    " to i32");
+      case OpKind::Splat:
+        return scalar(op.operands[0]);
       case OpKind::Broadcast: {
         const Value *src = op.operands[0];
         if (!src->type.is_block()) return scalar(src);
@@ -360,10 +406,13 @@ class Emitter {
         s.erase(s.begin() + op.int_attr("axis"));
         return val(op.operands[0], s);
       }
-      case OpKind::Load: return load(op, idx);
-      default: break;
+      case OpKind::Load:
+        return load(op, idx);
+      default:
+        break;
     }
-    if (op.results.size() != 1 || !op.regions.empty()) fail(op, "cannot be fused into an element loop");
+    if (op.results.size() != 1 || !op.regions.empty())
+      fail(op, "cannot be fused into an element loop");
     std::vector<std::string> in;
     for (auto *o : op.operands) in.push_back(val(o, idx));
     return apply(op, in);
@@ -375,8 +424,11 @@ class Emitter {
     if (op.operands.size() < 2) return load_mem(e, ptr);
     std::string mask = val(op.operands[1], idx);
     std::string slot = alloca_of(llty(e));
-    std::string other = op.operands.size() > 2 ? val(op.operands[2], idx)
-                        : ttir::elem_is_float(e) ? float_lit(0, e) : e == Elem::I1 ? "false" : e == Elem::Ptr ? "null" : "0";
+    std::string other = op.operands.size() > 2   ? val(op.operands[2], idx)
+                        : ttir::elem_is_float(e) ? float_lit(0, e)
+                        : e == Elem::I1          ? "false"
+                        : e == Elem::Ptr         ? "null"
+                                                 : "0";
     line("store " + llty(e) + " " + other + ", ptr " + slot);
     when(mask, [&] { line("store " + llty(e) + " " + load_mem(e, ptr) + ", ptr " + slot); });
     return emit("load " + llty(e) + ", ptr " + slot);
@@ -387,7 +439,9 @@ class Emitter {
     Elem re = op.result()->type.elem;
     Elem ie = op.operands.empty() ? re : op.operands[0]->type.elem;
     std::string rt = llty(re), it = llty(ie);
-    auto bin = [&](const char *inst) { return emit(std::string(inst) + " " + it + " " + in[0] + ", " + in[1]); };
+    auto bin = [&](const char *inst) {
+      return emit(std::string(inst) + " " + it + " " + in[0] + ", " + in[1]);
+    };
     auto fbin = [&](const char *inst) { return round(re, bin(inst)); };
     auto call = [&](const std::string &name, int n) {
       std::string types, args;
@@ -399,49 +453,90 @@ class Emitter {
     };
     std::string fsuf = it == "double" ? "f64" : "f32";
     switch (op.kind) {
-      case OpKind::AddI: return bin("add");
-      case OpKind::SubI: return bin("sub");
-      case OpKind::MulI: return bin("mul");
-      case OpKind::AndI: return bin("and");
-      case OpKind::OrI: return bin("or");
-      case OpKind::XOrI: return bin("xor");
-      case OpKind::AddF: return fbin("fadd");
-      case OpKind::SubF: return fbin("fsub");
-      case OpKind::MulF: return fbin("fmul");
-      case OpKind::DivF: return fbin("fdiv");
-      case OpKind::NegF: return emit("fneg " + it + " " + in[0]);
-      case OpKind::DivSI: case OpKind::RemSI: case OpKind::DivUI: case OpKind::RemUI: return divide(op.kind, it, ie, in);
-      case OpKind::ShLI: case OpKind::ShRSI: case OpKind::ShRUI: {
-        std::string amt = emit("and " + it + " " + in[1] + ", " + std::to_string(ttir::elem_bits(ie) - 1));
-        const char *inst = op.kind == OpKind::ShLI ? "shl" : op.kind == OpKind::ShRSI ? "ashr" : "lshr";
+      case OpKind::AddI:
+        return bin("add");
+      case OpKind::SubI:
+        return bin("sub");
+      case OpKind::MulI:
+        return bin("mul");
+      case OpKind::AndI:
+        return bin("and");
+      case OpKind::OrI:
+        return bin("or");
+      case OpKind::XOrI:
+        return bin("xor");
+      case OpKind::AddF:
+        return fbin("fadd");
+      case OpKind::SubF:
+        return fbin("fsub");
+      case OpKind::MulF:
+        return fbin("fmul");
+      case OpKind::DivF:
+        return fbin("fdiv");
+      case OpKind::NegF:
+        return emit("fneg " + it + " " + in[0]);
+      case OpKind::DivSI:
+      case OpKind::RemSI:
+      case OpKind::DivUI:
+      case OpKind::RemUI:
+        return divide(op.kind, it, ie, in);
+      case OpKind::ShLI:
+      case OpKind::ShRSI:
+      case OpKind::ShRUI: {
+        std::string amt =
+            emit("and " + it + " " + in[1] + ", " + std::to_string(ttir::elem_bits(ie) - 1));
+        const char *inst = op.kind == OpKind::ShLI    ? "shl"
+                           : op.kind == OpKind::ShRSI ? "ashr"
+                                                      : "lshr";
         return emit(std::string(inst) + " " + it + " " + in[0] + ", " + amt);
       }
-      case OpKind::CmpI: return emit("icmp " + op.str_attr("predicate") + " " + it + " " + in[0] + ", " + in[1]);
-      case OpKind::CmpF: return emit("fcmp " + op.str_attr("predicate") + " " + it + " " + in[0] + ", " + in[1]);
+      case OpKind::CmpI:
+        return emit("icmp " + op.str_attr("predicate") + " " + it + " " + in[0] + ", " + in[1]);
+      case OpKind::CmpF:
+        return emit("fcmp " + op.str_attr("predicate") + " " + it + " " + in[0] + ", " + in[1]);
       case OpKind::Select:
         return emit("select i1 " + in[0] + ", " + rt + " " + in[1] + ", " + rt + " " + in[2]);
-      case OpKind::MaxSI: case OpKind::MinSI: case OpKind::MaxUI: case OpKind::MinUI: {
-        const char *p = op.kind == OpKind::MaxSI ? "sge" : op.kind == OpKind::MinSI ? "sle" : op.kind == OpKind::MaxUI ? "uge" : "ule";
+      case OpKind::MaxSI:
+      case OpKind::MinSI:
+      case OpKind::MaxUI:
+      case OpKind::MinUI: {
+        const char *p = op.kind == OpKind::MaxSI   ? "sge"
+                        : op.kind == OpKind::MinSI ? "sle"
+                        : op.kind == OpKind::MaxUI ? "uge"
+                                                   : "ule";
         std::string c = emit(std::string("icmp ") + p + " " + it + " " + in[0] + ", " + in[1]);
         return emit("select i1 " + c + ", " + it + " " + in[0] + ", " + it + " " + in[1]);
       }
-      case OpKind::MaxNumF: return call("llvm.maxnum." + fsuf, 2);
-      case OpKind::MinNumF: return call("llvm.minnum." + fsuf, 2);
-      case OpKind::MaximumF: case OpKind::MinimumF: {
-        std::string m = call(op.kind == OpKind::MaximumF ? "llvm.maxnum." + fsuf : "llvm.minnum." + fsuf, 2);
+      case OpKind::MaxNumF:
+        return call("llvm.maxnum." + fsuf, 2);
+      case OpKind::MinNumF:
+        return call("llvm.minnum." + fsuf, 2);
+      case OpKind::MaximumF:
+      case OpKind::MinimumF: {
+        std::string m =
+            call(op.kind == OpKind::MaximumF ? "llvm.maxnum." + fsuf : "llvm.minnum." + fsuf, 2);
         std::string nan = emit("fcmp uno " + it + " " + in[0] + ", " + in[1]);
-        return emit("select i1 " + nan + ", " + it + " " + float_lit(NAN, ie) + ", " + it + " " + m);
+        return emit("select i1 " + nan + ", " + it + " " + float_lit(NAN, ie) + ", " + it + " " +
+                    m);
       }
-      case OpKind::Fma: return round(re, call("llvm.fma." + fsuf, 3));
-      case OpKind::Sqrt: return round(re, call("llvm.sqrt." + fsuf, 1));
-      case OpKind::AbsF: return call("llvm.fabs." + fsuf, 1);
+      case OpKind::Fma:
+        return round(re, call("llvm.fma." + fsuf, 3));
+      case OpKind::Sqrt:
+        return round(re, call("llvm.sqrt." + fsuf, 1));
+      case OpKind::AbsF:
+        return call("llvm.fabs." + fsuf, 1);
       case OpKind::AbsI: {
         std::string neg = emit("sub " + it + " 0, " + in[0]);
         std::string c = emit("icmp slt " + it + " " + in[0] + ", 0");
         return emit("select i1 " + c + ", " + it + " " + neg + ", " + it + " " + in[0]);
       }
-      case OpKind::Exp: case OpKind::Log: case OpKind::Tanh: case OpKind::Erf: case OpKind::Sin:
-      case OpKind::Cos: case OpKind::Rsqrt:
+      case OpKind::Exp:
+      case OpKind::Log:
+      case OpKind::Tanh:
+      case OpKind::Erf:
+      case OpKind::Sin:
+      case OpKind::Cos:
+      case OpKind::Rsqrt:
         return round(re, sfu(op.kind, it, in[0]));
       case OpKind::Exp2: {
         std::string x = emit("fmul " + it + " " + in[0] + ", " + float_lit(M_LN2, ie));
@@ -451,28 +546,39 @@ class Emitter {
         std::string l = sfu(OpKind::Log, it, in[0]);
         return round(re, emit("fmul " + it + " " + l + ", " + float_lit(1.0 / M_LN2, ie)));
       }
-      case OpKind::ExtSI: case OpKind::ExtUI: case OpKind::TruncI: {
+      case OpKind::ExtSI:
+      case OpKind::ExtUI:
+      case OpKind::TruncI: {
         if (ttir::elem_bits(ie) == ttir::elem_bits(re)) return in[0];
-        const char *inst = op.kind == OpKind::TruncI ? "trunc" : op.kind == OpKind::ExtSI ? "sext" : "zext";
+        const char *inst = op.kind == OpKind::TruncI  ? "trunc"
+                           : op.kind == OpKind::ExtSI ? "sext"
+                                                      : "zext";
         return emit(std::string(inst) + " " + it + " " + in[0] + " to " + rt);
       }
-      case OpKind::SIToFP: case OpKind::UIToFP:
-        return round(re, emit(std::string(op.kind == OpKind::SIToFP ? "sitofp " : "uitofp ") + it + " " + in[0] + " to " + rt));
-      case OpKind::FPToSI: case OpKind::FPToUI: {
+      case OpKind::SIToFP:
+      case OpKind::UIToFP:
+        return round(re, emit(std::string(op.kind == OpKind::SIToFP ? "sitofp " : "uitofp ") + it +
+                              " " + in[0] + " to " + rt));
+      case OpKind::FPToSI:
+      case OpKind::FPToUI: {
         bool u = op.kind == OpKind::FPToUI;
-        std::string name = std::string(u ? "llvm.fptoui.sat." : "llvm.fptosi.sat.") + rt + "." + fsuf;
+        std::string name =
+            std::string(u ? "llvm.fptoui.sat." : "llvm.fptosi.sat.") + rt + "." + fsuf;
         return emit("call " + rt + " @" + intrinsic(name, rt, it) + "(" + it + " " + in[0] + ")");
       }
-      case OpKind::ExtF: case OpKind::TruncF: {
+      case OpKind::ExtF:
+      case OpKind::TruncF: {
         if (it == rt) return round(re, in[0]);
         if (op.kind == OpKind::ExtF) return emit("fpext " + it + " " + in[0] + " to " + rt);
         return round(re, emit("fptrunc " + it + " " + in[0] + " to " + rt));
       }
       case OpKind::AddPtr: {
         Elem pe = op.operands[0]->type.pointee;
-        return emit("getelementptr " + memty(pe) + ", ptr " + in[0] + ", " + llty(op.operands[1]->type.elem) + " " + in[1]);
+        return emit("getelementptr " + memty(pe) + ", ptr " + in[0] + ", " +
+                    llty(op.operands[1]->type.elem) + " " + in[1]);
       }
-      default: fail(op, "not supported by the code generator yet");
+      default:
+        fail(op, "not supported by the code generator yet");
     }
   }
 
@@ -485,7 +591,8 @@ class Emitter {
     std::string bad = zero;
     if (is_signed) {
       int bits = ttir::elem_bits(ie);
-      std::string minv = bits >= 64 ? std::to_string(INT64_MIN) : std::to_string(-(int64_t(1) << (bits - 1)));
+      std::string minv =
+          bits >= 64 ? std::to_string(INT64_MIN) : std::to_string(-(int64_t(1) << (bits - 1)));
       std::string ovf = emit("and i1 " + emit("icmp eq " + it + " " + in[0] + ", " + minv) + ", " +
                              emit("icmp eq " + it + " " + in[1] + ", -1"));
       bad = emit("or i1 " + zero + ", " + ovf);
@@ -493,12 +600,14 @@ class Emitter {
     std::string safe = emit("select i1 " + bad + ", " + it + " 1, " + it + " " + in[1]);
     const char *inst = is_div ? (is_signed ? "sdiv" : "udiv") : (is_signed ? "srem" : "urem");
     std::string q = emit(std::string(inst) + " " + it + " " + in[0] + ", " + safe);
-    return emit("select i1 " + zero + ", " + it + " " + (is_div ? "-1" : in[0]) + ", " + it + " " + q);
+    return emit("select i1 " + zero + ", " + it + " " + (is_div ? "-1" : in[0]) + ", " + it + " " +
+                q);
   }
 
   std::string sfu(OpKind k, const std::string &it, const std::string &x) {
     std::string f = it == "float" ? x : emit("fptrunc double " + x + " to float");
-    std::string r = emit("call float asm \"" + sfu_scalar_asm(k) + "\", \"=f,f,~{v8},~{vl},~{vtype}\"(float " + f + ")");
+    std::string r = emit("call float asm \"" + sfu_scalar_asm(k) +
+                         "\", \"=f,f,~{v8},~{vl},~{vtype}\"(float " + f + ")");
     return it == "float" ? r : emit("fpext float " + r + " to double");
   }
 
@@ -509,31 +618,42 @@ class Emitter {
 
   void emit_op(const Operation &op) {
     switch (op.kind) {
-      case OpKind::ProgramId: case OpKind::NumPrograms: {
-        std::string csr = std::string(op.kind == OpKind::ProgramId ? "mtia.pid_" : "mtia.nprog_") + "xyz"[op.int_attr("axis")];
+      case OpKind::ProgramId:
+      case OpKind::NumPrograms: {
+        std::string csr = std::string(op.kind == OpKind::ProgramId ? "mtia.pid_" : "mtia.nprog_") +
+                          "xyz"[op.int_attr("axis")];
         std::string r = emit("call i64 asm \"" + csr_read_asm(csr) + "\", \"=r\"()");
         scalars_[op.result()] = emit("trunc i64 " + r + " to i32");
         return;
       }
-      case OpKind::Store: return store(op);
+      case OpKind::Store:
+        return store(op);
       case OpKind::Return: {
         line("call void asm sideeffect \"" + done_asm() + "\", \"~{memory}\"()");
         line("unreachable");
         start(label());
         return;
       }
-      case OpKind::Barrier: return;
-      case OpKind::For: return for_loop(op);
-      case OpKind::If: return if_op(op);
-      case OpKind::Reduce: return reduce(op);
-      case OpKind::Dot: return dot(op);
-      default: break;
+      case OpKind::Barrier:
+        return;
+      case OpKind::For:
+        return for_loop(op);
+      case OpKind::If:
+        return if_op(op);
+      case OpKind::Reduce:
+        return reduce(op);
+      case OpKind::Dot:
+        return dot(op);
+      default:
+        break;
     }
     const Value *v = op.results.empty() ? nullptr : op.result();
     if (!v) fail(op, "not supported by the code generator yet");
     if (!v->type.is_block()) {
-      if (op.kind == OpKind::Constant) scalars_[v] = constant(op);
-      else if (op.kind == OpKind::Load) scalars_[v] = load(op, {});
+      if (op.kind == OpKind::Constant)
+        scalars_[v] = constant(op);
+      else if (op.kind == OpKind::Load)
+        scalars_[v] = load(op, {});
       else {
         std::vector<std::string> in;
         for (auto *o : op.operands) in.push_back(scalar(o));
@@ -573,11 +693,15 @@ class Emitter {
     Elem e = valv->type.elem;
     auto body = [&](const Idx &idx) {
       auto put = [&] { store_mem(e, val(ptrv, idx), val(valv, idx)); };
-      if (maskv) when(val(maskv, idx), put);
-      else put();
+      if (maskv)
+        when(val(maskv, idx), put);
+      else
+        put();
     };
-    if (ptrv->type.is_block()) loop_nest(ptrv->type.shape, body);
-    else body({});
+    if (ptrv->type.is_block())
+      loop_nest(ptrv->type.shape, body);
+    else
+      body({});
   }
 
   // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
@@ -608,34 +732,43 @@ class Emitter {
     line("br label %" + head);
     start(head);
     std::string iv = emit("load " + ity + ", ptr " + ivs);
-    line("br i1 " + emit("icmp slt " + ity + " " + iv + ", " + scalar(op.operands[1])) + ", label %" + bl + ", label %" + exit);
+    line("br i1 " + emit("icmp slt " + ity + " " + iv + ", " + scalar(op.operands[1])) +
+         ", label %" + bl + ", label %" + exit);
     start(bl);
     auto saved = memo_;
     scalars_[body.arg(0)] = iv;
     for (size_t j = 1; j < body.args.size(); ++j)
       if (!body.arg(j)->type.is_block())
-        scalars_[body.arg(j)] = emit("load " + llty(body.arg(j)->type.elem) + ", ptr " + slots[j - 1]);
+        scalars_[body.arg(j)] =
+            emit("load " + llty(body.arg(j)->type.elem) + ", ptr " + slots[j - 1]);
     for (auto &o : body.ops) {
-      if (o->kind == OpKind::Yield) yield_into(*o, body, slots, true);
-      else emit_op(*o);
+      if (o->kind == OpKind::Yield)
+        yield_into(*o, body, slots, true);
+      else
+        emit_op(*o);
     }
     memo_ = saved;
     // Stop before the induction variable would wrap past the bound.
     std::string next = emit("add " + ity + " " + iv + ", " + scalar(op.operands[2]));
-    std::string last = emit("icmp sgt " + ity + " " + iv + ", " + emit("sub " + ity + " " + scalar(op.operands[1]) + ", " + scalar(op.operands[2])));
+    std::string last =
+        emit("icmp sgt " + ity + " " + iv + ", " +
+             emit("sub " + ity + " " + scalar(op.operands[1]) + ", " + scalar(op.operands[2])));
     line("store " + ity + " " + next + ", ptr " + ivs);
     line("br i1 " + last + ", label %" + exit + ", label %" + head);
     start(exit);
     for (size_t j = 0; j < op.results.size(); ++j) {
       const Value *r = op.result(j);
-      if (r->type.is_block()) bufs_[r] = slots[j];
-      else scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
+      if (r->type.is_block())
+        bufs_[r] = slots[j];
+      else
+        scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
     }
   }
 
   // Writes a yield's operands into the slots / buffers of the carried values
   // (via temporaries when the loop's own buffers feed the new values).
-  void yield_into(const Operation &y, const ttir::Block &, const std::vector<std::string> &slots, bool via_temp) {
+  void yield_into(const Operation &y, const ttir::Block &, const std::vector<std::string> &slots,
+                  bool via_temp) {
     std::vector<std::string> temps(y.operands.size());
     for (size_t j = 0; j < y.operands.size(); ++j) {
       const Value *v = y.operands[j];
@@ -651,8 +784,10 @@ class Emitter {
           // An element loop, not llvm.memcpy: there is no C library to call.
           std::string ty = bufty(v->type.elem);
           loop(0, v->type.numel(), [&](const std::string &i) {
-            std::string x = emit("load " + ty + ", ptr " + emit("getelementptr " + ty + ", ptr " + temps[j] + ", i64 " + i));
-            line("store " + ty + " " + x + ", ptr " + emit("getelementptr " + ty + ", ptr " + slots[j] + ", i64 " + i));
+            std::string x = emit("load " + ty + ", ptr " +
+                                 emit("getelementptr " + ty + ", ptr " + temps[j] + ", i64 " + i));
+            line("store " + ty + " " + x + ", ptr " +
+                 emit("getelementptr " + ty + ", ptr " + slots[j] + ", i64 " + i));
           });
         } else {
           fill(v, slots[j], v);
@@ -666,8 +801,10 @@ class Emitter {
   void if_op(const Operation &op) {
     std::vector<std::string> slots;
     for (auto &r : op.results) {
-      if (r->type.is_block()) slots.push_back(buffer_for(r.get()));
-      else slots.push_back(alloca_of(llty(r->type.elem)));
+      if (r->type.is_block())
+        slots.push_back(buffer_for(r.get()));
+      else
+        slots.push_back(alloca_of(llty(r->type.elem)));
     }
     std::string thenl = label(), elsel = label(), join = label();
     line("br i1 " + scalar(op.operands[0]) + ", label %" + thenl + ", label %" + elsel);
@@ -676,8 +813,10 @@ class Emitter {
       if (k < op.regions.size()) {
         auto saved = memo_;
         for (auto &o : op.regions[k]->ops) {
-          if (o->kind == OpKind::Yield) yield_into(*o, *op.regions[k], slots, false);
-          else emit_op(*o);
+          if (o->kind == OpKind::Yield)
+            yield_into(*o, *op.regions[k], slots, false);
+          else
+            emit_op(*o);
         }
         memo_ = saved;
       }
@@ -686,12 +825,14 @@ class Emitter {
     start(join);
     for (size_t j = 0; j < op.results.size(); ++j) {
       const Value *r = op.result(j);
-      if (!r->type.is_block()) scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
+      if (!r->type.is_block())
+        scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
     }
   }
 
   // Applies a combine region to scalar values; returns the values it returns.
-  std::vector<std::string> combine(const ttir::Block &region, const std::vector<std::string> &args) {
+  std::vector<std::string> combine(const ttir::Block &region,
+                                   const std::vector<std::string> &args) {
     for (size_t k = 0; k < args.size(); ++k) scalars_[region.arg(k)] = args[k];
     for (auto &o : region.ops) {
       if (o->kind == OpKind::ReduceReturn) {
@@ -722,22 +863,29 @@ class Emitter {
         return s;
       };
       for (size_t j = 0; j < n; ++j)
-        line("store " + llty(op.operands[j]->type.elem) + " " + elem(op.operands[j], at("0")) + ", ptr " + accs[j]);
+        line("store " + llty(op.operands[j]->type.elem) + " " + elem(op.operands[j], at("0")) +
+             ", ptr " + accs[j]);
       loop(1, in_shape[axis], [&](const std::string &k) {
         std::vector<std::string> args;
-        for (size_t j = 0; j < n; ++j) args.push_back(emit("load " + llty(op.operands[j]->type.elem) + ", ptr " + accs[j]));
+        for (size_t j = 0; j < n; ++j)
+          args.push_back(emit("load " + llty(op.operands[j]->type.elem) + ", ptr " + accs[j]));
         for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], at(k)));
         auto r = combine(region, args);
-        for (size_t j = 0; j < n; ++j) line("store " + llty(op.operands[j]->type.elem) + " " + r[j] + ", ptr " + accs[j]);
+        for (size_t j = 0; j < n; ++j)
+          line("store " + llty(op.operands[j]->type.elem) + " " + r[j] + ", ptr " + accs[j]);
       });
       for (size_t j = 0; j < n; ++j) {
         std::string a = emit("load " + llty(op.operands[j]->type.elem) + ", ptr " + accs[j]);
-        if (op.result(j)->type.is_block()) buf_store(op.result(j), bufs[j], oidx, a);
-        else scalars_[op.result(j)] = a;
+        if (op.result(j)->type.is_block())
+          buf_store(op.result(j), bufs[j], oidx, a);
+        else
+          scalars_[op.result(j)] = a;
       }
     };
-    if (out_shape.empty()) one({});
-    else loop_nest(out_shape, one);
+    if (out_shape.empty())
+      one({});
+    else
+      loop_nest(out_shape, one);
   }
 
   void dot(const Operation &op) {
@@ -754,7 +902,8 @@ class Emitter {
         std::string s = emit("load " + rt + ", ptr " + acc);
         std::string t;
         if (ttir::elem_is_float(re)) {
-          if (a->type.elem == Elem::F64 && re != Elem::F64) fail(op, "fp64 operands with a narrower accumulator");
+          if (a->type.elem == Elem::F64 && re != Elem::F64)
+            fail(op, "fp64 operands with a narrower accumulator");
           t = emit("call " + rt + " @" + intrinsic("llvm.fma.f32", "float", "float, float, float") +
                    "(float " + x + ", float " + y + ", float " + s + ")");
         } else {

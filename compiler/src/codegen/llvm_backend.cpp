@@ -44,23 +44,28 @@ std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &targ
     std::string msg;
     llvm::raw_string_ostream os(msg);
     diag.print("llir", os, false);
-    throw Error("codegen: the emitted LLVM IR does not parse (line " + std::to_string(diag.getLineNo()) + "): " + os.str());
+    throw Error("codegen: the emitted LLVM IR does not parse (line " +
+                std::to_string(diag.getLineNo()) + "): " + os.str());
   }
   std::string err;
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(target.triple, err);
   if (!t) throw Error("codegen: LLVM has no target for " + target.triple + ": " + err);
   llvm::TargetOptions topts;
   topts.MCOptions.ABIName = "lp64d";
-  llvm::CodeGenOpt::Level level = target.opt_level >= 2 ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
-  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(target.triple, "generic-rv64", target.features, topts,
-                                                                 llvm::Reloc::Static, llvm::CodeModel::Medium, level));
-  if (!tm) throw Error("codegen: cannot create the RISC-V target machine (" + target.features + ")");
+  llvm::CodeGenOpt::Level level =
+      target.opt_level >= 2 ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
+  std::unique_ptr<llvm::TargetMachine> tm(
+      t->createTargetMachine(target.triple, "generic-rv64", target.features, topts,
+                             llvm::Reloc::Static, llvm::CodeModel::Medium, level));
+  if (!tm)
+    throw Error("codegen: cannot create the RISC-V target machine (" + target.features + ")");
   mod->setDataLayout(tm->createDataLayout());
   mod->setTargetTriple(target.triple);
   {
     std::string msg;
     llvm::raw_string_ostream os(msg);
-    if (llvm::verifyModule(*mod, &os)) throw Error("codegen: the emitted LLVM IR is invalid: " + os.str());
+    if (llvm::verifyModule(*mod, &os))
+      throw Error("codegen: the emitted LLVM IR is invalid: " + os.str());
   }
   if (target.opt_level > 0) {
     llvm::LoopAnalysisManager lam;
@@ -73,7 +78,7 @@ std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &targ
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::OptimizationLevel ol = target.opt_level >= 3 ? llvm::OptimizationLevel::O3
+    llvm::OptimizationLevel ol = target.opt_level >= 3   ? llvm::OptimizationLevel::O3
                                  : target.opt_level == 2 ? llvm::OptimizationLevel::O2
                                                          : llvm::OptimizationLevel::O1;
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(ol);

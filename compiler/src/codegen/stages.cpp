@@ -14,7 +14,8 @@ const ttir::Function &kernel_function(const CompileState &s) {
   return *f;
 }
 
-template <typename T> const T &product(const CompileState &s, const std::string &stage) {
+template <typename T>
+const T &product(const CompileState &s, const std::string &stage) {
   auto it = s.extra.find(stage);
   if (it == s.extra.end()) throw Error("codegen: stage " + stage + " has not run");
   return *std::any_cast<std::shared_ptr<T>>(it->second);
@@ -25,17 +26,19 @@ template <typename T> const T &product(const CompileState &s, const std::string 
 void register_codegen_stages() {
   static std::once_flag once;
   std::call_once(once, [] {
-    register_stage(Stage{"lowered", "plan fused vs buffered blocks, local memory and the argument block",
-                         [](CompileState &s, const CompileOptions &) {
-                           s.extra["lowered"] = std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s)));
-                         },
-                         [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
-    register_stage(Stage{"llir", "emit LLVM IR (element loops, RVV via the loop vectorizer, Xmtia inline asm)",
-                         [](CompileState &s, const CompileOptions &) {
-                           s.extra["llir"] = std::make_shared<std::string>(
-                               emit_llvm_ir(product<LoweredKernelPlan>(s, "lowered")));
-                         },
-                         [](const CompileState &s) { return product<std::string>(s, "llir"); }});
+    register_stage(Stage{
+        "lowered", "plan fused vs buffered blocks, local memory and the argument block",
+        [](CompileState &s, const CompileOptions &) {
+          s.extra["lowered"] = std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s)));
+        },
+        [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
+    register_stage(Stage{
+        "llir", "emit LLVM IR (element loops, RVV via the loop vectorizer, Xmtia inline asm)",
+        [](CompileState &s, const CompileOptions &) {
+          s.extra["llir"] =
+              std::make_shared<std::string>(emit_llvm_ir(product<LoweredKernelPlan>(s, "lowered")));
+        },
+        [](const CompileState &s) { return product<std::string>(s, "llir"); }});
     register_stage(Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
                          [](CompileState &s, const CompileOptions &) {
                            s.extra["asm"] = std::make_shared<std::string>(
@@ -44,16 +47,18 @@ void register_codegen_stages() {
                          [](const CompileState &s) { return product<std::string>(s, "asm"); }});
     register_stage(Stage{"bin", "assemble and link a KernelBinary (ELF, argument layout, metadata)",
                          [](CompileState &s, const CompileOptions &o) {
-                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_binary(
-                               product<std::string>(s, "asm"), product<LoweredKernelPlan>(s, "lowered"),
-                               o.spec.key(), TargetOptions{}));
+                           s.extra["bin"] = std::make_shared<KernelBinary>(
+                               link_kernel_binary(product<std::string>(s, "asm"),
+                                                  product<LoweredKernelPlan>(s, "lowered"),
+                                                  o.spec.key(), TargetOptions{}));
                          },
                          [](const CompileState &s) {
                            const auto &b = product<KernelBinary>(s, "bin");
                            return "KernelBinary " + b.kernel + ": " + std::to_string(b.elf.size()) +
                                   " ELF bytes, entry " + std::to_string(b.entry) + ", " +
                                   std::to_string(b.arg_block_bytes) + " argument bytes, " +
-                                  std::to_string(b.local_mem_bytes) + " local-memory bytes\n" + b.metadata_json + "\n";
+                                  std::to_string(b.local_mem_bytes) + " local-memory bytes\n" +
+                                  b.metadata_json + "\n";
                          }});
   });
 }

@@ -15,12 +15,12 @@ uint32_t xmtia_encode(const std::string &mnemonic, const std::map<std::string, u
   for (auto &[name, value] : fields) {
     const isa::FieldSpec *f = isa::find_field(name);
     if (!f) throw Error("codegen: the ISA tables have no field '" + name + "'");
-    if (f->width() < 32 && value >> f->width()) throw Error("codegen: value out of range for field '" + name + "'");
+    if (f->width() < 32 && value >> f->width())
+      throw Error("codegen: value out of range for field '" + name + "'");
     word = (word & ~f->mask()) | ((value << f->lsb) & f->mask());
   }
   return word;
 }
-
 
 std::string csr_read_asm(const std::string &csr_name) {
   const isa::CsrSpec *c = isa::find_csr(csr_name);
@@ -32,24 +32,32 @@ std::string csr_read_asm(const std::string &csr_name) {
 
 // ".insn r OPCODE, FUNCT3, FUNCT7, rd, rs1, rs2" with the fixed bits of the
 // encoded word (LLVM's integrated assembler takes this form, ours too).
-std::string insn_r(uint32_t word, const std::string &rd, const std::string &rs1, const std::string &rs2) {
+std::string insn_r(uint32_t word, const std::string &rd, const std::string &rs1,
+                   const std::string &rs2) {
   return ".insn r " + std::to_string(word & 0x7f) + ", " + std::to_string((word >> 12) & 7) + ", " +
-         std::to_string(word >> 25) + ", " + rd +
-         ", " + rs1 + ", " + rs2;
+         std::to_string(word >> 25) + ", " + rd + ", " + rs1 + ", " + rs2;
 }
 
 std::string done_asm() { return insn_r(xmtia_encode("xmtia.done"), "x0", "x0", "x0"); }
 
 std::string sfu_mnemonic(ttir::OpKind k) {
   switch (k) {
-    case ttir::OpKind::Exp: return "vfexp.v";
-    case ttir::OpKind::Log: return "vflog.v";
-    case ttir::OpKind::Tanh: return "vftanh.v";
-    case ttir::OpKind::Erf: return "vferf.v";
-    case ttir::OpKind::Sin: return "vfsin.v";
-    case ttir::OpKind::Cos: return "vfcos.v";
-    case ttir::OpKind::Rsqrt: return "vfrsqrt.v";
-    default: return "";
+    case ttir::OpKind::Exp:
+      return "vfexp.v";
+    case ttir::OpKind::Log:
+      return "vflog.v";
+    case ttir::OpKind::Tanh:
+      return "vftanh.v";
+    case ttir::OpKind::Erf:
+      return "vferf.v";
+    case ttir::OpKind::Sin:
+      return "vfsin.v";
+    case ttir::OpKind::Cos:
+      return "vfcos.v";
+    case ttir::OpKind::Rsqrt:
+      return "vfrsqrt.v";
+    default:
+      return "";
   }
 }
 
@@ -57,8 +65,8 @@ std::string sfu_scalar_asm(ttir::OpKind k) {
   std::string m = sfu_mnemonic(k);
   if (m.empty()) throw Error("codegen: no SFU instruction for this operation");
   uint32_t w = xmtia_encode(m, {{"vm", 1}});
-  return "vsetivli zero, 1, e32, m1, ta, ma\\0A\\09vfmv.s.f v8, $1\\0A\\09" + insn_r(w, "v8", "x0", "v8") +
-         "\\0A\\09vfmv.f.s $0, v8";
+  return "vsetivli zero, 1, e32, m1, ta, ma\\0A\\09vfmv.s.f v8, $1\\0A\\09" +
+         insn_r(w, "v8", "x0", "v8") + "\\0A\\09vfmv.f.s $0, v8";
 }
 
 }  // namespace opforge::compiler

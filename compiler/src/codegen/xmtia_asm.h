@@ -11,7 +11,8 @@ namespace opforge::compiler {
 
 // The instruction word of `mnemonic` with the named operand fields set
 // (e.g. {{"vd", 8}, {"vs2", 8}, {"vm", 1}}); throws when the tables lack it.
-uint32_t xmtia_encode(const std::string &mnemonic, const std::map<std::string, uint32_t> &fields = {});
+uint32_t xmtia_encode(const std::string &mnemonic,
+                      const std::map<std::string, uint32_t> &fields = {});
 // "csrr $0, 0xfc0" for a named CSR of the tables.
 std::string csr_read_asm(const std::string &csr_name);
 // ".insn 0x..." ending the program instance (xmtia.done).

@@ -8,14 +8,18 @@ namespace opforge::compiler {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-  case Severity::Error: return "error";
-  case Severity::Warning: return "warning";
-  case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
 
-SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
   line_starts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i)
     if (text_[i] == '\n' && i + 1 < text_.size()) line_starts_.push_back(i + 1);
@@ -84,7 +88,8 @@ static ErrorContext context_of(const std::string &file, SourceLoc loc) {
   return ctx;
 }
 
-CompileError::CompileError(std::string message, std::string file, SourceLoc loc, std::string snippet)
+CompileError::CompileError(std::string message, std::string file, SourceLoc loc,
+                           std::string snippet)
     : Error(std::move(message), context_of(file, loc)), loc_(loc), snippet_(std::move(snippet)) {}
 
 CompileError CompileError::at(const SourceFile &file, SourceLoc loc, std::string message) {

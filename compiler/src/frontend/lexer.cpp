@@ -10,27 +10,38 @@ namespace opforge::compiler {
 
 std::string_view token_kind_name(TokenKind k) {
   switch (k) {
-  case TokenKind::Name: return "name";
-  case TokenKind::Keyword: return "keyword";
-  case TokenKind::Int: return "integer";
-  case TokenKind::Float: return "float";
-  case TokenKind::String: return "string";
-  case TokenKind::FString: return "f-string";
-  case TokenKind::Op: return "operator";
-  case TokenKind::Newline: return "newline";
-  case TokenKind::Indent: return "indent";
-  case TokenKind::Dedent: return "dedent";
-  case TokenKind::EndOfFile: return "end of file";
+    case TokenKind::Name:
+      return "name";
+    case TokenKind::Keyword:
+      return "keyword";
+    case TokenKind::Int:
+      return "integer";
+    case TokenKind::Float:
+      return "float";
+    case TokenKind::String:
+      return "string";
+    case TokenKind::FString:
+      return "f-string";
+    case TokenKind::Op:
+      return "operator";
+    case TokenKind::Newline:
+      return "newline";
+    case TokenKind::Indent:
+      return "indent";
+    case TokenKind::Dedent:
+      return "dedent";
+    case TokenKind::EndOfFile:
+      return "end of file";
   }
   return "token";
 }
 
 bool is_python_keyword(std::string_view w) {
   static constexpr std::array<std::string_view, 35> kw = {
-      "False", "None", "True", "and", "as", "assert", "async", "await", "break",
-      "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-      "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not",
-      "or", "pass", "raise", "return", "try", "while", "with", "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   for (auto k : kw)
     if (k == w) return true;
   return false;
@@ -40,10 +51,10 @@ namespace {
 
 // Operators, longest first so that the first prefix match is the longest.
 constexpr std::array<std::string_view, 47> kOps = {
-    "**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "+", "-", "*", "/",
-    "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":",
-    ".", ";", "="};
+    "**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>", "<=", ">=",
+    "==",  "!=",  "+=",  "-=",  "*=",  "/=", "%=", "&=", "|=", "^=", "@=", ":=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
+    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
 
 bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
@@ -67,7 +78,7 @@ void append_utf8(std::string &out, uint32_t cp) {
 }
 
 class Lexer {
-public:
+ public:
   Lexer(const SourceFile &file, std::string_view text, SourceLoc start, bool fragment)
       : file_(file), s_(text), line_(start.line), fragment_(fragment) {
     // Column of s_[pos] is pos - line_start_ + 1; shift so the first char has start.col.
@@ -103,12 +114,14 @@ public:
           new_line();
           continue;
         }
-        if (p >= s_.size()) fail(here(), "unexpected end of file after line continuation character");
+        if (p >= s_.size())
+          fail(here(), "unexpected end of file after line continuation character");
         fail(here(), "unexpected character after line continuation character");
       }
       if (c == '\n') {
-        if (!fragment_ && brackets_.empty() && !tokens_.empty() && tokens_.back().kind != TokenKind::Newline &&
-            tokens_.back().kind != TokenKind::Indent && tokens_.back().kind != TokenKind::Dedent) {
+        if (!fragment_ && brackets_.empty() && !tokens_.empty() &&
+            tokens_.back().kind != TokenKind::Newline && tokens_.back().kind != TokenKind::Indent &&
+            tokens_.back().kind != TokenKind::Dedent) {
           Token t;
           t.kind = TokenKind::Newline;
           t.loc = here();
@@ -126,7 +139,8 @@ public:
         name_or_string();
         continue;
       }
-      if (std::isdigit(uc) || (c == '.' && pos_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])))) {
+      if (std::isdigit(uc) || (c == '.' && pos_ + 1 < s_.size() &&
+                               std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])))) {
         number();
         continue;
       }
@@ -140,7 +154,7 @@ public:
     return std::move(tokens_);
   }
 
-private:
+ private:
   const SourceFile &file_;
   std::string_view s_;
   size_t pos_ = 0;
@@ -158,7 +172,9 @@ private:
     ++line_;
     line_start_ = static_cast<long>(pos_);
   }
-  [[noreturn]] void fail(SourceLoc loc, const std::string &msg) { throw CompileError::at(file_, loc, msg); }
+  [[noreturn]] void fail(SourceLoc loc, const std::string &msg) {
+    throw CompileError::at(file_, loc, msg);
+  }
 
   SourceLoc range(int line, int col) const { return SourceLoc{line, col, line_, col_of(pos_)}; }
 
@@ -168,9 +184,12 @@ private:
       int width = 0;
       size_t p = pos_;
       while (p < s_.size() && (s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f')) {
-        if (s_[p] == '\t') width = (width / 8 + 1) * 8;
-        else if (s_[p] == ' ') ++width;
-        else width = 0;
+        if (s_[p] == '\t')
+          width = (width / 8 + 1) * 8;
+        else if (s_[p] == ' ')
+          ++width;
+        else
+          width = 0;
         ++p;
       }
       if (p >= s_.size()) {
@@ -224,8 +243,8 @@ private:
     if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"') && word.size() <= 2) {
       std::string lower;
       for (char ch : word) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (lower == "r" || lower == "u" || lower == "f" || lower == "b" || lower == "rb" || lower == "br" ||
-          lower == "fr" || lower == "rf") {
+      if (lower == "r" || lower == "u" || lower == "f" || lower == "b" || lower == "rb" ||
+          lower == "br" || lower == "fr" || lower == "rf") {
         string_literal(start, lower);
         return;
       }
@@ -259,7 +278,8 @@ private:
     Token t;
     bool is_float = false;
     int base = 10;
-    if (s_[pos_] == '0' && pos_ + 1 < s_.size() && std::strchr("xXoObB", s_[pos_ + 1]) && s_[pos_ + 1] != 0) {
+    if (s_[pos_] == '0' && pos_ + 1 < s_.size() && std::strchr("xXoObB", s_[pos_ + 1]) &&
+        s_[pos_ + 1] != 0) {
       char b = static_cast<char>(std::tolower(static_cast<unsigned char>(s_[pos_ + 1])));
       base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
       pos_ += 2;
@@ -269,7 +289,12 @@ private:
         if (base == 8) return c >= '0' && c <= '7';
         return c == '0' || c == '1';
       });
-      if (!ok) fail(range(line, col), std::string("invalid ") + (base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary") + " literal");
+      if (!ok)
+        fail(range(line, col), std::string("invalid ") +
+                                   (base == 16  ? "hexadecimal"
+                                    : base == 8 ? "octal"
+                                                : "binary") +
+                                   " literal");
     } else {
       digits(is_dec);
       if (pos_ < s_.size() && s_[pos_] == '.') {
@@ -294,7 +319,12 @@ private:
     }
     if (pos_ < s_.size() && ident_char(static_cast<unsigned char>(s_[pos_]))) {
       while (pos_ < s_.size() && ident_char(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-      fail(range(line, col), "invalid " + std::string(base == 16 ? "hexadecimal" : base == 8 ? "octal" : base == 2 ? "binary" : "decimal") + " literal");
+      fail(range(line, col), "invalid " +
+                                 std::string(base == 16  ? "hexadecimal"
+                                             : base == 8 ? "octal"
+                                             : base == 2 ? "binary"
+                                                         : "decimal") +
+                                 " literal");
     }
     std::string text;
     for (size_t i = start; i < pos_; ++i)
@@ -309,14 +339,19 @@ private:
       if (base == 10 && ds.size() > 1 && ds[0] == '0') {
         for (char c : ds)
           if (c != '0')
-            fail(t.loc, "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers");
+            fail(t.loc,
+                 "leading zeros in decimal integer literals are not permitted; use an 0o prefix "
+                 "for octal integers");
       }
       unsigned __int128 v = 0;
       for (char c : ds) {
-        int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+        int d = std::isdigit(static_cast<unsigned char>(c))
+                    ? c - '0'
+                    : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
         v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
         if (v > static_cast<unsigned __int128>(UINT64_MAX))
-          fail(t.loc, "integer literal " + std::string(s_.substr(start, pos_ - start)) + " does not fit in 64 bits");
+          fail(t.loc, "integer literal " + std::string(s_.substr(start, pos_ - start)) +
+                          " does not fit in 64 bits");
       }
       t.big_unsigned = v > static_cast<unsigned __int128>(INT64_MAX);
       t.int_value = static_cast<int64_t>(static_cast<uint64_t>(v));
@@ -400,10 +435,12 @@ private:
           char want = open == '(' ? ')' : open == '[' ? ']' : '}';
           if (want != o[0]) {
             if (brackets_.back().loc.line == line)
-              fail(t.loc, "closing parenthesis '" + t.text + "' does not match opening parenthesis '" +
-                              brackets_.back().text + "'");
-            fail(t.loc, "closing parenthesis '" + t.text + "' does not match opening parenthesis '" +
-                            brackets_.back().text + "' on line " + std::to_string(brackets_.back().loc.line));
+              fail(t.loc, "closing parenthesis '" + t.text +
+                              "' does not match opening parenthesis '" + brackets_.back().text +
+                              "'");
+            fail(t.loc, "closing parenthesis '" + t.text +
+                            "' does not match opening parenthesis '" + brackets_.back().text +
+                            "' on line " + std::to_string(brackets_.back().loc.line));
           }
           brackets_.pop_back();
         }
@@ -412,7 +449,8 @@ private:
       }
     }
     unsigned char c = static_cast<unsigned char>(s_[pos_]);
-    std::string shown = std::isprint(c) ? std::string(1, static_cast<char>(c)) : "\\x" + std::to_string(c);
+    std::string shown =
+        std::isprint(c) ? std::string(1, static_cast<char>(c)) : "\\x" + std::to_string(c);
     fail(here(), "invalid character '" + shown + "' in source");
   }
 
@@ -451,7 +489,8 @@ std::vector<Token> tokenize(const SourceFile &file) {
   return Lexer(file, file.text(), SourceLoc{1, 1, 1, 1}, false).run();
 }
 
-std::vector<Token> tokenize_fragment(const SourceFile &file, std::string_view text, SourceLoc start) {
+std::vector<Token> tokenize_fragment(const SourceFile &file, std::string_view text,
+                                     SourceLoc start) {
   return Lexer(file, text, start, true).run();
 }
 
@@ -465,45 +504,74 @@ std::string decode_string_escapes(const SourceFile &file, std::string_view body,
     }
     char e = body[++i];
     switch (e) {
-    case '\n': break;
-    case '\\': out += '\\'; break;
-    case '\'': out += '\''; break;
-    case '"': out += '"'; break;
-    case 'a': out += '\a'; break;
-    case 'b': out += '\b'; break;
-    case 'f': out += '\f'; break;
-    case 'n': out += '\n'; break;
-    case 'r': out += '\r'; break;
-    case 't': out += '\t'; break;
-    case 'v': out += '\v'; break;
-    case 'x':
-    case 'u':
-    case 'U': {
-      size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      if (i + n >= body.size())
-        throw CompileError::at(file, loc, std::string("truncated \\") + e + " escape in string literal");
-      uint32_t cp = 0;
-      for (size_t k = 1; k <= n; ++k) {
-        char h = body[i + k];
-        if (!std::isxdigit(static_cast<unsigned char>(h)))
-          throw CompileError::at(file, loc, std::string("truncated \\") + e + " escape in string literal");
-        cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(static_cast<unsigned char>(h)) - 'a' + 10);
-      }
-      i += n;
-      if (e == 'x') out += static_cast<char>(cp);
-      else append_utf8(out, cp);
-      break;
-    }
-    default:
-      if (e >= '0' && e <= '7') {
-        uint32_t v = static_cast<uint32_t>(e - '0');
-        for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
-          v = v * 8 + static_cast<uint32_t>(body[++i] - '0');
-        append_utf8(out, v);
-      } else {
+      case '\n':
+        break;
+      case '\\':
         out += '\\';
-        out += e;
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '"':
+        out += '"';
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case 'x':
+      case 'u':
+      case 'U': {
+        size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        if (i + n >= body.size())
+          throw CompileError::at(file, loc,
+                                 std::string("truncated \\") + e + " escape in string literal");
+        uint32_t cp = 0;
+        for (size_t k = 1; k <= n; ++k) {
+          char h = body[i + k];
+          if (!std::isxdigit(static_cast<unsigned char>(h)))
+            throw CompileError::at(file, loc,
+                                   std::string("truncated \\") + e + " escape in string literal");
+          cp = cp * 16 +
+               static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h))
+                                         ? h - '0'
+                                         : std::tolower(static_cast<unsigned char>(h)) - 'a' + 10);
+        }
+        i += n;
+        if (e == 'x')
+          out += static_cast<char>(cp);
+        else
+          append_utf8(out, cp);
+        break;
       }
+      default:
+        if (e >= '0' && e <= '7') {
+          uint32_t v = static_cast<uint32_t>(e - '0');
+          for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7';
+               ++k)
+            v = v * 8 + static_cast<uint32_t>(body[++i] - '0');
+          append_utf8(out, v);
+        } else {
+          out += '\\';
+          out += e;
+        }
     }
   }
   return out;

@@ -12,10 +12,10 @@ namespace {
 bool is_aug_op(const Token &t, BinOpKind &op) {
   if (t.kind != TokenKind::Op || t.text.size() < 2 || t.text.back() != '=') return false;
   static const std::pair<const char *, BinOpKind> table[] = {
-      {"+=", BinOpKind::Add},     {"-=", BinOpKind::Sub},       {"*=", BinOpKind::Mult},
-      {"@=", BinOpKind::MatMult}, {"/=", BinOpKind::Div},       {"//=", BinOpKind::FloorDiv},
-      {"%=", BinOpKind::Mod},     {"**=", BinOpKind::Pow},      {"<<=", BinOpKind::LShift},
-      {">>=", BinOpKind::RShift}, {"|=", BinOpKind::BitOr},     {"^=", BinOpKind::BitXor},
+      {"+=", BinOpKind::Add},     {"-=", BinOpKind::Sub},   {"*=", BinOpKind::Mult},
+      {"@=", BinOpKind::MatMult}, {"/=", BinOpKind::Div},   {"//=", BinOpKind::FloorDiv},
+      {"%=", BinOpKind::Mod},     {"**=", BinOpKind::Pow},  {"<<=", BinOpKind::LShift},
+      {">>=", BinOpKind::RShift}, {"|=", BinOpKind::BitOr}, {"^=", BinOpKind::BitXor},
       {"&=", BinOpKind::BitAnd}};
   for (auto &[s, k] : table)
     if (t.text == s) {
@@ -27,18 +27,24 @@ bool is_aug_op(const Token &t, BinOpKind &op) {
 
 std::string describe(const Token &t) {
   switch (t.kind) {
-  case TokenKind::Newline: return "end of line";
-  case TokenKind::EndOfFile: return "end of file";
-  case TokenKind::Indent: return "indent";
-  case TokenKind::Dedent: return "dedent";
-  case TokenKind::String:
-  case TokenKind::FString: return "string literal";
-  default: return "'" + t.text + "'";
+    case TokenKind::Newline:
+      return "end of line";
+    case TokenKind::EndOfFile:
+      return "end of file";
+    case TokenKind::Indent:
+      return "indent";
+    case TokenKind::Dedent:
+      return "dedent";
+    case TokenKind::String:
+    case TokenKind::FString:
+      return "string literal";
+    default:
+      return "'" + t.text + "'";
   }
 }
 
 class Parser {
-public:
+ public:
   Parser(const SourceFile &file, std::vector<Token> toks) : file_(file), t_(std::move(toks)) {}
 
   void parse_file_body(Module &m) {
@@ -55,7 +61,8 @@ public:
     ExprPtr e = testlist_star();
     while (accept(TokenKind::Newline)) {
     }
-    if (!at(TokenKind::EndOfFile)) fail(peek().loc, "invalid syntax: unexpected " + describe(peek()) + " after expression");
+    if (!at(TokenKind::EndOfFile))
+      fail(peek().loc, "invalid syntax: unexpected " + describe(peek()) + " after expression");
     return e;
   }
 
@@ -65,7 +72,7 @@ public:
     return e;
   }
 
-private:
+ private:
   const SourceFile &file_;
   std::vector<Token> t_;
   size_t p_ = 0;
@@ -117,9 +124,12 @@ private:
     const Token &t = peek();
     if (t.kind == TokenKind::Indent) fail(t.loc, "unexpected indent");
     std::string msg = "invalid syntax";
-    if (!context.empty()) msg += ": " + context;
-    else if (t.kind == TokenKind::EndOfFile) msg = "unexpected end of file";
-    else msg += ": unexpected " + describe(t);
+    if (!context.empty())
+      msg += ": " + context;
+    else if (t.kind == TokenKind::EndOfFile)
+      msg = "unexpected end of file";
+    else
+      msg += ": unexpected " + describe(t);
     fail(t.loc, msg);
   }
   const Token &expect_op(std::string_view s, std::string_view what = {}) {
@@ -135,20 +145,25 @@ private:
   std::string expect_name(std::string_view what) {
     if (!at(TokenKind::Name)) {
       if (at(TokenKind::Keyword))
-        fail(peek().loc, "invalid syntax: '" + peek().text + "' is a keyword and cannot be " + std::string(what));
+        fail(peek().loc, "invalid syntax: '" + peek().text + "' is a keyword and cannot be " +
+                             std::string(what));
       fail(peek().loc, "expected " + std::string(what) + " but found " + describe(peek()));
     }
     return next().text;
   }
 
   SourceLoc last_end_;
-  SourceLoc span(SourceLoc start) const { return SourceLoc{start.line, start.col, last_end_.end_line, last_end_.end_col}; }
-  template <class T> std::unique_ptr<T> node(SourceLoc start) {
+  SourceLoc span(SourceLoc start) const {
+    return SourceLoc{start.line, start.col, last_end_.end_line, last_end_.end_col};
+  }
+  template <class T>
+  std::unique_ptr<T> node(SourceLoc start) {
     auto n = std::make_unique<T>();
     n->loc = start;
     return n;
   }
-  template <class T> T *fin(T *n) {
+  template <class T>
+  T *fin(T *n) {
     n->loc = span(n->loc);
     return n;
   }
@@ -169,7 +184,8 @@ private:
     DepthGuard g(*this, peek().loc);
     const Token &t = peek();
     if (t.kind == TokenKind::Indent) fail(t.loc, "unexpected indent");
-    if (t.kind == TokenKind::Dedent) fail(t.loc, "unindent does not match any outer indentation level");
+    if (t.kind == TokenKind::Dedent)
+      fail(t.loc, "unindent does not match any outer indentation level");
     if (t.is_op("@")) {
       out.push_back(decorated());
       return;
@@ -194,7 +210,8 @@ private:
       static const char *unsupported[] = {"class", "try", "with", "async", "except", "finally"};
       for (auto *u : unsupported)
         if (t.text == u)
-          fail(t.loc, "'" + t.text + "' statements are not supported in Triton kernel source files");
+          fail(t.loc,
+               "'" + t.text + "' statements are not supported in Triton kernel source files");
     }
     simple_statements(out);
   }
@@ -211,7 +228,8 @@ private:
     if (!accept(TokenKind::Newline)) {
       const Token &t = peek();
       if (t.kind == TokenKind::EndOfFile) return;
-      fail(t.loc, "invalid syntax: unexpected " + describe(t) + " (missing operator, comma or newline?)");
+      fail(t.loc,
+           "invalid syntax: unexpected " + describe(t) + " (missing operator, comma or newline?)");
     }
   }
 
@@ -219,13 +237,29 @@ private:
     const Token &t = peek();
     SourceLoc start = t.loc;
     if (t.kind == TokenKind::Keyword) {
-      if (t.text == "pass") { next(); auto n = node<Pass>(start); fin(n.get()); return n; }
-      if (t.text == "break") { next(); auto n = node<Break>(start); fin(n.get()); return n; }
-      if (t.text == "continue") { next(); auto n = node<Continue>(start); fin(n.get()); return n; }
+      if (t.text == "pass") {
+        next();
+        auto n = node<Pass>(start);
+        fin(n.get());
+        return n;
+      }
+      if (t.text == "break") {
+        next();
+        auto n = node<Break>(start);
+        fin(n.get());
+        return n;
+      }
+      if (t.text == "continue") {
+        next();
+        auto n = node<Continue>(start);
+        fin(n.get());
+        return n;
+      }
       if (t.text == "return") {
         next();
         auto n = node<Return>(start);
-        if (!at(TokenKind::Newline) && !at_op(";") && !at(TokenKind::EndOfFile)) n->value = testlist_star();
+        if (!at(TokenKind::Newline) && !at_op(";") && !at(TokenKind::EndOfFile))
+          n->value = testlist_star();
         fin(n.get());
         return n;
       }
@@ -249,7 +283,8 @@ private:
       }
       if (t.text == "import") return import_stmt();
       if (t.text == "from") return from_import();
-      if (t.text == "global" || t.text == "nonlocal" || t.text == "del" || t.text == "yield" || t.text == "await")
+      if (t.text == "global" || t.text == "nonlocal" || t.text == "del" || t.text == "yield" ||
+          t.text == "await")
         fail(t.loc, "'" + t.text + "' is not supported in Triton kernel source files");
     }
     return expr_statement();
@@ -274,7 +309,8 @@ private:
     if (is_aug_op(peek(), aug)) {
       next();
       if (!first->is<Name>() && !first->is<Attribute>() && !first->is<Subscript>())
-        fail(first->loc, "'" + std::string(expr_kind_name(first->kind)) + "' is an illegal expression for augmented assignment");
+        fail(first->loc, "'" + std::string(expr_kind_name(first->kind)) +
+                             "' is an illegal expression for augmented assignment");
       auto n = node<AugAssign>(start);
       n->target = std::move(first);
       n->op = aug;
@@ -303,20 +339,26 @@ private:
 
   void check_target(const Expr &e, const char *what) {
     switch (e.kind) {
-    case ExprKind::Name:
-    case ExprKind::Attribute:
-    case ExprKind::Subscript: return;
-    case ExprKind::Starred: check_target(*e.cast<Starred>().value, what); return;
-    case ExprKind::Tuple:
-      for (auto &x : e.cast<Tuple>().elts) check_target(*x, what);
-      return;
-    case ExprKind::List:
-      for (auto &x : e.cast<List>().elts) check_target(*x, what);
-      return;
-    case ExprKind::Call: fail(e.loc, std::string("cannot assign to function call in ") + what);
-    case ExprKind::Constant: fail(e.loc, std::string("cannot assign to literal in ") + what);
-    default:
-      fail(e.loc, std::string("cannot assign to ") + std::string(expr_kind_name(e.kind)) + " expression in " + what);
+      case ExprKind::Name:
+      case ExprKind::Attribute:
+      case ExprKind::Subscript:
+        return;
+      case ExprKind::Starred:
+        check_target(*e.cast<Starred>().value, what);
+        return;
+      case ExprKind::Tuple:
+        for (auto &x : e.cast<Tuple>().elts) check_target(*x, what);
+        return;
+      case ExprKind::List:
+        for (auto &x : e.cast<List>().elts) check_target(*x, what);
+        return;
+      case ExprKind::Call:
+        fail(e.loc, std::string("cannot assign to function call in ") + what);
+      case ExprKind::Constant:
+        fail(e.loc, std::string("cannot assign to literal in ") + what);
+      default:
+        fail(e.loc, std::string("cannot assign to ") + std::string(expr_kind_name(e.kind)) +
+                        " expression in " + what);
     }
   }
 
@@ -376,7 +418,8 @@ private:
     StmtList body;
     if (accept(TokenKind::Newline)) {
       if (!accept(TokenKind::Indent))
-        fail(peek().loc, "expected an indented block after " + std::string(what) + " on line " + std::to_string(line));
+        fail(peek().loc, "expected an indented block after " + std::string(what) + " on line " +
+                             std::to_string(line));
       while (!accept(TokenKind::Dedent)) {
         if (at(TokenKind::EndOfFile)) break;
         if (accept(TokenKind::Newline)) continue;
@@ -410,7 +453,8 @@ private:
     auto n = node<For>(start);
     n->target = target_list();
     check_target(*n->target, "'for' loop");
-    if (!accept_kw("in")) fail(peek().loc, "expected 'in' in 'for' statement but found " + describe(peek()));
+    if (!accept_kw("in"))
+      fail(peek().loc, "expected 'in' in 'for' statement but found " + describe(peek()));
     n->iter = testlist_star();
     n->body = block("'for' statement", start.line);
     if (at_kw("else")) {
@@ -438,10 +482,12 @@ private:
     std::vector<ExprPtr> decos;
     while (accept_op("@")) {
       decos.push_back(named_test());
-      if (!accept(TokenKind::Newline)) fail(peek().loc, "invalid syntax: expected a newline after the decorator");
+      if (!accept(TokenKind::Newline))
+        fail(peek().loc, "invalid syntax: expected a newline after the decorator");
     }
     if (!at_kw("def")) {
-      if (at_kw("class")) fail(peek().loc, "'class' statements are not supported in Triton kernel source files");
+      if (at_kw("class"))
+        fail(peek().loc, "'class' statements are not supported in Triton kernel source files");
       fail(peek().loc, "decorators are only supported on function definitions");
     }
     return funcdef(std::move(decos), peek().loc);  // located at 'def', as CPython does
@@ -491,7 +537,8 @@ private:
         p.kind = seen_star ? ParamKind::KwOnly : ParamKind::Positional;
       }
       p.name = expect_name("a parameter name");
-      if (ps.find(p.name) >= 0) fail(p.loc, "duplicate argument '" + p.name + "' in function definition");
+      if (ps.find(p.name) >= 0)
+        fail(p.loc, "duplicate argument '" + p.name + "' in function definition");
       if (annotations && accept_op(":")) p.annotation = test();
       if (accept_op("=")) {
         if (p.kind == ParamKind::VarArgs || p.kind == ParamKind::VarKw)
@@ -548,18 +595,20 @@ private:
   bool starts_expr() const {
     const Token &t = peek();
     switch (t.kind) {
-    case TokenKind::Name:
-    case TokenKind::Int:
-    case TokenKind::Float:
-    case TokenKind::String:
-    case TokenKind::FString: return true;
-    case TokenKind::Keyword:
-      return t.text == "not" || t.text == "lambda" || t.text == "None" || t.text == "True" || t.text == "False" ||
-             t.text == "await";
-    case TokenKind::Op:
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
-             t.text == "*" || t.text == "...";
-    default: return false;
+      case TokenKind::Name:
+      case TokenKind::Int:
+      case TokenKind::Float:
+      case TokenKind::String:
+      case TokenKind::FString:
+        return true;
+      case TokenKind::Keyword:
+        return t.text == "not" || t.text == "lambda" || t.text == "None" || t.text == "True" ||
+               t.text == "False" || t.text == "await";
+      case TokenKind::Op:
+        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
+               t.text == "~" || t.text == "*" || t.text == "...";
+      default:
+        return false;
     }
   }
 
@@ -642,8 +691,8 @@ private:
     const Token &t = peek();
     if (t.kind == TokenKind::Op) {
       static const std::pair<const char *, CmpOpKind> table[] = {
-          {"==", CmpOpKind::Eq}, {"!=", CmpOpKind::NotEq}, {"<", CmpOpKind::Lt},
-          {"<=", CmpOpKind::LtE}, {">", CmpOpKind::Gt},    {">=", CmpOpKind::GtE}};
+          {"==", CmpOpKind::Eq},  {"!=", CmpOpKind::NotEq}, {"<", CmpOpKind::Lt},
+          {"<=", CmpOpKind::LtE}, {">", CmpOpKind::Gt},     {">=", CmpOpKind::GtE}};
       for (auto &[s, k] : table)
         if (t.text == s) {
           next();
@@ -714,9 +763,12 @@ private:
   ExprPtr xor_expr() { return binary_level(&Parser::and_expr, {{"^", BinOpKind::BitXor}}); }
   ExprPtr and_expr() { return binary_level(&Parser::shift_expr, {{"&", BinOpKind::BitAnd}}); }
   ExprPtr shift_expr() {
-    return binary_level(&Parser::arith_expr, {{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}});
+    return binary_level(&Parser::arith_expr,
+                        {{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}});
   }
-  ExprPtr arith_expr() { return binary_level(&Parser::term, {{"+", BinOpKind::Add}, {"-", BinOpKind::Sub}}); }
+  ExprPtr arith_expr() {
+    return binary_level(&Parser::term, {{"+", BinOpKind::Add}, {"-", BinOpKind::Sub}});
+  }
   ExprPtr term() {
     return binary_level(&Parser::factor, {{"*", BinOpKind::Mult},
                                           {"/", BinOpKind::Div},
@@ -730,7 +782,9 @@ private:
     if (t.is_op("-") || t.is_op("+") || t.is_op("~")) {
       DepthGuard g(*this, t.loc);
       SourceLoc start = t.loc;
-      UnaryOpKind k = t.text == "-" ? UnaryOpKind::USub : t.text == "+" ? UnaryOpKind::UAdd : UnaryOpKind::Invert;
+      UnaryOpKind k = t.text == "-"   ? UnaryOpKind::USub
+                      : t.text == "+" ? UnaryOpKind::UAdd
+                                      : UnaryOpKind::Invert;
       next();
       auto n = node<UnaryOp>(start);
       n->op = k;
@@ -767,7 +821,8 @@ private:
         const Expr *bare_generator = arguments(*n);
         expect_op(")", "to close the call");
         // f(x for x in y): the generator spans the call's parentheses (as in CPython).
-        if (bare_generator && n->args.size() == 1 && n->keywords.empty() && n->args[0].get() == bare_generator)
+        if (bare_generator && n->args.size() == 1 && n->keywords.empty() &&
+            n->args[0].get() == bare_generator)
           n->args[0]->loc = span(open);
         fin(n.get());
         e = std::move(n);
@@ -784,7 +839,9 @@ private:
         auto n = node<Attribute>(start);
         n->value = std::move(e);
         n->attr_loc = peek().loc;
-        if (at(TokenKind::Keyword)) fail(peek().loc, "invalid syntax: '" + peek().text + "' is a keyword and cannot be an attribute name");
+        if (at(TokenKind::Keyword))
+          fail(peek().loc, "invalid syntax: '" + peek().text +
+                               "' is a keyword and cannot be an attribute name");
         n->attr = expect_name("an attribute name after '.'");
         fin(n.get());
         e = std::move(n);
@@ -816,7 +873,8 @@ private:
         k.value = test();
         k.loc = span(s);
         for (auto &other : c.keywords)
-          if (!other.name.empty() && other.name == k.name) fail(s, "keyword argument repeated: " + k.name);
+          if (!other.name.empty() && other.name == k.name)
+            fail(s, "keyword argument repeated: " + k.name);
         c.keywords.push_back(std::move(k));
         seen_kw = true;
       } else {
@@ -878,7 +936,8 @@ private:
       CompFor f;
       f.target = target_list();
       check_target(*f.target, "comprehension");
-      if (!accept_kw("in")) fail(peek().loc, "expected 'in' in comprehension but found " + describe(peek()));
+      if (!accept_kw("in"))
+        fail(peek().loc, "expected 'in' in comprehension but found " + describe(peek()));
       f.iter = or_test();
       while (at_kw("if")) {
         next();
@@ -892,55 +951,59 @@ private:
     const Token &t = peek();
     SourceLoc start = t.loc;
     switch (t.kind) {
-    case TokenKind::Name: {
-      auto n = node<Name>(start);
-      n->id = next().text;
-      fin(n.get());
-      return n;
-    }
-    case TokenKind::Int: {
-      auto n = node<Constant>(start);
-      const Token &tk = next();
-      n->value = tk.int_value;
-      n->big_unsigned = tk.big_unsigned;
-      fin(n.get());
-      return n;
-    }
-    case TokenKind::Float: {
-      auto n = node<Constant>(start);
-      n->value = next().float_value;
-      fin(n.get());
-      return n;
-    }
-    case TokenKind::String:
-    case TokenKind::FString: return strings();
-    case TokenKind::Keyword: {
-      if (t.text == "None" || t.text == "True" || t.text == "False") {
-        auto n = node<Constant>(start);
-        if (t.text == "None") n->value = NoneValue{};
-        else n->value = (t.text == "True");
-        next();
+      case TokenKind::Name: {
+        auto n = node<Name>(start);
+        n->id = next().text;
         fin(n.get());
         return n;
       }
-      if (t.text == "yield" || t.text == "await")
-        fail(t.loc, "'" + t.text + "' is not supported in Triton kernel source files");
-      unexpected();
-    }
-    case TokenKind::Op: {
-      if (t.text == "...") {
+      case TokenKind::Int: {
         auto n = node<Constant>(start);
-        n->value = EllipsisValue{};
-        next();
+        const Token &tk = next();
+        n->value = tk.int_value;
+        n->big_unsigned = tk.big_unsigned;
         fin(n.get());
         return n;
       }
-      if (t.text == "(") return paren();
-      if (t.text == "[") return list_display();
-      if (t.text == "{") return brace_display();
-      unexpected();
-    }
-    default: unexpected();
+      case TokenKind::Float: {
+        auto n = node<Constant>(start);
+        n->value = next().float_value;
+        fin(n.get());
+        return n;
+      }
+      case TokenKind::String:
+      case TokenKind::FString:
+        return strings();
+      case TokenKind::Keyword: {
+        if (t.text == "None" || t.text == "True" || t.text == "False") {
+          auto n = node<Constant>(start);
+          if (t.text == "None")
+            n->value = NoneValue{};
+          else
+            n->value = (t.text == "True");
+          next();
+          fin(n.get());
+          return n;
+        }
+        if (t.text == "yield" || t.text == "await")
+          fail(t.loc, "'" + t.text + "' is not supported in Triton kernel source files");
+        unexpected();
+      }
+      case TokenKind::Op: {
+        if (t.text == "...") {
+          auto n = node<Constant>(start);
+          n->value = EllipsisValue{};
+          next();
+          fin(n.get());
+          return n;
+        }
+        if (t.text == "(") return paren();
+        if (t.text == "[") return list_display();
+        if (t.text == "{") return brace_display();
+        unexpected();
+      }
+      default:
+        unexpected();
     }
   }
 
@@ -1180,10 +1243,15 @@ private:
           if (d == quote) quote = 0;
           continue;
         }
-        if (d == '\'' || d == '"') quote = d;
-        else if (d == '(' || d == '[' || d == '{') ++depth;
-        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
-        else if (depth == 0 && (d == '}' || d == ':' || (d == '!' && j + 1 < b.size() && b[j + 1] != '='))) break;
+        if (d == '\'' || d == '"')
+          quote = d;
+        else if (d == '(' || d == '[' || d == '{')
+          ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0)
+          --depth;
+        else if (depth == 0 &&
+                 (d == '}' || d == ':' || (d == '!' && j + 1 < b.size() && b[j + 1] != '=')))
+          break;
       }
       if (j >= b.size()) fail(loc_of(open), "f-string: expecting '}'");
       std::string expr_text = b.substr(i, j - i);
@@ -1214,7 +1282,8 @@ private:
         size_t k = j + 1;
         int d2 = 0;
         for (; k < b.size(); ++k) {
-          if (b[k] == '{') ++d2;
+          if (b[k] == '{')
+            ++d2;
           else if (b[k] == '}') {
             if (d2 == 0) break;
             --d2;
@@ -1265,7 +1334,8 @@ std::string import_problem(const Stmt &s) {
   if (auto *imp = s.as<Import>()) {
     for (auto &a : imp->names) {
       if (!allowed_module(a.name))
-        return "import of module '" + a.name + "' is not allowed (allowed: torch, triton, triton.language, math)";
+        return "import of module '" + a.name +
+               "' is not allowed (allowed: torch, triton, triton.language, math)";
       if (a.name == "triton.language" && !a.asname.empty() && a.asname != "tl")
         return "'import triton.language' must bind the name 'tl' (import triton.language as tl)";
     }
@@ -1279,16 +1349,19 @@ std::string import_problem(const Stmt &s) {
       if (mod == "__future__" && a.name == "annotations") continue;
       if (mod == "triton" && a.name == "language") {
         if (!a.asname.empty() && a.asname != "tl")
-          return "'from triton import language' must bind the name 'tl' (from triton import language as tl)";
+          return "'from triton import language' must bind the name 'tl' (from triton import "
+                 "language as tl)";
         continue;
       }
-      if (mod == "triton" && (a.name == "jit" || a.name == "autotune" || a.name == "heuristics" ||
-                              a.name == "Config" || a.name == "cdiv" || a.name == "next_power_of_2"))
+      if (mod == "triton" &&
+          (a.name == "jit" || a.name == "autotune" || a.name == "heuristics" ||
+           a.name == "Config" || a.name == "cdiv" || a.name == "next_power_of_2"))
         continue;
       if (mod == "triton.language.extra" && a.name == "libdevice") continue;
       if (mod == "triton.language" && (a.name == "math" || a.name == "constexpr")) continue;
       if (mod == "math") continue;
-      return "import of '" + a.name + "' from module '" + mod + "' is not allowed (allowed: torch, triton, "
+      return "import of '" + a.name + "' from module '" + mod +
+             "' is not allowed (allowed: torch, triton, "
              "triton.language as tl, math)";
     }
     return {};
@@ -1301,7 +1374,8 @@ void check_imports(const Module &m) {
     for (auto &s : body) {
       std::string msg = import_problem(*s);
       if (!msg.empty()) throw CompileError::at(*m.source, s->loc, msg);
-      if (auto *f = s->as<FunctionDef>()) scan(f->body);
+      if (auto *f = s->as<FunctionDef>())
+        scan(f->body);
       else if (auto *i = s->as<If>()) {
         scan(i->body);
         scan(i->orelse);

@@ -15,7 +15,8 @@ const InterpExecutor::Buffer &InterpExecutor::buffer(BufferId id) const {
 }
 
 BufferId InterpExecutor::allocate(int64_t bytes) {
-  if (bytes < 0) throw Error("interp executor: negative allocation of " + std::to_string(bytes) + " bytes");
+  if (bytes < 0)
+    throw Error("interp executor: negative allocation of " + std::to_string(bytes) + " bytes");
   Buffer b;
   // Never zero bytes: every buffer gets a distinct address.
   b.storage = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(bytes), 0);
@@ -39,11 +40,13 @@ HostTensor InterpExecutor::view(const TensorHandle &t) {
 void InterpExecutor::copy_in(const TensorHandle &dst, const HostTensor &src) {
   HostTensor d = view(dst);
   if (src.sizes() != d.sizes() || src.dtype() != d.dtype())
-    throw Error("interp executor: copy_in of " + src.to_string(4) + " into a view of another shape or dtype");
+    throw Error("interp executor: copy_in of " + src.to_string(4) +
+                " into a view of another shape or dtype");
   int64_t n = d.numel();
   int es = d.element_size();
   for (int64_t i = 0; i < n; ++i)
-    std::memcpy(d.element_ptr(d.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)), static_cast<size_t>(es));
+    std::memcpy(d.element_ptr(d.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)),
+                static_cast<size_t>(es));
 }
 
 HostTensor InterpExecutor::copy_out(const TensorHandle &src) { return view(src).contiguous(); }
@@ -57,20 +60,25 @@ void InterpExecutor::copy(const TensorHandle &dst, const TensorHandle &src) {
     HostTensor tmp = s.contiguous();  // source and destination may overlap
     int es = d.element_size();
     for (int64_t i = 0; i < n; ++i)
-      std::memcpy(d.element_ptr(d.linear_to_offset(i)), tmp.element_ptr(tmp.linear_to_offset(i)), static_cast<size_t>(es));
+      std::memcpy(d.element_ptr(d.linear_to_offset(i)), tmp.element_ptr(tmp.linear_to_offset(i)),
+                  static_cast<size_t>(es));
     return;
   }
   HostTensor tmp = s.contiguous();
   for (int64_t i = 0; i < n; ++i) {
-    if (ints) d.set_int(i, tmp.get_int(i));
-    else d.set_double(i, tmp.get_double(i));
+    if (ints)
+      d.set_int(i, tmp.get_int(i));
+    else
+      d.set_double(i, tmp.get_double(i));
   }
 }
 
 LaunchResult InterpExecutor::launch(const LaunchRequest &r) {
-  if (!r.module || !r.function) throw Error("interp executor: launch of '" + r.kernel + "' without its source module");
+  if (!r.module || !r.function)
+    throw Error("interp executor: launch of '" + r.kernel + "' without its source module");
   Specialization spec = specialization_of(r);
-  std::string key = r.module->file + "|" + r.kernel + "|" + spec.key() + (optimize_ ? "|opt" : "|noopt");
+  std::string key =
+      r.module->file + "|" + r.kernel + "|" + spec.key() + (optimize_ ? "|opt" : "|noopt");
   auto it = compiled_.find(key);
   if (it == compiled_.end()) {
     LoweredKernel k = lower_kernel(*r.module, r.kernel, spec);
@@ -85,18 +93,26 @@ LaunchResult InterpExecutor::launch(const LaunchRequest &r) {
     switch (a.kind) {
       case LaunchArg::Kind::Tensor: {
         const Buffer &b = buffer(a.tensor.buffer);
-        args.push_back(ttir::KernelArg::pointer(b.base + static_cast<uint64_t>(a.tensor.storage_offset) *
-                                                             static_cast<uint64_t>(dtype_size(a.tensor.dtype))));
+        args.push_back(ttir::KernelArg::pointer(
+            b.base + static_cast<uint64_t>(a.tensor.storage_offset) *
+                         static_cast<uint64_t>(dtype_size(a.tensor.dtype))));
         break;
       }
-      case LaunchArg::Kind::Int: case LaunchArg::Kind::Bool: args.push_back(ttir::KernelArg::integer(a.int_value)); break;
-      case LaunchArg::Kind::Float: args.push_back(ttir::KernelArg::floating(a.float_value)); break;
-      default: break;  // None/Str/DType are constexpr-specialised
+      case LaunchArg::Kind::Int:
+      case LaunchArg::Kind::Bool:
+        args.push_back(ttir::KernelArg::integer(a.int_value));
+        break;
+      case LaunchArg::Kind::Float:
+        args.push_back(ttir::KernelArg::floating(a.float_value));
+        break;
+      default:
+        break;  // None/Str/DType are constexpr-specialised
     }
   }
   if (f && args.size() != f->body->args.size())
-    throw Error("interp executor: '" + r.kernel + "' expects " + std::to_string(f->body->args.size()) +
-                " runtime arguments, the launch has " + std::to_string(args.size()));
+    throw Error("interp executor: '" + r.kernel + "' expects " +
+                std::to_string(f->body->args.size()) + " runtime arguments, the launch has " +
+                std::to_string(args.size()));
   ttir::Interpreter interp(memory_);
   ttir::Grid g{r.grid.x, r.grid.y, r.grid.z};
   auto res = interp.run(m, r.kernel, args, g);

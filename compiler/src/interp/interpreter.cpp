@@ -36,7 +36,8 @@ RV gather(const RV &v, const std::vector<int64_t> &idx) {
 }
 
 // Flat source index for every element of `out` when `in` is permuted by order.
-std::vector<int64_t> permute_index(const std::vector<int64_t> &in_shape, const std::vector<int64_t> &order) {
+std::vector<int64_t> permute_index(const std::vector<int64_t> &in_shape,
+                                   const std::vector<int64_t> &order) {
   std::vector<int64_t> out_shape;
   for (auto o : order) out_shape.push_back(in_shape[o]);
   auto in_str = strides_of(in_shape);
@@ -65,7 +66,8 @@ class Exec {
     if (++depth_ > 64) throw Error("interpreter: call depth above 64 in @" + f.name);
     Frame &fr = frame_for(f);
     std::vector<RV> env(fr.count);
-    for (size_t i = 0; i < args.size(); ++i) env[fr.ids.at(f.body->args[i].get())] = std::move(args[i]);
+    for (size_t i = 0; i < args.size(); ++i)
+      env[fr.ids.at(f.body->args[i].get())] = std::move(args[i]);
     auto out = run_block(*f.body, env, fr);
     --depth_;
     return out;
@@ -103,8 +105,8 @@ class Exec {
     if (op.loc.line > 0) ctx.line = op.loc.line;
     if (op.loc.col > 0) ctx.col = op.loc.col;
     std::ostringstream os;
-    os << "interpreter: " << op_name(op.kind) << " in program (" << pid[0] << ", " << pid[1] << ", " << pid[2]
-       << "): " << msg;
+    os << "interpreter: " << op_name(op.kind) << " in program (" << pid[0] << ", " << pid[1] << ", "
+       << pid[2] << "): " << msg;
     throw Error(os.str(), ctx);
   }
 
@@ -123,9 +125,12 @@ class Exec {
   }
 
   const RV &val(std::vector<RV> &env, Frame &fr, const Value *v) { return env[fr.ids.at(v)]; }
-  void set(std::vector<RV> &env, Frame &fr, const Value *v, RV r) { env[fr.ids.at(v)] = std::move(r); }
+  void set(std::vector<RV> &env, Frame &fr, const Value *v, RV r) {
+    env[fr.ids.at(v)] = std::move(r);
+  }
 
-  template <typename T> static T read_elem(const uint8_t *p) {
+  template <typename T>
+  static T read_elem(const uint8_t *p) {
     T v;
     std::memcpy(&v, p, sizeof v);
     return v;
@@ -134,48 +139,93 @@ class Exec {
   void load_one(const Operation &op, Elem e, uint64_t addr, size_t k, RV &r, size_t idx) {
     int bytes = e == Elem::I1 ? 1 : elem_bits(e) / 8;
     if (addr % static_cast<uint64_t>(bytes) != 0)
-      fault(op, "misaligned " + std::string(elem_name(e)) + " access at element " + std::to_string(idx) +
-                    ", address " + mem_.describe(addr));
+      fault(op, "misaligned " + std::string(elem_name(e)) + " access at element " +
+                    std::to_string(idx) + ", address " + mem_.describe(addr));
     const uint8_t *p = mem_.find(addr, bytes);
-    if (!p) fault(op, "out-of-bounds load at element " + std::to_string(idx) + ", address " + mem_.describe(addr));
+    if (!p)
+      fault(op, "out-of-bounds load at element " + std::to_string(idx) + ", address " +
+                    mem_.describe(addr));
     switch (e) {
-      case Elem::I1: r.i[k] = p[0] != 0; break;
-      case Elem::I8: r.i[k] = read_elem<int8_t>(p); break;
-      case Elem::I16: r.i[k] = read_elem<int16_t>(p); break;
-      case Elem::I32: r.i[k] = read_elem<int32_t>(p); break;
-      case Elem::I64: case Elem::Ptr: r.i[k] = read_elem<int64_t>(p); break;
-      case Elem::F16: r.f[k] = fp16_to_fp32(read_elem<uint16_t>(p)); break;
-      case Elem::BF16: r.f[k] = bf16_to_fp32(read_elem<uint16_t>(p)); break;
-      case Elem::F32: r.f[k] = read_elem<float>(p); break;
-      case Elem::F64: r.f[k] = read_elem<double>(p); break;
-      case Elem::None: fault(op, "load of a value without type");
+      case Elem::I1:
+        r.i[k] = p[0] != 0;
+        break;
+      case Elem::I8:
+        r.i[k] = read_elem<int8_t>(p);
+        break;
+      case Elem::I16:
+        r.i[k] = read_elem<int16_t>(p);
+        break;
+      case Elem::I32:
+        r.i[k] = read_elem<int32_t>(p);
+        break;
+      case Elem::I64:
+      case Elem::Ptr:
+        r.i[k] = read_elem<int64_t>(p);
+        break;
+      case Elem::F16:
+        r.f[k] = fp16_to_fp32(read_elem<uint16_t>(p));
+        break;
+      case Elem::BF16:
+        r.f[k] = bf16_to_fp32(read_elem<uint16_t>(p));
+        break;
+      case Elem::F32:
+        r.f[k] = read_elem<float>(p);
+        break;
+      case Elem::F64:
+        r.f[k] = read_elem<double>(p);
+        break;
+      case Elem::None:
+        fault(op, "load of a value without type");
     }
   }
 
   void store_one(const Operation &op, Elem e, uint64_t addr, const RV &v, size_t k, size_t idx) {
     int bytes = e == Elem::I1 ? 1 : elem_bits(e) / 8;
     if (addr % static_cast<uint64_t>(bytes) != 0)
-      fault(op, "misaligned " + std::string(elem_name(e)) + " access at element " + std::to_string(idx) +
-                    ", address " + mem_.describe(addr));
+      fault(op, "misaligned " + std::string(elem_name(e)) + " access at element " +
+                    std::to_string(idx) + ", address " + mem_.describe(addr));
     uint8_t *p = mem_.find(addr, bytes);
-    if (!p) fault(op, "out-of-bounds store at element " + std::to_string(idx) + ", address " + mem_.describe(addr));
+    if (!p)
+      fault(op, "out-of-bounds store at element " + std::to_string(idx) + ", address " +
+                    mem_.describe(addr));
     auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
     switch (e) {
-      case Elem::I1: p[0] = v.i[k] != 0; break;
-      case Elem::I8: put(static_cast<int8_t>(v.i[k])); break;
-      case Elem::I16: put(static_cast<int16_t>(v.i[k])); break;
-      case Elem::I32: put(static_cast<int32_t>(v.i[k])); break;
-      case Elem::I64: case Elem::Ptr: put(v.i[k]); break;
-      case Elem::F16: put(fp32_to_fp16(static_cast<float>(v.f[k]))); break;
-      case Elem::BF16: put(fp32_to_bf16(static_cast<float>(v.f[k]))); break;
-      case Elem::F32: put(static_cast<float>(v.f[k])); break;
-      case Elem::F64: put(v.f[k]); break;
-      case Elem::None: fault(op, "store of a value without type");
+      case Elem::I1:
+        p[0] = v.i[k] != 0;
+        break;
+      case Elem::I8:
+        put(static_cast<int8_t>(v.i[k]));
+        break;
+      case Elem::I16:
+        put(static_cast<int16_t>(v.i[k]));
+        break;
+      case Elem::I32:
+        put(static_cast<int32_t>(v.i[k]));
+        break;
+      case Elem::I64:
+      case Elem::Ptr:
+        put(v.i[k]);
+        break;
+      case Elem::F16:
+        put(fp32_to_fp16(static_cast<float>(v.f[k])));
+        break;
+      case Elem::BF16:
+        put(fp32_to_bf16(static_cast<float>(v.f[k])));
+        break;
+      case Elem::F32:
+        put(static_cast<float>(v.f[k]));
+        break;
+      case Elem::F64:
+        put(v.f[k]);
+        break;
+      case Elem::None:
+        fault(op, "store of a value without type");
     }
   }
 
   // Addresses (or -1 = masked/padded) of every element of a block-pointer access.
-  std::vector<int64_t> block_ptr_addresses(const Operation &op, const RV &desc, const Type &pt, bool &any_pad) {
+  std::vector<int64_t> block_ptr_addresses(const Operation &op, const RV &desc, const Type &pt,
+                                           bool &any_pad) {
     const auto &bs = pt.pointee_shape;
     size_t rank = bs.size();
     std::vector<int64_t> check;
@@ -213,8 +263,10 @@ class Exec {
     RV r;
     r.is_float = rt.is_float();
     size_t n = static_cast<size_t>(rt.numel());
-    if (r.is_float) r.f.assign(n, 0.0);
-    else r.i.assign(n, 0);
+    if (r.is_float)
+      r.f.assign(n, 0.0);
+    else
+      r.i.assign(n, 0);
     if (pt.is_block_ptr()) {
       bool any_pad = false;
       auto addr = block_ptr_addresses(op, ptr, pt, any_pad);
@@ -235,8 +287,10 @@ class Exec {
       if (mask && !mask->i[mask->i.size() == 1 ? 0 : k]) {
         if (other) {
           size_t o = other->size() == 1 ? 0 : k;
-          if (r.is_float) r.f[k] = other->f[o];
-          else r.i[k] = other->i[o];
+          if (r.is_float)
+            r.f[k] = other->f[o];
+          else
+            r.i[k] = other->i[o];
         }
         continue;
       }
@@ -260,7 +314,8 @@ class Exec {
     size_t n = std::max<size_t>(1, static_cast<size_t>(pt.numel()));
     for (size_t k = 0; k < n; ++k) {
       if (mask && !mask->i[mask->i.size() == 1 ? 0 : k]) continue;
-      store_one(op, pt.pointee, static_cast<uint64_t>(ptr.i[ptr.i.size() == 1 ? 0 : k]), v, v.size() == 1 ? 0 : k, k);
+      store_one(op, pt.pointee, static_cast<uint64_t>(ptr.i[ptr.i.size() == 1 ? 0 : k]), v,
+                v.size() == 1 ? 0 : k, k);
     }
   }
 
@@ -276,8 +331,10 @@ class Exec {
     size_t n = std::max<size_t>(1, static_cast<size_t>(pt.numel()));
     RV old;
     old.is_float = v.is_float;
-    if (old.is_float) old.f.assign(n, 0);
-    else old.i.assign(n, 0);
+    if (old.is_float)
+      old.f.assign(n, 0);
+    else
+      old.i.assign(n, 0);
     for (size_t k = 0; k < n; ++k) {
       if (mask && !mask->i[mask->i.size() == 1 ? 0 : k]) continue;
       uint64_t addr = static_cast<uint64_t>(ptr.i[ptr.i.size() == 1 ? 0 : k]);
@@ -287,23 +344,38 @@ class Exec {
       nv.is_float = v.is_float;
       if (v.is_float) {
         double a = old.f[k], b = v.f[vk], out = b;
-        if (kind == "fadd" || kind == "add") out = interp::round_to(e, a + b);
-        else if (kind == "max") out = std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b);
-        else if (kind == "min") out = std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b);
-        else if (kind == "cas") out = a == cmp->f[cmp->size() == 1 ? 0 : k] ? b : a;
-        else if (kind != "xchg") fault(op, "atomic '" + kind + "' is not defined on floats");
+        if (kind == "fadd" || kind == "add")
+          out = interp::round_to(e, a + b);
+        else if (kind == "max")
+          out = std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b);
+        else if (kind == "min")
+          out = std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b);
+        else if (kind == "cas")
+          out = a == cmp->f[cmp->size() == 1 ? 0 : k] ? b : a;
+        else if (kind != "xchg")
+          fault(op, "atomic '" + kind + "' is not defined on floats");
         nv.f = {out};
       } else {
         int64_t a = old.i[k], b = v.i[vk], out = b;
-        if (kind == "add") out = interp::wrap_to(e, static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)));
-        else if (kind == "max") out = std::max(a, b);
-        else if (kind == "min") out = std::min(a, b);
-        else if (kind == "umax") out = interp::as_unsigned(e, a) >= interp::as_unsigned(e, b) ? a : b;
-        else if (kind == "umin") out = interp::as_unsigned(e, a) <= interp::as_unsigned(e, b) ? a : b;
-        else if (kind == "and") out = a & b;
-        else if (kind == "or") out = a | b;
-        else if (kind == "xor") out = a ^ b;
-        else if (kind == "cas") out = a == cmp->i[cmp->size() == 1 ? 0 : k] ? b : a;
+        if (kind == "add")
+          out = interp::wrap_to(
+              e, static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)));
+        else if (kind == "max")
+          out = std::max(a, b);
+        else if (kind == "min")
+          out = std::min(a, b);
+        else if (kind == "umax")
+          out = interp::as_unsigned(e, a) >= interp::as_unsigned(e, b) ? a : b;
+        else if (kind == "umin")
+          out = interp::as_unsigned(e, a) <= interp::as_unsigned(e, b) ? a : b;
+        else if (kind == "and")
+          out = a & b;
+        else if (kind == "or")
+          out = a | b;
+        else if (kind == "xor")
+          out = a ^ b;
+        else if (kind == "cas")
+          out = a == cmp->i[cmp->size() == 1 ? 0 : k] ? b : a;
         nv.i = {out};
       }
       store_one(op, e, addr, nv, 0, k);
@@ -312,7 +384,8 @@ class Exec {
   }
 
   // Runs a combine region on whole vectors (length-1 constants broadcast).
-  std::vector<RV> combine(const Block &region, std::vector<RV> args, Frame &fr, std::vector<RV> &env) {
+  std::vector<RV> combine(const Block &region, std::vector<RV> args, Frame &fr,
+                          std::vector<RV> &env) {
     for (size_t i = 0; i < args.size(); ++i) set(env, fr, region.args[i].get(), std::move(args[i]));
     return run_block(region, env, fr);
   }
@@ -352,8 +425,10 @@ class Exec {
         for (size_t i = 0; i < nin; ++i) {
           RV full = r[i].size() == 1 ? interp::splat_to(r[i], static_cast<size_t>(outer)) : r[i];
           for (int64_t o = 0; o < outer; ++o) {
-            if (out[i].is_float) out[i].f[o * len + pos] = full.f[o];
-            else out[i].i[o * len + pos] = full.i[o];
+            if (out[i].is_float)
+              out[i].f[o * len + pos] = full.f[o];
+            else
+              out[i].i[o * len + pos] = full.i[o];
           }
         }
       }
@@ -388,8 +463,10 @@ class Exec {
             bool combined = k < half;
             size_t src = static_cast<size_t>(o * half + k);
             size_t orig = static_cast<size_t>(o * cur_len + k);
-            if (nx.is_float) nx.f.push_back(combined ? comb.f[src] : cur[i].f[orig]);
-            else nx.i.push_back(combined ? comb.i[src] : cur[i].i[orig]);
+            if (nx.is_float)
+              nx.f.push_back(combined ? comb.f[src] : cur[i].f[orig]);
+            else
+              nx.i.push_back(combined ? comb.i[src] : cur[i].i[orig]);
           }
         }
         next.push_back(std::move(nx));
@@ -431,7 +508,8 @@ class Exec {
       for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j) {
           int64_t acc = c.i[i * N + j];
-          for (int64_t k = 0; k < K; ++k) acc = interp::wrap_to(ce, acc + a.i[i * K + k] * b.i[k * N + j]);
+          for (int64_t k = 0; k < K; ++k)
+            acc = interp::wrap_to(ce, acc + a.i[i * K + k] * b.i[k * N + j]);
           c.i[i * N + j] = acc;
         }
     }
@@ -452,7 +530,8 @@ class Exec {
           r.f.assign(n, interp::round_to(t.elem, op.float_attr("value")));
         } else {
           const Attr &a = op.attrs.at("value");
-          int64_t v = std::holds_alternative<double>(a) ? static_cast<int64_t>(std::get<double>(a)) : op.int_attr("value");
+          int64_t v = std::holds_alternative<double>(a) ? static_cast<int64_t>(std::get<double>(a))
+                                                        : op.int_attr("value");
           r.i.assign(n, interp::wrap_to(t.elem, v));
         }
         return out(std::move(r));
@@ -480,7 +559,8 @@ class Exec {
         }
         return out(gather(in(0), idx));
       }
-      case K::ExpandDims: case K::Reshape:
+      case K::ExpandDims:
+      case K::Reshape:
         return out(in(0));
       case K::Trans:
         return out(gather(in(0), permute_index(op.operands[0]->type.shape, op.ints_attr("order"))));
@@ -489,8 +569,10 @@ class Exec {
         RV r;
         r.is_float = a.is_float;
         for (size_t k = 0; k < a.size(); ++k) {
-          if (r.is_float) r.f.insert(r.f.end(), {a.f[k], b.f[k]});
-          else r.i.insert(r.i.end(), {a.i[k], b.i[k]});
+          if (r.is_float)
+            r.f.insert(r.f.end(), {a.f[k], b.f[k]});
+          else
+            r.i.insert(r.i.end(), {a.i[k], b.i[k]});
         }
         return out(std::move(r));
       }
@@ -512,23 +594,27 @@ class Exec {
         size_t n = std::max(p.size(), o.size());
         RV r;
         r.i.resize(n);
-        for (size_t k = 0; k < n; ++k) r.i[k] = p.i[p.size() == 1 ? 0 : k] + o.i[o.size() == 1 ? 0 : k] * bytes;
+        for (size_t k = 0; k < n; ++k)
+          r.i[k] = p.i[p.size() == 1 ? 0 : k] + o.i[o.size() == 1 ? 0 : k] * bytes;
         return out(std::move(r));
       }
-      case K::ProgramId: case K::NumPrograms: {
+      case K::ProgramId:
+      case K::NumPrograms: {
         RV r;
         int64_t ax = op.int_attr("axis");
         r.i = {op.kind == K::ProgramId ? pid[ax] : nprog[ax]};
         return out(std::move(r));
       }
-      case K::Reduce: case K::Scan: {
+      case K::Reduce:
+      case K::Scan: {
         auto rs = do_reduce(op, env, fr);
         for (size_t i = 0; i < rs.size(); ++i) out(std::move(rs[i]), i);
         return;
       }
       case K::Dot:
         return out(do_dot(op, env, fr));
-      case K::AtomicRMW: case K::AtomicCAS:
+      case K::AtomicRMW:
+      case K::AtomicCAS:
         return out(do_atomic(op, env, fr));
       case K::MakeTensorPtr: {
         RV r;
@@ -552,7 +638,8 @@ class Exec {
           RV ivr;
           ivr.i = {iv};
           set(env, fr, body.args[0].get(), std::move(ivr));
-          for (size_t i = 0; i < carried.size(); ++i) set(env, fr, body.args[i + 1].get(), std::move(carried[i]));
+          for (size_t i = 0; i < carried.size(); ++i)
+            set(env, fr, body.args[i + 1].get(), std::move(carried[i]));
           carried = run_block(body, env, fr);
           if (iv > ub - step) break;  // no wrap-around past the bound
         }
@@ -570,8 +657,10 @@ class Exec {
         for (size_t i = 0; i < op.operands.size(); ++i) cur.push_back(in(i));
         const Block &before = *op.regions[0], &after = *op.regions[1];
         for (int64_t iter = 0;; ++iter) {
-          if (iter > (int64_t(1) << 32)) fault(op, "while loop did not finish after 2^32 iterations");
-          for (size_t i = 0; i < cur.size(); ++i) set(env, fr, before.args[i].get(), std::move(cur[i]));
+          if (iter > (int64_t(1) << 32))
+            fault(op, "while loop did not finish after 2^32 iterations");
+          for (size_t i = 0; i < cur.size(); ++i)
+            set(env, fr, before.args[i].get(), std::move(cur[i]));
           auto cv = run_block(before, env, fr);
           bool go = cv[0].i[0] != 0;
           std::vector<RV> pass(cv.begin() + 1, cv.end());
@@ -579,7 +668,8 @@ class Exec {
             for (size_t i = 0; i < pass.size(); ++i) out(std::move(pass[i]), i);
             return;
           }
-          for (size_t i = 0; i < pass.size(); ++i) set(env, fr, after.args[i].get(), std::move(pass[i]));
+          for (size_t i = 0; i < pass.size(); ++i)
+            set(env, fr, after.args[i].get(), std::move(pass[i]));
           cur = run_block(after, env, fr);
         }
       }
@@ -611,9 +701,12 @@ class Exec {
             os << " " << prefix;
             if (op.operands.size() > 1) os << " (operand " << a << ")";
             os << " ";
-            if (v.is_float) os << v.f[k];
-            else if (hex) os << "0x" << std::hex << interp::as_unsigned(t.elem, v.i[k]);
-            else os << v.i[k];
+            if (v.is_float)
+              os << v.f[k];
+            else if (hex)
+              os << "0x" << std::hex << interp::as_unsigned(t.elem, v.i[k]);
+            else
+              os << v.i[k];
             res_.prints.push_back(os.str());
           }
         }
@@ -623,13 +716,18 @@ class Exec {
         const RV &c = in(0);
         for (size_t k = 0; k < c.i.size(); ++k)
           if (!c.i[k])
-            fault(op, "device assertion failed at element " + std::to_string(k) + ": " +
-                          (op.has_attr("message") ? op.str_attr("message") : std::string("assert")));
+            fault(op,
+                  "device assertion failed at element " + std::to_string(k) + ": " +
+                      (op.has_attr("message") ? op.str_attr("message") : std::string("assert")));
         return;
       }
       case K::Barrier:
         return;
-      case K::Return: case K::Yield: case K::Condition: case K::ReduceReturn: case K::ScanReturn:
+      case K::Return:
+      case K::Yield:
+      case K::Condition:
+      case K::ReduceReturn:
+      case K::ScanReturn:
         return;
       default: {
         std::vector<const RV *> ins;
@@ -646,12 +744,13 @@ class Exec {
 
 }  // namespace
 
-InterpResult Interpreter::run(const Module &m, const std::string &kernel, const std::vector<KernelArg> &args, Grid grid) {
+InterpResult Interpreter::run(const Module &m, const std::string &kernel,
+                              const std::vector<KernelArg> &args, Grid grid) {
   const Function *f = m.find(kernel);
   if (!f) throw Error("interpreter: no function @" + kernel + " in the module");
   if (args.size() != f->body->args.size())
-    throw Error("interpreter: @" + kernel + " takes " + std::to_string(f->body->args.size()) + " arguments, got " +
-                std::to_string(args.size()));
+    throw Error("interpreter: @" + kernel + " takes " + std::to_string(f->body->args.size()) +
+                " arguments, got " + std::to_string(args.size()));
   if (grid.x < 0 || grid.y < 0 || grid.z < 0) throw Error("interpreter: negative grid size");
   std::vector<RV> argv;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -659,16 +758,21 @@ InterpResult Interpreter::run(const Module &m, const std::string &kernel, const 
     RV r;
     if (t.is_float()) {
       if (args[i].kind != KernelArg::Kind::Float && args[i].kind != KernelArg::Kind::Int)
-        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel + " must be a number");
+        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel +
+                    " must be a number");
       r.is_float = true;
-      r.f = {interp::round_to(t.elem, args[i].kind == KernelArg::Kind::Float ? args[i].f : static_cast<double>(args[i].i))};
+      r.f = {interp::round_to(t.elem, args[i].kind == KernelArg::Kind::Float
+                                          ? args[i].f
+                                          : static_cast<double>(args[i].i))};
     } else if (t.is_ptr()) {
       if (args[i].kind != KernelArg::Kind::Ptr)
-        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel + " must be a pointer");
+        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel +
+                    " must be a pointer");
       r.i = {args[i].i};
     } else {
       if (args[i].kind != KernelArg::Kind::Int)
-        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel + " must be an integer");
+        throw Error("interpreter: argument " + std::to_string(i) + " of @" + kernel +
+                    " must be an integer");
       r.i = {interp::wrap_to(t.elem, args[i].i)};
     }
     argv.push_back(std::move(r));

@@ -40,7 +40,8 @@ std::string InterpMemory::describe(uint64_t addr) const {
   if (it != buffers_.begin()) {
     --it;
     os << std::dec << " (buffer at 0x" << std::hex << it->first << std::dec << " of "
-       << it->second.storage->size() << " bytes, offset " << static_cast<int64_t>(addr - it->first) << ")";
+       << it->second.storage->size() << " bytes, offset " << static_cast<int64_t>(addr - it->first)
+       << ")";
   } else {
     os << " (below every buffer)";
   }

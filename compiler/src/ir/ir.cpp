@@ -37,10 +37,22 @@ bool op_is_terminator(OpKind k) {
 
 bool op_is_commutative(OpKind k) {
   switch (k) {
-    case OpKind::AddI: case OpKind::AddF: case OpKind::MulI: case OpKind::MulF:
-    case OpKind::AndI: case OpKind::OrI: case OpKind::XOrI: case OpKind::MaxSI:
-    case OpKind::MinSI: case OpKind::MaxUI: case OpKind::MinUI: case OpKind::MaximumF:
-    case OpKind::MinimumF: case OpKind::MaxNumF: case OpKind::MinNumF: case OpKind::MulHiUI:
+    case OpKind::AddI:
+    case OpKind::AddF:
+    case OpKind::MulI:
+    case OpKind::MulF:
+    case OpKind::AndI:
+    case OpKind::OrI:
+    case OpKind::XOrI:
+    case OpKind::MaxSI:
+    case OpKind::MinSI:
+    case OpKind::MaxUI:
+    case OpKind::MinUI:
+    case OpKind::MaximumF:
+    case OpKind::MinimumF:
+    case OpKind::MaxNumF:
+    case OpKind::MinNumF:
+    case OpKind::MulHiUI:
       return true;
     default:
       return false;

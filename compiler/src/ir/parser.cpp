@@ -181,7 +181,8 @@ class Parser {
       return d;
     }
     long long x = std::strtoll(tok.c_str(), &end, 10);
-    if (tok.empty() || end != tok.c_str() + tok.size()) fail(c, "bad attribute value '" + tok + "'");
+    if (tok.empty() || end != tok.c_str() + tok.size())
+      fail(c, "bad attribute value '" + tok + "'");
     c.p += len;
     return static_cast<int64_t>(x);
   }

@@ -93,7 +93,8 @@ struct Printer {
     os << ")";
     if (!f.result_types.empty()) {
       os << " -> (";
-      for (size_t i = 0; i < f.result_types.size(); ++i) os << (i ? ", " : "") << f.result_types[i].str();
+      for (size_t i = 0; i < f.result_types.size(); ++i)
+        os << (i ? ", " : "") << f.result_types[i].str();
       os << ")";
     }
     os << " {\n";

@@ -22,42 +22,74 @@ bool elem_is_int(Elem e) {
 }
 int elem_bits(Elem e) {
   switch (e) {
-    case Elem::I1: return 1;
-    case Elem::I8: return 8;
-    case Elem::I16: case Elem::F16: case Elem::BF16: return 16;
-    case Elem::I32: case Elem::F32: return 32;
-    case Elem::I64: case Elem::F64: case Elem::Ptr: return 64;
-    case Elem::None: return 0;
+    case Elem::I1:
+      return 1;
+    case Elem::I8:
+      return 8;
+    case Elem::I16:
+    case Elem::F16:
+    case Elem::BF16:
+      return 16;
+    case Elem::I32:
+    case Elem::F32:
+      return 32;
+    case Elem::I64:
+    case Elem::F64:
+    case Elem::Ptr:
+      return 64;
+    case Elem::None:
+      return 0;
   }
   return 0;
 }
 std::string_view elem_name(Elem e) {
   switch (e) {
-    case Elem::None: return "none";
-    case Elem::I1: return "i1";
-    case Elem::I8: return "i8";
-    case Elem::I16: return "i16";
-    case Elem::I32: return "i32";
-    case Elem::I64: return "i64";
-    case Elem::F16: return "f16";
-    case Elem::BF16: return "bf16";
-    case Elem::F32: return "f32";
-    case Elem::F64: return "f64";
-    case Elem::Ptr: return "ptr";
+    case Elem::None:
+      return "none";
+    case Elem::I1:
+      return "i1";
+    case Elem::I8:
+      return "i8";
+    case Elem::I16:
+      return "i16";
+    case Elem::I32:
+      return "i32";
+    case Elem::I64:
+      return "i64";
+    case Elem::F16:
+      return "f16";
+    case Elem::BF16:
+      return "bf16";
+    case Elem::F32:
+      return "f32";
+    case Elem::F64:
+      return "f64";
+    case Elem::Ptr:
+      return "ptr";
   }
   return "?";
 }
 Elem elem_from_dtype(DType d) {
   switch (d) {
-    case DType::Bool: return Elem::I1;
-    case DType::UInt8: case DType::Int8: return Elem::I8;
-    case DType::Int16: return Elem::I16;
-    case DType::Int32: return Elem::I32;
-    case DType::Int64: return Elem::I64;
-    case DType::Float16: return Elem::F16;
-    case DType::BFloat16: return Elem::BF16;
-    case DType::Float32: return Elem::F32;
-    case DType::Float64: return Elem::F64;
+    case DType::Bool:
+      return Elem::I1;
+    case DType::UInt8:
+    case DType::Int8:
+      return Elem::I8;
+    case DType::Int16:
+      return Elem::I16;
+    case DType::Int32:
+      return Elem::I32;
+    case DType::Int64:
+      return Elem::I64;
+    case DType::Float16:
+      return Elem::F16;
+    case DType::BFloat16:
+      return Elem::BF16;
+    case DType::Float32:
+      return Elem::F32;
+    case DType::Float64:
+      return Elem::F64;
   }
   return Elem::None;
 }
@@ -118,9 +150,9 @@ struct TypeParser {
   }
   Elem scalar_elem() {
     static const std::pair<std::string_view, Elem> names[] = {
-        {"bf16", Elem::BF16}, {"i16", Elem::I16}, {"i32", Elem::I32}, {"i64", Elem::I64},
-        {"i1", Elem::I1},     {"i8", Elem::I8},   {"f16", Elem::F16}, {"f32", Elem::F32},
-        {"f64", Elem::F64}};
+        {"bf16", Elem::BF16}, {"i16", Elem::I16}, {"i32", Elem::I32},
+        {"i64", Elem::I64},   {"i1", Elem::I1},   {"i8", Elem::I8},
+        {"f16", Elem::F16},   {"f32", Elem::F32}, {"f64", Elem::F64}};
     for (auto &[n, e] : names)
       if (eat(n)) return e;
     fail("expected an element type at offset " + std::to_string(p));
@@ -145,7 +177,8 @@ struct TypeParser {
     std::vector<int64_t> d;
     while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p]))) {
       int64_t v = 0;
-      while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p]))) v = v * 10 + (t[p++] - '0');
+      while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p])))
+        v = v * 10 + (t[p++] - '0');
       if (!eat("x")) fail("expected 'x' after a dimension");
       d.push_back(v);
     }

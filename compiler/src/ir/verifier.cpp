@@ -25,7 +25,8 @@ class Verifier {
     ctx.file = op.loc.file;
     if (op.loc.line > 0) ctx.line = op.loc.line;
     if (op.loc.col > 0) ctx.col = op.loc.col;
-    throw Error("ttir verifier: in @" + f_.name + ": '" + std::string(op_name(op.kind)) + "': " + msg, ctx);
+    throw Error(
+        "ttir verifier: in @" + f_.name + ": '" + std::string(op_name(op.kind)) + "': " + msg, ctx);
   }
 
   bool visible(const std::vector<std::set<const Value *>> &scopes, const Value *v) {
@@ -43,7 +44,8 @@ class Verifier {
         if (!visible(scopes, op.operands[k]))
           fail(op, "operand " + std::to_string(k) + " does not dominate its use");
       }
-      if (op_is_terminator(op.kind) && i + 1 != b.ops.size()) fail(op, "terminator must end its block");
+      if (op_is_terminator(op.kind) && i + 1 != b.ops.size())
+        fail(op, "terminator must end its block");
       for (auto &r : op.regions) {
         if (r->parent != &op) fail(op, "region's parent pointer is stale");
         scopes.emplace_back();
@@ -58,9 +60,11 @@ class Verifier {
 
   void count(const Operation &op, size_t operands, size_t results) {
     if (op.operands.size() != operands)
-      fail(op, "expected " + std::to_string(operands) + " operands, got " + std::to_string(op.operands.size()));
+      fail(op, "expected " + std::to_string(operands) + " operands, got " +
+                   std::to_string(op.operands.size()));
     if (op.results.size() != results)
-      fail(op, "expected " + std::to_string(results) + " results, got " + std::to_string(op.results.size()));
+      fail(op, "expected " + std::to_string(results) + " results, got " +
+                   std::to_string(op.results.size()));
   }
   const Type &ot(const Operation &op, size_t i) { return op.operands[i]->type; }
   const Type &rt(const Operation &op, size_t i = 0) { return op.results[i]->type; }
@@ -76,7 +80,8 @@ class Verifier {
   void same_shape(const Operation &op, const Type &a, const Type &b) {
     if (a.shape != b.shape) fail(op, "shape mismatch: " + a.str() + " vs " + b.str());
   }
-  void yields(const Operation &op, const Block &r, const std::vector<const Type *> &want, OpKind term) {
+  void yields(const Operation &op, const Block &r, const std::vector<const Type *> &want,
+              OpKind term) {
     const Operation *t = r.terminator();
     if (!t || t->kind != term)
       fail(op, "region must end with '" + std::string(op_name(term)) + "'");
@@ -84,7 +89,8 @@ class Verifier {
     if (t->operands.size() != want.size() + skip)
       fail(op, "region yields " + std::to_string(t->operands.size() - skip) + " values, expected " +
                    std::to_string(want.size()));
-    for (size_t i = 0; i < want.size(); ++i) same(op, t->operands[i + skip]->type, *want[i], "yielded type");
+    for (size_t i = 0; i < want.size(); ++i)
+      same(op, t->operands[i + skip]->type, *want[i], "yielded type");
   }
 
   void check(const Operation &op, const Operation *owner) {
@@ -113,7 +119,8 @@ class Verifier {
         same(op, a.scalar(), r.scalar(), "element type");
         if (a.rank() != r.rank()) fail(op, "rank mismatch " + a.str() + " -> " + r.str());
         for (int i = 0; i < a.rank(); ++i)
-          if (a.shape[i] != r.shape[i] && a.shape[i] != 1) fail(op, "cannot broadcast " + a.str() + " to " + r.str());
+          if (a.shape[i] != r.shape[i] && a.shape[i] != 1)
+            fail(op, "cannot broadcast " + a.str() + " to " + r.str());
         break;
       }
       case K::ExpandDims: {
@@ -138,7 +145,8 @@ class Verifier {
         std::vector<int64_t> s;
         std::set<int64_t> seen;
         for (auto o : order) {
-          if (o < 0 || o >= a.rank() || !seen.insert(o).second) fail(op, "order is not a permutation");
+          if (o < 0 || o >= a.rank() || !seen.insert(o).second)
+            fail(op, "order is not a permutation");
           s.push_back(a.shape[o]);
         }
         same(op, a.with_shape(s), rt(op), "result type");
@@ -197,7 +205,8 @@ class Verifier {
       }
       case K::AddPtr:
         count(op, 2, 1);
-        if (!ot(op, 0).is_ptr() || ot(op, 0).is_block_ptr()) fail(op, "first operand must be a pointer");
+        if (!ot(op, 0).is_ptr() || ot(op, 0).is_block_ptr())
+          fail(op, "first operand must be a pointer");
         need_int(op, ot(op, 1));
         same_shape(op, ot(op, 0), ot(op, 1));
         same(op, ot(op, 0), rt(op), "result type");
@@ -210,24 +219,57 @@ class Verifier {
         same(op, rt(op), Type(Elem::I32), "result type");
         break;
       }
-      case K::AddI: case K::SubI: case K::MulI: case K::DivSI: case K::DivUI: case K::RemSI:
-      case K::RemUI: case K::AndI: case K::OrI: case K::XOrI: case K::ShLI: case K::ShRSI:
-      case K::ShRUI: case K::MaxSI: case K::MinSI: case K::MaxUI: case K::MinUI: case K::MulHiUI:
+      case K::AddI:
+      case K::SubI:
+      case K::MulI:
+      case K::DivSI:
+      case K::DivUI:
+      case K::RemSI:
+      case K::RemUI:
+      case K::AndI:
+      case K::OrI:
+      case K::XOrI:
+      case K::ShLI:
+      case K::ShRSI:
+      case K::ShRUI:
+      case K::MaxSI:
+      case K::MinSI:
+      case K::MaxUI:
+      case K::MinUI:
+      case K::MulHiUI:
         count(op, 2, 1);
         need_int(op, ot(op, 0));
         same(op, ot(op, 0), ot(op, 1), "operand types");
         same(op, ot(op, 0), rt(op), "result type");
         break;
-      case K::AddF: case K::SubF: case K::MulF: case K::DivF: case K::RemF: case K::MaximumF:
-      case K::MinimumF: case K::MaxNumF: case K::MinNumF:
+      case K::AddF:
+      case K::SubF:
+      case K::MulF:
+      case K::DivF:
+      case K::RemF:
+      case K::MaximumF:
+      case K::MinimumF:
+      case K::MaxNumF:
+      case K::MinNumF:
         count(op, 2, 1);
         need_float(op, ot(op, 0));
         same(op, ot(op, 0), ot(op, 1), "operand types");
         same(op, ot(op, 0), rt(op), "result type");
         break;
-      case K::NegF: case K::Exp: case K::Exp2: case K::Log: case K::Log2: case K::Sqrt:
-      case K::Rsqrt: case K::Sin: case K::Cos: case K::Erf: case K::Tanh: case K::Floor:
-      case K::Ceil: case K::AbsF:
+      case K::NegF:
+      case K::Exp:
+      case K::Exp2:
+      case K::Log:
+      case K::Log2:
+      case K::Sqrt:
+      case K::Rsqrt:
+      case K::Sin:
+      case K::Cos:
+      case K::Erf:
+      case K::Tanh:
+      case K::Floor:
+      case K::Ceil:
+      case K::AbsF:
         count(op, 1, 1);
         need_float(op, ot(op, 0));
         same(op, ot(op, 0), rt(op), "result type");
@@ -244,10 +286,14 @@ class Verifier {
         same(op, ot(op, 0), ot(op, 2), "operand types");
         same(op, ot(op, 0), rt(op), "result type");
         break;
-      case K::CmpI: case K::CmpF: {
+      case K::CmpI:
+      case K::CmpF: {
         count(op, 2, 1);
-        static const std::set<std::string> ipred = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-        static const std::set<std::string> fpred = {"oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord", "uno"};
+        static const std::set<std::string> ipred = {"eq",  "ne",  "slt", "sle", "sgt",
+                                                    "sge", "ult", "ule", "ugt", "uge"};
+        static const std::set<std::string> fpred = {"oeq", "one", "olt", "ole", "ogt",
+                                                    "oge", "ueq", "une", "ult", "ule",
+                                                    "ugt", "uge", "ord", "uno"};
         const std::string &p = op.str_attr("predicate");
         if (op.kind == K::CmpI) {
           if (!ot(op, 0).is_int() && !ot(op, 0).is_ptr()) fail(op, "expects integers or pointers");
@@ -268,7 +314,9 @@ class Verifier {
         same(op, ot(op, 1), ot(op, 2), "operand types");
         same(op, ot(op, 1), rt(op), "result type");
         break;
-      case K::ExtSI: case K::ExtUI: case K::TruncI:
+      case K::ExtSI:
+      case K::ExtUI:
+      case K::TruncI:
         count(op, 1, 1);
         need_int(op, ot(op, 0));
         need_int(op, rt(op));
@@ -277,19 +325,22 @@ class Verifier {
                                  : rt(op).bitwidth() <= ot(op, 0).bitwidth())
           fail(op, "bit widths do not fit the cast: " + ot(op, 0).str() + " -> " + rt(op).str());
         break;
-      case K::SIToFP: case K::UIToFP:
+      case K::SIToFP:
+      case K::UIToFP:
         count(op, 1, 1);
         need_int(op, ot(op, 0));
         need_float(op, rt(op));
         same_shape(op, ot(op, 0), rt(op));
         break;
-      case K::FPToSI: case K::FPToUI:
+      case K::FPToSI:
+      case K::FPToUI:
         count(op, 1, 1);
         need_float(op, ot(op, 0));
         need_int(op, rt(op));
         same_shape(op, ot(op, 0), rt(op));
         break;
-      case K::ExtF: case K::TruncF:
+      case K::ExtF:
+      case K::TruncF:
         count(op, 1, 1);
         need_float(op, ot(op, 0));
         need_float(op, rt(op));
@@ -298,7 +349,8 @@ class Verifier {
       case K::Bitcast:
         count(op, 1, 1);
         same_shape(op, ot(op, 0), rt(op));
-        if (ot(op, 0).bitwidth() != rt(op).bitwidth()) fail(op, "bitcast between different bit widths");
+        if (ot(op, 0).bitwidth() != rt(op).bitwidth())
+          fail(op, "bitcast between different bit widths");
         break;
       case K::IntToPtr:
         count(op, 1, 1);
@@ -310,15 +362,18 @@ class Verifier {
         if (!ot(op, 0).is_ptr() || rt(op).elem != Elem::I64) fail(op, "converts a pointer to i64");
         same_shape(op, ot(op, 0), rt(op));
         break;
-      case K::Reduce: case K::Scan: {
-        if (op.operands.empty() || op.operands.size() != op.results.size()) fail(op, "needs N operands and N results");
+      case K::Reduce:
+      case K::Scan: {
+        if (op.operands.empty() || op.operands.size() != op.results.size())
+          fail(op, "needs N operands and N results");
         if (op.regions.size() != 1) fail(op, "needs one combine region");
         int64_t ax = op.int_attr("axis");
         const Type &first = ot(op, 0);
         if (ax < 0 || ax >= first.rank()) fail(op, "axis out of range for " + first.str());
         const Block &r = *op.regions[0];
         size_t n = op.operands.size();
-        if (r.args.size() != 2 * n) fail(op, "combine region needs " + std::to_string(2 * n) + " arguments");
+        if (r.args.size() != 2 * n)
+          fail(op, "combine region needs " + std::to_string(2 * n) + " arguments");
         std::vector<const Type *> want;
         for (size_t i = 0; i < n; ++i) {
           same_shape(op, ot(op, i), first);
@@ -332,16 +387,22 @@ class Verifier {
         yields(op, r, want, op.kind == K::Reduce ? K::ReduceReturn : K::ScanReturn);
         break;
       }
-      case K::ReduceReturn: case K::ScanReturn: case K::Yield: case K::Condition: {
+      case K::ReduceReturn:
+      case K::ScanReturn:
+      case K::Yield:
+      case K::Condition: {
         if (!owner) fail(op, "terminator outside a region");
         break;
       }
       case K::Dot: {
         count(op, 3, 1);
         const Type &a = ot(op, 0), &b = ot(op, 1), &c = ot(op, 2);
-        if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2) fail(op, "operands must be 2-D blocks");
-        if (a.shape[1] != b.shape[0]) fail(op, "inner dimensions differ: " + a.str() + " x " + b.str());
-        if (c.shape != std::vector<int64_t>{a.shape[0], b.shape[1]}) fail(op, "accumulator shape mismatch");
+        if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2)
+          fail(op, "operands must be 2-D blocks");
+        if (a.shape[1] != b.shape[0])
+          fail(op, "inner dimensions differ: " + a.str() + " x " + b.str());
+        if (c.shape != std::vector<int64_t>{a.shape[0], b.shape[1]})
+          fail(op, "accumulator shape mismatch");
         if (a.elem != b.elem) fail(op, "operand element types differ");
         same(op, c, rt(op), "result type");
         break;
@@ -349,8 +410,10 @@ class Verifier {
       case K::AtomicRMW: {
         if (op.operands.size() < 2 || op.operands.size() > 3 || op.results.size() != 1)
           fail(op, "expects ptr, value[, mask] and one result");
-        static const std::set<std::string> kinds = {"add", "fadd", "max", "min", "umax", "umin", "xchg", "and", "or", "xor"};
-        if (!kinds.count(op.str_attr("rmw_op"))) fail(op, "unknown rmw_op '" + op.str_attr("rmw_op") + "'");
+        static const std::set<std::string> kinds = {"add",  "fadd", "max", "min", "umax",
+                                                    "umin", "xchg", "and", "or",  "xor"};
+        if (!kinds.count(op.str_attr("rmw_op")))
+          fail(op, "unknown rmw_op '" + op.str_attr("rmw_op") + "'");
         if (!ot(op, 0).is_ptr()) fail(op, "first operand must be a pointer");
         same(op, Type(ot(op, 0).pointee, ot(op, 0).shape), ot(op, 1), "value type");
         same(op, ot(op, 1), rt(op), "result type");
@@ -368,7 +431,8 @@ class Verifier {
         size_t rank = bs.size();
         if (op.operands.size() != 1 + 3 * rank || op.results.size() != 1)
           fail(op, "expects base, " + std::to_string(rank) + " shapes, strides and offsets");
-        if (!ot(op, 0).is_ptr() || ot(op, 0).is_block() || ot(op, 0).is_block_ptr()) fail(op, "base must be a scalar pointer");
+        if (!ot(op, 0).is_ptr() || ot(op, 0).is_block() || ot(op, 0).is_block_ptr())
+          fail(op, "base must be a scalar pointer");
         same(op, rt(op), Type::ptr(ot(op, 0).pointee, bs), "result type");
         for (size_t i = 1; i < op.operands.size(); ++i) {
           if (ot(op, i).is_block()) fail(op, "shape/stride/offset operands must be scalars");
@@ -379,18 +443,21 @@ class Verifier {
       case K::Advance:
         if (op.operands.empty() || !ot(op, 0).is_block_ptr() || op.results.size() != 1)
           fail(op, "expects a block pointer");
-        if (op.operands.size() != 1 + ot(op, 0).pointee_shape.size()) fail(op, "one offset per dimension");
+        if (op.operands.size() != 1 + ot(op, 0).pointee_shape.size())
+          fail(op, "one offset per dimension");
         same(op, ot(op, 0), rt(op), "result type");
         break;
       case K::For: {
-        if (op.operands.size() < 3 || op.regions.size() != 1) fail(op, "expects lb, ub, step, inits and a body");
+        if (op.operands.size() < 3 || op.regions.size() != 1)
+          fail(op, "expects lb, ub, step, inits and a body");
         size_t n = op.operands.size() - 3;
         if (op.results.size() != n) fail(op, "one result per iter arg");
         need_int(op, ot(op, 0));
         same(op, ot(op, 0), ot(op, 1), "bound types");
         same(op, ot(op, 0), ot(op, 2), "step type");
         const Block &r = *op.regions[0];
-        if (r.args.size() != n + 1) fail(op, "body needs the induction variable and one arg per iter arg");
+        if (r.args.size() != n + 1)
+          fail(op, "body needs the induction variable and one arg per iter arg");
         same(op, r.args[0]->type, ot(op, 0), "induction variable type");
         std::vector<const Type *> want;
         for (size_t i = 0; i < n; ++i) {
@@ -417,14 +484,16 @@ class Verifier {
         if (op.regions.size() != 2) fail(op, "needs before and after regions");
         const Block &before = *op.regions[0], &after = *op.regions[1];
         if (before.args.size() != op.operands.size()) fail(op, "before region takes the inits");
-        for (size_t i = 0; i < op.operands.size(); ++i) same(op, before.args[i]->type, ot(op, i), "init type");
+        for (size_t i = 0; i < op.operands.size(); ++i)
+          same(op, before.args[i]->type, ot(op, i), "init type");
         std::vector<const Type *> want;
         for (auto &r : op.results) want.push_back(&r->type);
         yields(op, before, want, K::Condition);
         const Operation *cond = before.terminator();
         if (!cond->operands[0]->type.is_bool() || cond->operands[0]->type.is_block())
           fail(op, "condition must be a scalar i1");
-        if (after.args.size() != op.results.size()) fail(op, "after region takes the condition's values");
+        if (after.args.size() != op.results.size())
+          fail(op, "after region takes the condition's values");
         std::vector<const Type *> inits;
         for (size_t i = 0; i < op.operands.size(); ++i) inits.push_back(&ot(op, i));
         yields(op, after, inits, K::Yield);
@@ -435,8 +504,10 @@ class Verifier {
         break;
       case K::Return:
         if (owner) fail(op, "tt.return only ends a function body");
-        if (op.operands.size() != f_.result_types.size()) fail(op, "returns the wrong number of values");
-        for (size_t i = 0; i < op.operands.size(); ++i) same(op, ot(op, i), f_.result_types[i], "return type");
+        if (op.operands.size() != f_.result_types.size())
+          fail(op, "returns the wrong number of values");
+        for (size_t i = 0; i < op.operands.size(); ++i)
+          same(op, ot(op, i), f_.result_types[i], "return type");
         break;
       case K::Print:
         if (!op.results.empty()) fail(op, "has no results");
@@ -469,10 +540,12 @@ void verify(const Module &m) {
       Function *callee = m.find(op.str_attr("callee"));
       if (!callee) throw Error("ttir verifier: call to unknown function @" + op.str_attr("callee"));
       if (callee->body->args.size() != op.operands.size())
-        throw Error("ttir verifier: call to @" + callee->name + " passes the wrong number of arguments");
+        throw Error("ttir verifier: call to @" + callee->name +
+                    " passes the wrong number of arguments");
       for (size_t i = 0; i < op.operands.size(); ++i)
         if (!(callee->body->args[i]->type == op.operands[i]->type))
-          throw Error("ttir verifier: call to @" + callee->name + ": argument " + std::to_string(i) + " type mismatch");
+          throw Error("ttir verifier: call to @" + callee->name + ": argument " +
+                      std::to_string(i) + " type mismatch");
       if (callee->result_types.size() != op.results.size())
         throw Error("ttir verifier: call to @" + callee->name + " has the wrong number of results");
     });

@@ -5,9 +5,12 @@ namespace opforge::compiler {
 
 std::string_view support_name(Support s) {
   switch (s) {
-  case Support::Supported: return "supported";
-  case Support::Slow: return "slow";
-  case Support::Unsupported: return "unsupported";
+    case Support::Supported:
+      return "supported";
+    case Support::Slow:
+      return "slow";
+    case Support::Unsupported:
+      return "unsupported";
   }
   return "unsupported";
 }
@@ -16,12 +19,24 @@ std::string canonical_tl_dtype(std::string_view name) {
   std::string n(name);
   for (std::string_view prefix : {"tl.", "triton.language.", "torch."})
     if (n.rfind(prefix, 0) == 0) n = n.substr(prefix.size());
-  static const std::map<std::string, std::string> alias = {
-      {"bool", "int1"},      {"fp16", "float16"},   {"half", "float16"},   {"bf16", "bfloat16"},
-      {"fp32", "float32"},   {"float", "float32"},  {"fp64", "float64"},   {"double", "float64"},
-      {"long", "int64"},     {"int", "int32"},      {"short", "int16"},    {"cfloat", "complex64"},
-      {"cdouble", "complex128"}, {"chalf", "complex32"}, {"fp8e4nv", "float8e4nv"}, {"fp8e5", "float8e5"},
-      {"float8_e4m3fn", "float8e4nv"}, {"float8_e5m2", "float8e5"}};
+  static const std::map<std::string, std::string> alias = {{"bool", "int1"},
+                                                           {"fp16", "float16"},
+                                                           {"half", "float16"},
+                                                           {"bf16", "bfloat16"},
+                                                           {"fp32", "float32"},
+                                                           {"float", "float32"},
+                                                           {"fp64", "float64"},
+                                                           {"double", "float64"},
+                                                           {"long", "int64"},
+                                                           {"int", "int32"},
+                                                           {"short", "int16"},
+                                                           {"cfloat", "complex64"},
+                                                           {"cdouble", "complex128"},
+                                                           {"chalf", "complex32"},
+                                                           {"fp8e4nv", "float8e4nv"},
+                                                           {"fp8e5", "float8e5"},
+                                                           {"float8_e4m3fn", "float8e4nv"},
+                                                           {"float8_e5m2", "float8e5"}};
   auto it = alias.find(n);
   return it == alias.end() ? n : it->second;
 }
@@ -29,25 +44,25 @@ std::string canonical_tl_dtype(std::string_view name) {
 static TargetCapabilities build_mtia() {
   TargetCapabilities c;
   c.target = "mtia";
-  c.dtypes = {"int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float16", "bfloat16", "float32"};
-  const std::string no_fp64 = "the target has no float64 arithmetic (RVV ELEN is used for 64-bit integers only); use float32";
+  c.dtypes = {"int1",   "int8",   "int16",  "int32",   "int64",    "uint8",
+              "uint16", "uint32", "uint64", "float16", "bfloat16", "float32"};
+  const std::string no_fp64 =
+      "the target has no float64 arithmetic (RVV ELEN is used for 64-bit integers only); use "
+      "float32";
   const std::string no_complex = "complex types are not supported by the target or the compiler";
-  const std::string no_fp8 = "fp8 types are not supported by the DPE or the vector unit of this target";
-  c.unsupported_dtypes = {{"float64", no_fp64},
-                          {"complex32", no_complex},
-                          {"complex64", no_complex},
-                          {"complex128", no_complex},
-                          {"float8e4nv", no_fp8},
-                          {"float8e5", no_fp8},
-                          {"float8e4b15", no_fp8},
-                          {"float8e4b8", no_fp8},
-                          {"float8e5b16", no_fp8}};
-  c.math_functions = {"abs",   "exp",  "exp2",  "log",   "log2", "log1p", "sqrt", "sqrt_rn", "rsqrt", "sin",
-                      "cos",   "tan",  "tanh",  "erf",   "floor", "ceil", "fma",  "sigmoid", "div_rn", "fdiv",
-                      "umulhi", "pow", "exp_", "expm1", "asin", "acos", "atan", "sinh", "cosh", "round",
-                      "trunc", "isnan", "isinf", "signbit", "max", "min", "maximum", "minimum", "cdiv",
-                      "clamp", "fast_expf", "fast_logf", "rint", "nearbyint", "neg", "recip"};
+  const std::string no_fp8 =
+      "fp8 types are not supported by the DPE or the vector unit of this target";
+  c.unsupported_dtypes = {
+      {"float64", no_fp64},       {"complex32", no_complex}, {"complex64", no_complex},
+      {"complex128", no_complex}, {"float8e4nv", no_fp8},    {"float8e5", no_fp8},
+      {"float8e4b15", no_fp8},    {"float8e4b8", no_fp8},    {"float8e5b16", no_fp8}};
+  c.math_functions = {
+      "abs",       "exp",       "exp2",   "log",       "log2",    "log1p",   "sqrt",  "sqrt_rn",
+      "rsqrt",     "sin",       "cos",    "tan",       "tanh",    "erf",     "floor", "ceil",
+      "fma",       "sigmoid",   "div_rn", "fdiv",      "umulhi",  "pow",     "exp_",  "expm1",
+      "asin",      "acos",      "atan",   "sinh",      "cosh",    "round",   "trunc", "isnan",
+      "isinf",     "signbit",   "max",    "min",       "maximum", "minimum", "cdiv",  "clamp",
+      "fast_expf", "fast_logf", "rint",   "nearbyint", "neg",     "recip"};
   c.math_functions.erase("exp_");
   c.tl_functions = {
       // program and block creation
@@ -55,28 +70,32 @@ static TargetCapabilities build_mtia() {
       // memory
       "load", "store", "make_block_ptr", "advance",
       // element-wise
-      "where", "maximum", "minimum", "abs", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin",
-      "cos", "sigmoid", "softmax", "erf", "fma", "floor", "ceil", "cdiv", "umulhi", "clamp", "div_rn",
-      "fdiv",
+      "where", "maximum", "minimum", "abs", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn",
+      "rsqrt", "sin", "cos", "sigmoid", "softmax", "erf", "fma", "floor", "ceil", "cdiv", "umulhi",
+      "clamp", "div_rn", "fdiv",
       // reductions and scans
-      "sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod", "associative_scan",
+      "sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod",
+      "associative_scan",
       // linear algebra and shape
-      "dot", "trans", "permute", "reshape", "view", "expand_dims", "broadcast", "broadcast_to", "split", "join",
-      "interleave", "ravel",
+      "dot", "trans", "permute", "reshape", "view", "expand_dims", "broadcast", "broadcast_to",
+      "split", "join", "interleave", "ravel",
       // atomics
-      "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg", "atomic_and", "atomic_or",
-      "atomic_xor",
+      "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg", "atomic_and",
+      "atomic_or", "atomic_xor",
       // compile-time and debugging
-      "debug_barrier", "static_assert", "static_print", "device_print", "device_assert", "multiple_of",
-      "max_contiguous", "max_constancy", "constexpr", "static_range", "range", "assume",
+      "debug_barrier", "static_assert", "static_print", "device_print", "device_assert",
+      "multiple_of", "max_contiguous", "max_constancy", "constexpr", "static_range", "range",
+      "assume",
       // types and namespaces (attributes, not calls)
       "dtype", "pointer_type", "block_type", "tensor", "math", "extra", "libdevice", "PropagateNan",
       "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-      "bfloat16", "float32", "float64", "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16"};
+      "bfloat16", "float32", "float64", "float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
+      "float8e5b16"};
   c.unsupported_tl_functions = {
       {"inline_asm_elementwise", "inline assembly is not portable to the RISC-V/Xmtia target"},
       {"dot_scaled", "microscaled (mx) dot products are not supported by the DPE"},
-      {"make_tensor_descriptor", "TMA tensor descriptors are an NVIDIA feature; use tl.make_block_ptr"},
+      {"make_tensor_descriptor",
+       "TMA tensor descriptors are an NVIDIA feature; use tl.make_block_ptr"},
       {"rand", "random number generation (philox) is not implemented for the target yet"},
       {"randn", "random number generation (philox) is not implemented for the target yet"},
       {"randint", "random number generation (philox) is not implemented for the target yet"},
@@ -89,16 +108,18 @@ static TargetCapabilities build_mtia() {
   c.gather_loads = Support::Supported;  // RVV indexed loads
   c.scatter_stores = Support::Slow;     // RVV indexed stores: correct, but serialised per element
   c.atomics = Support::Supported;
-  c.atomic_functions = {"atomic_add", "atomic_max", "atomic_min", "atomic_cas",
-                        "atomic_xchg", "atomic_and", "atomic_or", "atomic_xor"};
+  c.atomic_functions = {"atomic_add",  "atomic_max", "atomic_min", "atomic_cas",
+                        "atomic_xchg", "atomic_and", "atomic_or",  "atomic_xor"};
   c.atomic_dtypes = {"int32", "int64", "uint32", "uint64", "float32"};
   c.atomic_sems = {"relaxed", "acquire", "release", "acq_rel"};
   c.tensor_alignment_bytes = 16;
   c.block_dims_power_of_two = true;
   c.max_block_elements = 1 << 20;  // Triton's TRITON_MAX_TENSOR_NUMEL
   c.max_grid_dims = 3;
-  c.dot_forms = {{"float16", "float32", "dpe"},  {"float16", "float16", "dpe"},
-                 {"bfloat16", "float32", "dpe"}, {"int8", "int32", "dpe"},
+  c.dot_forms = {{"float16", "float32", "dpe"},
+                 {"float16", "float16", "dpe"},
+                 {"bfloat16", "float32", "dpe"},
+                 {"int8", "int32", "dpe"},
                  {"float32", "float32", "vector"}};
   c.dot_input_precisions = {"ieee", "tf32", "tf32x3"};
   return c;
@@ -144,7 +165,8 @@ nlohmann::json to_json(const TargetCapabilities &c) {
   j["max_block_elements"] = c.max_block_elements;
   j["max_grid_dims"] = c.max_grid_dims;
   nlohmann::json dots = nlohmann::json::array();
-  for (auto &d : c.dot_forms) dots.push_back({{"input", d.input}, {"output", d.output}, {"unit", d.unit}});
+  for (auto &d : c.dot_forms)
+    dots.push_back({{"input", d.input}, {"output", d.output}, {"unit", d.unit}});
   j["dot_forms"] = dots;
   j["dot_input_precisions"] = c.dot_input_precisions;
   return j;
@@ -167,13 +189,15 @@ std::string describe(const TargetCapabilities &c) {
   for (auto &d : c.dot_forms) dots += (dots.empty() ? "" : ", ") + d.input + "->" + d.output;
   out += "- tl.dot operand->accumulator types: " + dots + "\n";
   out += "- atomics: " + join(c.atomic_functions) + " on " + join(c.atomic_dtypes) + "\n";
-  out += "- scatter stores (addresses computed from loaded data): " + std::string(support_name(c.scatter_stores)) + "\n";
+  out += "- scatter stores (addresses computed from loaded data): " +
+         std::string(support_name(c.scatter_stores)) + "\n";
   out += "- not available: ";
   std::string un;
   for (auto &[f, why] : c.unsupported_tl_functions) un += (un.empty() ? "tl." : ", tl.") + f;
   out += un + "\n";
   out += "- tensors passed to kernels should be " + std::to_string(c.tensor_alignment_bytes) +
-         "-byte aligned; launch grids have at most " + std::to_string(c.max_grid_dims) + " dimensions\n";
+         "-byte aligned; launch grids have at most " + std::to_string(c.max_grid_dims) +
+         " dimensions\n";
   return out;
 }
 

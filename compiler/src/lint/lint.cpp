@@ -10,31 +10,56 @@ namespace opforge::compiler {
 
 const std::vector<LintRule> &lint_rules() {
   static const std::vector<LintRule> rules = {
-      {"OPF000", "syntax-error", Severity::Error, "the file is not valid Python of the supported subset"},
-      {"OPF001", "disallowed-import", Severity::Error, "imports other than torch, triton, triton.language as tl, math"},
-      {"OPF002", "unsupported-dtype", Severity::Error, "an element type the target does not support (float64, complex, fp8)"},
-      {"OPF003", "unsupported-tl-function", Severity::Error, "a Triton builtin that exists but the target does not support"},
-      {"OPF004", "unknown-tl-function", Severity::Error, "an attribute of triton.language (or tl.math/libdevice) that does not exist"},
-      {"OPF005", "unsupported-dot-form", Severity::Error, "tl.dot with an out_dtype or input_precision the target does not support"},
-      {"OPF006", "scatter-store", Severity::Warning, "a store or atomic whose addresses are computed from loaded data"},
-      {"OPF007", "gather-load", Severity::Warning, "a load whose addresses are computed from loaded data (when the table restricts it)"},
-      {"OPF008", "unsupported-atomic", Severity::Error, "an atomic operation, semantic or scope the target does not support"},
-      {"OPF009", "non-power-of-two-block", Severity::Error, "a constant tl.arange range or block shape that is not a power of two"},
-      {"OPF010", "block-too-large", Severity::Error, "a constant block with more elements than the target allows"},
+      {"OPF000", "syntax-error", Severity::Error,
+       "the file is not valid Python of the supported subset"},
+      {"OPF001", "disallowed-import", Severity::Error,
+       "imports other than torch, triton, triton.language as tl, math"},
+      {"OPF002", "unsupported-dtype", Severity::Error,
+       "an element type the target does not support (float64, complex, fp8)"},
+      {"OPF003", "unsupported-tl-function", Severity::Error,
+       "a Triton builtin that exists but the target does not support"},
+      {"OPF004", "unknown-tl-function", Severity::Error,
+       "an attribute of triton.language (or tl.math/libdevice) that does not exist"},
+      {"OPF005", "unsupported-dot-form", Severity::Error,
+       "tl.dot with an out_dtype or input_precision the target does not support"},
+      {"OPF006", "scatter-store", Severity::Warning,
+       "a store or atomic whose addresses are computed from loaded data"},
+      {"OPF007", "gather-load", Severity::Warning,
+       "a load whose addresses are computed from loaded data (when the table restricts it)"},
+      {"OPF008", "unsupported-atomic", Severity::Error,
+       "an atomic operation, semantic or scope the target does not support"},
+      {"OPF009", "non-power-of-two-block", Severity::Error,
+       "a constant tl.arange range or block shape that is not a power of two"},
+      {"OPF010", "block-too-large", Severity::Error,
+       "a constant block with more elements than the target allows"},
       {"OPF011", "torch-in-kernel", Severity::Error, "torch used inside a @triton.jit function"},
-      {"OPF012", "debug-print-in-kernel", Severity::Warning, "print/tl.device_print/tl.static_print left in a kernel"},
-      {"OPF013", "grid-too-many-dims", Severity::Error, "a launch grid with more dimensions than the target has"},
-      {"OPF101", "host-escape-builtin", Severity::Error, "open, eval, exec, compile, __import__, getattr-style reflection, globals, input, ..."},
-      {"OPF102", "host-module", Severity::Error, "file, network, process or runtime modules (os, sys, subprocess, socket, torch.cuda, torch.load, ...)"},
-      {"OPF103", "device-to-host", Severity::Error, ".cpu(), .cuda(), .numpy(), .item(), .tolist(), .pin_memory() or a 'cpu'/'cuda' device"},
-      {"OPF104", "dunder-access", Severity::Error, "access to a double-underscore attribute or name (reflection)"},
-      {"OPF105", "unimplemented-aten-op", Severity::Error, "a call to an ATen op the kernel library does not implement"},
-      {"OPF106", "jit-called-directly", Severity::Error, "a @triton.jit function called from a wrapper without kernel[grid](...)"},
-      {"OPF107", "launch-of-non-kernel", Severity::Error, "name[grid](...) where name is not a @triton.jit function of the file"},
-      {"OPF108", "launch-arg-mismatch", Severity::Error, "a kernel launch whose arguments do not match the kernel's parameters"},
-      {"OPF109", "module-level-code", Severity::Error, "top-level code other than imports, functions and constant assignments"},
-      {"OPF110", "launch-inside-kernel", Severity::Error, "kernel[grid](...) inside a @triton.jit function"},
-      {"OPF111", "missing-wrapper", Severity::Warning, "a file with kernels but no host wrapper function"},
+      {"OPF012", "debug-print-in-kernel", Severity::Warning,
+       "print/tl.device_print/tl.static_print left in a kernel"},
+      {"OPF013", "grid-too-many-dims", Severity::Error,
+       "a launch grid with more dimensions than the target has"},
+      {"OPF101", "host-escape-builtin", Severity::Error,
+       "open, eval, exec, compile, __import__, getattr-style reflection, globals, input, ..."},
+      {"OPF102", "host-module", Severity::Error,
+       "file, network, process or runtime modules (os, sys, subprocess, socket, torch.cuda, "
+       "torch.load, ...)"},
+      {"OPF103", "device-to-host", Severity::Error,
+       ".cpu(), .cuda(), .numpy(), .item(), .tolist(), .pin_memory() or a 'cpu'/'cuda' device"},
+      {"OPF104", "dunder-access", Severity::Error,
+       "access to a double-underscore attribute or name (reflection)"},
+      {"OPF105", "unimplemented-aten-op", Severity::Error,
+       "a call to an ATen op the kernel library does not implement"},
+      {"OPF106", "jit-called-directly", Severity::Error,
+       "a @triton.jit function called from a wrapper without kernel[grid](...)"},
+      {"OPF107", "launch-of-non-kernel", Severity::Error,
+       "name[grid](...) where name is not a @triton.jit function of the file"},
+      {"OPF108", "launch-arg-mismatch", Severity::Error,
+       "a kernel launch whose arguments do not match the kernel's parameters"},
+      {"OPF109", "module-level-code", Severity::Error,
+       "top-level code other than imports, functions and constant assignments"},
+      {"OPF110", "launch-inside-kernel", Severity::Error,
+       "kernel[grid](...) inside a @triton.jit function"},
+      {"OPF111", "missing-wrapper", Severity::Warning,
+       "a file with kernels but no host wrapper function"},
   };
   return rules;
 }
@@ -52,7 +77,8 @@ void Context::report(const std::string &rule, SourceLoc loc, const std::string &
   report(rule, r ? r->severity : Severity::Error, loc, message);
 }
 
-void Context::report(const std::string &rule, Severity severity, SourceLoc loc, const std::string &message) {
+void Context::report(const std::string &rule, Severity severity, SourceLoc loc,
+                     const std::string &message) {
   findings.push_back(LintFinding{rule, severity, message, module.file, loc});
 }
 
@@ -83,7 +109,8 @@ std::set<std::string> local_names(const ast::FunctionDef &f) {
   std::set<std::string> names;
   for (auto &p : f.params.params) names.insert(p.name);
   std::function<void(const ast::Expr &)> targets = [&](const ast::Expr &t) {
-    if (auto *n = t.as<ast::Name>()) names.insert(n->id);
+    if (auto *n = t.as<ast::Name>())
+      names.insert(n->id);
     else if (auto *tu = t.as<ast::Tuple>())
       for (auto &x : tu->elts) targets(*x);
     else if (auto *l = t.as<ast::List>())
@@ -118,36 +145,43 @@ std::set<std::string> local_names(const ast::FunctionDef &f) {
 }  // namespace lint_detail
 
 std::vector<LintFinding> lint_module(const ast::Module &m, const LintOptions &options) {
-  const TargetCapabilities &caps = options.capabilities ? *options.capabilities : mtia_capabilities();
+  const TargetCapabilities &caps =
+      options.capabilities ? *options.capabilities : mtia_capabilities();
   lint_detail::Context ctx{m, caps, options, {}, {}, {}, {}};
   for (auto *f : m.functions()) (f->is_jit() ? ctx.jit_names : ctx.wrapper_names).insert(f->name);
   lint_detail::lint_imports_and_module_level(ctx);
   for (auto *f : m.functions()) {
     lint_detail::lint_common(ctx, *f, f->is_jit());
-    if (f->is_jit()) lint_detail::lint_kernel(ctx, *f);
-    else lint_detail::lint_wrapper(ctx, *f);
+    if (f->is_jit())
+      lint_detail::lint_kernel(ctx, *f);
+    else
+      lint_detail::lint_wrapper(ctx, *f);
   }
   if (!ctx.jit_names.empty() && ctx.wrapper_names.empty()) {
     auto *k = m.function(*ctx.jit_names.begin());
     ctx.report("OPF111", k ? k->loc : SourceLoc{1, 1, 1, 1},
-               "the file defines @triton.jit kernels but no host wrapper function (a plain def named after "
+               "the file defines @triton.jit kernels but no host wrapper function (a plain def "
+               "named after "
                "the ATen overload, e.g. add_Tensor)");
   }
-  std::stable_sort(ctx.findings.begin(), ctx.findings.end(), [](const LintFinding &a, const LintFinding &b) {
-    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
-    if (a.loc.col != b.loc.col) return a.loc.col < b.loc.col;
-    return a.rule < b.rule;
-  });
+  std::stable_sort(ctx.findings.begin(), ctx.findings.end(),
+                   [](const LintFinding &a, const LintFinding &b) {
+                     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+                     if (a.loc.col != b.loc.col) return a.loc.col < b.loc.col;
+                     return a.rule < b.rule;
+                   });
   // One finding per rule and location.
   ctx.findings.erase(std::unique(ctx.findings.begin(), ctx.findings.end(),
                                  [](const LintFinding &a, const LintFinding &b) {
-                                   return a.rule == b.rule && a.loc.line == b.loc.line && a.loc.col == b.loc.col;
+                                   return a.rule == b.rule && a.loc.line == b.loc.line &&
+                                          a.loc.col == b.loc.col;
                                  }),
                      ctx.findings.end());
   return std::move(ctx.findings);
 }
 
-std::vector<LintFinding> lint_source(const std::string &path, const std::string &text, const LintOptions &options) {
+std::vector<LintFinding> lint_source(const std::string &path, const std::string &text,
+                                     const LintOptions &options) {
   auto file = std::make_shared<SourceFile>(path, text);
   ast::Module m;
   try {

@@ -19,7 +19,8 @@ void lint_imports_and_module_level(Context &ctx) {
       } else {
         auto &from = s->cast<ImportFrom>();
         for (auto &a : from.names)
-          if (a.name != "*") ctx.module_aliases[a.asname.empty() ? a.name : a.asname] = from.module + "." + a.name;
+          if (a.name != "*")
+            ctx.module_aliases[a.asname.empty() ? a.name : a.asname] = from.module + "." + a.name;
       }
       continue;
     }
@@ -40,36 +41,72 @@ void lint_imports_and_module_level(Context &ctx) {
         if (!t->is<Name>()) names_only = false;
       if (constant && names_only) continue;
     }
-    ctx.report("OPF109", s->loc,
-               "top-level '" + std::string(stmt_kind_name(s->kind)) +
-                   "' statement: a kernel file may only hold imports, functions and constant assignments");
+    ctx.report(
+        "OPF109", s->loc,
+        "top-level '" + std::string(stmt_kind_name(s->kind)) +
+            "' statement: a kernel file may only hold imports, functions and constant assignments");
   }
 }
 
 namespace {
 
-const std::set<std::string> kEscapeBuiltins = {
-    "open", "eval", "exec", "compile", "__import__", "input", "globals", "locals", "vars", "getattr", "setattr",
-    "delattr", "hasattr", "breakpoint", "exit", "quit", "help", "memoryview", "dir", "id", "object", "super",
-    "type", "classmethod", "staticmethod", "property", "__build_class__", "print"};
+const std::set<std::string> kEscapeBuiltins = {"open",         "eval",       "exec",
+                                               "compile",      "__import__", "input",
+                                               "globals",      "locals",     "vars",
+                                               "getattr",      "setattr",    "delattr",
+                                               "hasattr",      "breakpoint", "exit",
+                                               "quit",         "help",       "memoryview",
+                                               "dir",          "id",         "object",
+                                               "super",        "type",       "classmethod",
+                                               "staticmethod", "property",   "__build_class__",
+                                               "print"};
 // Names that are escapes even when only referenced (passing eval around).
-const std::set<std::string> kEscapeReferences = {"eval", "exec", "compile", "__import__", "globals", "locals",
-                                                  "vars", "getattr", "setattr", "delattr", "breakpoint",
-                                                  "__builtins__"};
-const std::set<std::string> kHostModules = {"os", "sys", "subprocess", "socket", "shutil", "pathlib", "io",
-                                            "pickle", "ctypes", "urllib", "requests", "http", "importlib",
-                                            "builtins", "threading", "multiprocessing", "signal", "tempfile",
-                                            "glob", "inspect", "gc", "marshal", "shelve", "asyncio", "select"};
-const std::vector<std::string> kHostTorch = {
-    "torch.load", "torch.save", "torch.hub", "torch.cuda", "torch.distributed", "torch.utils", "torch.backends",
-    "torch.multiprocessing", "torch.jit", "torch.compile", "torch._C", "torch._dynamo", "torch._inductor",
-    "torch.library", "torch.classes", "torch.package", "torch.onnx", "torch.profiler", "torch.set_default_device",
-    "torch.manual_seed", "torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.cpu", "torch.mps",
-    "torch.xpu", "triton.compile", "triton.runtime", "triton.testing", "triton.tools", "triton.backends",
-    "triton.knobs", "triton.compiler"};
+const std::set<std::string> kEscapeReferences = {
+    "eval", "exec",    "compile", "__import__", "globals",    "locals",
+    "vars", "getattr", "setattr", "delattr",    "breakpoint", "__builtins__"};
+const std::set<std::string> kHostModules = {
+    "os",        "sys",      "subprocess", "socket",          "shutil",   "pathlib",
+    "io",        "pickle",   "ctypes",     "urllib",          "requests", "http",
+    "importlib", "builtins", "threading",  "multiprocessing", "signal",   "tempfile",
+    "glob",      "inspect",  "gc",         "marshal",         "shelve",   "asyncio",
+    "select"};
+const std::vector<std::string> kHostTorch = {"torch.load",
+                                             "torch.save",
+                                             "torch.hub",
+                                             "torch.cuda",
+                                             "torch.distributed",
+                                             "torch.utils",
+                                             "torch.backends",
+                                             "torch.multiprocessing",
+                                             "torch.jit",
+                                             "torch.compile",
+                                             "torch._C",
+                                             "torch._dynamo",
+                                             "torch._inductor",
+                                             "torch.library",
+                                             "torch.classes",
+                                             "torch.package",
+                                             "torch.onnx",
+                                             "torch.profiler",
+                                             "torch.set_default_device",
+                                             "torch.manual_seed",
+                                             "torch.from_numpy",
+                                             "torch.as_tensor",
+                                             "torch.tensor",
+                                             "torch.cpu",
+                                             "torch.mps",
+                                             "torch.xpu",
+                                             "triton.compile",
+                                             "triton.runtime",
+                                             "triton.testing",
+                                             "triton.tools",
+                                             "triton.backends",
+                                             "triton.knobs",
+                                             "triton.compiler"};
 
 bool starts_with_path(const std::string &s, const std::string &prefix) {
-  return s == prefix || (s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 && s[prefix.size()] == '.');
+  return s == prefix || (s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 &&
+                         s[prefix.size()] == '.');
 }
 
 }  // namespace
@@ -81,31 +118,43 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
   auto on_expr = [&](const Expr &e) {
     if (auto *a = e.as<Attribute>()) {
       if (a->value->is<Attribute>()) inner_attrs.insert(a->value.get());
-      if (a->attr.size() > 4 && a->attr.rfind("__", 0) == 0 && a->attr.substr(a->attr.size() - 2) == "__")
-        ctx.report("OPF104", a->attr_loc, "access to attribute '" + a->attr + "' is reflection and is not allowed");
+      if (a->attr.size() > 4 && a->attr.rfind("__", 0) == 0 &&
+          a->attr.substr(a->attr.size() - 2) == "__")
+        ctx.report("OPF104", a->attr_loc,
+                   "access to attribute '" + a->attr + "' is reflection and is not allowed");
     }
     if (auto *c = e.as<Call>()) {
       callees.insert(c->func.get());
-      if (auto *n = c->func->as<Name>(); n && kEscapeBuiltins.count(n->id) && !locals.count(n->id) &&
-                                         !ctx.jit_names.count(n->id) && !ctx.wrapper_names.count(n->id)) {
+      if (auto *n = c->func->as<Name>(); n && kEscapeBuiltins.count(n->id) &&
+                                         !locals.count(n->id) && !ctx.jit_names.count(n->id) &&
+                                         !ctx.wrapper_names.count(n->id)) {
         if (n->id == "print") {
-          if (in_kernel) ctx.report("OPF012", c->loc, "print() in a kernel; remove it or use tl.device_print while debugging");
-          else ctx.report("OPF101", c->loc, "print() in a wrapper writes to the host's stdout; raise an error or return values instead");
+          if (in_kernel)
+            ctx.report("OPF012", c->loc,
+                       "print() in a kernel; remove it or use tl.device_print while debugging");
+          else
+            ctx.report("OPF101", c->loc,
+                       "print() in a wrapper writes to the host's stdout; raise an error or return "
+                       "values instead");
         } else {
-          ctx.report("OPF101", c->loc, "call to '" + n->id + "' is a host escape and is not allowed");
+          ctx.report("OPF101", c->loc,
+                     "call to '" + n->id + "' is a host escape and is not allowed");
         }
       }
     }
     if (auto *n = e.as<Name>()) {
       if (kEscapeReferences.count(n->id) && !locals.count(n->id))
         ctx.report("OPF101", n->loc, "'" + n->id + "' is a host escape and is not allowed");
-      else if (n->id.size() > 4 && n->id.rfind("__", 0) == 0 && n->id.substr(n->id.size() - 2) == "__" &&
-               !kEscapeReferences.count(n->id))
+      else if (n->id.size() > 4 && n->id.rfind("__", 0) == 0 &&
+               n->id.substr(n->id.size() - 2) == "__" && !kEscapeReferences.count(n->id))
         ctx.report("OPF104", n->loc, "name '" + n->id + "' is reflection and is not allowed");
       if (kHostModules.count(n->id) && !locals.count(n->id))
-        ctx.report("OPF102", n->loc, "module '" + n->id + "' gives access to the host (files, processes, network) and is not allowed");
+        ctx.report("OPF102", n->loc,
+                   "module '" + n->id +
+                       "' gives access to the host (files, processes, network) and is not allowed");
       if (in_kernel && n->id == "torch" && !locals.count("torch"))
-        ctx.report("OPF011", n->loc, "torch is not available inside a @triton.jit function; use tl.* builtins");
+        ctx.report("OPF011", n->loc,
+                   "torch is not available inside a @triton.jit function; use tl.* builtins");
     }
   };
   std::vector<const Expr *> all;
@@ -114,7 +163,9 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
     if (p.annotation) walk(*p.annotation, [&](const Expr &e) { all.push_back(&e); });
     if (p.default_value) walk(*p.default_value, [&](const Expr &e) { all.push_back(&e); });
   }
-  for (auto &s : f.body) walk(*s, [&](const Expr &e) { all.push_back(&e); }, [](const Stmt &) {});
+  for (auto &s : f.body)
+    walk(
+        *s, [&](const Expr &e) { all.push_back(&e); }, [](const Stmt &) {});
   for (auto *e : all) on_expr(*e);
 
   // Dtypes and host modules reached through attribute chains (outermost chain only).
@@ -126,12 +177,15 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
     std::string leaf = a->attr;
     if (path.rfind("torch.", 0) == 0 || path.rfind("triton.language.", 0) == 0) {
       std::string problem = ctx.caps.dtype_problem(leaf);
-      bool is_dtype_name = problem.size() && (path == "torch." + leaf || path == "triton.language." + leaf);
+      bool is_dtype_name =
+          problem.size() && (path == "torch." + leaf || path == "triton.language." + leaf);
       if (is_dtype_name) ctx.report("OPF002", a->loc, "'" + unparse(*e) + "': " + problem);
     }
     for (auto &h : kHostTorch)
       if (starts_with_path(path, h)) {
-        ctx.report("OPF102", a->loc, "'" + unparse(*e) + "' reaches host or runtime facilities (" + h + ") and is not allowed");
+        ctx.report("OPF102", a->loc,
+                   "'" + unparse(*e) + "' reaches host or runtime facilities (" + h +
+                       ") and is not allowed");
         break;
       }
   }
@@ -140,15 +194,19 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
     auto *c = e->as<Call>();
     if (!c) continue;
     if (auto *a = c->func->as<Attribute>()) {
-      if ((a->attr == "double" || a->attr == "cdouble" || a->attr == "cfloat") && c->args.empty() && ctx.resolve(*a).empty())
-        ctx.report("OPF002", a->attr_loc, "'." + a->attr + "()' converts to " +
-                                              canonical_tl_dtype(a->attr) + ": " + ctx.caps.dtype_problem(a->attr));
+      if ((a->attr == "double" || a->attr == "cdouble" || a->attr == "cfloat") && c->args.empty() &&
+          ctx.resolve(*a).empty())
+        ctx.report("OPF002", a->attr_loc,
+                   "'." + a->attr + "()' converts to " + canonical_tl_dtype(a->attr) + ": " +
+                       ctx.caps.dtype_problem(a->attr));
     }
     for (auto &k : c->keywords) {
       if (k.name != "dtype") continue;
       if (auto *s = k.value->as<Constant>(); s && s->is_str()) {
         std::string problem = ctx.caps.dtype_problem(std::get<std::string>(s->value));
-        if (!problem.empty()) ctx.report("OPF002", k.value->loc, "dtype '" + std::get<std::string>(s->value) + "': " + problem);
+        if (!problem.empty())
+          ctx.report("OPF002", k.value->loc,
+                     "dtype '" + std::get<std::string>(s->value) + "': " + problem);
       }
     }
   }

@@ -22,7 +22,8 @@ struct Context {
   std::set<std::string> wrapper_names;  // other top-level functions
 
   void report(const std::string &rule, SourceLoc loc, const std::string &message);
-  void report(const std::string &rule, Severity severity, SourceLoc loc, const std::string &message);
+  void report(const std::string &rule, Severity severity, SourceLoc loc,
+              const std::string &message);
 
   // The module path an expression names after resolving import aliases:
   // `tl.math.exp` -> "triton.language.math.exp", `torch.float64` -> "torch.float64".

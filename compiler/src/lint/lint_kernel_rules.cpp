@@ -28,8 +28,10 @@ std::optional<int64_t> const_int(const Expr &e) {
 std::vector<std::pair<int64_t, const Expr *>> literal_dims(const Expr &shape) {
   std::vector<std::pair<int64_t, const Expr *>> dims;
   const std::vector<ExprPtr> *elts = nullptr;
-  if (auto *t = shape.as<Tuple>()) elts = &t->elts;
-  else if (auto *l = shape.as<List>()) elts = &l->elts;
+  if (auto *t = shape.as<Tuple>())
+    elts = &t->elts;
+  else if (auto *l = shape.as<List>())
+    elts = &l->elts;
   if (elts) {
     for (auto &e : *elts)
       if (auto v = const_int(*e)) dims.push_back({*v, e.get()});
@@ -44,7 +46,9 @@ std::vector<std::pair<int64_t, const Expr *>> literal_dims(const Expr &shape) {
 void lint_kernel(Context &ctx, const FunctionDef &f) {
   const TargetCapabilities &caps = ctx.caps;
   std::vector<const Expr *> all;
-  for (auto &s : f.body) walk(*s, [&](const Expr &e) { all.push_back(&e); }, [](const Stmt &) {});
+  for (auto &s : f.body)
+    walk(
+        *s, [&](const Expr &e) { all.push_back(&e); }, [](const Stmt &) {});
 
   // tl attributes: unknown or unsupported builtins (outermost attribute chains only).
   std::set<const Expr *> inner;
@@ -58,19 +62,24 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
     if (path.rfind(tl, 0) != 0) continue;
     std::string rest = path.substr(tl.size());
     std::string first = rest.substr(0, rest.find('.'));
-    bool is_math_ns = first == "math" || rest.rfind("extra.libdevice.", 0) == 0 || rest.rfind("extra.cuda.libdevice.", 0) == 0;
+    bool is_math_ns = first == "math" || rest.rfind("extra.libdevice.", 0) == 0 ||
+                      rest.rfind("extra.cuda.libdevice.", 0) == 0;
     std::string fn = is_math_ns ? rest.substr(rest.rfind('.') + 1) : first;
     if (is_math_ns && rest.find('.') == std::string::npos) continue;  // bare tl.math
     if (rest == "extra" || rest == "extra.libdevice") continue;
-    if (auto it = caps.unsupported_tl_functions.find(fn); it != caps.unsupported_tl_functions.end()) {
-      ctx.report("OPF003", a->attr_loc, "'" + unparse(*e) + "' is not supported on target '" + caps.target + "': " + it->second);
+    if (auto it = caps.unsupported_tl_functions.find(fn);
+        it != caps.unsupported_tl_functions.end()) {
+      ctx.report(
+          "OPF003", a->attr_loc,
+          "'" + unparse(*e) + "' is not supported on target '" + caps.target + "': " + it->second);
       continue;
     }
     bool known = is_math_ns ? caps.math_functions.count(fn) != 0 : caps.tl_functions.count(fn) != 0;
     if (!known)
-      ctx.report("OPF004", a->attr_loc,
-                 std::string(is_math_ns ? "module 'triton.language.math'" : "module 'triton.language'") +
-                     " has no attribute '" + fn + "'");
+      ctx.report(
+          "OPF004", a->attr_loc,
+          std::string(is_math_ns ? "module 'triton.language.math'" : "module 'triton.language'") +
+              " has no attribute '" + fn + "'");
   }
   // Names holding loaded data (flow-insensitive, to a fixed point).
   std::set<std::string> loaded;
@@ -91,17 +100,20 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
   for (bool changed = true; changed;) {
     changed = false;
     for (auto &s : f.body)
-      walk(*s, [](const Expr &) {}, [&](const Stmt &st) {
-        auto mark = [&](const Expr &target) {
-          walk(target, [&](const Expr &x) {
-            if (auto *n = x.as<Name>(); n && loaded.insert(n->id).second) changed = true;
+      walk(
+          *s, [](const Expr &) {},
+          [&](const Stmt &st) {
+            auto mark = [&](const Expr &target) {
+              walk(target, [&](const Expr &x) {
+                if (auto *n = x.as<Name>(); n && loaded.insert(n->id).second) changed = true;
+              });
+            };
+            if (auto *a = st.as<Assign>(); a && derives_from_load(*a->value))
+              for (auto &t : a->targets) mark(*t);
+            if (auto *a = st.as<AugAssign>(); a && derives_from_load(*a->value)) mark(*a->target);
+            if (auto *a = st.as<AnnAssign>(); a && a->value && derives_from_load(*a->value))
+              mark(*a->target);
           });
-        };
-        if (auto *a = st.as<Assign>(); a && derives_from_load(*a->value))
-          for (auto &t : a->targets) mark(*t);
-        if (auto *a = st.as<AugAssign>(); a && derives_from_load(*a->value)) mark(*a->target);
-        if (auto *a = st.as<AnnAssign>(); a && a->value && derives_from_load(*a->value)) mark(*a->target);
-      });
   }
 
   for (auto *e : all) {
@@ -110,42 +122,53 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
     std::string p = ctx.resolve(*c->func);
     if (p.rfind("triton.language.", 0) != 0) {
       // Method-style calls on blocks: x.to(tl.float64) is caught by the dtype rule.
-      if (auto *sub = c->func->as<Subscript>(); sub && sub->value->is<Name>() &&
-                                                 ctx.jit_names.count(sub->value->cast<Name>().id))
-        ctx.report("OPF110", c->loc, "kernel launch '" + unparse(*c->func) + "(...)' inside a @triton.jit function; "
-                                     "call the jit function directly instead");
+      if (auto *sub = c->func->as<Subscript>();
+          sub && sub->value->is<Name>() && ctx.jit_names.count(sub->value->cast<Name>().id))
+        ctx.report("OPF110", c->loc,
+                   "kernel launch '" + unparse(*c->func) +
+                       "(...)' inside a @triton.jit function; "
+                       "call the jit function directly instead");
       continue;
     }
     std::string fn = p.substr(16);
     if (fn == "store" || fn.rfind("atomic_", 0) == 0) {
       const Expr *ptr = arg_or_keyword(*c, 0, "pointer");
       if (ptr && derives_from_load(*ptr) && caps.scatter_stores != Support::Supported) {
-        Severity sev = caps.scatter_stores == Support::Unsupported ? Severity::Error : Severity::Warning;
+        Severity sev =
+            caps.scatter_stores == Support::Unsupported ? Severity::Error : Severity::Warning;
         ctx.report("OPF006", sev, ptr->loc,
                    "tl." + fn + " to addresses computed from loaded data (a scatter) is " +
-                       std::string(support_name(caps.scatter_stores)) + " on target '" + caps.target + "'");
+                       std::string(support_name(caps.scatter_stores)) + " on target '" +
+                       caps.target + "'");
       }
     }
     if (fn == "load") {
       const Expr *ptr = arg_or_keyword(*c, 0, "pointer");
       if (ptr && derives_from_load(*ptr) && caps.gather_loads != Support::Supported) {
-        Severity sev = caps.gather_loads == Support::Unsupported ? Severity::Error : Severity::Warning;
+        Severity sev =
+            caps.gather_loads == Support::Unsupported ? Severity::Error : Severity::Warning;
         ctx.report("OPF007", sev, ptr->loc,
                    "tl.load from addresses computed from loaded data (a gather) is " +
-                       std::string(support_name(caps.gather_loads)) + " on target '" + caps.target + "'");
+                       std::string(support_name(caps.gather_loads)) + " on target '" + caps.target +
+                       "'");
       }
     }
     if (fn.rfind("atomic_", 0) == 0) {
       if (caps.atomics == Support::Unsupported || !caps.atomic_functions.count(fn))
-        ctx.report("OPF008", c->func->loc, "tl." + fn + " is not supported on target '" + caps.target + "'");
+        ctx.report("OPF008", c->func->loc,
+                   "tl." + fn + " is not supported on target '" + caps.target + "'");
       if (auto *k = c->keyword("sem"))
-        if (auto *s = k->value->as<Constant>(); s && s->is_str() && !caps.atomic_sems.count(std::get<std::string>(s->value)))
-          ctx.report("OPF008", k->value->loc, "atomic memory semantic '" + std::get<std::string>(s->value) +
-                                                  "' is not supported (use relaxed, acquire, release or acq_rel)");
+        if (auto *s = k->value->as<Constant>();
+            s && s->is_str() && !caps.atomic_sems.count(std::get<std::string>(s->value)))
+          ctx.report("OPF008", k->value->loc,
+                     "atomic memory semantic '" + std::get<std::string>(s->value) +
+                         "' is not supported (use relaxed, acquire, release or acq_rel)");
       if (auto *k = c->keyword("scope"))
-        if (auto *s = k->value->as<Constant>(); s && s->is_str() && std::get<std::string>(s->value) == "sys")
-          ctx.report("OPF008", k->value->loc, "atomic scope 'sys' (host-coherent atomics) is not supported on target '" +
-                                                  caps.target + "'");
+        if (auto *s = k->value->as<Constant>();
+            s && s->is_str() && std::get<std::string>(s->value) == "sys")
+          ctx.report("OPF008", k->value->loc,
+                     "atomic scope 'sys' (host-coherent atomics) is not supported on target '" +
+                         caps.target + "'");
     }
     if (fn == "dot") {
       if (auto *k = c->keyword("out_dtype")) {
@@ -154,13 +177,18 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
           std::string name = canonical_tl_dtype(dt.substr(dt.rfind('.') + 1));
           bool ok = false;
           for (auto &form : caps.dot_forms) ok |= form.output == name;
-          if (!ok) ctx.report("OPF005", k->value->loc, "tl.dot out_dtype " + name + " is not supported on target '" + caps.target + "'");
+          if (!ok)
+            ctx.report(
+                "OPF005", k->value->loc,
+                "tl.dot out_dtype " + name + " is not supported on target '" + caps.target + "'");
         }
       }
       if (auto *k = c->keyword("input_precision"))
-        if (auto *s = k->value->as<Constant>(); s && s->is_str() && !caps.dot_input_precisions.count(std::get<std::string>(s->value)))
-          ctx.report("OPF005", k->value->loc, "tl.dot input_precision '" + std::get<std::string>(s->value) +
-                                                  "' is not supported (use ieee, tf32 or tf32x3)");
+        if (auto *s = k->value->as<Constant>();
+            s && s->is_str() && !caps.dot_input_precisions.count(std::get<std::string>(s->value)))
+          ctx.report("OPF005", k->value->loc,
+                     "tl.dot input_precision '" + std::get<std::string>(s->value) +
+                         "' is not supported (use ieee, tf32 or tf32x3)");
     }
     if (fn == "arange") {
       const Expr *start = arg_or_keyword(*c, 0, "start");
@@ -170,33 +198,43 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
         if (s && en) {
           int64_t range = *en - *s;
           if (caps.block_dims_power_of_two && !is_pow2(range))
-            ctx.report("OPF009", c->loc, "arange's range must be a power of 2, got " + std::to_string(range));
+            ctx.report("OPF009", c->loc,
+                       "arange's range must be a power of 2, got " + std::to_string(range));
           else if (range > caps.max_block_elements)
-            ctx.report("OPF010", c->loc, "tl.arange range " + std::to_string(range) + " exceeds the block limit of " +
-                                             std::to_string(caps.max_block_elements) + " elements");
+            ctx.report("OPF010", c->loc,
+                       "tl.arange range " + std::to_string(range) + " exceeds the block limit of " +
+                           std::to_string(caps.max_block_elements) + " elements");
         }
       }
     }
-    if (fn == "zeros" || fn == "full" || fn == "make_block_ptr" || fn == "reshape" || fn == "broadcast_to") {
+    if (fn == "zeros" || fn == "full" || fn == "make_block_ptr" || fn == "reshape" ||
+        fn == "broadcast_to") {
       const Expr *shape = fn == "make_block_ptr" ? arg_or_keyword(*c, 4, "block_shape")
-                          : fn == "reshape" || fn == "broadcast_to" ? nullptr
-                                                                    : arg_or_keyword(*c, 0, "shape");
+                          : fn == "reshape" || fn == "broadcast_to"
+                              ? nullptr
+                              : arg_or_keyword(*c, 0, "shape");
       if (!shape) continue;
       int64_t total = 1;
       bool all_const = true;
       for (auto &[v, node] : literal_dims(*shape)) {
         if (caps.block_dims_power_of_two && !is_pow2(v))
-          ctx.report("OPF009", node->loc, "block dimension " + std::to_string(v) + " of tl." + fn + " is not a power of 2");
+          ctx.report(
+              "OPF009", node->loc,
+              "block dimension " + std::to_string(v) + " of tl." + fn + " is not a power of 2");
         total *= v > 0 ? v : 1;
       }
       const std::vector<ExprPtr> *elts = nullptr;
-      if (auto *t = shape->as<Tuple>()) elts = &t->elts;
-      else if (auto *l = shape->as<List>()) elts = &l->elts;
+      if (auto *t = shape->as<Tuple>())
+        elts = &t->elts;
+      else if (auto *l = shape->as<List>())
+        elts = &l->elts;
       if (elts)
         for (auto &x : *elts) all_const &= const_int(*x).has_value();
       if (all_const && total > caps.max_block_elements)
-        ctx.report("OPF010", shape->loc, "block of " + std::to_string(total) + " elements exceeds the target's limit of " +
-                                             std::to_string(caps.max_block_elements));
+        ctx.report("OPF010", shape->loc,
+                   "block of " + std::to_string(total) +
+                       " elements exceeds the target's limit of " +
+                       std::to_string(caps.max_block_elements));
     }
     if (fn == "device_print" || fn == "static_print")
       ctx.report("OPF012", c->loc, "tl." + fn + " left in a kernel; remove it when done debugging");

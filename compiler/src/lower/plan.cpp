@@ -18,15 +18,24 @@ namespace opforge::compiler {
 namespace {
 
 using ttir::Elem;
-using ttir::OpKind;
 using ttir::Operation;
+using ttir::OpKind;
 using ttir::Value;
 
 bool always_buffer(OpKind k) {
   switch (k) {
-    case OpKind::Reduce: case OpKind::Scan: case OpKind::Dot: case OpKind::Trans:
-    case OpKind::Reshape: case OpKind::Join: case OpKind::Split: case OpKind::AtomicRMW:
-    case OpKind::AtomicCAS: case OpKind::For: case OpKind::If: case OpKind::While:
+    case OpKind::Reduce:
+    case OpKind::Scan:
+    case OpKind::Dot:
+    case OpKind::Trans:
+    case OpKind::Reshape:
+    case OpKind::Join:
+    case OpKind::Split:
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+    case OpKind::For:
+    case OpKind::If:
+    case OpKind::While:
       return true;
     default:
       return false;
@@ -35,8 +44,14 @@ bool always_buffer(OpKind k) {
 
 bool has_side_effects(OpKind k) {
   switch (k) {
-    case OpKind::Store: case OpKind::AtomicRMW: case OpKind::AtomicCAS: case OpKind::For:
-    case OpKind::If: case OpKind::While: case OpKind::Call: case OpKind::Barrier:
+    case OpKind::Store:
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+    case OpKind::For:
+    case OpKind::If:
+    case OpKind::While:
+    case OpKind::Call:
+    case OpKind::Barrier:
       return true;
     default:
       return false;
@@ -45,9 +60,18 @@ bool has_side_effects(OpKind k) {
 
 bool unsupported(OpKind k) {
   switch (k) {
-    case OpKind::Join: case OpKind::Split: case OpKind::MakeTensorPtr: case OpKind::Advance:
-    case OpKind::Call: case OpKind::Scan: case OpKind::AtomicRMW: case OpKind::AtomicCAS:
-    case OpKind::While: case OpKind::Print: case OpKind::IntToPtr: case OpKind::PtrToInt:
+    case OpKind::Join:
+    case OpKind::Split:
+    case OpKind::MakeTensorPtr:
+    case OpKind::Advance:
+    case OpKind::Call:
+    case OpKind::Scan:
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+    case OpKind::While:
+    case OpKind::Print:
+    case OpKind::IntToPtr:
+    case OpKind::PtrToInt:
     case OpKind::Bitcast:
       return true;
     default:
@@ -68,7 +92,8 @@ class Planner {
       offset += 8;
     }
     plan_block(*f.body);
-    for (auto *v : plan_.buffers) plan_.local_mem_bytes += v->type.numel() * buffer_elem_bytes(v->type.elem);
+    for (auto *v : plan_.buffers)
+      plan_.local_mem_bytes += v->type.numel() * buffer_elem_bytes(v->type.elem);
     return std::move(plan_);
   }
 
@@ -81,16 +106,21 @@ class Planner {
 
   void plan_block(ttir::Block &b) {
     for (auto &a : b.args)
-      if (a->type.is_block() && b.parent && b.parent->kind != OpKind::Reduce) plan_.buffers.insert(a.get());
+      if (a->type.is_block() && b.parent && b.parent->kind != OpKind::Reduce)
+        plan_.buffers.insert(a.get());
     for (size_t i = 0; i < b.ops.size(); ++i) {
       Operation &op = *b.ops[i];
-      if (unsupported(op.kind)) throw Error("codegen: " + op.describe() + " is not supported by the code generator yet");
+      if (unsupported(op.kind))
+        throw Error("codegen: " + op.describe() + " is not supported by the code generator yet");
       for (auto &r : op.results) {
         if (!r->type.is_block()) continue;
-        if (always_buffer(op.kind)) plan_.buffers.insert(r.get());
+        if (always_buffer(op.kind))
+          plan_.buffers.insert(r.get());
         else if (op.kind == OpKind::Load) {
-          if (load_fusable(b, i)) plan_.fused_loads.insert(&op);
-          else plan_.buffers.insert(r.get());
+          if (load_fusable(b, i))
+            plan_.fused_loads.insert(&op);
+          else
+            plan_.buffers.insert(r.get());
         }
       }
       if (op.kind != OpKind::Reduce)
@@ -99,11 +129,15 @@ class Planner {
   }
 
   // Roots: the ops consuming `v` that are not themselves fused block ops.
-  void roots(const Value *v, const ttir::Block &home, std::set<const Operation *> &out, bool &escapes) {
+  void roots(const Value *v, const ttir::Block &home, std::set<const Operation *> &out,
+             bool &escapes) {
     for (auto *u : users_[v]) {
-      if (u->parent != &home) { escapes = true; continue; }
-      bool fused_block = !u->results.empty() && u->results[0]->type.is_block() && !always_buffer(u->kind) &&
-                         u->kind != OpKind::Load;
+      if (u->parent != &home) {
+        escapes = true;
+        continue;
+      }
+      bool fused_block = !u->results.empty() && u->results[0]->type.is_block() &&
+                         !always_buffer(u->kind) && u->kind != OpKind::Load;
       if (fused_block) {
         for (auto &r : u->results) roots(r.get(), home, out, escapes);
       } else {
@@ -135,10 +169,18 @@ class Planner {
 
 int64_t buffer_elem_bytes(Elem e) {
   switch (e) {
-    case Elem::I1: case Elem::I8: return 1;
-    case Elem::I16: return 2;
-    case Elem::I32: case Elem::F16: case Elem::BF16: case Elem::F32: return 4;
-    default: return 8;
+    case Elem::I1:
+    case Elem::I8:
+      return 1;
+    case Elem::I16:
+      return 2;
+    case Elem::I32:
+    case Elem::F16:
+    case Elem::BF16:
+    case Elem::F32:
+      return 4;
+    default:
+      return 8;
   }
 }
 
@@ -158,8 +200,10 @@ std::string LoweredKernelPlan::dump() const {
       os << "  op " << n << " " << op.describe() << " -> " << r->type.str() << ": ";
       if (buffers.count(r.get()))
         os << "buffer " << r->type.numel() * buffer_elem_bytes(r->type.elem) << " bytes";
-      else if (fused_loads.count(&op)) os << "load fused into its consumer's loop";
-      else os << "fused";
+      else if (fused_loads.count(&op))
+        os << "load fused into its consumer's loop";
+      else
+        os << "fused";
       os << "\n";
     }
   });

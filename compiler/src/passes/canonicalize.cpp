@@ -35,25 +35,36 @@ struct Canon {
   bool simplify(Operation &op) {
     using K = OpKind;
     auto a = [&](size_t i) { return op.operands[i]; };
-    if (op_is_commutative(op.kind) && op.operands.size() == 2 && const_value(a(0)) && !const_value(a(1))) {
+    if (op_is_commutative(op.kind) && op.operands.size() == 2 && const_value(a(0)) &&
+        !const_value(a(1))) {
       std::swap(op.operands[0], op.operands[1]);
       changed = true;
     }
     switch (op.kind) {
-      case K::AddI: case K::SubI: case K::OrI: case K::XOrI: case K::ShLI: case K::ShRSI: case K::ShRUI:
+      case K::AddI:
+      case K::SubI:
+      case K::OrI:
+      case K::XOrI:
+      case K::ShLI:
+      case K::ShRSI:
+      case K::ShRUI:
         if (is_const(a(1), 0)) return replace(op, a(0)), true;
         break;
       case K::AddF:
         // x + (-0.0) == x for every x; x + 0.0 is not (-0.0 + 0.0 = +0.0).
-        if (auto c = const_value(a(1)); c && *c == 0 && std::signbit(*c)) return replace(op, a(0)), true;
+        if (auto c = const_value(a(1)); c && *c == 0 && std::signbit(*c))
+          return replace(op, a(0)), true;
         break;
       case K::SubF:
         if (is_const(a(1), 0)) return replace(op, a(0)), true;
         break;
-      case K::MulI: case K::DivSI: case K::DivUI:
+      case K::MulI:
+      case K::DivSI:
+      case K::DivUI:
         if (is_const(a(1), 1)) return replace(op, a(0)), true;
         break;
-      case K::MulF: case K::DivF:
+      case K::MulF:
+      case K::DivF:
         if (is_const(a(1), 1)) return replace(op, a(0)), true;
         break;
       case K::AndI:
@@ -63,13 +74,15 @@ struct Canon {
       case K::AddPtr:
         if (is_const(a(1), 0)) return replace(op, a(0)), true;
         break;
-      case K::Broadcast: case K::Reshape:
+      case K::Broadcast:
+      case K::Reshape:
         if (a(0)->type == op.results[0]->type) return replace(op, a(0)), true;
         break;
       case K::Trans: {
         const auto &o = op.ints_attr("order");
         bool identity = true;
-        for (size_t i = 0; i < o.size(); ++i) identity = identity && o[i] == static_cast<int64_t>(i);
+        for (size_t i = 0; i < o.size(); ++i)
+          identity = identity && o[i] == static_cast<int64_t>(i);
         if (identity) return replace(op, a(0)), true;
         break;
       }
@@ -81,13 +94,19 @@ struct Canon {
         break;
       case K::Select:
         if (a(1) == a(2)) return replace(op, a(1)), true;
-        if (auto c = const_value(a(0)); c && !a(0)->type.is_block()) return replace(op, *c != 0 ? a(1) : a(2)), true;
+        if (auto c = const_value(a(0)); c && !a(0)->type.is_block())
+          return replace(op, *c != 0 ? a(1) : a(2)), true;
         if (auto c = const_value(a(0)); c) return replace(op, *c != 0 ? a(1) : a(2)), true;
         break;
-      case K::ExtF: case K::TruncF: case K::ExtSI: case K::ExtUI: case K::TruncI:
+      case K::ExtF:
+      case K::TruncF:
+      case K::ExtSI:
+      case K::ExtUI:
+      case K::TruncI:
         // ext then trunc back to the original type cancels.
         if ((op.kind == K::TruncF || op.kind == K::TruncI) && a(0)->def &&
-            (a(0)->def->kind == K::ExtF || a(0)->def->kind == K::ExtSI || a(0)->def->kind == K::ExtUI) &&
+            (a(0)->def->kind == K::ExtF || a(0)->def->kind == K::ExtSI ||
+             a(0)->def->kind == K::ExtUI) &&
             a(0)->def->operands[0]->type == op.results[0]->type)
           return replace(op, a(0)->def->operands[0]), true;
         break;
@@ -123,7 +142,8 @@ struct Canon {
       if (opp->kind == OpKind::For) {
         auto lb = const_value(opp->operands[0]), ub = const_value(opp->operands[1]);
         if (lb && ub && *lb >= *ub) {
-          for (size_t r = 0; r < opp->results.size(); ++r) repl[opp->result(r)] = opp->operands[3 + r];
+          for (size_t r = 0; r < opp->results.size(); ++r)
+            repl[opp->result(r)] = opp->operands[3 + r];
           changed = true;
           continue;
         }

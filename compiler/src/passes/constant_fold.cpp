@@ -8,14 +8,41 @@ namespace {
 
 bool is_elementwise(OpKind k) {
   switch (k) {
-    case OpKind::Constant: case OpKind::MakeRange: case OpKind::Splat: case OpKind::Broadcast:
-    case OpKind::ExpandDims: case OpKind::Reshape: case OpKind::Trans: case OpKind::Join: case OpKind::Split:
-    case OpKind::Load: case OpKind::Store: case OpKind::AddPtr: case OpKind::ProgramId: case OpKind::NumPrograms:
-    case OpKind::Reduce: case OpKind::ReduceReturn: case OpKind::Scan: case OpKind::ScanReturn: case OpKind::Dot:
-    case OpKind::AtomicRMW: case OpKind::AtomicCAS: case OpKind::MakeTensorPtr: case OpKind::Advance:
-    case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Condition: case OpKind::Yield:
-    case OpKind::Call: case OpKind::Return: case OpKind::Print: case OpKind::Assert: case OpKind::Barrier:
-    case OpKind::IntToPtr: case OpKind::PtrToInt:
+    case OpKind::Constant:
+    case OpKind::MakeRange:
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::ExpandDims:
+    case OpKind::Reshape:
+    case OpKind::Trans:
+    case OpKind::Join:
+    case OpKind::Split:
+    case OpKind::Load:
+    case OpKind::Store:
+    case OpKind::AddPtr:
+    case OpKind::ProgramId:
+    case OpKind::NumPrograms:
+    case OpKind::Reduce:
+    case OpKind::ReduceReturn:
+    case OpKind::Scan:
+    case OpKind::ScanReturn:
+    case OpKind::Dot:
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+    case OpKind::MakeTensorPtr:
+    case OpKind::Advance:
+    case OpKind::For:
+    case OpKind::If:
+    case OpKind::While:
+    case OpKind::Condition:
+    case OpKind::Yield:
+    case OpKind::Call:
+    case OpKind::Return:
+    case OpKind::Print:
+    case OpKind::Assert:
+    case OpKind::Barrier:
+    case OpKind::IntToPtr:
+    case OpKind::PtrToInt:
       return false;
     default:
       return true;
@@ -30,7 +57,8 @@ interp::RV value_of(const Operation &c) {
     r.f = {interp::round_to(t.elem, c.float_attr("value"))};
   } else {
     const Attr &a = c.attrs.at("value");
-    int64_t v = std::holds_alternative<double>(a) ? static_cast<int64_t>(std::get<double>(a)) : c.int_attr("value");
+    int64_t v = std::holds_alternative<double>(a) ? static_cast<int64_t>(std::get<double>(a))
+                                                  : c.int_attr("value");
     r.i = {interp::wrap_to(t.elem, v)};
   }
   return r;
@@ -48,7 +76,8 @@ bool fold_block(Block &b) {
     for (auto &r : op.regions) changed |= fold_block(*r);
     if (op.results.size() != 1 || op.operands.empty()) continue;
     bool all_const = true;
-    for (Value *v : op.operands) all_const = all_const && v->def && v->def->kind == OpKind::Constant;
+    for (Value *v : op.operands)
+      all_const = all_const && v->def && v->def->kind == OpKind::Constant;
     if (!all_const) continue;
     const Type &rt = op.results[0]->type;
     if (op.kind == OpKind::Splat || op.kind == OpKind::Broadcast || op.kind == OpKind::ExpandDims ||

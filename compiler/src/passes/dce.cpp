@@ -7,8 +7,13 @@ namespace {
 
 bool has_side_effects(const Operation &op) {
   switch (op.kind) {
-    case OpKind::Store: case OpKind::AtomicRMW: case OpKind::AtomicCAS: case OpKind::Print:
-    case OpKind::Assert: case OpKind::Barrier: case OpKind::Call:
+    case OpKind::Store:
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+    case OpKind::Print:
+    case OpKind::Assert:
+    case OpKind::Barrier:
+    case OpKind::Call:
       return true;
     default:
       break;
@@ -22,8 +27,8 @@ bool has_side_effects(const Operation &op) {
 
 bool removable(const Operation &op) {
   if (op_is_terminator(op.kind) || has_side_effects(op)) return false;
-  return op_is_pure(op.kind) || op.kind == OpKind::Load || op.kind == OpKind::For || op.kind == OpKind::If ||
-         op.kind == OpKind::While;
+  return op_is_pure(op.kind) || op.kind == OpKind::Load || op.kind == OpKind::For ||
+         op.kind == OpKind::If || op.kind == OpKind::While;
 }
 
 bool sweep(Block &b, const std::map<const Value *, int> &uses) {

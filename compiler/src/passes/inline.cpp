@@ -18,7 +18,8 @@ bool inline_in_block(Module &m, Block &b) {
     Function *callee = m.find(op.str_attr("callee"));
     if (!callee) throw Error("inline: call to unknown function @" + op.str_attr("callee"));
     std::map<Value *, Value *> map;
-    for (size_t a = 0; a < callee->body->args.size(); ++a) map[callee->body->args[a].get()] = op.operands[a];
+    for (size_t a = 0; a < callee->body->args.size(); ++a)
+      map[callee->body->args[a].get()] = op.operands[a];
     std::vector<std::unique_ptr<Operation>> body;
     std::map<Value *, Value *> results;
     for (auto &cop : callee->body->ops) {
@@ -71,8 +72,10 @@ bool inline_calls(Module &m) {
     });
   std::vector<std::unique_ptr<Function>> keep;
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    if (i == 0 || called.count(m.functions[i]->name)) keep.push_back(std::move(m.functions[i]));
-    else changed = true;
+    if (i == 0 || called.count(m.functions[i]->name))
+      keep.push_back(std::move(m.functions[i]));
+    else
+      changed = true;
   }
   m.functions = std::move(keep);
   return changed;

@@ -26,7 +26,8 @@ bool hoist_in_block(Block &b) {
     defined_in(body, inside);
     std::vector<std::unique_ptr<Operation>> hoisted, kept;
     for (auto &inner : body.ops) {
-      bool invariant = op_is_pure(inner->kind) && inner->regions.empty() && !op_is_terminator(inner->kind);
+      bool invariant =
+          op_is_pure(inner->kind) && inner->regions.empty() && !op_is_terminator(inner->kind);
       for (Value *o : inner->operands) invariant = invariant && !inside.count(o);
       if (invariant) {
         for (auto &r : inner->results) inside.erase(r.get());

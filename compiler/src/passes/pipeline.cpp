@@ -40,7 +40,8 @@ std::vector<Stage> &stage_list() {
       {"ttir", "lower the kernel, specialised, to ttir (semantic analysis)",
        [](CompileState &s, const CompileOptions &o) {
          Specialization spec = o.spec;
-         if (const ast::FunctionDef *fn = s.ast->function(s.kernel)) add_autotune_defaults(*fn, spec);
+         if (const ast::FunctionDef *fn = s.ast->function(s.kernel))
+           add_autotune_defaults(*fn, spec);
          LoweredKernel k = lower_kernel(*s.ast, s.kernel, spec);
          s.ttir = k.module;
          s.runtime_params = k.runtime_params;
@@ -69,7 +70,8 @@ const std::vector<Stage> &stages() { return stage_list(); }
 void register_stage(Stage stage) {
   std::lock_guard<std::mutex> lock(stage_mutex());
   for (auto &s : stage_list())
-    if (s.name == stage.name) throw Error("compiler stage '" + stage.name + "' is registered twice");
+    if (s.name == stage.name)
+      throw Error("compiler stage '" + stage.name + "' is registered twice");
   stage_list().push_back(std::move(stage));
 }
 
@@ -79,7 +81,8 @@ std::string dump_stage(const CompileState &state, const std::string &stage) {
   throw Error("unknown compiler stage '" + stage + "'");
 }
 
-CompileState compile_source(std::shared_ptr<const ast::Module> module, const CompileOptions &opts, const std::string &last) {
+CompileState compile_source(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,
+                            const std::string &last) {
   bool known = false;
   for (auto &s : stages()) known |= s.name == last;
   if (!known) {
@@ -101,24 +104,31 @@ CompileState compile_source(std::shared_ptr<const ast::Module> module, const Com
     if (rep != opts.knobs.replace_ir.end()) {
       // Debugging aid: continue from a hand-edited form of this stage.
       std::ifstream in(rep->second);
-      if (!in) throw Error("OPFORGE_REPLACE_IR: cannot read '" + rep->second + "' for stage " + s.name);
+      if (!in)
+        throw Error("OPFORGE_REPLACE_IR: cannot read '" + rep->second + "' for stage " + s.name);
       std::stringstream text;
       text << in.rdbuf();
       auto m = std::shared_ptr<ttir::Module>(ttir::parse_module(text.str(), rep->second).release());
-      if (s.name == "ttir") st.ttir = m;
-      else if (s.name == "opt") st.opt = m;
-      else throw Error("OPFORGE_REPLACE_IR: stage '" + s.name + "' cannot be replaced from a file");
+      if (s.name == "ttir")
+        st.ttir = m;
+      else if (s.name == "opt")
+        st.opt = m;
+      else
+        throw Error("OPFORGE_REPLACE_IR: stage '" + s.name + "' cannot be replaced from a file");
     }
     if (!opts.knobs.dump_ir_dir.empty()) {
       std::filesystem::create_directories(opts.knobs.dump_ir_dir);
-      std::ofstream(std::filesystem::path(opts.knobs.dump_ir_dir) / (st.kernel + "." + s.name + ".txt")) << s.dump(st);
+      std::ofstream(std::filesystem::path(opts.knobs.dump_ir_dir) /
+                    (st.kernel + "." + s.name + ".txt"))
+          << s.dump(st);
     }
     if (s.name == last) break;
   }
   return st;
 }
 
-CompileState compile_file(const std::string &path, const CompileOptions &opts, const std::string &last) {
+CompileState compile_file(const std::string &path, const CompileOptions &opts,
+                          const std::string &last) {
   auto m = std::make_shared<ast::Module>(parse_file(path));
   return compile_source(std::move(m), opts, last);
 }

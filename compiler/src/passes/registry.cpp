@@ -7,32 +7,44 @@ namespace opforge::ttir {
 const std::vector<Pass> &pass_registry() {
   static const std::vector<Pass> passes = {
       {"inline", "inline every tt.call and drop the callees",
-       "Replaces each tt.call by a copy of the callee's body (arguments mapped to the call's operands, "
-       "tt.return operands to the call's results), repeatedly until no call is left, then removes functions "
+       "Replaces each tt.call by a copy of the callee's body (arguments mapped to the call's "
+       "operands, "
+       "tt.return operands to the call's results), repeatedly until no call is left, then removes "
+       "functions "
        "no longer called. Recursion is reported as an error.",
        inline_calls},
       {"canonicalize", "simplify ops to canonical forms",
-       "Algebraic identities (x+0, x*1, x-0, x|0, x&-1, x^0, addptr(p, 0)), no-op shape ops (broadcast/reshape to "
-       "the same type, trans by the identity order, splat of a splat), select on a constant condition or with "
-       "equal branches, casts of casts that cancel, constants moved to the right of commutative ops, scf.if on a "
-       "constant condition inlined and scf.for with a constant zero trip count replaced by its inits.",
+       "Algebraic identities (x+0, x*1, x-0, x|0, x&-1, x^0, addptr(p, 0)), no-op shape ops "
+       "(broadcast/reshape to "
+       "the same type, trans by the identity order, splat of a splat), select on a constant "
+       "condition or with "
+       "equal branches, casts of casts that cancel, constants moved to the right of commutative "
+       "ops, scf.if on a "
+       "constant condition inlined and scf.for with a constant zero trip count replaced by its "
+       "inits.",
        canonicalize},
       {"constant-fold", "evaluate ops whose operands are all constants",
-       "Element-wise arith/math/cast/compare/select ops over splat constants are evaluated with the "
-       "interpreter's own element semantics (wrapping, rounding), and splat/broadcast/expand_dims/reshape of a "
+       "Element-wise arith/math/cast/compare/select ops over splat constants are evaluated with "
+       "the "
+       "interpreter's own element semantics (wrapping, rounding), and "
+       "splat/broadcast/expand_dims/reshape of a "
        "constant become a constant of the new shape.",
        fold_constants},
       {"cse", "merge identical pure operations",
-       "Two pure operations without regions with the same kind, operands, attributes and result types are "
+       "Two pure operations without regions with the same kind, operands, attributes and result "
+       "types are "
        "merged when the first dominates the second (same block or an enclosing one).",
        eliminate_common_subexpressions},
       {"licm", "hoist loop-invariant pure operations out of scf.for",
-       "Pure operations without regions in an scf.for body whose operands are all defined outside the loop are "
+       "Pure operations without regions in an scf.for body whose operands are all defined outside "
+       "the loop are "
        "moved before the loop (iterating to move chains). Loads, stores and atomics never move.",
        hoist_loop_invariants},
       {"dce", "remove operations whose results are unused",
-       "Removes pure operations and loads whose results have no use, and region ops (scf.for/if/while, "
-       "tt.reduce/scan) with unused results whose regions have no side effects, until nothing changes.",
+       "Removes pure operations and loads whose results have no use, and region ops "
+       "(scf.for/if/while, "
+       "tt.reduce/scan) with unused results whose regions have no side effects, until nothing "
+       "changes.",
        eliminate_dead_code},
   };
   return passes;

@@ -13,7 +13,8 @@
 namespace opforge::compiler {
 
 BufferId ChipExecutor::allocate(int64_t bytes) {
-  if (bytes < 0) throw Error("chip executor: negative allocation of " + std::to_string(bytes) + " bytes");
+  if (bytes < 0)
+    throw Error("chip executor: negative allocation of " + std::to_string(bytes) + " bytes");
   Buffer b{dev_.alloc(static_cast<uint64_t>(std::max<int64_t>(bytes, 1))), bytes};
   buffers_[next_id_] = b;
   return next_id_++;
@@ -21,7 +22,8 @@ BufferId ChipExecutor::allocate(int64_t bytes) {
 
 void ChipExecutor::free(BufferId buffer) {
   auto it = buffers_.find(buffer);
-  if (it == buffers_.end()) throw Error("chip executor: free of unknown buffer " + std::to_string(buffer));
+  if (it == buffers_.end())
+    throw Error("chip executor: free of unknown buffer " + std::to_string(buffer));
   dev_.free(it->second.addr);
   buffers_.erase(it);
 }
@@ -50,7 +52,8 @@ void ChipExecutor::copy_in(const TensorHandle &dst, const HostTensor &src) {
   }
   HostTensor view = read_storage(dst);
   for (int64_t i = 0; i < src.numel(); ++i)
-    std::memcpy(view.element_ptr(view.linear_to_offset(i)), src.element_ptr(src.linear_to_offset(i)), src.element_size());
+    std::memcpy(view.element_ptr(view.linear_to_offset(i)),
+                src.element_ptr(src.linear_to_offset(i)), src.element_size());
   const Buffer &b = buffers_.at(dst.buffer);
   dev_.copy_in(b.addr, view.storage_data(), static_cast<uint64_t>(b.bytes));
 }
@@ -68,11 +71,13 @@ void ChipExecutor::copy(const TensorHandle &dst, const TensorHandle &src) {
 }
 
 std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &request) {
-  if (!request.module) throw Error("chip executor: launch of " + request.kernel + " without its module");
+  if (!request.module)
+    throw Error("chip executor: launch of " + request.kernel + " without its module");
   Specialization spec = specialization_of(request);
-  std::string source = request.module->source ? request.module->source->text() : request.module->file;
-  std::string key = std::to_string(std::hash<std::string>{}(source)) + "|" + request.module->file + "|" +
-                    request.kernel + "|" + spec.key() + "|" + target_.key();
+  std::string source =
+      request.module->source ? request.module->source->text() : request.module->file;
+  std::string key = std::to_string(std::hash<std::string>{}(source)) + "|" + request.module->file +
+                    "|" + request.kernel + "|" + spec.key() + "|" + target_.key();
   if (auto it = cache_.find(key); it != cache_.end()) {
     ++cache_hits_;
     return it->second;
@@ -94,12 +99,23 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
     const LaunchArg *arg = nullptr;
     for (auto &a : request.args)
       if (a.name == slot.name) arg = &a;
-    if (!arg) throw Error("chip executor: kernel " + request.kernel + " has no argument for parameter " + slot.name);
+    if (!arg)
+      throw Error("chip executor: kernel " + request.kernel + " has no argument for parameter " +
+                  slot.name);
     switch (arg->kind) {
-      case LaunchArg::Kind::Tensor: values.push_back({ArgValue::Kind::Address, address(arg->tensor), 0, 0}); break;
-      case LaunchArg::Kind::Int: case LaunchArg::Kind::Bool: values.push_back({ArgValue::Kind::Int, 0, arg->int_value, 0}); break;
-      case LaunchArg::Kind::Float: values.push_back({ArgValue::Kind::Float, 0, 0, arg->float_value}); break;
-      default: throw Error("chip executor: kernel " + request.kernel + " parameter " + slot.name + " cannot be passed at run time");
+      case LaunchArg::Kind::Tensor:
+        values.push_back({ArgValue::Kind::Address, address(arg->tensor), 0, 0});
+        break;
+      case LaunchArg::Kind::Int:
+      case LaunchArg::Kind::Bool:
+        values.push_back({ArgValue::Kind::Int, 0, arg->int_value, 0});
+        break;
+      case LaunchArg::Kind::Float:
+        values.push_back({ArgValue::Kind::Float, 0, 0, arg->float_value});
+        break;
+      default:
+        throw Error("chip executor: kernel " + request.kernel + " parameter " + slot.name +
+                    " cannot be passed at run time");
     }
   }
   LaunchResult out;
@@ -107,15 +123,17 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
   model::KernelLaunch k;
   k.image = model::read_elf(bin->elf, bin->kernel);
   k.args = bin->pack_args(values);
-  k.grid = model::Grid3{static_cast<uint32_t>(request.grid.x), static_cast<uint32_t>(request.grid.y),
-                        static_cast<uint32_t>(request.grid.z)};
+  k.grid =
+      model::Grid3{static_cast<uint32_t>(request.grid.x), static_cast<uint32_t>(request.grid.y),
+                   static_cast<uint32_t>(request.grid.z)};
   model::LaunchResult r = dev_.launch(k);
   launches_.push_back(r);
   for (const auto &inst : r.instances) {
     if (inst.status == model::InstanceStatus::Done) continue;
     std::ostringstream os;
-    os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", " << inst.pid[2]
-       << ") " << model::instance_status_name(inst.status) << " at pc=0x" << std::hex << inst.pc << std::dec;
+    os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", "
+       << inst.pid[2] << ") " << model::instance_status_name(inst.status) << " at pc=0x" << std::hex
+       << inst.pc << std::dec;
     if (inst.pc >= bin->text_base && inst.pc + 4 <= bin->text_base + bin->elf.size()) {
       // The text segment is the ELF's first loadable bytes; find the word through the image.
       for (const auto &seg : k.image.segments)

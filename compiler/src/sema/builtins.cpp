@@ -26,23 +26,26 @@ struct Args {
   }
 };
 
-Args bind(const std::string &fname, std::vector<std::string> params, size_t required, std::vector<SValue> pos,
-          const Kwargs &kw) {
-  Args a{fname, params, std::vector<SValue>(params.size()), std::vector<bool>(params.size(), false)};
+Args bind(const std::string &fname, std::vector<std::string> params, size_t required,
+          std::vector<SValue> pos, const Kwargs &kw) {
+  Args a{fname, params, std::vector<SValue>(params.size()),
+         std::vector<bool>(params.size(), false)};
   if (pos.size() > params.size())
-    throw UserError(fname + "() takes " + std::to_string(params.size()) + " positional arguments but " +
-                    std::to_string(pos.size()) + " were given");
+    throw UserError(fname + "() takes " + std::to_string(params.size()) +
+                    " positional arguments but " + std::to_string(pos.size()) + " were given");
   for (size_t i = 0; i < pos.size(); ++i) a.vals[i] = pos[i], a.given[i] = true;
   for (auto &[k, v] : kw) {
     size_t i = 0;
     while (i < params.size() && params[i] != k) ++i;
-    if (i == params.size()) throw UserError(fname + "() got an unexpected keyword argument '" + k + "'");
+    if (i == params.size())
+      throw UserError(fname + "() got an unexpected keyword argument '" + k + "'");
     if (a.given[i]) throw UserError(fname + "() got multiple values for argument '" + k + "'");
     a.vals[i] = v;
     a.given[i] = true;
   }
   for (size_t i = 0; i < required; ++i)
-    if (!a.given[i]) throw UserError(fname + "() missing 1 required positional argument: '" + params[i] + "'");
+    if (!a.given[i])
+      throw UserError(fname + "() missing 1 required positional argument: '" + params[i] + "'");
   return a;
 }
 
@@ -90,10 +93,12 @@ std::vector<int64_t> varshape(const std::vector<SValue> &rest, const std::string
 const std::map<std::string, std::pair<OpKind, bool>> &math_table() {
   // name -> (op, Triton restricts it to fp32/fp64)
   static const std::map<std::string, std::pair<OpKind, bool>> t = {
-      {"exp", {OpKind::Exp, true}},     {"exp2", {OpKind::Exp2, true}},   {"log", {OpKind::Log, true}},
-      {"log2", {OpKind::Log2, true}},   {"sqrt", {OpKind::Sqrt, true}},   {"sqrt_rn", {OpKind::Sqrt, true}},
-      {"rsqrt", {OpKind::Rsqrt, true}}, {"sin", {OpKind::Sin, true}},     {"cos", {OpKind::Cos, true}},
-      {"erf", {OpKind::Erf, true}},     {"tanh", {OpKind::Tanh, true}},   {"floor", {OpKind::Floor, true}},
+      {"exp", {OpKind::Exp, true}},     {"exp2", {OpKind::Exp2, true}},
+      {"log", {OpKind::Log, true}},     {"log2", {OpKind::Log2, true}},
+      {"sqrt", {OpKind::Sqrt, true}},   {"sqrt_rn", {OpKind::Sqrt, true}},
+      {"rsqrt", {OpKind::Rsqrt, true}}, {"sin", {OpKind::Sin, true}},
+      {"cos", {OpKind::Cos, true}},     {"erf", {OpKind::Erf, true}},
+      {"tanh", {OpKind::Tanh, true}},   {"floor", {OpKind::Floor, true}},
       {"ceil", {OpKind::Ceil, true}}};
   return t;
 }
@@ -139,12 +144,19 @@ SValue CodeGen::call_value(const SValue &fn, std::vector<SValue> args, Kwargs kw
       Args a = bind("to", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, args, kwargs);
       return sem_.cast(a["input"], dtype_of(a["dtype"], "dtype"), bool_of(a["bitcast"], false));
     }
-    static const std::set<std::string> members = {
-        "sum", "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod", "associative_scan", "trans",
-        "permute", "reshape", "view", "expand_dims", "broadcast_to", "split", "exp", "exp2", "log", "log2",
-        "sqrt", "rsqrt", "sin", "cos", "erf", "abs", "floor", "ceil", "sigmoid", "cast", "to", "logical_and",
-        "logical_or"};
-    if (!members.count(method)) throw UserError("'tensor' object has no attribute '" + method + "'");
+    static const std::set<std::string> members = {"sum",    "max",         "min",
+                                                  "argmax", "argmin",      "reduce",
+                                                  "cumsum", "cumprod",     "associative_scan",
+                                                  "trans",  "permute",     "reshape",
+                                                  "view",   "expand_dims", "broadcast_to",
+                                                  "split",  "exp",         "exp2",
+                                                  "log",    "log2",        "sqrt",
+                                                  "rsqrt",  "sin",         "cos",
+                                                  "erf",    "abs",         "floor",
+                                                  "ceil",   "sigmoid",     "cast",
+                                                  "to",     "logical_and", "logical_or"};
+    if (!members.count(method))
+      throw UserError("'tensor' object has no attribute '" + method + "'");
     return call_builtin("tl." + method, std::move(args), std::move(kwargs));
   }
   if (n.rfind("dtype.", 0) == 0) {
@@ -174,13 +186,16 @@ SValue CodeGen::call_python(const std::string &n, std::vector<SValue> args, Kwar
   if (n == "builtins.min" || n == "builtins.max") {
     bool is_max = n == "builtins.max";
     if (args.size() == 1 && args[0].kind == K::Tuple) args = args[0].elts;
-    if (args.empty()) throw UserError(std::string(is_max ? "max" : "min") + " expected at least 1 argument, got 0");
+    if (args.empty())
+      throw UserError(std::string(is_max ? "max" : "min") + " expected at least 1 argument, got 0");
     SValue acc = args[0];
     for (size_t i = 1; i < args.size(); ++i) {
       if (!acc.is_tensor() && !args[i].is_tensor()) {
         auto gt = constexpr_compare(ast::CmpOpKind::Gt, args[i], acc);
         if (!gt) throw UserError("cannot compare " + args[i].repr() + " and " + acc.repr());
-        if (is_max ? *gt : !*gt && !constexpr_compare(ast::CmpOpKind::Eq, args[i], acc).value_or(false)) acc = args[i];
+        if (is_max ? *gt
+                   : !*gt && !constexpr_compare(ast::CmpOpKind::Eq, args[i], acc).value_or(false))
+          acc = args[i];
       } else {
         acc = is_max ? sem_.maximum(acc, args[i], false) : sem_.minimum(acc, args[i], false);
       }
@@ -199,7 +214,8 @@ SValue CodeGen::call_python(const std::string &n, std::vector<SValue> args, Kwar
       if (s == "nan") return SValue::floating(std::nan(""));
       char *end = nullptr;
       double d = std::strtod(v.s.c_str(), &end);
-      if (end == v.s.c_str() || *end) throw UserError("could not convert string to float: '" + v.s + "'");
+      if (end == v.s.c_str() || *end)
+        throw UserError("could not convert string to float: '" + v.s + "'");
       return SValue::floating(d);
     }
     if (v.is_tensor()) return sem_.cast(v, LType::scalar(Sc::F32));
@@ -224,16 +240,20 @@ SValue CodeGen::call_python(const std::string &n, std::vector<SValue> args, Kwar
   if (n == "builtins.len") {
     if (args.size() != 1) throw UserError("len() takes exactly one argument");
     if (args[0].kind == K::Tuple) return SValue::integer(static_cast<int64_t>(args[0].elts.size()));
-    if (args[0].is_tensor() && args[0].type.is_block()) return SValue::integer(args[0].type.shape[0]);
+    if (args[0].is_tensor() && args[0].type.is_block())
+      return SValue::integer(args[0].type.shape[0]);
     throw UserError("object of type " + args[0].repr() + " has no len()");
   }
   if (n == "builtins.tuple" || n == "builtins.list") {
     if (args.size() == 1 && args[0].kind == K::Tuple) return args[0];
     throw UserError(n.substr(9) + "() of a non-tuple is not supported in kernels");
   }
-  if (n == "builtins.print") return call_builtin("tl.device_print", std::move(args), std::move(kwargs));
-  if (n == "builtins.range") throw UserError("range() may only be used as the iterable of a for loop");
-  if (n == "triton.cdiv" || n == "triton.language.cdiv") return call_builtin("tl.cdiv", std::move(args), std::move(kwargs));
+  if (n == "builtins.print")
+    return call_builtin("tl.device_print", std::move(args), std::move(kwargs));
+  if (n == "builtins.range")
+    throw UserError("range() may only be used as the iterable of a for loop");
+  if (n == "triton.cdiv" || n == "triton.language.cdiv")
+    return call_builtin("tl.cdiv", std::move(args), std::move(kwargs));
   if (n == "triton.next_power_of_2") {
     if (args.size() != 1) throw UserError("next_power_of_2() takes exactly one argument");
     int64_t v = int_of(args[0], "next_power_of_2() argument"), p = 1;
@@ -266,14 +286,18 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   }
   if (n == "arange") {
     Args a = bind(n, {"start", "end"}, 2, args, kw);
-    if (a["start"].kind != K::Int || a["end"].kind != K::Int) throw UserError("arange's arguments must be of type tl.constexpr");
+    if (a["start"].kind != K::Int || a["end"].kind != K::Int)
+      throw UserError("arange's arguments must be of type tl.constexpr");
     return S.arange(a["start"].i, a["end"].i);
   }
   if (n == "zeros" || n == "full") {
-    Args a = n == "zeros" ? bind(n, {"shape", "dtype"}, 2, args, kw) : bind(n, {"shape", "value", "dtype"}, 3, args, kw);
+    Args a = n == "zeros" ? bind(n, {"shape", "dtype"}, 2, args, kw)
+                          : bind(n, {"shape", "value", "dtype"}, 3, args, kw);
     auto shape = ints_of(a["shape"], "shape");
-    if (a["shape"].kind != K::Tuple && shape.size() == 1 && a["shape"].kind == K::Int) shape = {a["shape"].i};
-    return S.full(shape, n == "zeros" ? SValue::integer(0) : a["value"], dtype_of(a["dtype"], "dtype"));
+    if (a["shape"].kind != K::Tuple && shape.size() == 1 && a["shape"].kind == K::Int)
+      shape = {a["shape"].i};
+    return S.full(shape, n == "zeros" ? SValue::integer(0) : a["value"],
+                  dtype_of(a["dtype"], "dtype"));
   }
   if (n == "zeros_like") {
     Args a = bind(n, {"input"}, 1, args, kw);
@@ -281,15 +305,19 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     return S.full(x.type.shape, SValue::integer(0), x.type.elem());
   }
   if (n == "load") {
-    Args a = bind(n, {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
-                      "eviction_policy", "volatile"}, 1, args, kw);
+    Args a = bind(n,
+                  {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+                   "eviction_policy", "volatile"},
+                  1, args, kw);
     std::vector<int64_t> bc;
     if (a.has("boundary_check")) bc = ints_of(a["boundary_check"], "boundary_check");
     std::string pad = a.has("padding_option") ? a["padding_option"].s : "";
     return S.load(a["pointer"], a["mask"], a["other"], bc, pad);
   }
   if (n == "store") {
-    Args a = bind(n, {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"}, 2, args, kw);
+    Args a =
+        bind(n, {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"},
+             2, args, kw);
     std::vector<int64_t> bc;
     if (a.has("boundary_check")) bc = ints_of(a["boundary_check"], "boundary_check");
     S.store(a["pointer"], a["value"], a["mask"], bc);
@@ -297,13 +325,16 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   }
   if (n == "make_block_ptr") {
     Args a = bind(n, {"base", "shape", "strides", "offsets", "block_shape", "order"}, 6, args, kw);
-    auto elts = [](const SValue &v) { return v.kind == K::Tuple ? v.elts : std::vector<SValue>{v}; };
+    auto elts = [](const SValue &v) {
+      return v.kind == K::Tuple ? v.elts : std::vector<SValue>{v};
+    };
     return S.make_block_ptr(a["base"], elts(a["shape"]), elts(a["strides"]), elts(a["offsets"]),
                             ints_of(a["block_shape"], "block_shape"), ints_of(a["order"], "order"));
   }
   if (n == "advance") {
     Args a = bind(n, {"base", "offsets"}, 2, args, kw);
-    return S.advance(a["base"], a["offsets"].kind == K::Tuple ? a["offsets"].elts : std::vector<SValue>{a["offsets"]});
+    return S.advance(a["base"], a["offsets"].kind == K::Tuple ? a["offsets"].elts
+                                                              : std::vector<SValue>{a["offsets"]});
   }
   if (n == "where") {
     Args a = bind(n, {"condition", "x", "y"}, 3, args, kw);
@@ -343,7 +374,8 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     if (!a["x"].is_tensor() && !a["div"].is_tensor())
       return constexpr_binop(ast::BinOpKind::FloorDiv,
                              constexpr_binop(ast::BinOpKind::Sub,
-                                             constexpr_binop(ast::BinOpKind::Add, a["x"], a["div"]), SValue::integer(1)),
+                                             constexpr_binop(ast::BinOpKind::Add, a["x"], a["div"]),
+                                             SValue::integer(1)),
                              a["div"]);
     return S.floordiv(S.sub(S.add(a["x"], a["div"]), SValue::integer(1)), a["div"]);
   }
@@ -355,14 +387,17 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     Args a = bind(n, {"input", "axis", "keep_dims", "dtype"}, 1, args, kw);
     LType dt;
     if (a.has("dtype")) dt = dtype_of(a["dtype"], "dtype");
-    return S.sum(a["input"], axis_of(a["axis"]), bool_of(a["keep_dims"], false), a.has("dtype") ? &dt : nullptr);
+    return S.sum(a["input"], axis_of(a["axis"]), bool_of(a["keep_dims"], false),
+                 a.has("dtype") ? &dt : nullptr);
   }
   if (n == "max" || n == "min") {
-    Args a = bind(n, {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"}, 1, args, kw);
+    Args a =
+        bind(n, {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
+             1, args, kw);
     bool ri = bool_of(a["return_indices"], false);
     SValue idx;
-    SValue v = S.max_min(n == "max", a["input"], axis_of(a["axis"]), bool_of(a["keep_dims"], false), ri,
-                         bool_of(a["return_indices_tie_break_left"], true), &idx);
+    SValue v = S.max_min(n == "max", a["input"], axis_of(a["axis"]), bool_of(a["keep_dims"], false),
+                         ri, bool_of(a["return_indices_tie_break_left"], true), &idx);
     return ri ? SValue::tuple({v, idx}) : v;
   }
   if (n == "argmax" || n == "argmin") {
@@ -374,7 +409,8 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   }
   if (n == "reduce") {
     Args a = bind(n, {"input", "axis", "combine_fn", "keep_dims"}, 3, args, kw);
-    std::vector<SValue> ins = a["input"].kind == K::Tuple ? a["input"].elts : std::vector<SValue>{a["input"]};
+    std::vector<SValue> ins =
+        a["input"].kind == K::Tuple ? a["input"].elts : std::vector<SValue>{a["input"]};
     std::optional<int64_t> axis = axis_of(a["axis"]);
     if (!axis) {
       for (auto &x : ins) x = S.reshape(x, {S.to_tensor(x).type.numel()});
@@ -385,17 +421,22 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   }
   if (n == "cumsum" || n == "cumprod") {
     Args a = bind(n, {"input", "axis", "reverse"}, 1, args, kw);
-    return S.cumsum(a["input"], a.has("axis") ? int_of(a["axis"], "axis") : 0, bool_of(a["reverse"], false), n == "cumprod");
+    return S.cumsum(a["input"], a.has("axis") ? int_of(a["axis"], "axis") : 0,
+                    bool_of(a["reverse"], false), n == "cumprod");
   }
   if (n == "associative_scan") {
     Args a = bind(n, {"input", "axis", "combine_fn", "reverse"}, 3, args, kw);
-    std::vector<SValue> ins = a["input"].kind == K::Tuple ? a["input"].elts : std::vector<SValue>{a["input"]};
-    auto r = S.scan(ins, int_of(a["axis"], "axis"), bool_of(a["reverse"], false), combine_fn(a["combine_fn"]));
+    std::vector<SValue> ins =
+        a["input"].kind == K::Tuple ? a["input"].elts : std::vector<SValue>{a["input"]};
+    auto r = S.scan(ins, int_of(a["axis"], "axis"), bool_of(a["reverse"], false),
+                    combine_fn(a["combine_fn"]));
     return r.size() == 1 ? r[0] : SValue::tuple(r);
   }
   if (n == "dot") {
-    Args a = bind(n, {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"}, 2,
-                  args, kw);
+    Args a = bind(n,
+                  {"input", "other", "acc", "input_precision", "allow_tf32",
+                   "max_num_imprecise_acc", "out_dtype"},
+                  2, args, kw);
     std::string prec = default_dot_precision_;
     if (a.has("input_precision")) {
       if (a["input_precision"].kind != K::Str) throw UserError("input_precision must be a string");
@@ -417,7 +458,8 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     std::vector<int64_t> order = varshape(rest, "dims");
     if (order.empty()) {
       if (n == "permute") throw UserError("permute() needs dims");
-      if (x.type.rank() != 2) throw UserError("trans() without dims needs a 2-D tensor, got " + x.type.str());
+      if (x.type.rank() != 2)
+        throw UserError("trans() without dims needs a 2-D tensor, got " + x.type.str());
       order = {1, 0};
     }
     return S.permute(x, order);
@@ -426,16 +468,20 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     if (args.empty()) throw UserError(n + "() missing 1 required positional argument: 'input'");
     std::vector<SValue> rest(args.begin() + 1, args.end());
     for (auto &[k, v] : kw) {
-      if (k == "shape") rest = {v};
-      else if (k != "can_reorder") throw UserError(n + "() got an unexpected keyword argument '" + k + "'");
+      if (k == "shape")
+        rest = {v};
+      else if (k != "can_reorder")
+        throw UserError(n + "() got an unexpected keyword argument '" + k + "'");
     }
     return S.reshape(args[0], varshape(rest, "shape"));
   }
   if (n == "broadcast_to") {
-    if (args.empty()) throw UserError("broadcast_to() missing 1 required positional argument: 'input'");
+    if (args.empty())
+      throw UserError("broadcast_to() missing 1 required positional argument: 'input'");
     std::vector<SValue> rest(args.begin() + 1, args.end());
     for (auto &[k, v] : kw) {
-      if (k != "shape") throw UserError("broadcast_to() got an unexpected keyword argument '" + k + "'");
+      if (k != "shape")
+        throw UserError("broadcast_to() got an unexpected keyword argument '" + k + "'");
       rest = {v};
     }
     return S.broadcast_to(args[0], varshape(rest, "shape"));
@@ -484,15 +530,20 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     Args a = bind(n, {"cond", "msg"}, 1, args, kw);
     if (a["cond"].is_tensor()) throw UserError("static_assert needs a constexpr condition");
     if (!truthy(a["cond"], {}))
-      throw UserError("Static assertion failed" + (a.has("msg") ? ": " + (a["msg"].kind == K::Str ? a["msg"].s : a["msg"].repr()) : std::string()));
+      throw UserError("Static assertion failed" +
+                      (a.has("msg")
+                           ? ": " + (a["msg"].kind == K::Str ? a["msg"].s : a["msg"].repr())
+                           : std::string()));
     return SValue::none();
   }
   if (n == "static_print") return SValue::none();
   if (n == "device_print") {
-    if (args.empty() || args[0].kind != K::Str) throw UserError("device_print's first argument must be a prefix string");
+    if (args.empty() || args[0].kind != K::Str)
+      throw UserError("device_print's first argument must be a prefix string");
     bool hex = false;
     for (auto &[k, v] : kw) {
-      if (k != "hex") throw UserError("device_print() got an unexpected keyword argument '" + k + "'");
+      if (k != "hex")
+        throw UserError("device_print() got an unexpected keyword argument '" + k + "'");
       hex = bool_of(v, false);
     }
     std::vector<ttir::Value *> ops;
@@ -503,11 +554,13 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   if (n == "device_assert") {
     Args a = bind(n, {"cond", "msg", "mask"}, 1, args, kw);
     if (!a["cond"].is_tensor()) {
-      if (!truthy(a["cond"], {})) throw UserError("device_assert on a false constexpr: " + a["msg"].s);
+      if (!truthy(a["cond"], {}))
+        throw UserError("device_assert on a false constexpr: " + a["msg"].s);
       return SValue::none();
     }
     SValue c = S.cast(a["cond"], LType::scalar(Sc::I1));
-    b_.create(OpKind::Assert, {c.value}, {}, {{"message", a.has("msg") ? a["msg"].s : std::string("device_assert")}});
+    b_.create(OpKind::Assert, {c.value}, {},
+              {{"message", a.has("msg") ? a["msg"].s : std::string("device_assert")}});
     return SValue::none();
   }
   if (n == "multiple_of" || n == "max_contiguous" || n == "max_constancy") {
@@ -518,12 +571,14 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
     Args a = bind(n, {"value"}, 1, args, kw);
     return a["value"];
   }
-  if (n == "static_range" || n == "range") throw UserError(n + "() may only be used as the iterable of a for loop");
+  if (n == "static_range" || n == "range")
+    throw UserError(n + "() may only be used as the iterable of a for loop");
   throw UserError("unknown builtin 'tl." + n + "'");
 }
 
 Semantic::Combine CodeGen::combine_fn(const SValue &fn) {
-  if (fn.kind != K::Func) throw UserError("combine_fn must be a @triton.jit function, got " + fn.repr());
+  if (fn.kind != K::Func)
+    throw UserError("combine_fn must be a @triton.jit function, got " + fn.repr());
   return [this, fn](const std::vector<SValue> &args) -> std::vector<SValue> {
     if (fn.func.builtin) {
       SValue r = call_value(fn, args, {});
@@ -535,7 +590,8 @@ Semantic::Combine CodeGen::combine_fn(const SValue &fn) {
   };
 }
 
-std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector<SValue> args, Kwargs kwargs) {
+std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector<SValue> args,
+                                         Kwargs kwargs) {
   const auto &ps = fn.params.params;
   std::vector<SValue> vals(ps.size());
   std::vector<bool> given(ps.size(), false);
@@ -555,7 +611,8 @@ std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector
   }
   for (size_t i = 0; i < ps.size(); ++i) {
     if (given[i]) continue;
-    if (!ps[i].default_value) throw UserError(fn.name + "() missing 1 required positional argument: '" + ps[i].name + "'");
+    if (!ps[i].default_value)
+      throw UserError(fn.name + "() missing 1 required positional argument: '" + ps[i].name + "'");
     auto saved = std::move(env_);
     env_.clear();
     vals[i] = expr(*ps[i].default_value);
@@ -564,7 +621,8 @@ std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector
   return vals;
 }
 
-std::vector<SValue> CodeGen::inline_jit(const ast::FunctionDef &fn, const std::vector<SValue> &args) {
+std::vector<SValue> CodeGen::inline_jit(const ast::FunctionDef &fn,
+                                        const std::vector<SValue> &args) {
   if (++inline_depth_ > 32) throw UserError("jit functions nest deeper than 32 calls (recursion?)");
   auto vals = bind_params(fn, args, {});
   auto saved_env = std::move(env_);
@@ -592,9 +650,12 @@ SValue CodeGen::call_jit(const ast::FunctionDef &fn, std::vector<SValue> args, K
   std::vector<ttir::Value *> operands;
   for (size_t i = 0; i < vals.size(); ++i) {
     const auto &p = fn.params.params[i];
-    bool is_constexpr = p.annotation && ast::dotted_name(*p.annotation).find("constexpr") != std::string::npos;
+    bool is_constexpr =
+        p.annotation && ast::dotted_name(*p.annotation).find("constexpr") != std::string::npos;
     if (vals[i].is_tensor()) {
-      if (is_constexpr) throw UserError("argument '" + p.name + "' of " + fn.name + " is tl.constexpr but got a tensor");
+      if (is_constexpr)
+        throw UserError("argument '" + p.name + "' of " + fn.name +
+                        " is tl.constexpr but got a tensor");
       mangled += "__" + vals[i].type.str();
       operands.push_back(vals[i].value);
     } else {

@@ -42,9 +42,11 @@ std::vector<SValue> CodeGen::lower_function(const ast::FunctionDef &fn, const st
   std::vector<SValue> results;
   std::vector<ttir::Value *> ret_vals;
   if (has_return_) {
-    if (is_kernel && return_value_.kind != SValue::Kind::None) error(fn.loc, "kernels must not return a value");
-    std::vector<SValue> vals =
-        return_value_.kind == SValue::Kind::Tuple ? return_value_.elts : std::vector<SValue>{return_value_};
+    if (is_kernel && return_value_.kind != SValue::Kind::None)
+      error(fn.loc, "kernels must not return a value");
+    std::vector<SValue> vals = return_value_.kind == SValue::Kind::Tuple
+                                   ? return_value_.elts
+                                   : std::vector<SValue>{return_value_};
     if (return_value_.kind == SValue::Kind::None) vals.clear();
     for (auto &v : vals) {
       SValue t = sem_.to_tensor(v);
@@ -99,12 +101,15 @@ SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
     }
     if (!value) continue;
     auto *call = value->as<ast::Call>();
-    bool wrapped = call && ast::dotted_name(*call->func).find("constexpr") != std::string::npos && call->args.size() == 1;
+    bool wrapped = call && ast::dotted_name(*call->func).find("constexpr") != std::string::npos &&
+                   call->args.size() == 1;
     if (!annotated && !wrapped)
       error(loc, "Cannot access global variable " + name +
-                     " from within @jit'ed function. Triton kernels can only access global variables that are "
+                     " from within @jit'ed function. Triton kernels can only access global "
+                     "variables that are "
                      "annotated as constexpr (`x: triton.language.constexpr = 42` or `x = "
-                     "triton.language.constexpr(42)`). Alternatively, set the envvar TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, "
+                     "triton.language.constexpr(42)`). Alternatively, set the envvar "
+                     "TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, "
                      "but we do not promise to support this forever.");
     auto saved = std::move(env_);
     env_.clear();
@@ -113,8 +118,9 @@ SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
     if (v.is_tensor()) error(loc, "global constexpr " + name + " must be a compile-time value");
     return v;
   }
-  static const std::set<std::string> py_builtins = {"range", "min", "max", "float", "int", "bool", "len", "abs",
-                                                    "print", "isinstance", "tuple", "list", "round"};
+  static const std::set<std::string> py_builtins = {"range", "min",  "max",  "float", "int",
+                                                    "bool",  "len",  "abs",  "print", "isinstance",
+                                                    "tuple", "list", "round"};
   if (py_builtins.count(name)) return SValue::function("builtins." + name, true);
   error(loc, "name '" + name + "' is not defined");
 }
@@ -124,21 +130,28 @@ SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
 // ---------------------------------------------------------------------------
 void CodeGen::stmts(const ast::StmtList &body) {
   for (size_t i = 0; i < body.size(); ++i) {
-    if (has_return_) error(body[i]->loc, "code after a return statement is not supported in Triton kernels");
+    if (has_return_)
+      error(body[i]->loc, "code after a return statement is not supported in Triton kernels");
     stmt(*body[i]);
   }
 }
 
 void CodeGen::assigned_names(const ast::StmtList &body, std::set<std::string> &out) const {
   std::function<void(const ast::Expr &)> target = [&](const ast::Expr &t) {
-    if (auto *n = t.as<ast::Name>()) out.insert(n->id);
-    else if (auto *tu = t.as<ast::Tuple>()) for (auto &e : tu->elts) target(*e);
-    else if (auto *l = t.as<ast::List>()) for (auto &e : l->elts) target(*e);
+    if (auto *n = t.as<ast::Name>())
+      out.insert(n->id);
+    else if (auto *tu = t.as<ast::Tuple>())
+      for (auto &e : tu->elts) target(*e);
+    else if (auto *l = t.as<ast::List>())
+      for (auto &e : l->elts) target(*e);
   };
   for (auto &s : body) {
-    if (auto *a = s->as<ast::Assign>()) for (auto &t : a->targets) target(*t);
-    else if (auto *a = s->as<ast::AugAssign>()) target(*a->target);
-    else if (auto *a = s->as<ast::AnnAssign>()) target(*a->target);
+    if (auto *a = s->as<ast::Assign>())
+      for (auto &t : a->targets) target(*t);
+    else if (auto *a = s->as<ast::AugAssign>())
+      target(*a->target);
+    else if (auto *a = s->as<ast::AnnAssign>())
+      target(*a->target);
     else if (auto *i = s->as<ast::If>()) {
       assigned_names(i->body, out);
       assigned_names(i->orelse, out);
@@ -159,15 +172,17 @@ void CodeGen::assign(const ast::Expr &target, const SValue &v) {
   if (auto *t = target.as<ast::Tuple>()) elts = &t->elts;
   if (auto *l = target.as<ast::List>()) elts = &l->elts;
   if (elts) {
-    if (v.kind != SValue::Kind::Tuple) error(target.loc, "cannot unpack non-tuple value " + v.repr());
+    if (v.kind != SValue::Kind::Tuple)
+      error(target.loc, "cannot unpack non-tuple value " + v.repr());
     if (v.elts.size() != elts->size())
       error(target.loc, "too " + std::string(v.elts.size() > elts->size() ? "many" : "few") +
-                            " values to unpack (expected " + std::to_string(elts->size()) + ", got " +
-                            std::to_string(v.elts.size()) + ")");
+                            " values to unpack (expected " + std::to_string(elts->size()) +
+                            ", got " + std::to_string(v.elts.size()) + ")");
     for (size_t i = 0; i < elts->size(); ++i) assign(*(*elts)[i], v.elts[i]);
     return;
   }
-  error(target.loc, "unsupported assignment target: only names and tuples of names can be assigned in kernels");
+  error(target.loc,
+        "unsupported assignment target: only names and tuples of names can be assigned in kernels");
 }
 
 void CodeGen::stmt(const ast::Stmt &s) {
@@ -245,7 +260,8 @@ void CodeGen::stmt(const ast::Stmt &s) {
     case ast::StmtKind::FunctionDef:
       error(s.loc, "nested function definitions are not supported in Triton kernels");
     case ast::StmtKind::Raise:
-      error(s.loc, "raise is not supported in Triton kernels (use tl.device_assert or tl.static_assert)");
+      error(s.loc,
+            "raise is not supported in Triton kernels (use tl.device_assert or tl.static_assert)");
     case ast::StmtKind::Import:
     case ast::StmtKind::ImportFrom:
       error(s.loc, "imports inside a kernel are not supported");
@@ -259,7 +275,9 @@ void CodeGen::lower_if(const ast::If &s) {
     return;
   }
   if (c.type.is_block())
-    error(s.test->loc, "Boolean value of Tensor with more than one value is ambiguous: an if condition must be a scalar");
+    error(s.test->loc,
+          "Boolean value of Tensor with more than one value is ambiguous: an if condition must be "
+          "a scalar");
   SValue cond;
   try {
     cond = sem_.cast(c, LType::scalar(Sc::I1));
@@ -274,12 +292,18 @@ void CodeGen::lower_if(const ast::If &s) {
 
   b_.block = then_b;
   stmts(s.body);
-  if (has_return_) error(s.loc, "return inside control flow is not supported; assign a variable and return it at the end");
+  if (has_return_)
+    error(
+        s.loc,
+        "return inside control flow is not supported; assign a variable and return it at the end");
   auto then_env = env_;
   env_ = before;
   b_.block = else_b;
   stmts(s.orelse);
-  if (has_return_) error(s.loc, "return inside control flow is not supported; assign a variable and return it at the end");
+  if (has_return_)
+    error(
+        s.loc,
+        "return inside control flow is not supported; assign a variable and return it at the end");
   auto else_env = env_;
 
   std::vector<std::string> names;
@@ -290,23 +314,26 @@ void CodeGen::lower_if(const ast::If &s) {
   env_ = before;
   for (auto &n : names) {
     const SValue &tv = then_env[n], &ev = else_env[n];
-    bool same_const = !tv.is_tensor() && !ev.is_tensor() && tv.repr() == ev.repr() && tv.kind == ev.kind;
+    bool same_const =
+        !tv.is_tensor() && !ev.is_tensor() && tv.repr() == ev.repr() && tv.kind == ev.kind;
     bool same_tensor = tv.is_tensor() && ev.is_tensor() && tv.value == ev.value;
     if (same_const || same_tensor) {
       env_[n] = tv;
       continue;
     }
     if ((!tv.is_tensor() && !tv.is_number()) || (!ev.is_tensor() && !ev.is_number())) {
-      if (before.count(n) == 0) continue;  // differs but not a value we can merge: drop like a local
-      error(s.loc, "Mismatched value for " + n + " between then block (" + tv.repr() + ") and else block (" + ev.repr() + ")");
+      if (before.count(n) == 0)
+        continue;  // differs but not a value we can merge: drop like a local
+      error(s.loc, "Mismatched value for " + n + " between then block (" + tv.repr() +
+                       ") and else block (" + ev.repr() + ")");
     }
     b_.block = then_b;
     SValue t2 = sem_.to_tensor(tv);
     b_.block = else_b;
     SValue e2 = sem_.to_tensor(ev);
     if (!(t2.type == e2.type))
-      error(s.loc, "Mismatched type for " + n + " between then block (" + t2.type.str() + ") and else block (" +
-                       e2.type.str() + ")");
+      error(s.loc, "Mismatched type for " + n + " between then block (" + t2.type.str() +
+                       ") and else block (" + e2.type.str() + ")");
     ty.push_back(t2.value);
     ey.push_back(e2.value);
     env_[n] = SValue::tensor(op->add_result(t2.value->type), t2.type);
@@ -320,7 +347,8 @@ void CodeGen::lower_if(const ast::If &s) {
 
 void CodeGen::lower_for(const ast::For &s) {
   auto *call = s.iter->as<ast::Call>();
-  if (!call) error(s.iter->loc, "for loops in kernels must iterate over range, tl.range or tl.static_range");
+  if (!call)
+    error(s.iter->loc, "for loops in kernels must iterate over range, tl.range or tl.static_range");
   SValue fn = expr(*call->func);
   std::string fname = fn.kind == SValue::Kind::Func ? fn.func.name : "";
   std::string last = fname.substr(fname.rfind('.') + 1);
@@ -330,9 +358,11 @@ void CodeGen::lower_for(const ast::For &s) {
   std::vector<SValue> bounds;
   for (auto &a : call->args) bounds.push_back(expr(*a));
   for (auto &k : call->keywords) {
-    static const std::set<std::string> ignored = {"num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
-                                                  "flatten", "warp_specialize"};
-    if (!ignored.count(k.name)) error(k.loc, "range() got an unexpected keyword argument '" + k.name + "'");
+    static const std::set<std::string> ignored = {"num_stages", "loop_unroll_factor",
+                                                  "disallow_acc_multi_buffer", "flatten",
+                                                  "warp_specialize"};
+    if (!ignored.count(k.name))
+      error(k.loc, "range() got an unexpected keyword argument '" + k.name + "'");
   }
   if (bounds.empty() || bounds.size() > 3)
     error(s.iter->loc, "range expected 1 to 3 arguments, got " + std::to_string(bounds.size()));
@@ -345,7 +375,8 @@ void CodeGen::lower_for(const ast::For &s) {
 
   if (is_static) {
     for (auto *v : {&lb, &ub, &step})
-      if (v->kind != SValue::Kind::Int) error(s.iter->loc, "static_range bounds must be constexpr integers, got " + v->repr());
+      if (v->kind != SValue::Kind::Int)
+        error(s.iter->loc, "static_range bounds must be constexpr integers, got " + v->repr());
     if (step.i == 0) error(s.iter->loc, "static_range step must not be zero");
     int64_t count = 0;
     for (int64_t i = lb.i; step.i > 0 ? i < ub.i : i > ub.i; i += step.i) {
@@ -384,7 +415,8 @@ void CodeGen::lower_for(const ast::For &s) {
   for (auto &n : assigned) {
     if (n == target->id || !env_.count(n)) continue;
     SValue v = env_[n];
-    if (!v.is_tensor() && !v.is_number()) continue;  // constexpr objects reassigned: treated as locals
+    if (!v.is_tensor() && !v.is_number())
+      continue;  // constexpr objects reassigned: treated as locals
     try {
       inits.push_back(sem_.to_tensor(v));
     } catch (const UserError &e) {
@@ -414,8 +446,8 @@ void CodeGen::lower_for(const ast::For &s) {
       error(s.loc, e.what());
     }
     if (!(t.type.ir() == inits[i].type.ir()))
-      error(s.loc, "Loop-carried variable " + carried[i] + " has initial type " + inits[i].type.str() +
-                       " but is re-assigned to " + t.type.str() +
+      error(s.loc, "Loop-carried variable " + carried[i] + " has initial type " +
+                       inits[i].type.str() + " but is re-assigned to " + t.type.str() +
                        " in loop! Please make sure that the type stays consistent.");
     yields.push_back(t.value);
   }
@@ -447,7 +479,8 @@ void CodeGen::lower_while(const ast::While &s) {
   auto before = env_;
   ttir::Block *outer = b_.block;
   for (size_t i = 0; i < carried.size(); ++i)
-    env_[carried[i]] = SValue::tensor(before_b->add_arg(inits[i].type.ir(), carried[i]), inits[i].type);
+    env_[carried[i]] =
+        SValue::tensor(before_b->add_arg(inits[i].type.ir(), carried[i]), inits[i].type);
   b_.block = before_b;
   SValue c = expr(*s.test);
   if (!c.is_tensor()) {
@@ -471,7 +504,8 @@ void CodeGen::lower_while(const ast::While &s) {
   b_.create(OpKind::Condition, pass, {});
   env_ = before;
   for (size_t i = 0; i < carried.size(); ++i)
-    env_[carried[i]] = SValue::tensor(after_b->add_arg(inits[i].type.ir(), carried[i]), inits[i].type);
+    env_[carried[i]] =
+        SValue::tensor(after_b->add_arg(inits[i].type.ir(), carried[i]), inits[i].type);
   b_.block = after_b;
   stmts(s.body);
   if (has_return_) error(s.loc, "return inside a loop is not supported");
@@ -479,8 +513,8 @@ void CodeGen::lower_while(const ast::While &s) {
   for (size_t i = 0; i < carried.size(); ++i) {
     SValue t = sem_.to_tensor(env_[carried[i]]);
     if (!(t.type.ir() == inits[i].type.ir()))
-      error(s.loc, "Loop-carried variable " + carried[i] + " has initial type " + inits[i].type.str() +
-                       " but is re-assigned to " + t.type.str() +
+      error(s.loc, "Loop-carried variable " + carried[i] + " has initial type " +
+                       inits[i].type.str() + " but is re-assigned to " + t.type.str() +
                        " in loop! Please make sure that the type stays consistent.");
     yields.push_back(t.value);
   }
@@ -493,14 +527,23 @@ void CodeGen::lower_while(const ast::While &s) {
 
 bool CodeGen::truthy(const SValue &v, SourceLoc loc) {
   switch (v.kind) {
-    case SValue::Kind::None: return false;
-    case SValue::Kind::Bool: return v.b;
-    case SValue::Kind::Int: return v.i != 0;
-    case SValue::Kind::Float: return v.f != 0.0;
-    case SValue::Kind::Str: return !v.s.empty();
-    case SValue::Kind::Tuple: return !v.elts.empty();
-    case SValue::Kind::DType: case SValue::Kind::Func: return true;
-    case SValue::Kind::Tensor: break;
+    case SValue::Kind::None:
+      return false;
+    case SValue::Kind::Bool:
+      return v.b;
+    case SValue::Kind::Int:
+      return v.i != 0;
+    case SValue::Kind::Float:
+      return v.f != 0.0;
+    case SValue::Kind::Str:
+      return !v.s.empty();
+    case SValue::Kind::Tuple:
+      return !v.elts.empty();
+    case SValue::Kind::DType:
+    case SValue::Kind::Func:
+      return true;
+    case SValue::Kind::Tensor:
+      break;
   }
   error(loc, "the truth value of a tensor is only known at run time; this needs a constexpr here");
 }

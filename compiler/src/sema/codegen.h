@@ -41,7 +41,6 @@ class CodeGen {
   std::string default_dot_precision_ = "ieee";
 
  private:
-
   [[noreturn]] void error(SourceLoc loc, const std::string &msg) const;
   SValue lookup(const std::string &name, SourceLoc loc);
 
@@ -66,7 +65,8 @@ class CodeGen {
   SValue call_builtin(const std::string &name, std::vector<SValue> args, Kwargs kwargs);
   SValue call_python(const std::string &name, std::vector<SValue> args, Kwargs kwargs);
   SValue call_jit(const ast::FunctionDef &fn, std::vector<SValue> args, Kwargs kwargs);
-  std::vector<SValue> bind_params(const ast::FunctionDef &fn, std::vector<SValue> args, Kwargs kwargs);
+  std::vector<SValue> bind_params(const ast::FunctionDef &fn, std::vector<SValue> args,
+                                  Kwargs kwargs);
   // Lowers a jit function's body inline into the current block (combine functions).
   std::vector<SValue> inline_jit(const ast::FunctionDef &fn, const std::vector<SValue> &args);
   Semantic::Combine combine_fn(const SValue &fn);

@@ -23,19 +23,33 @@ SValue CodeGen::binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
   using O = ast::BinOpKind;
   if (!a.is_tensor() && !b.is_tensor()) return constexpr_binop(op, a, b);
   switch (op) {
-    case O::Add: return sem_.add(a, b);
-    case O::Sub: return sem_.sub(a, b);
-    case O::Mult: return sem_.mul(a, b);
-    case O::Div: return sem_.truediv(a, b);
-    case O::FloorDiv: return sem_.floordiv(a, b);
-    case O::Mod: return sem_.mod(a, b);
-    case O::BitAnd: return sem_.bitwise(OpKind::AndI, a, b);
-    case O::BitOr: return sem_.bitwise(OpKind::OrI, a, b);
-    case O::BitXor: return sem_.bitwise(OpKind::XOrI, a, b);
-    case O::LShift: return sem_.shl(a, b);
-    case O::RShift: return sem_.shr(a, b);
-    case O::Pow: throw UserError("the ** operator is not supported on tensors (use tl.exp2/tl.log2 or multiply)");
-    case O::MatMult: throw UserError("the @ operator is not supported; use tl.dot");
+    case O::Add:
+      return sem_.add(a, b);
+    case O::Sub:
+      return sem_.sub(a, b);
+    case O::Mult:
+      return sem_.mul(a, b);
+    case O::Div:
+      return sem_.truediv(a, b);
+    case O::FloorDiv:
+      return sem_.floordiv(a, b);
+    case O::Mod:
+      return sem_.mod(a, b);
+    case O::BitAnd:
+      return sem_.bitwise(OpKind::AndI, a, b);
+    case O::BitOr:
+      return sem_.bitwise(OpKind::OrI, a, b);
+    case O::BitXor:
+      return sem_.bitwise(OpKind::XOrI, a, b);
+    case O::LShift:
+      return sem_.shl(a, b);
+    case O::RShift:
+      return sem_.shr(a, b);
+    case O::Pow:
+      throw UserError(
+          "the ** operator is not supported on tensors (use tl.exp2/tl.log2 or multiply)");
+    case O::MatMult:
+      throw UserError("the @ operator is not supported; use tl.dot");
   }
   throw UserError("unsupported binary operator");
 }
@@ -44,17 +58,26 @@ SValue CodeGen::compare(ast::CmpOpKind op, const SValue &a, const SValue &b) {
   using C = ast::CmpOpKind;
   if (!a.is_tensor() && !b.is_tensor()) {
     auto r = constexpr_compare(op, a, b);
-    if (!r) throw UserError("unsupported comparison " + std::string(ast::op_symbol(op)) + " between " + a.repr() + " and " + b.repr());
+    if (!r)
+      throw UserError("unsupported comparison " + std::string(ast::op_symbol(op)) + " between " +
+                      a.repr() + " and " + b.repr());
     return SValue::boolean(*r);
   }
   switch (op) {
-    case C::Lt: return sem_.compare(CmpKind::Lt, a, b);
-    case C::LtE: return sem_.compare(CmpKind::Le, a, b);
-    case C::Gt: return sem_.compare(CmpKind::Gt, a, b);
-    case C::GtE: return sem_.compare(CmpKind::Ge, a, b);
-    case C::Eq: return sem_.compare(CmpKind::Eq, a, b);
-    case C::NotEq: return sem_.compare(CmpKind::Ne, a, b);
-    default: break;
+    case C::Lt:
+      return sem_.compare(CmpKind::Lt, a, b);
+    case C::LtE:
+      return sem_.compare(CmpKind::Le, a, b);
+    case C::Gt:
+      return sem_.compare(CmpKind::Gt, a, b);
+    case C::GtE:
+      return sem_.compare(CmpKind::Ge, a, b);
+    case C::Eq:
+      return sem_.compare(CmpKind::Eq, a, b);
+    case C::NotEq:
+      return sem_.compare(CmpKind::Ne, a, b);
+    default:
+      break;
   }
   throw UserError("'" + std::string(ast::op_symbol(op)) + "' is not supported on tensors");
 }
@@ -63,12 +86,13 @@ SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
   if (base.kind == K::Func && base.func.builtin) {
     std::string path = base.func.name + "." + attr;
     // Canonical module prefixes.
-    for (std::string pre : {"triton.language.", "tl.", "tl.math.", "triton.language.math.", "tl.extra.cuda.libdevice.",
-                            "tl.extra.libdevice.", "libdevice."}) {
+    for (std::string pre : {"triton.language.", "tl.", "tl.math.", "triton.language.math.",
+                            "tl.extra.cuda.libdevice.", "tl.extra.libdevice.", "libdevice."}) {
       if (path.rfind(pre, 0) == 0 && path.find('.', pre.size()) == std::string::npos) {
         std::string name = path.substr(pre.size());
-        if (auto sc = sc_from_name(name); sc && name != "int" && name != "float" && name != "bool" && name != "half" &&
-                                             name != "double" && name != "long")
+        if (auto sc = sc_from_name(name); sc && name != "int" && name != "float" &&
+                                          name != "bool" && name != "half" && name != "double" &&
+                                          name != "long")
           return SValue::dtype(LType::scalar(*sc));
         if (name == "PropagateNan") return SValue::function("tl.PropagateNan", true);
         return SValue::function("tl." + name, true);
@@ -86,7 +110,8 @@ SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
     const LType &t = base.type;
     if (attr == "element_ty") {
       if (!t.is_ptr()) throw UserError("'" + t.str() + "' has no attribute 'element_ty'");
-      if (t.is_block_ptr()) return SValue::dtype(LType::scalar(t.pointee).with_shape(t.pointee_shape));
+      if (t.is_block_ptr())
+        return SValue::dtype(LType::scalar(t.pointee).with_shape(t.pointee_shape));
       return SValue::dtype(LType::scalar(t.pointee));
     }
     if (attr == "primitive_bitwidth") return SValue::integer(t.bits());
@@ -115,7 +140,8 @@ SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
 SValue CodeGen::subscript(const SValue &base, const ast::Expr &index) {
   if (base.kind == K::Tuple) {
     SValue i = expr(index);
-    if (i.kind != K::Int) throw UserError("tuple indices must be constexpr integers, got " + i.repr());
+    if (i.kind != K::Int)
+      throw UserError("tuple indices must be constexpr integers, got " + i.repr());
     int64_t n = static_cast<int64_t>(base.elts.size());
     int64_t k = i.i < 0 ? i.i + n : i.i;
     if (k < 0 || k >= n) throw UserError("tuple index out of range");
@@ -123,8 +149,10 @@ SValue CodeGen::subscript(const SValue &base, const ast::Expr &index) {
   }
   if (!base.is_tensor()) throw UserError("'" + base.repr() + "' is not subscriptable");
   std::vector<const ast::Expr *> items;
-  if (auto *t = index.as<ast::Tuple>()) for (auto &e : t->elts) items.push_back(e.get());
-  else items.push_back(&index);
+  if (auto *t = index.as<ast::Tuple>())
+    for (auto &e : t->elts) items.push_back(e.get());
+  else
+    items.push_back(&index);
   SValue v = base;
   int64_t dim = 0;
   for (auto *it : items) {
@@ -137,7 +165,8 @@ SValue CodeGen::subscript(const SValue &base, const ast::Expr &index) {
       ++dim;
       continue;
     }
-    throw UserError("unsupported tensor index: " + ast::unparse(*it) + " (only None and ':' are allowed)");
+    throw UserError("unsupported tensor index: " + ast::unparse(*it) +
+                    " (only None and ':' are allowed)");
   }
   return v;
 }
@@ -188,23 +217,32 @@ SValue CodeGen::expr_impl(const ast::Expr &e) {
       SValue v = expr(*u.operand);
       if (!v.is_tensor()) {
         switch (u.op) {
-          case ast::UnaryOpKind::UAdd: return v;
+          case ast::UnaryOpKind::UAdd:
+            return v;
           case ast::UnaryOpKind::USub:
             if (v.kind == K::Float) return SValue::floating(-v.f);
-            if (v.kind == K::Int || v.kind == K::Bool) return SValue::integer(-(v.kind == K::Bool ? v.b : v.i));
+            if (v.kind == K::Int || v.kind == K::Bool)
+              return SValue::integer(-(v.kind == K::Bool ? v.b : v.i));
             break;
-          case ast::UnaryOpKind::Not: return SValue::boolean(!truthy(v, e.loc));
+          case ast::UnaryOpKind::Not:
+            return SValue::boolean(!truthy(v, e.loc));
           case ast::UnaryOpKind::Invert:
-            if (v.kind == K::Int || v.kind == K::Bool) return SValue::integer(~(v.kind == K::Bool ? v.b : v.i));
+            if (v.kind == K::Int || v.kind == K::Bool)
+              return SValue::integer(~(v.kind == K::Bool ? v.b : v.i));
             break;
         }
-        throw UserError("bad operand type for unary " + std::string(ast::op_symbol(u.op)) + ": " + v.repr());
+        throw UserError("bad operand type for unary " + std::string(ast::op_symbol(u.op)) + ": " +
+                        v.repr());
       }
       switch (u.op) {
-        case ast::UnaryOpKind::UAdd: return v;
-        case ast::UnaryOpKind::USub: return sem_.neg(v);
-        case ast::UnaryOpKind::Not: return sem_.logical_not(v);
-        case ast::UnaryOpKind::Invert: return sem_.invert(v);
+        case ast::UnaryOpKind::UAdd:
+          return v;
+        case ast::UnaryOpKind::USub:
+          return sem_.neg(v);
+        case ast::UnaryOpKind::Not:
+          return sem_.logical_not(v);
+        case ast::UnaryOpKind::Invert:
+          return sem_.invert(v);
       }
       break;
     }
@@ -230,9 +268,12 @@ SValue CodeGen::expr_impl(const ast::Expr &e) {
       for (size_t i = 0; i < c.ops.size(); ++i) {
         SValue right = expr(*c.comparators[i]);
         SValue r = compare(c.ops[i], left, right);
-        if (i == 0) result = r;
-        else if (!result.is_tensor() && !r.is_tensor()) result = SValue::boolean(truthy(result, e.loc) && truthy(r, e.loc));
-        else result = sem_.logical(true, result, r);
+        if (i == 0)
+          result = r;
+        else if (!result.is_tensor() && !r.is_tensor())
+          result = SValue::boolean(truthy(result, e.loc) && truthy(r, e.loc));
+        else
+          result = sem_.logical(true, result, r);
         left = right;
       }
       return result;
@@ -241,11 +282,15 @@ SValue CodeGen::expr_impl(const ast::Expr &e) {
       auto &i = e.cast<ast::IfExp>();
       SValue c = expr(*i.test);
       if (!c.is_tensor()) return truthy(c, i.test->loc) ? expr(*i.body) : expr(*i.orelse);
-      if (c.type.is_block()) throw UserError("a conditional expression needs a scalar condition; use tl.where for blocks");
+      if (c.type.is_block())
+        throw UserError(
+            "a conditional expression needs a scalar condition; use tl.where for blocks");
       return sem_.where(c, expr(*i.body), expr(*i.orelse));
     }
-    case ast::ExprKind::Tuple: case ast::ExprKind::List: {
-      const auto &elts = e.kind == ast::ExprKind::Tuple ? e.cast<ast::Tuple>().elts : e.cast<ast::List>().elts;
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const auto &elts =
+          e.kind == ast::ExprKind::Tuple ? e.cast<ast::Tuple>().elts : e.cast<ast::List>().elts;
       std::vector<SValue> v;
       for (auto &x : elts) {
         if (x->is<ast::Starred>()) {
@@ -260,8 +305,11 @@ SValue CodeGen::expr_impl(const ast::Expr &e) {
     }
     case ast::ExprKind::Lambda:
       throw UserError("lambdas are not supported inside kernels");
-    case ast::ExprKind::Dict: case ast::ExprKind::Set: case ast::ExprKind::Comprehension:
-      throw UserError(std::string(ast::expr_kind_name(e.kind)) + " expressions are not supported inside kernels");
+    case ast::ExprKind::Dict:
+    case ast::ExprKind::Set:
+    case ast::ExprKind::Comprehension:
+      throw UserError(std::string(ast::expr_kind_name(e.kind)) +
+                      " expressions are not supported inside kernels");
     case ast::ExprKind::Slice:
       throw UserError("slices are only supported as tensor indices ('x[:, None]')");
     case ast::ExprKind::Starred:

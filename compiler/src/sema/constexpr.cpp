@@ -36,18 +36,23 @@ SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
   }
   if (a.kind == K::Str && b.kind == K::Str && op == O::Add) return SValue::str(a.s + b.s);
   if (!a.is_number() || !b.is_number())
-    throw UserError("unsupported operand type(s) for " + std::string(ast::op_symbol(op)) + ": " + a.repr() + " and " + b.repr());
+    throw UserError("unsupported operand type(s) for " + std::string(ast::op_symbol(op)) + ": " +
+                    a.repr() + " and " + b.repr());
   bool ints = is_intlike(a) && is_intlike(b);
   switch (op) {
-    case O::Add: return ints ? SValue::integer(ival(a) + ival(b)) : SValue::floating(fval(a) + fval(b));
-    case O::Sub: return ints ? SValue::integer(ival(a) - ival(b)) : SValue::floating(fval(a) - fval(b));
-    case O::Mult: return ints ? SValue::integer(ival(a) * ival(b)) : SValue::floating(fval(a) * fval(b));
+    case O::Add:
+      return ints ? SValue::integer(ival(a) + ival(b)) : SValue::floating(fval(a) + fval(b));
+    case O::Sub:
+      return ints ? SValue::integer(ival(a) - ival(b)) : SValue::floating(fval(a) - fval(b));
+    case O::Mult:
+      return ints ? SValue::integer(ival(a) * ival(b)) : SValue::floating(fval(a) * fval(b));
     case O::Div:
       if (fval(b) == 0) throw UserError("division by zero");
       return SValue::floating(fval(a) / fval(b));
     case O::FloorDiv:
       if (fval(b) == 0) throw UserError("integer division or modulo by zero");
-      return ints ? SValue::integer(py_floordiv(ival(a), ival(b))) : SValue::floating(std::floor(fval(a) / fval(b)));
+      return ints ? SValue::integer(py_floordiv(ival(a), ival(b)))
+                  : SValue::floating(std::floor(fval(a) / fval(b)));
     case O::Mod: {
       if (fval(b) == 0) throw UserError("integer division or modulo by zero");
       if (ints) return SValue::integer(py_mod(ival(a), ival(b)));
@@ -62,14 +67,26 @@ SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
         return SValue::integer(r);
       }
       return SValue::floating(std::pow(fval(a), fval(b)));
-    case O::LShift: case O::RShift: case O::BitAnd: case O::BitOr: case O::BitXor: {
-      if (!ints) throw UserError("unsupported operand type(s) for " + std::string(ast::op_symbol(op)) + ": 'float'");
+    case O::LShift:
+    case O::RShift:
+    case O::BitAnd:
+    case O::BitOr:
+    case O::BitXor: {
+      if (!ints)
+        throw UserError("unsupported operand type(s) for " + std::string(ast::op_symbol(op)) +
+                        ": 'float'");
       int64_t x = ival(a), y = ival(b);
-      if (op == O::LShift) return SValue::integer(static_cast<int64_t>(static_cast<uint64_t>(x) << (y & 63)));
+      if (op == O::LShift)
+        return SValue::integer(static_cast<int64_t>(static_cast<uint64_t>(x) << (y & 63)));
       if (op == O::RShift) return SValue::integer(x >> (y & 63));
-      if (op == O::BitAnd) return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x & y) : SValue::integer(x & y);
-      if (op == O::BitOr) return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x | y) : SValue::integer(x | y);
-      return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x ^ y) : SValue::integer(x ^ y);
+      if (op == O::BitAnd)
+        return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x & y)
+                                                      : SValue::integer(x & y);
+      if (op == O::BitOr)
+        return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x | y)
+                                                      : SValue::integer(x | y);
+      return a.kind == K::Bool && b.kind == K::Bool ? SValue::boolean(x ^ y)
+                                                    : SValue::integer(x ^ y);
     }
     case O::MatMult:
       break;
@@ -80,7 +97,8 @@ SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
 std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const SValue &b) {
   using C = ast::CmpOpKind;
   if (op == C::Is || op == C::IsNot) {
-    bool same = a.kind == b.kind && a.repr() == b.repr() && (a.kind == K::None || a.kind == K::Bool || a.kind == K::DType);
+    bool same = a.kind == b.kind && a.repr() == b.repr() &&
+                (a.kind == K::None || a.kind == K::Bool || a.kind == K::DType);
     return op == C::Is ? same : !same;
   }
   if (op == C::In || op == C::NotIn) {
@@ -93,13 +111,20 @@ std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const 
     bool ints = is_intlike(a) && is_intlike(b);
     auto cmp = [&](auto x, auto y) -> bool {
       switch (op) {
-        case C::Eq: return x == y;
-        case C::NotEq: return x != y;
-        case C::Lt: return x < y;
-        case C::LtE: return x <= y;
-        case C::Gt: return x > y;
-        case C::GtE: return x >= y;
-        default: return false;
+        case C::Eq:
+          return x == y;
+        case C::NotEq:
+          return x != y;
+        case C::Lt:
+          return x < y;
+        case C::LtE:
+          return x <= y;
+        case C::Gt:
+          return x > y;
+        case C::GtE:
+          return x >= y;
+        default:
+          return false;
       }
     };
     return ints ? cmp(ival(a), ival(b)) : cmp(fval(a), fval(b));
@@ -111,11 +136,16 @@ std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const 
   if (a.kind == K::Str && b.kind == K::Str) {
     int c = a.s.compare(b.s);
     switch (op) {
-      case C::Lt: return c < 0;
-      case C::LtE: return c <= 0;
-      case C::Gt: return c > 0;
-      case C::GtE: return c >= 0;
-      default: break;
+      case C::Lt:
+        return c < 0;
+      case C::LtE:
+        return c <= 0;
+      case C::Gt:
+        return c > 0;
+      case C::GtE:
+        return c >= 0;
+      default:
+        break;
     }
   }
   return std::nullopt;

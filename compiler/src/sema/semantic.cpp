@@ -18,7 +18,8 @@ std::string shape_str(const std::vector<int64_t> &s) {
 
 LType Semantic::number_type(const SValue &v) {
   switch (v.kind) {
-    case SValue::Kind::Bool: return LType::scalar(Sc::I1);
+    case SValue::Kind::Bool:
+      return LType::scalar(Sc::I1);
     case SValue::Kind::Int: {
       int64_t x = v.i;
       if (x >= -(int64_t(1) << 31) && x < (int64_t(1) << 31)) return LType::scalar(Sc::I32);
@@ -27,28 +28,36 @@ LType Semantic::number_type(const SValue &v) {
     }
     case SValue::Kind::Float: {
       double a = std::fabs(v.f);
-      const double min_f32 = std::ldexp(1.0, -126), max_f32 = (2 - std::ldexp(1.0, -23)) * std::ldexp(1.0, 127);
-      if (std::isinf(a) || a == 0.0 || std::isnan(v.f) || (a >= min_f32 && a <= max_f32)) return LType::scalar(Sc::F32);
+      const double min_f32 = std::ldexp(1.0, -126),
+                   max_f32 = (2 - std::ldexp(1.0, -23)) * std::ldexp(1.0, 127);
+      if (std::isinf(a) || a == 0.0 || std::isnan(v.f) || (a >= min_f32 && a <= max_f32))
+        return LType::scalar(Sc::F32);
       return LType::scalar(Sc::F64);
     }
-    case SValue::Kind::Tensor: return v.type;
-    default: fail("cannot use " + v.repr() + " as a tensor value");
+    case SValue::Kind::Tensor:
+      return v.type;
+    default:
+      fail("cannot use " + v.repr() + " as a tensor value");
   }
 }
 
 SValue Semantic::constant(const SValue &number, const LType &t) {
   ttir::Type it = t.ir();
   if (t.is_float()) {
-    double d = number.kind == SValue::Kind::Float ? number.f : number.kind == SValue::Kind::Int ? static_cast<double>(number.i) : number.b;
+    double d = number.kind == SValue::Kind::Float ? number.f
+               : number.kind == SValue::Kind::Int ? static_cast<double>(number.i)
+                                                  : number.b;
     return T(b_.float_const(d, it), t);
   }
   if (t.is_ptr()) fail("cannot make a pointer constant");
   if (number.kind == SValue::Kind::Float && !std::isfinite(number.f))
-    fail(std::string("cannot convert float ") + (std::isnan(number.f) ? "NaN" : "infinity") + " to integer (" + t.str() + ")");
+    fail(std::string("cannot convert float ") + (std::isnan(number.f) ? "NaN" : "infinity") +
+         " to integer (" + t.str() + ")");
   if (number.kind == SValue::Kind::Float && std::fabs(number.f) >= 9.2e18)
     fail("float value " + number.repr() + " does not fit " + t.str());
-  int64_t x = number.kind == SValue::Kind::Int ? number.i : number.kind == SValue::Kind::Bool ? number.b
-                                                                                            : static_cast<int64_t>(number.f);
+  int64_t x = number.kind == SValue::Kind::Int    ? number.i
+              : number.kind == SValue::Kind::Bool ? number.b
+                                                  : static_cast<int64_t>(number.f);
   if (t.is_bool()) x = x != 0;
   return T(b_.int_const(x, it), t);
 }
@@ -78,8 +87,8 @@ SValue Semantic::cast(const SValue &vin, const LType &dst_in, bool bitcast) {
   if (src == dst) return v;
   if (bitcast) {
     if (src.bits() != dst.bits())
-      fail("Cannot bitcast data-type of size " + std::to_string(src.bits()) + " to data-type of size " +
-           std::to_string(dst.bits()));
+      fail("Cannot bitcast data-type of size " + std::to_string(src.bits()) +
+           " to data-type of size " + std::to_string(dst.bits()));
     if (src.ir() == dst.ir()) return T(v.value, rt);
     return T(b_.create1(OpKind::Bitcast, {v.value}, rt.ir()), rt);
   }
@@ -105,8 +114,9 @@ SValue Semantic::cast(const SValue &vin, const LType &dst_in, bool bitcast) {
     return T(b_.create1(unsigned_src ? OpKind::UIToFP : OpKind::SIToFP, {v.value}, rt.ir()), rt);
   }
   if (src.is_ptr() && dst.is_int()) {
-    SValue i64 = T(b_.create1(OpKind::PtrToInt, {v.value}, LType::scalar(Sc::I64).with_shape(shape).ir()),
-                   LType::scalar(Sc::I64).with_shape(shape));
+    SValue i64 =
+        T(b_.create1(OpKind::PtrToInt, {v.value}, LType::scalar(Sc::I64).with_shape(shape).ir()),
+          LType::scalar(Sc::I64).with_shape(shape));
     if (dst.is_bool()) return compare(CmpKind::Ne, i64, SValue::integer(0));
     return cast(i64, dst);
   }
@@ -138,8 +148,9 @@ SValue Semantic::broadcast_to(const SValue &vin, const std::vector<int64_t> &sha
   for (size_t i = 0; i < shape.size(); ++i)
     if (src[i] != shape[i] && src[i] != 1)
       fail("Cannot broadcast, the expanded size of the tensor (" + std::to_string(shape[i]) +
-           ") must match the existing size (" + std::to_string(src[i]) + ") at non-singleton dimension " +
-           std::to_string(i) + ": " + shape_str(src) + ", " + shape_str(shape));
+           ") must match the existing size (" + std::to_string(src[i]) +
+           ") at non-singleton dimension " + std::to_string(i) + ": " + shape_str(src) + ", " +
+           shape_str(shape));
   if (src == shape) return v;
   LType t = v.type.with_shape(shape);
   return T(b_.create1(OpKind::Broadcast, {v.value}, t.ir()), t);
@@ -157,11 +168,13 @@ std::pair<SValue, SValue> Semantic::broadcast(SValue a, SValue b) {
   while (r.size() < l.size()) r.insert(r.begin(), 1);
   std::vector<int64_t> out;
   for (size_t i = 0; i < l.size(); ++i) {
-    if (l[i] == 1) out.push_back(r[i]);
-    else if (r[i] == 1 || r[i] == l[i]) out.push_back(l[i]);
+    if (l[i] == 1)
+      out.push_back(r[i]);
+    else if (r[i] == 1 || r[i] == l[i])
+      out.push_back(l[i]);
     else
-      fail("Cannot make_shape_compatible: incompatible dimensions at index " + std::to_string(i) + ": " +
-           std::to_string(l[i]) + " and " + std::to_string(r[i]));
+      fail("Cannot make_shape_compatible: incompatible dimensions at index " + std::to_string(i) +
+           ": " + std::to_string(l[i]) + " and " + std::to_string(r[i]));
   }
   return {broadcast_to(a, out), broadcast_to(b, out)};
 }
@@ -180,7 +193,8 @@ static LType integer_promote(const LType &a, const LType &b) {
   return u.bits() >= s.bits() ? u : s;
 }
 
-LType Semantic::computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar, bool div_or_mod) {
+LType Semantic::computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar,
+                                 bool div_or_mod) {
   if (a_scalar != b_scalar) {
     const LType &sc = a_scalar ? a : b, &tt = a_scalar ? b : a;
     if (kind_rank(sc) <= kind_rank(tt)) {
@@ -199,13 +213,15 @@ LType Semantic::computation_type(const LType &a, bool a_scalar, const LType &b, 
   if (!a.is_int() || !b.is_int()) fail("unexpected type " + a.str() + " and " + b.str());
   if (div_or_mod && a.is_signed() != b.is_signed() && !a.is_bool() && !b.is_bool())
     fail("Cannot use /, //, or % with " + a.str() + " and " + b.str() +
-         " because they have different signedness;this is unlikely to result in a useful answer. Cast them to the "
+         " because they have different signedness;this is unlikely to result in a useful answer. "
+         "Cast them to the "
          "same signedness.");
   return integer_promote(a.elem(), b.elem());
 }
 
-std::pair<SValue, SValue> Semantic::binary_check(SValue a, SValue b, bool allow_lhs_ptr, bool allow_rhs_ptr,
-                                                 bool arithmetic_check, bool div_or_mod) {
+std::pair<SValue, SValue> Semantic::binary_check(SValue a, SValue b, bool allow_lhs_ptr,
+                                                 bool allow_rhs_ptr, bool arithmetic_check,
+                                                 bool div_or_mod) {
   bool a_num = a.is_number(), b_num = b.is_number();
   SValue a_const = a, b_const = b;
   if (!a.is_tensor() && !a_num) fail("unsupported operand " + a.repr());
@@ -223,8 +239,10 @@ std::pair<SValue, SValue> Semantic::binary_check(SValue a, SValue b, bool allow_
     LType ret = computation_type(at, a_num, bt, b_num, div_or_mod);
     if (ret.is_unsigned() && ((a_num && a.kind == SValue::Kind::Int && a.i < 0) ||
                               (b_num && b.kind == SValue::Kind::Int && b.i < 0)))
-      fail("Cannot perform a binary operation between an unsigned tensor and a negative scalar. Perform a explicit "
-           "cast on one of them.");
+      fail(
+          "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
+          "Perform a explicit "
+          "cast on one of them.");
     a = a_num ? constant(a_const, ret) : cast(a, ret);
     b = b_num ? constant(b_const, ret) : cast(b, ret);
   } else {
@@ -238,15 +256,19 @@ SValue Semantic::add(SValue a, SValue b) {
   auto [x, y] = binary_check(a, b, true, true, true, false);
   if (x.type.is_ptr() && y.type.is_ptr()) fail("cannot add pointers together");
   if (y.type.is_ptr()) std::swap(x, y);
-  if (x.type.is_ptr()) return T(b_.create1(OpKind::AddPtr, {x.value, y.value}, x.type.ir()), x.type);
-  if (x.type.is_float()) return T(b_.create1(OpKind::AddF, {x.value, y.value}, x.type.ir()), x.type);
+  if (x.type.is_ptr())
+    return T(b_.create1(OpKind::AddPtr, {x.value, y.value}, x.type.ir()), x.type);
+  if (x.type.is_float())
+    return T(b_.create1(OpKind::AddF, {x.value, y.value}, x.type.ir()), x.type);
   return T(b_.create1(OpKind::AddI, {x.value, y.value}, x.type.ir()), x.type);
 }
 
 SValue Semantic::sub(SValue a, SValue b) {
   auto [x, y] = binary_check(a, b, true, false, true, false);
-  if (x.type.is_ptr()) return T(b_.create1(OpKind::AddPtr, {x.value, neg(y).value}, x.type.ir()), x.type);
-  if (x.type.is_float()) return T(b_.create1(OpKind::SubF, {x.value, y.value}, x.type.ir()), x.type);
+  if (x.type.is_ptr())
+    return T(b_.create1(OpKind::AddPtr, {x.value, neg(y).value}, x.type.ir()), x.type);
+  if (x.type.is_float())
+    return T(b_.create1(OpKind::SubF, {x.value, y.value}, x.type.ir()), x.type);
   return T(b_.create1(OpKind::SubI, {x.value, y.value}, x.type.ir()), x.type);
 }
 
@@ -259,14 +281,18 @@ SValue Semantic::mul(SValue a, SValue b) {
 SValue Semantic::truediv(SValue a, SValue b) {
   auto [x, y] = binary_check(a, b, false, false, true, true);
   LType xs = x.type.elem(), ys = y.type.elem();
-  if (xs.is_float() && ys.is_int()) y = cast(y, xs);
-  else if (xs.is_int() && ys.is_float()) x = cast(x, ys);
+  if (xs.is_float() && ys.is_int())
+    y = cast(y, xs);
+  else if (xs.is_int() && ys.is_float())
+    x = cast(x, ys);
   else if (xs.is_int() && ys.is_int()) {
     x = cast(x, LType::scalar(Sc::F32));
     y = cast(y, LType::scalar(Sc::F32));
   } else if (xs.is_float() && ys.is_float() && !(xs == ys)) {
-    if (xs.bits() > ys.bits()) y = cast(y, xs);
-    else x = cast(x, ys);
+    if (xs.bits() > ys.bits())
+      y = cast(y, xs);
+    else
+      x = cast(x, ys);
   }
   return T(b_.create1(OpKind::DivF, {x.value, y.value}, x.type.ir()), x.type);
 }
@@ -313,7 +339,9 @@ SValue Semantic::compare(CmpKind k, SValue a, SValue b) {
   static const char *ui[] = {"ult", "ule", "ugt", "uge", "eq", "ne"};
   int idx = static_cast<int>(k);
   if (x.type.is_float())
-    return T(b_.create1(OpKind::CmpF, {x.value, y.value}, rt.ir(), {{"predicate", std::string(fp[idx])}}), rt);
+    return T(b_.create1(OpKind::CmpF, {x.value, y.value}, rt.ir(),
+                        {{"predicate", std::string(fp[idx])}}),
+             rt);
   bool is_unsigned = x.type.is_unsigned() || x.type.is_bool();
   return T(b_.create1(OpKind::CmpI, {x.value, y.value}, rt.ir(),
                       {{"predicate", std::string(is_unsigned ? ui[idx] : si[idx])}}),
@@ -379,7 +407,8 @@ SValue Semantic::math(OpKind k, const std::string &name, SValue x, bool fp32_fp6
   x = to_tensor(x);
   if (fp32_fp64_only && x.type.sc != Sc::F32 && x.type.sc != Sc::F64)
     fail("Expected dtype ['fp32', 'fp64'] but got " + sc_name(x.type.sc) + " (in tl." + name + ")");
-  if (!x.type.is_float()) fail("Expected a floating-point dtype but got " + sc_name(x.type.sc) + " (in tl." + name + ")");
+  if (!x.type.is_float())
+    fail("Expected a floating-point dtype but got " + sc_name(x.type.sc) + " (in tl." + name + ")");
   return T(b_.create1(k, {x.value}, x.type.ir()), x.type);
 }
 
@@ -395,7 +424,8 @@ SValue Semantic::fma(SValue x, SValue y, SValue z) {
   auto [a, b] = binary_check(x, y, false, false, true, false);
   auto [a2, c] = binary_check(a, z, false, false, true, false);
   auto [b2, c2] = binary_check(b, c, false, false, true, false);
-  if (!a2.type.is_float()) fail("tl.fma expects floating-point operands, got " + a2.type.elem().str());
+  if (!a2.type.is_float())
+    fail("tl.fma expects floating-point operands, got " + a2.type.elem().str());
   return T(b_.create1(OpKind::Fma, {a2.value, b2.value, c2.value}, a2.type.ir()), a2.type);
 }
 
@@ -406,12 +436,18 @@ SValue Semantic::umulhi(SValue x, SValue y) {
 }
 
 SValue Semantic::program_id(int axis) {
-  if (axis < 0 || axis > 2) fail("program_id axis must be 0, 1, or 2 but got " + std::to_string(axis));
-  return T(b_.create1(OpKind::ProgramId, {}, ttir::Type(ttir::Elem::I32), {{"axis", int64_t(axis)}}), LType::scalar(Sc::I32));
+  if (axis < 0 || axis > 2)
+    fail("program_id axis must be 0, 1, or 2 but got " + std::to_string(axis));
+  return T(
+      b_.create1(OpKind::ProgramId, {}, ttir::Type(ttir::Elem::I32), {{"axis", int64_t(axis)}}),
+      LType::scalar(Sc::I32));
 }
 SValue Semantic::num_programs(int axis) {
-  if (axis < 0 || axis > 2) fail("num_programs axis must be 0, 1, or 2 but got " + std::to_string(axis));
-  return T(b_.create1(OpKind::NumPrograms, {}, ttir::Type(ttir::Elem::I32), {{"axis", int64_t(axis)}}), LType::scalar(Sc::I32));
+  if (axis < 0 || axis > 2)
+    fail("num_programs axis must be 0, 1, or 2 but got " + std::to_string(axis));
+  return T(
+      b_.create1(OpKind::NumPrograms, {}, ttir::Type(ttir::Elem::I32), {{"axis", int64_t(axis)}}),
+      LType::scalar(Sc::I32));
 }
 
 SValue Semantic::arange(int64_t start, int64_t end) {
@@ -428,7 +464,9 @@ SValue Semantic::expand_dims(SValue x, int64_t axis) {
   x = to_tensor(x);
   int rank = x.type.rank();
   if (axis < 0) axis += rank + 1;
-  if (axis < 0 || axis > rank) fail("expand_dims axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+  if (axis < 0 || axis > rank)
+    fail("expand_dims axis " + std::to_string(axis) + " out of range for rank " +
+         std::to_string(rank));
   auto s = x.type.shape;
   if (s.empty()) {
     LType t = x.type.with_shape({1});
@@ -455,11 +493,13 @@ SValue Semantic::reshape(SValue x, const std::vector<int64_t> &shape) {
 SValue Semantic::permute(SValue x, const std::vector<int64_t> &order) {
   x = to_tensor(x);
   if (static_cast<int>(order.size()) != x.type.rank())
-    fail("permute(): order must have one entry per dimension of the tensor (rank " + std::to_string(x.type.rank()) + ")");
+    fail("permute(): order must have one entry per dimension of the tensor (rank " +
+         std::to_string(x.type.rank()) + ")");
   std::vector<int64_t> s;
   std::vector<bool> seen(order.size(), false);
   for (auto o : order) {
-    if (o < 0 || o >= x.type.rank() || seen[o]) fail("permute(): order must be a permutation of 0.." + std::to_string(x.type.rank() - 1));
+    if (o < 0 || o >= x.type.rank() || seen[o])
+      fail("permute(): order must be a permutation of 0.." + std::to_string(x.type.rank() - 1));
     seen[o] = true;
     s.push_back(x.type.shape[o]);
   }
@@ -469,7 +509,9 @@ SValue Semantic::permute(SValue x, const std::vector<int64_t> &order) {
 
 SValue Semantic::join(SValue a, SValue b) {
   auto [x, y] = broadcast(to_tensor(a), to_tensor(b));
-  if (!(x.type == y.type)) fail("join() requires both inputs to have the same type, got " + x.type.str() + " and " + y.type.str());
+  if (!(x.type == y.type))
+    fail("join() requires both inputs to have the same type, got " + x.type.str() + " and " +
+         y.type.str());
   auto s = x.type.shape;
   s.push_back(2);
   LType t = x.type.with_shape(s);
@@ -478,7 +520,8 @@ SValue Semantic::join(SValue a, SValue b) {
 
 SValue Semantic::split(SValue a) {
   a = to_tensor(a);
-  if (a.type.shape.empty() || a.type.shape.back() != 2) fail("split() requires the last dimension to be 2, got " + a.type.str());
+  if (a.type.shape.empty() || a.type.shape.back() != 2)
+    fail("split() requires the last dimension to be 2, got " + a.type.str());
   auto s = a.type.shape;
   s.pop_back();
   LType t = a.type.with_shape(s);

@@ -41,7 +41,8 @@ class Semantic {
   SValue cast(const SValue &v, const LType &dst_elem, bool bitcast = false);
   SValue broadcast_to(const SValue &v, const std::vector<int64_t> &shape);
   std::pair<SValue, SValue> broadcast(SValue a, SValue b);
-  LType computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar, bool div_or_mod);
+  LType computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar,
+                         bool div_or_mod);
   std::pair<SValue, SValue> binary_check(SValue a, SValue b, bool allow_lhs_ptr, bool allow_rhs_ptr,
                                          bool arithmetic_check, bool div_or_mod);
 
@@ -81,19 +82,22 @@ class Semantic {
   void store(SValue ptr, SValue value, SValue mask, const std::vector<int64_t> &boundary_check);
   SValue atomic_rmw(const std::string &op, SValue ptr, SValue val, SValue mask);
   SValue atomic_cas(SValue ptr, SValue cmp, SValue val);
-  SValue make_block_ptr(SValue base, const std::vector<SValue> &shape, const std::vector<SValue> &strides,
-                        const std::vector<SValue> &offsets, const std::vector<int64_t> &block_shape,
-                        const std::vector<int64_t> &order);
+  SValue make_block_ptr(SValue base, const std::vector<SValue> &shape,
+                        const std::vector<SValue> &strides, const std::vector<SValue> &offsets,
+                        const std::vector<int64_t> &block_shape, const std::vector<int64_t> &order);
   SValue advance(SValue ptr, const std::vector<SValue> &offsets);
 
   using Combine = std::function<std::vector<SValue>(const std::vector<SValue> &lhs_then_rhs)>;
-  std::vector<SValue> reduce(std::vector<SValue> inputs, int64_t axis, bool keep_dims, const Combine &combine);
-  std::vector<SValue> scan(std::vector<SValue> inputs, int64_t axis, bool reverse, const Combine &combine);
+  std::vector<SValue> reduce(std::vector<SValue> inputs, int64_t axis, bool keep_dims,
+                             const Combine &combine);
+  std::vector<SValue> scan(std::vector<SValue> inputs, int64_t axis, bool reverse,
+                           const Combine &combine);
   SValue sum(SValue x, std::optional<int64_t> axis, bool keep_dims, const LType *dtype);
-  SValue max_min(bool is_max, SValue x, std::optional<int64_t> axis, bool keep_dims, bool return_indices,
-                 bool tie_break_left, SValue *indices_out);
+  SValue max_min(bool is_max, SValue x, std::optional<int64_t> axis, bool keep_dims,
+                 bool return_indices, bool tie_break_left, SValue *indices_out);
   SValue cumsum(SValue x, int64_t axis, bool reverse, bool is_prod);
-  SValue dot(SValue a, SValue b, SValue acc, const std::string &input_precision, const LType &out_dtype);
+  SValue dot(SValue a, SValue b, SValue acc, const std::string &input_precision,
+             const LType &out_dtype);
 
   SValue T(ttir::Value *v, LType t) { return SValue::tensor(v, std::move(t)); }
 

@@ -6,10 +6,11 @@
 namespace opforge::compiler::sema {
 using ttir::OpKind;
 
-SValue Semantic::load(SValue ptr, SValue mask, SValue other, const std::vector<int64_t> &boundary_check,
-                      const std::string &padding) {
+SValue Semantic::load(SValue ptr, SValue mask, SValue other,
+                      const std::vector<int64_t> &boundary_check, const std::string &padding) {
   if (!ptr.is_tensor() || !ptr.type.is_ptr())
-    fail("Unsupported ptr type " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()) + " in `tl.load`");
+    fail("Unsupported ptr type " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()) +
+         " in `tl.load`");
   if (ptr.type.is_block_ptr()) {
     if (mask.kind != SValue::Kind::None || other.kind != SValue::Kind::None)
       fail("`mask` and `other` arguments cannot be specified for loading block pointers");
@@ -50,11 +51,14 @@ SValue Semantic::load(SValue ptr, SValue mask, SValue other, const std::vector<i
   return T(b_.create1(OpKind::Load, ops, rt.ir()), rt);
 }
 
-void Semantic::store(SValue ptr, SValue value, SValue mask, const std::vector<int64_t> &boundary_check) {
+void Semantic::store(SValue ptr, SValue value, SValue mask,
+                     const std::vector<int64_t> &boundary_check) {
   if (!ptr.is_tensor() || !ptr.type.is_ptr())
-    fail("Unsupported ptr type " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()) + " in `tl.store`");
+    fail("Unsupported ptr type " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()) +
+         " in `tl.store`");
   if (ptr.type.is_block_ptr()) {
-    if (mask.kind != SValue::Kind::None) fail("`mask` argument cannot be specified for storing block pointers");
+    if (mask.kind != SValue::Kind::None)
+      fail("`mask` argument cannot be specified for storing block pointers");
     LType block = LType::scalar(ptr.type.pointee).with_shape(ptr.type.pointee_shape);
     SValue v = cast(value, block.elem());
     v = broadcast_to(v, block.shape);
@@ -68,11 +72,13 @@ void Semantic::store(SValue ptr, SValue value, SValue mask, const std::vector<in
     return;
   }
   SValue v = to_tensor(value);
-  if (!ptr.type.is_block() && v.type.is_block()) fail("Value argument cannot be block type if pointer argument is not a block");
+  if (!ptr.type.is_block() && v.type.is_block())
+    fail("Value argument cannot be block type if pointer argument is not a block");
   SValue m;
   if (mask.kind != SValue::Kind::None) {
     m = to_tensor(mask);
-    if (!ptr.type.is_block() && m.type.is_block()) fail("Mask argument cannot be block type if pointer argument is not a block");
+    if (!ptr.type.is_block() && m.type.is_block())
+      fail("Mask argument cannot be block type if pointer argument is not a block");
     if (!m.type.is_bool()) m = cast(m, LType::scalar(Sc::I1));
     m = broadcast_to(m, ptr.type.shape);
   }
@@ -85,7 +91,8 @@ void Semantic::store(SValue ptr, SValue value, SValue mask, const std::vector<in
 
 SValue Semantic::atomic_rmw(const std::string &op, SValue ptr, SValue val, SValue mask) {
   if (!ptr.is_tensor() || !ptr.type.is_ptr() || ptr.type.is_block_ptr())
-    fail("Pointer argument of store instruction is " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()));
+    fail("Pointer argument of store instruction is " +
+         (ptr.is_tensor() ? ptr.type.str() : ptr.repr()));
   LType elt = LType::scalar(ptr.type.pointee);
   SValue v = val.is_tensor() ? val : constant(val, elt);
   std::tie(ptr, v) = broadcast(ptr, v);
@@ -93,7 +100,8 @@ SValue Semantic::atomic_rmw(const std::string &op, SValue ptr, SValue val, SValu
   std::string kind = op;
   if (op == "add" && elt.is_float()) kind = "fadd";
   if ((op == "max" || op == "min") && elt.is_unsigned()) kind = "u" + op;
-  if ((op == "and" || op == "or" || op == "xor") && !elt.is_int()) fail("atomic_" + op + " needs an integer pointer, got " + elt.str());
+  if ((op == "and" || op == "or" || op == "xor") && !elt.is_int())
+    fail("atomic_" + op + " needs an integer pointer, got " + elt.str());
   std::vector<ttir::Value *> ops = {ptr.value, v.value};
   if (mask.kind != SValue::Kind::None) {
     SValue m = cast(to_tensor(mask), LType::scalar(Sc::I1));
@@ -108,7 +116,8 @@ SValue Semantic::atomic_cas(SValue ptr, SValue cmp, SValue val) {
   if (!ptr.is_tensor() || !ptr.type.is_ptr() || ptr.type.is_block_ptr())
     fail("Pointer argument of atomic_cas is " + (ptr.is_tensor() ? ptr.type.str() : ptr.repr()));
   LType elt = LType::scalar(ptr.type.pointee);
-  if (elt.bits() != 32 && elt.bits() != 64 && elt.bits() != 16) fail("atomic_cas only supports elements of 16, 32 and 64 bits");
+  if (elt.bits() != 32 && elt.bits() != 64 && elt.bits() != 16)
+    fail("atomic_cas only supports elements of 16, 32 and 64 bits");
   SValue c = cast(cmp.is_tensor() ? cmp : constant(cmp, elt), elt);
   SValue v = cast(val.is_tensor() ? val : constant(val, elt), elt);
   c = broadcast_to(c, ptr.type.shape);
@@ -117,21 +126,27 @@ SValue Semantic::atomic_cas(SValue ptr, SValue cmp, SValue val) {
   return T(b_.create1(OpKind::AtomicCAS, {ptr.value, c.value, v.value}, rt.ir()), rt);
 }
 
-SValue Semantic::make_block_ptr(SValue base, const std::vector<SValue> &shape, const std::vector<SValue> &strides,
-                                const std::vector<SValue> &offsets, const std::vector<int64_t> &block_shape,
+SValue Semantic::make_block_ptr(SValue base, const std::vector<SValue> &shape,
+                                const std::vector<SValue> &strides,
+                                const std::vector<SValue> &offsets,
+                                const std::vector<int64_t> &block_shape,
                                 const std::vector<int64_t> &order) {
   if (!base.is_tensor() || !base.type.is_ptr() || base.type.is_block() || base.type.is_block_ptr())
-    fail("Expected `base` to be a pointer type (but got " + (base.is_tensor() ? base.type.str() : base.repr()) + ")");
+    fail("Expected `base` to be a pointer type (but got " +
+         (base.is_tensor() ? base.type.str() : base.repr()) + ")");
   size_t rank = block_shape.size();
   if (shape.size() != rank || strides.size() != rank || offsets.size() != rank)
     fail("Expected shape/strides/offsets/block_shape to have the same length");
-  if (!order.empty() && order.size() != rank) fail("Expected `order` to have one entry per dimension");
+  if (!order.empty() && order.size() != rank)
+    fail("Expected `order` to have one entry per dimension");
   std::vector<int64_t> sorted = order;
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 0; i < sorted.size(); ++i)
-    if (sorted[i] != static_cast<int64_t>(i)) fail("Expected a permutation of (0, 1, ..., len(order)-1) in order");
+    if (sorted[i] != static_cast<int64_t>(i))
+      fail("Expected a permutation of (0, 1, ..., len(order)-1) in order");
   for (auto d : block_shape)
-    if (d <= 0 || (d & (d - 1)) != 0) fail("Expected a power of 2 block shape, got " + std::to_string(d));
+    if (d <= 0 || (d & (d - 1)) != 0)
+      fail("Expected a power of 2 block shape, got " + std::to_string(d));
   std::vector<ttir::Value *> ops = {base.value};
   for (auto &s : shape) ops.push_back(cast(to_tensor(s), LType::scalar(Sc::I64)).value);
   for (auto &s : strides) ops.push_back(cast(to_tensor(s), LType::scalar(Sc::I64)).value);
@@ -145,10 +160,11 @@ SValue Semantic::make_block_ptr(SValue base, const std::vector<SValue> &shape, c
 }
 
 SValue Semantic::advance(SValue ptr, const std::vector<SValue> &offsets) {
-  if (!ptr.is_tensor() || !ptr.type.is_block_ptr()) fail("tl.advance expects a block pointer made by tl.make_block_ptr");
+  if (!ptr.is_tensor() || !ptr.type.is_block_ptr())
+    fail("tl.advance expects a block pointer made by tl.make_block_ptr");
   if (offsets.size() != ptr.type.pointee_shape.size())
-    fail("Expected " + std::to_string(ptr.type.pointee_shape.size()) + " offsets for tl.advance, got " +
-         std::to_string(offsets.size()));
+    fail("Expected " + std::to_string(ptr.type.pointee_shape.size()) +
+         " offsets for tl.advance, got " + std::to_string(offsets.size()));
   std::vector<ttir::Value *> ops = {ptr.value};
   for (auto &o : offsets) ops.push_back(cast(to_tensor(o), LType::scalar(Sc::I32)).value);
   return T(b_.create1(OpKind::Advance, ops, ptr.type.ir()), ptr.type);

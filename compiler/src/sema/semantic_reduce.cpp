@@ -6,7 +6,8 @@ using ttir::OpKind;
 
 int64_t Semantic::norm_axis(int64_t axis, int rank) {
   if (axis < -rank || axis >= rank)
-    fail("axis " + std::to_string(axis) + " is out of bounds for a tensor of rank " + std::to_string(rank));
+    fail("axis " + std::to_string(axis) + " is out of bounds for a tensor of rank " +
+         std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -17,13 +18,15 @@ SValue Semantic::flatten(SValue x) {
   return reshape(x, {x.type.numel()});
 }
 
-static std::vector<SValue> build_region(Semantic &s, ttir::Operation *op, const std::vector<SValue> &inputs,
+static std::vector<SValue> build_region(Semantic &s, ttir::Operation *op,
+                                        const std::vector<SValue> &inputs,
                                         const Semantic::Combine &combine, OpKind term) {
   ttir::Builder &b = s.builder();
   ttir::Block *region = op->add_region();
   std::vector<SValue> args;
   for (int side = 0; side < 2; ++side)
-    for (auto &in : inputs) args.push_back(SValue::tensor(region->add_arg(in.type.elem().ir()), in.type.elem()));
+    for (auto &in : inputs)
+      args.push_back(SValue::tensor(region->add_arg(in.type.elem().ir()), in.type.elem()));
   ttir::Block *saved = b.block;
   b.block = region;
   std::vector<SValue> res = combine(args);
@@ -35,7 +38,8 @@ static std::vector<SValue> build_region(Semantic &s, ttir::Operation *op, const 
     SValue r = s.to_tensor(res[i]);
     if (r.type.is_block()) s.fail("the combine function must return scalars, got " + r.type.str());
     if (!(r.type.ir() == inputs[i].type.elem().ir()))
-      s.fail("the combine function returns " + r.type.str() + " for an input of type " + inputs[i].type.elem().str());
+      s.fail("the combine function returns " + r.type.str() + " for an input of type " +
+             inputs[i].type.elem().str());
     vals.push_back(r.value);
   }
   b.create(term, vals, {});
@@ -43,13 +47,16 @@ static std::vector<SValue> build_region(Semantic &s, ttir::Operation *op, const 
   return res;
 }
 
-std::vector<SValue> Semantic::reduce(std::vector<SValue> inputs, int64_t axis, bool keep_dims, const Combine &combine) {
+std::vector<SValue> Semantic::reduce(std::vector<SValue> inputs, int64_t axis, bool keep_dims,
+                                     const Combine &combine) {
   for (auto &in : inputs) in = to_tensor(in);
-  if (!inputs[0].type.is_block()) fail("reduce needs a block, got a scalar of type " + inputs[0].type.str());
+  if (!inputs[0].type.is_block())
+    fail("reduce needs a block, got a scalar of type " + inputs[0].type.str());
   int rank = inputs[0].type.rank();
   axis = norm_axis(axis, rank);
   for (auto &in : inputs)
-    if (in.type.shape != inputs[0].type.shape) fail("all inputs of a reduction must have the same shape");
+    if (in.type.shape != inputs[0].type.shape)
+      fail("all inputs of a reduction must have the same shape");
   std::vector<ttir::Value *> ops;
   std::vector<ttir::Type> rts;
   std::vector<LType> lts;
@@ -71,9 +78,11 @@ std::vector<SValue> Semantic::reduce(std::vector<SValue> inputs, int64_t axis, b
   return out;
 }
 
-std::vector<SValue> Semantic::scan(std::vector<SValue> inputs, int64_t axis, bool reverse, const Combine &combine) {
+std::vector<SValue> Semantic::scan(std::vector<SValue> inputs, int64_t axis, bool reverse,
+                                   const Combine &combine) {
   for (auto &in : inputs) in = to_tensor(in);
-  if (!inputs[0].type.is_block()) fail("scan needs a block, got a scalar of type " + inputs[0].type.str());
+  if (!inputs[0].type.is_block())
+    fail("scan needs a block, got a scalar of type " + inputs[0].type.str());
   axis = norm_axis(axis, inputs[0].type.rank());
   std::vector<ttir::Value *> ops;
   std::vector<ttir::Type> rts;
@@ -95,16 +104,19 @@ SValue Semantic::sum(SValue x, std::optional<int64_t> axis, bool keep_dims, cons
     axis = 0;
   }
   LType et = x.type.elem();
-  if (dtype) x = cast(x, *dtype);
-  else if (et.is_bool() || (et.is_signed() && et.bits() < 32)) x = cast(x, LType::scalar(Sc::I32));
-  else if (et.is_unsigned() && et.bits() < 32) x = cast(x, LType::scalar(Sc::U32));
+  if (dtype)
+    x = cast(x, *dtype);
+  else if (et.is_bool() || (et.is_signed() && et.bits() < 32))
+    x = cast(x, LType::scalar(Sc::I32));
+  else if (et.is_unsigned() && et.bits() < 32)
+    x = cast(x, LType::scalar(Sc::U32));
   return reduce({x}, *axis, keep_dims, [this](const std::vector<SValue> &a) {
     return std::vector<SValue>{add(a[0], a[1])};
   })[0];
 }
 
-SValue Semantic::max_min(bool is_max, SValue x, std::optional<int64_t> axis, bool keep_dims, bool return_indices,
-                         bool tie_break_left, SValue *indices_out) {
+SValue Semantic::max_min(bool is_max, SValue x, std::optional<int64_t> axis, bool keep_dims,
+                         bool return_indices, bool tie_break_left, SValue *indices_out) {
   x = to_tensor(x);
   if (!axis) {
     x = flatten(x);
@@ -119,28 +131,31 @@ SValue Semantic::max_min(bool is_max, SValue x, std::optional<int64_t> axis, boo
       idx = reshape(idx, s);
       idx = broadcast_to(idx, x.type.shape);
     }
-    auto res = reduce({x, idx}, ax, keep_dims, [this, is_max, tie_break_left](const std::vector<SValue> &a) {
-      const SValue &v1 = a[0], &i1 = a[1], &v2 = a[2], &i2 = a[3];
-      SValue better = compare(is_max ? CmpKind::Gt : CmpKind::Lt, v1, v2);
-      if (tie_break_left) {
-        SValue tie = logical(true, compare(CmpKind::Eq, v1, v2), compare(CmpKind::Lt, i1, i2));
-        better = logical(false, better, tie);
-      }
-      if (v1.type.is_float()) {
-        // A NaN wins (propagates), as torch.argmax treats NaN as the maximum.
-        SValue nan1 = compare(CmpKind::Ne, v1, v1);
-        SValue nan2 = compare(CmpKind::Ne, v2, v2);
-        better = logical(false, logical(true, better, logical_not(nan2)), nan1);
-      }
-      return std::vector<SValue>{where(better, v1, v2), where(better, i1, i2)};
-    });
+    auto res = reduce(
+        {x, idx}, ax, keep_dims, [this, is_max, tie_break_left](const std::vector<SValue> &a) {
+          const SValue &v1 = a[0], &i1 = a[1], &v2 = a[2], &i2 = a[3];
+          SValue better = compare(is_max ? CmpKind::Gt : CmpKind::Lt, v1, v2);
+          if (tie_break_left) {
+            SValue tie = logical(true, compare(CmpKind::Eq, v1, v2), compare(CmpKind::Lt, i1, i2));
+            better = logical(false, better, tie);
+          }
+          if (v1.type.is_float()) {
+            // A NaN wins (propagates), as torch.argmax treats NaN as the maximum.
+            SValue nan1 = compare(CmpKind::Ne, v1, v1);
+            SValue nan2 = compare(CmpKind::Ne, v2, v2);
+            better = logical(false, logical(true, better, logical_not(nan2)), nan1);
+          }
+          return std::vector<SValue>{where(better, v1, v2), where(better, i1, i2)};
+        });
     if (indices_out) *indices_out = res[1];
     return res[0];
   }
   LType et = x.type.elem();
   if (et.bits() < 32) {
-    if (et.is_float()) x = cast(x, LType::scalar(Sc::F32));
-    else x = cast(x, LType::scalar(Sc::I32));
+    if (et.is_float())
+      x = cast(x, LType::scalar(Sc::F32));
+    else
+      x = cast(x, LType::scalar(Sc::I32));
   }
   return reduce({x}, *axis, keep_dims, [this, is_max](const std::vector<SValue> &a) {
     return std::vector<SValue>{is_max ? maximum(a[0], a[1], false) : minimum(a[0], a[1], false)};
@@ -150,34 +165,43 @@ SValue Semantic::max_min(bool is_max, SValue x, std::optional<int64_t> axis, boo
 SValue Semantic::cumsum(SValue x, int64_t axis, bool reverse, bool is_prod) {
   x = to_tensor(x);
   LType et = x.type.elem();
-  if (et.is_bool() || (et.is_signed() && et.bits() < 32)) x = cast(x, LType::scalar(Sc::I32));
-  else if (et.is_unsigned() && et.bits() < 32) x = cast(x, LType::scalar(Sc::U32));
+  if (et.is_bool() || (et.is_signed() && et.bits() < 32))
+    x = cast(x, LType::scalar(Sc::I32));
+  else if (et.is_unsigned() && et.bits() < 32)
+    x = cast(x, LType::scalar(Sc::U32));
   return scan({x}, axis, reverse, [this, is_prod](const std::vector<SValue> &a) {
     return std::vector<SValue>{is_prod ? mul(a[0], a[1]) : add(a[0], a[1])};
   })[0];
 }
 
-SValue Semantic::dot(SValue a, SValue b, SValue acc, const std::string &input_precision, const LType &out_dtype) {
+SValue Semantic::dot(SValue a, SValue b, SValue acc, const std::string &input_precision,
+                     const LType &out_dtype) {
   a = to_tensor(a);
   b = to_tensor(b);
   if (a.type.rank() != 2 || b.type.rank() != 2)
     fail("Both inputs must be 2D tensors (got " + a.type.str() + " and " + b.type.str() + ")");
   if (a.type.shape[1] != b.type.shape[0])
-    fail("First input shape (" + std::to_string(a.type.shape[0]) + ", " + std::to_string(a.type.shape[1]) +
-         ") and second input shape (" + std::to_string(b.type.shape[0]) + ", " + std::to_string(b.type.shape[1]) +
-         ") are not compatible for matmul (second index of first shape (" + std::to_string(a.type.shape[1]) +
-         ") must be equal to first index of second shape (" + std::to_string(b.type.shape[0]) + ")");
+    fail("First input shape (" + std::to_string(a.type.shape[0]) + ", " +
+         std::to_string(a.type.shape[1]) + ") and second input shape (" +
+         std::to_string(b.type.shape[0]) + ", " + std::to_string(b.type.shape[1]) +
+         ") are not compatible for matmul (second index of first shape (" +
+         std::to_string(a.type.shape[1]) + ") must be equal to first index of second shape (" +
+         std::to_string(b.type.shape[0]) + ")");
   for (auto d : {a.type.shape[0], a.type.shape[1], b.type.shape[1]})
     if (d < 16)
-      fail("All non-batch values in both first input shape (" + std::to_string(a.type.shape[0]) + ", " +
-           std::to_string(a.type.shape[1]) + ") and second input shape (" + std::to_string(b.type.shape[0]) + ", " +
-           std::to_string(b.type.shape[1]) + ") must be >= 16!");
+      fail("All non-batch values in both first input shape (" + std::to_string(a.type.shape[0]) +
+           ", " + std::to_string(a.type.shape[1]) + ") and second input shape (" +
+           std::to_string(b.type.shape[0]) + ", " + std::to_string(b.type.shape[1]) +
+           ") must be >= 16!");
   if (!(a.type.elem() == b.type.elem()))
-    fail("Both operands must be same dtype. Got " + a.type.elem().str() + " and " + b.type.elem().str());
+    fail("Both operands must be same dtype. Got " + a.type.elem().str() + " and " +
+         b.type.elem().str());
   static const char *precs[] = {"tf32", "tf32x3", "ieee"};
   bool known = false;
   for (auto *p : precs) known |= input_precision == p;
-  if (!known) fail("input_precision must be one of ('tf32', 'tf32x3', 'ieee'), got '" + input_precision + "'");
+  if (!known)
+    fail("input_precision must be one of ('tf32', 'tf32x3', 'ieee'), got '" + input_precision +
+         "'");
   LType et = a.type.elem();
   LType rt_elem;
   if (et.is_int()) {
@@ -197,13 +221,17 @@ SValue Semantic::dot(SValue a, SValue b, SValue acc, const std::string &input_pr
     c = full(shape, SValue::integer(0), rt_elem);
   } else {
     c = to_tensor(acc);
-    if (c.type.shape != shape) fail("acc shape " + c.type.str() + " does not match the dot result shape");
+    if (c.type.shape != shape)
+      fail("acc shape " + c.type.str() + " does not match the dot result shape");
     if (!(c.type.elem() == rt_elem) && !(et.is_float() && c.type.is_float()))
-      fail("acc type " + c.type.elem().str() + " does not match the dot result type " + rt_elem.str());
+      fail("acc type " + c.type.elem().str() + " does not match the dot result type " +
+           rt_elem.str());
     rt_elem = c.type.elem();
   }
   LType rt = rt_elem.with_shape(shape);
-  return T(b_.create1(OpKind::Dot, {a.value, b.value, c.value}, rt.ir(), {{"input_precision", input_precision}}), rt);
+  return T(b_.create1(OpKind::Dot, {a.value, b.value, c.value}, rt.ir(),
+                      {{"input_precision", input_precision}}),
+           rt);
 }
 
 }  // namespace opforge::compiler::sema

@@ -19,7 +19,23 @@
 
 namespace opforge::compiler::sema {
 
-enum class Sc : uint8_t { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, Ptr, Void };
+enum class Sc : uint8_t {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  Ptr,
+  Void
+};
 
 struct LType {
   Sc sc = Sc::Void;
@@ -28,7 +44,9 @@ struct LType {
   std::vector<int64_t> pointee_shape;  // block pointers
 
   static LType scalar(Sc s) { return LType{s, {}, Sc::Void, {}}; }
-  static LType ptr(Sc p, std::vector<int64_t> bshape = {}) { return LType{Sc::Ptr, {}, p, std::move(bshape)}; }
+  static LType ptr(Sc p, std::vector<int64_t> bshape = {}) {
+    return LType{Sc::Ptr, {}, p, std::move(bshape)};
+  }
   bool is_block() const { return !shape.empty(); }
   bool is_ptr() const { return sc == Sc::Ptr; }
   bool is_block_ptr() const { return sc == Sc::Ptr && !pointee_shape.empty(); }
@@ -92,23 +110,67 @@ struct SValue {
   int64_t i = 0;
   double f = 0;
   std::string s;
-  LType type;                      // DType value, or tensor type
-  std::vector<SValue> elts;        // Tuple
-  FuncRef func;                    // Func
-  ttir::Value *value = nullptr;    // Tensor
+  LType type;                    // DType value, or tensor type
+  std::vector<SValue> elts;      // Tuple
+  FuncRef func;                  // Func
+  ttir::Value *value = nullptr;  // Tensor
 
   static SValue none() { return SValue{}; }
-  static SValue boolean(bool v) { SValue x; x.kind = Kind::Bool; x.b = v; return x; }
-  static SValue integer(int64_t v) { SValue x; x.kind = Kind::Int; x.i = v; return x; }
-  static SValue floating(double v) { SValue x; x.kind = Kind::Float; x.f = v; return x; }
-  static SValue str(std::string v) { SValue x; x.kind = Kind::Str; x.s = std::move(v); return x; }
-  static SValue dtype(LType t) { SValue x; x.kind = Kind::DType; x.type = std::move(t); return x; }
-  static SValue tuple(std::vector<SValue> e) { SValue x; x.kind = Kind::Tuple; x.elts = std::move(e); return x; }
-  static SValue function(std::string n, bool builtin) { SValue x; x.kind = Kind::Func; x.func = {std::move(n), builtin}; return x; }
-  static SValue tensor(ttir::Value *v, LType t) { SValue x; x.kind = Kind::Tensor; x.value = v; x.type = std::move(t); return x; }
+  static SValue boolean(bool v) {
+    SValue x;
+    x.kind = Kind::Bool;
+    x.b = v;
+    return x;
+  }
+  static SValue integer(int64_t v) {
+    SValue x;
+    x.kind = Kind::Int;
+    x.i = v;
+    return x;
+  }
+  static SValue floating(double v) {
+    SValue x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
+  static SValue str(std::string v) {
+    SValue x;
+    x.kind = Kind::Str;
+    x.s = std::move(v);
+    return x;
+  }
+  static SValue dtype(LType t) {
+    SValue x;
+    x.kind = Kind::DType;
+    x.type = std::move(t);
+    return x;
+  }
+  static SValue tuple(std::vector<SValue> e) {
+    SValue x;
+    x.kind = Kind::Tuple;
+    x.elts = std::move(e);
+    return x;
+  }
+  static SValue function(std::string n, bool builtin) {
+    SValue x;
+    x.kind = Kind::Func;
+    x.func = {std::move(n), builtin};
+    return x;
+  }
+  static SValue tensor(ttir::Value *v, LType t) {
+    SValue x;
+    x.kind = Kind::Tensor;
+    x.value = v;
+    x.type = std::move(t);
+    return x;
+  }
 
   bool is_tensor() const { return kind == Kind::Tensor; }
-  bool is_constexpr() const { return kind != Kind::Tensor && kind != Kind::Tuple ? true : kind == Kind::Tuple && all_constexpr(); }
+  bool is_constexpr() const {
+    return kind != Kind::Tensor && kind != Kind::Tuple ? true
+                                                       : kind == Kind::Tuple && all_constexpr();
+  }
   bool is_number() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
   bool all_constexpr() const {
     for (auto &e : elts)

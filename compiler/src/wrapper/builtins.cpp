@@ -14,31 +14,84 @@ using wrapper_detail::type_name;
 
 namespace {
 
-const std::set<std::string> kBuiltins = {
-    "len", "list", "tuple", "range", "min", "max", "abs", "int", "float", "bool", "str", "dict", "isinstance",
-    "enumerate", "zip", "sum", "any", "all", "sorted", "reversed", "round", "divmod", "pow", "ValueError",
-    "RuntimeError", "TypeError", "AssertionError", "NotImplementedError", "IndexError", "KeyError", "Exception"};
+const std::set<std::string> kBuiltins = {"len",
+                                         "list",
+                                         "tuple",
+                                         "range",
+                                         "min",
+                                         "max",
+                                         "abs",
+                                         "int",
+                                         "float",
+                                         "bool",
+                                         "str",
+                                         "dict",
+                                         "isinstance",
+                                         "enumerate",
+                                         "zip",
+                                         "sum",
+                                         "any",
+                                         "all",
+                                         "sorted",
+                                         "reversed",
+                                         "round",
+                                         "divmod",
+                                         "pow",
+                                         "ValueError",
+                                         "RuntimeError",
+                                         "TypeError",
+                                         "AssertionError",
+                                         "NotImplementedError",
+                                         "IndexError",
+                                         "KeyError",
+                                         "Exception"};
 
-const std::set<std::string> kExceptions = {"ValueError", "RuntimeError", "TypeError", "AssertionError",
-                                           "NotImplementedError", "IndexError", "KeyError", "Exception"};
+const std::set<std::string> kExceptions = {
+    "ValueError",          "RuntimeError", "TypeError", "AssertionError",
+    "NotImplementedError", "IndexError",   "KeyError",  "Exception"};
 
-const std::set<std::string> kHostTorch = {"load", "save", "hub", "cuda", "distributed", "utils", "backends",
-                                          "multiprocessing", "jit", "compile", "_C", "_dynamo", "_inductor", "library",
-                                          "classes", "package", "onnx", "profiler", "set_default_device",
-                                          "manual_seed", "from_numpy", "as_tensor", "tensor", "cpu", "mps", "xpu"};
+const std::set<std::string> kHostTorch = {"load",
+                                          "save",
+                                          "hub",
+                                          "cuda",
+                                          "distributed",
+                                          "utils",
+                                          "backends",
+                                          "multiprocessing",
+                                          "jit",
+                                          "compile",
+                                          "_C",
+                                          "_dynamo",
+                                          "_inductor",
+                                          "library",
+                                          "classes",
+                                          "package",
+                                          "onnx",
+                                          "profiler",
+                                          "set_default_device",
+                                          "manual_seed",
+                                          "from_numpy",
+                                          "as_tensor",
+                                          "tensor",
+                                          "cpu",
+                                          "mps",
+                                          "xpu"};
 
 }  // namespace
 
-bool WrapperInterpreter::Impl::has_builtin(const std::string &name) const { return kBuiltins.count(name) != 0; }
+bool WrapperInterpreter::Impl::has_builtin(const std::string &name) const {
+  return kBuiltins.count(name) != 0;
+}
 
-Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::string &name, SourceLoc loc) {
+Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::string &name,
+                                            SourceLoc loc) {
   if (mod == "torch" || mod == "triton.language") {
     if (auto d = parse_dtype(name)) return Value::dtype_of(*d);
     if (mod == "triton.language") {
-      static const std::map<std::string, DType> tl_types = {{"int1", DType::Bool}, {"float32", DType::Float32},
-                                                            {"fp32", DType::Float32}, {"fp16", DType::Float16},
-                                                            {"bf16", DType::BFloat16}, {"uint8", DType::UInt8},
-                                                            {"fp64", DType::Float64}};
+      static const std::map<std::string, DType> tl_types = {
+          {"int1", DType::Bool},    {"float32", DType::Float32}, {"fp32", DType::Float32},
+          {"fp16", DType::Float16}, {"bf16", DType::BFloat16},   {"uint8", DType::UInt8},
+          {"fp64", DType::Float64}};
       if (auto it = tl_types.find(name); it != tl_types.end()) return Value::dtype_of(it->second);
       if (name == "constexpr") return Value::builtin("triton.language.constexpr");
       fail(loc, "tl." + name + " is a device builtin and cannot be used in a host wrapper");
@@ -52,20 +105,27 @@ Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::s
     if (kHostTorch.count(name))
       fail(loc, "torch." + name + " is not available in wrappers: no host, file or runtime access");
     if (name == "ops")
-      fail(loc, "torch.ops runs ATen ops, which the wrapper interpreter cannot run; compute with a Triton kernel");
-    fail(loc, "torch." + name + " is an ATen op or torch facility the wrapper interpreter does not provide; "
-                                "compute it with a Triton kernel");
+      fail(loc,
+           "torch.ops runs ATen ops, which the wrapper interpreter cannot run; compute with a "
+           "Triton kernel");
+    fail(loc, "torch." + name +
+                  " is an ATen op or torch facility the wrapper interpreter does not provide; "
+                  "compute it with a Triton kernel");
   }
   if (mod == "torch.nn") {
     if (name == "functional") return Value::module("torch.nn.functional");
     fail(loc, "torch.nn." + name + " is not available in wrappers");
   }
   if (mod == "torch.nn.functional")
-    fail(loc, "torch.nn.functional." + name + " runs an ATen op the wrapper interpreter cannot run; compute it with a Triton kernel");
+    fail(
+        loc,
+        "torch.nn.functional." + name +
+            " runs an ATen op the wrapper interpreter cannot run; compute it with a Triton kernel");
   if (mod == "triton") {
     if (name == "cdiv" || name == "next_power_of_2") return Value::builtin("triton." + name);
     if (name == "language") return Value::module("triton.language");
-    fail(loc, "triton." + name + " is not available in wrappers (only triton.cdiv and triton.next_power_of_2)");
+    fail(loc, "triton." + name +
+                  " is not available in wrappers (only triton.cdiv and triton.next_power_of_2)");
   }
   if (mod == "math") {
     if (name == "pi") return Value::floating(M_PI);
@@ -73,20 +133,24 @@ Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::s
     if (name == "tau") return Value::floating(2 * M_PI);
     if (name == "inf") return Value::floating(INFINITY);
     if (name == "nan") return Value::floating(NAN);
-    static const std::set<std::string> fns = {"ceil", "floor", "sqrt", "exp", "log", "log2", "log10", "pow", "fabs",
-                                              "trunc", "isqrt", "gcd", "lcm", "prod", "isnan", "isinf", "isfinite",
-                                              "copysign", "sin", "cos", "tan", "tanh", "erf", "comb", "factorial"};
+    static const std::set<std::string> fns = {
+        "ceil",  "floor", "sqrt", "exp",  "log",  "log2",  "log10",    "pow",      "fabs",
+        "trunc", "isqrt", "gcd",  "lcm",  "prod", "isnan", "isinf",    "isfinite", "copysign",
+        "sin",   "cos",   "tan",  "tanh", "erf",  "comb",  "factorial"};
     if (fns.count(name)) return Value::builtin("math." + name);
     fail(loc, "AttributeError: module 'math' has no attribute '" + name + "'");
   }
   fail(loc, "module '" + mod + "' is not available in wrappers");
 }
 
-Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc) {
+Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList &args,
+                                             Kwargs &kwargs, SourceLoc loc) {
   auto nargs = [&](size_t lo, size_t hi) {
     if (args.size() < lo || args.size() > hi)
-      fail(loc, "TypeError: " + name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                    " arguments (" + std::to_string(args.size()) + " given)");
+      fail(loc,
+           "TypeError: " + name + "() takes " +
+               (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+               " arguments (" + std::to_string(args.size()) + " given)");
   };
   if (kExceptions.count(name)) {
     std::string msg = name;
@@ -124,11 +188,14 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     d.t = T::Dict;
     d.items = std::make_shared<ValueList>();
     if (!args.empty()) {
-      if (args[0].t == T::Dict) *d.items = *args[0].items;
+      if (args[0].t == T::Dict)
+        *d.items = *args[0].items;
       else
         for (auto &pair : iterate(args[0], loc)) {
           ValueList kv = iterate(pair, loc);
-          if (kv.size() != 2) fail(loc, "ValueError: dictionary update sequence element has length " + std::to_string(kv.size()));
+          if (kv.size() != 2)
+            fail(loc, "ValueError: dictionary update sequence element has length " +
+                          std::to_string(kv.size()));
           d.items->push_back(kv[0]);
           d.items->push_back(kv[1]);
         }
@@ -188,7 +255,8 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     if (args.empty()) return Value::integer(0);
     const Value &v = args[0];
     if (v.t == T::Float) {
-      if (!std::isfinite(v.f) || std::fabs(v.f) >= 9.2e18) fail(loc, "OverflowError: cannot convert float " + str_of(v) + " to integer");
+      if (!std::isfinite(v.f) || std::fabs(v.f) >= 9.2e18)
+        fail(loc, "OverflowError: cannot convert float " + str_of(v) + " to integer");
       return Value::integer(static_cast<int64_t>(v.f));
     }
     if (v.t == T::Str) {
@@ -199,10 +267,12 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
         if (used != v.s.size()) throw std::invalid_argument("trailing");
         return Value::integer(x);
       } catch (const std::exception &) {
-        fail(loc, "ValueError: invalid literal for int() with base " + std::to_string(base) + ": " + repr(v));
+        fail(loc, "ValueError: invalid literal for int() with base " + std::to_string(base) + ": " +
+                      repr(v));
       }
     }
-    if (v.t == T::Tensor) fail(loc, "int() of a device tensor needs its data on the host, which wrappers may not do");
+    if (v.t == T::Tensor)
+      fail(loc, "int() of a device tensor needs its data on the host, which wrappers may not do");
     return Value::integer(to_int(v, loc, "int() argument"));
   }
   if (name == "float") {
@@ -211,16 +281,19 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     if (args[0].t == T::Str) {
       std::string s = args[0].s;
       std::string l = s;
-      std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(l.begin(), l.end(), l.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       if (l == "inf" || l == "+inf" || l == "infinity") return Value::floating(INFINITY);
       if (l == "-inf" || l == "-infinity") return Value::floating(-INFINITY);
       if (l == "nan") return Value::floating(NAN);
       char *end = nullptr;
       double x = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end) fail(loc, "ValueError: could not convert string to float: " + repr(args[0]));
+      if (s.empty() || *end)
+        fail(loc, "ValueError: could not convert string to float: " + repr(args[0]));
       return Value::floating(x);
     }
-    if (args[0].t == T::Tensor) fail(loc, "float() of a device tensor needs its data on the host, which wrappers may not do");
+    if (args[0].t == T::Tensor)
+      fail(loc, "float() of a device tensor needs its data on the host, which wrappers may not do");
     return Value::floating(to_float(args[0], loc, "float() argument"));
   }
   if (name == "bool") {
@@ -235,12 +308,14 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     nargs(2, 2);
     ValueList types = args[1].t == T::Tuple ? *args[1].items : ValueList{args[1]};
     for (auto &t : types) {
-      if (t.t != T::Type) fail(loc, "TypeError: isinstance() arg 2 must be a type or tuple of types");
+      if (t.t != T::Type)
+        fail(loc, "TypeError: isinstance() arg 2 must be a type or tuple of types");
       const Value &v = args[0];
       bool match = (t.s == "int" && v.is_int_like()) || (t.s == "float" && v.t == T::Float) ||
                    (t.s == "bool" && v.t == T::Bool) || (t.s == "str" && v.t == T::Str) ||
                    (t.s == "list" && v.t == T::List) || (t.s == "tuple" && v.t == T::Tuple) ||
-                   (t.s == "dict" && v.t == T::Dict) || (t.s == "torch.Tensor" && v.t == T::Tensor) ||
+                   (t.s == "dict" && v.t == T::Dict) ||
+                   (t.s == "torch.Tensor" && v.t == T::Tensor) ||
                    (t.s == "torch.dtype" && v.t == T::DType);
       if (match) return Value::boolean(true);
     }
@@ -311,15 +386,19 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
       return Value::floating(std::nearbyint(x * scale) / scale);
     }
     if (args[0].is_int_like()) return Value::integer(to_int(args[0], loc, "round() argument"));
-    return Value::integer(static_cast<int64_t>(std::nearbyint(x)));  // banker's rounding like Python
+    return Value::integer(
+        static_cast<int64_t>(std::nearbyint(x)));  // banker's rounding like Python
   }
   if (name == "divmod") {
     nargs(2, 2);
-    return Value::tuple({binop(ast::BinOpKind::FloorDiv, args[0], args[1], loc), binop(ast::BinOpKind::Mod, args[0], args[1], loc)});
+    return Value::tuple({binop(ast::BinOpKind::FloorDiv, args[0], args[1], loc),
+                         binop(ast::BinOpKind::Mod, args[0], args[1], loc)});
   }
   if (name == "pow" || name == "math.pow") {
     nargs(2, 2);
-    if (name == "math.pow") return Value::floating(std::pow(to_float(args[0], loc, "pow"), to_float(args[1], loc, "pow")));
+    if (name == "math.pow")
+      return Value::floating(
+          std::pow(to_float(args[0], loc, "pow"), to_float(args[1], loc, "pow")));
     return binop(ast::BinOpKind::Pow, args[0], args[1], loc);
   }
   if (name == "triton.cdiv") {
@@ -347,8 +426,10 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
       int64_t g = 0;
       for (auto &a : args) {
         int64_t x = std::llabs(to_int(a, loc, "math." + fn + " argument"));
-        if (fn == "gcd") g = std::gcd(g, x);
-        else g = g == 0 ? x : (x == 0 ? 0 : std::lcm(g, x));
+        if (fn == "gcd")
+          g = std::gcd(g, x);
+        else
+          g = g == 0 ? x : (x == 0 ? 0 : std::lcm(g, x));
       }
       return Value::integer(g);
     }
@@ -367,16 +448,19 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     }
     if (fn == "comb" || fn == "factorial") {
       nargs(fn == "comb" ? 2 : 1, fn == "comb" ? 2 : 1);
-      int64_t n = to_int(args[0], loc, "math." + fn), k = fn == "comb" ? to_int(args[1], loc, "math.comb") : n;
+      int64_t n = to_int(args[0], loc, "math." + fn),
+              k = fn == "comb" ? to_int(args[1], loc, "math.comb") : n;
       if (n < 0 || k < 0) fail(loc, "ValueError: math." + fn + " arguments must be non-negative");
       int64_t r = 1;
       if (fn == "factorial") {
         for (int64_t i = 2; i <= n; ++i)
-          if (__builtin_mul_overflow(r, i, &r)) fail(loc, "OverflowError: math.factorial result does not fit in int64");
+          if (__builtin_mul_overflow(r, i, &r))
+            fail(loc, "OverflowError: math.factorial result does not fit in int64");
       } else {
         if (k > n) return Value::integer(0);
         for (int64_t i = 1; i <= std::min(k, n - k); ++i) {
-          if (__builtin_mul_overflow(r, n - std::min(k, n - k) + i, &r)) fail(loc, "OverflowError: math.comb result does not fit in int64");
+          if (__builtin_mul_overflow(r, n - std::min(k, n - k) + i, &r))
+            fail(loc, "OverflowError: math.comb result does not fit in int64");
           r /= i;
         }
       }
@@ -384,14 +468,16 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     }
     if (fn == "copysign") {
       nargs(2, 2);
-      return Value::floating(std::copysign(to_float(args[0], loc, "copysign"), to_float(args[1], loc, "copysign")));
+      return Value::floating(
+          std::copysign(to_float(args[0], loc, "copysign"), to_float(args[1], loc, "copysign")));
     }
     nargs(1, 1);
     double x = to_float(args[0], loc, "math." + fn + " argument");
     if (fn == "ceil" || fn == "floor" || fn == "trunc") {
       if (args[0].is_int_like()) return Value::integer(to_int(args[0], loc, fn));
       double r = fn == "ceil" ? std::ceil(x) : fn == "floor" ? std::floor(x) : std::trunc(x);
-      if (!std::isfinite(r) || std::fabs(r) >= 9.2e18) fail(loc, "OverflowError: cannot convert float " + str_of(args[0]) + " to integer");
+      if (!std::isfinite(r) || std::fabs(r) >= 9.2e18)
+        fail(loc, "OverflowError: cannot convert float " + str_of(args[0]) + " to integer");
       return Value::integer(static_cast<int64_t>(r));
     }
     if (fn == "isnan") return Value::boolean(std::isnan(x));
@@ -399,17 +485,24 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     if (fn == "isfinite") return Value::boolean(std::isfinite(x));
     if ((fn == "sqrt" && x < 0) || ((fn == "log" || fn == "log2" || fn == "log10") && x <= 0))
       fail(loc, "ValueError: math domain error");
-    double r = fn == "sqrt" ? std::sqrt(x) : fn == "exp" ? std::exp(x) : fn == "log" ? std::log(x)
-             : fn == "log2" ? std::log2(x) : fn == "log10" ? std::log10(x) : fn == "fabs" ? std::fabs(x)
-             : fn == "sin" ? std::sin(x) : fn == "cos" ? std::cos(x) : fn == "tan" ? std::tan(x)
-             : fn == "tanh" ? std::tanh(x) : std::erf(x);
+    double r = fn == "sqrt"    ? std::sqrt(x)
+               : fn == "exp"   ? std::exp(x)
+               : fn == "log"   ? std::log(x)
+               : fn == "log2"  ? std::log2(x)
+               : fn == "log10" ? std::log10(x)
+               : fn == "fabs"  ? std::fabs(x)
+               : fn == "sin"   ? std::sin(x)
+               : fn == "cos"   ? std::cos(x)
+               : fn == "tan"   ? std::tan(x)
+               : fn == "tanh"  ? std::tanh(x)
+                               : std::erf(x);
     return Value::floating(r);
   }
   fail(loc, "'" + name + "' is not available in wrappers");
 }
 
-Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::string &name, ValueList &args,
-                                                  Kwargs &kwargs, SourceLoc loc) {
+Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::string &name,
+                                                  ValueList &args, Kwargs &kwargs, SourceLoc loc) {
   no_more_kwargs(*this, kwargs, name, loc);
   if (self.t == T::List) {
     if (name == "append" && args.size() == 1) {
@@ -464,9 +557,12 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
     if ((name == "keys" || name == "values" || name == "items") && args.empty()) {
       ValueList out;
       for (size_t i = 0; i < self.items->size(); i += 2) {
-        if (name == "keys") out.push_back((*self.items)[i]);
-        else if (name == "values") out.push_back((*self.items)[i + 1]);
-        else out.push_back(Value::tuple({(*self.items)[i], (*self.items)[i + 1]}));
+        if (name == "keys")
+          out.push_back((*self.items)[i]);
+        else if (name == "values")
+          out.push_back((*self.items)[i + 1]);
+        else
+          out.push_back(Value::tuple({(*self.items)[i], (*self.items)[i + 1]}));
       }
       return Value::list(std::move(out));
     }
@@ -477,11 +573,23 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
       size_t next = 0;
       const std::string &s = self.s;
       for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') { out += '{'; ++i; continue; }
-        if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') { out += '}'; ++i; continue; }
-        if (s[i] != '{') { out += s[i]; continue; }
+        if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') {
+          out += '{';
+          ++i;
+          continue;
+        }
+        if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') {
+          out += '}';
+          ++i;
+          continue;
+        }
+        if (s[i] != '{') {
+          out += s[i];
+          continue;
+        }
         size_t close = s.find('}', i);
-        if (close == std::string::npos) fail(loc, "ValueError: Single '{' encountered in format string");
+        if (close == std::string::npos)
+          fail(loc, "ValueError: Single '{' encountered in format string");
         std::string field = s.substr(i + 1, close - i - 1);
         std::string spec;
         if (auto colon = field.find(':'); colon != std::string::npos) {
@@ -489,7 +597,8 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
           field = field.substr(0, colon);
         }
         size_t idx = field.empty() ? next++ : static_cast<size_t>(std::stoul(field));
-        if (idx >= args.size()) fail(loc, "IndexError: Replacement index " + std::to_string(idx) + " out of range");
+        if (idx >= args.size())
+          fail(loc, "IndexError: Replacement index " + std::to_string(idx) + " out of range");
         out += format_value(args[idx], spec, loc);
         i = close;
       }
@@ -499,7 +608,8 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
       std::string out;
       bool first = true;
       for (auto &x : iterate(args[0], loc)) {
-        if (x.t != T::Str) fail(loc, "TypeError: sequence item: expected str instance, " + type_name(x) + " found");
+        if (x.t != T::Str)
+          fail(loc, "TypeError: sequence item: expected str instance, " + type_name(x) + " found");
         out += (first ? "" : self.s) + x.s;
         first = false;
       }
@@ -507,13 +617,17 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
     }
     if ((name == "startswith" || name == "endswith") && args.size() == 1 && args[0].t == T::Str) {
       const std::string &p = args[0].s;
-      bool r = name == "startswith" ? self.s.rfind(p, 0) == 0
-                                    : self.s.size() >= p.size() && self.s.compare(self.s.size() - p.size(), p.size(), p) == 0;
+      bool r = name == "startswith"
+                   ? self.s.rfind(p, 0) == 0
+                   : self.s.size() >= p.size() &&
+                         self.s.compare(self.s.size() - p.size(), p.size(), p) == 0;
       return Value::boolean(r);
     }
     if ((name == "upper" || name == "lower") && args.empty()) {
       std::string out = self.s;
-      for (auto &c : out) c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+      for (auto &c : out)
+        c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                              : std::tolower(static_cast<unsigned char>(c)));
       return Value::str(out);
     }
   }

@@ -51,13 +51,15 @@ struct WrapperInterpreter::Impl {
   // --- builtins (builtins.cpp): Python builtins, math, triton ---
   bool has_builtin(const std::string &name) const;
   Value call_builtin(const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
-  Value call_value_method(const Value &self, const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value call_value_method(const Value &self, const std::string &name, ValueList &args,
+                          Kwargs &kwargs, SourceLoc loc);
   Value module_attr(const std::string &module, const std::string &name, SourceLoc loc);
 
   // --- torch (torch_ops.cpp) ---
   Value call_torch(const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
   Value tensor_attr(const Value &t, const std::string &name, SourceLoc loc);
-  Value tensor_method(const Value &t, const std::string &name, ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value tensor_method(const Value &t, const std::string &name, ValueList &args, Kwargs &kwargs,
+                      SourceLoc loc);
   Value tensor_index(const Value &t, const Value &index, SourceLoc loc);
   TensorHandle new_tensor(DType dtype, const std::vector<int64_t> &sizes, SourceLoc loc);
   TensorHandle contiguous_copy(const TensorHandle &src, DType dtype, SourceLoc loc);
@@ -70,7 +72,8 @@ struct WrapperInterpreter::Impl {
   double to_float(const Value &v, SourceLoc loc, const std::string &what);
   std::vector<int64_t> to_int_list(const Value &v, SourceLoc loc, const std::string &what);
   // Sizes given as f(2, 3) or f((2, 3)) or f([2, 3]).
-  std::vector<int64_t> sizes_from_args(const ValueList &args, size_t first, SourceLoc loc, const std::string &what);
+  std::vector<int64_t> sizes_from_args(const ValueList &args, size_t first, SourceLoc loc,
+                                       const std::string &what);
   Value from_wrapper_value(const WrapperValue &v);
   WrapperValue to_wrapper_value(const Value &v, SourceLoc loc);
   std::string format_value(const Value &v, const std::string &spec, SourceLoc loc);
@@ -79,6 +82,7 @@ struct WrapperInterpreter::Impl {
 // Pulls a keyword argument out of kwargs (nullopt when absent).
 std::optional<Value> take_kwarg(Kwargs &kwargs, const std::string &name);
 // Errors for leftover keyword arguments / too many positionals.
-void no_more_kwargs(const WrapperInterpreter::Impl &impl, const Kwargs &kwargs, const std::string &fn, SourceLoc loc);
+void no_more_kwargs(const WrapperInterpreter::Impl &impl, const Kwargs &kwargs,
+                    const std::string &fn, SourceLoc loc);
 
 }  // namespace opforge::compiler

@@ -9,7 +9,8 @@ using wrapper_detail::type_name;
 
 namespace {
 
-const std::set<std::string> kLaunchOptions = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug"};
+const std::set<std::string> kLaunchOptions = {"num_warps", "num_stages",       "num_ctas",
+                                              "maxnreg",   "enable_fp_fusion", "debug"};
 
 bool is_constexpr_param(const Param &p) {
   if (!p.annotation) return false;
@@ -20,7 +21,8 @@ bool is_constexpr_param(const Param &p) {
 
 }  // namespace
 
-Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kwargs kwargs, SourceLoc loc) {
+Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kwargs kwargs,
+                                       SourceLoc loc) {
   const FunctionDef &k = *launcher.fn;
   const auto &params = k.params.params;
   // Bound arguments in parameter order (name -> value), insertion-ordered.
@@ -31,8 +33,8 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     return nullptr;
   };
   if (args.size() > params.size())
-    fail(loc, "TypeError: kernel '" + k.name + "' takes " + std::to_string(params.size()) + " arguments but " +
-                  std::to_string(args.size()) + " were given");
+    fail(loc, "TypeError: kernel '" + k.name + "' takes " + std::to_string(params.size()) +
+                  " arguments but " + std::to_string(args.size()) + " were given");
   for (size_t i = 0; i < args.size(); ++i) bound.push_back({params[i].name, args[i]});
   LaunchRequest req;
   req.kernel = k.name;
@@ -44,8 +46,12 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
       if (name == "num_stages") req.num_stages = static_cast<int>(to_int(v, loc, "num_stages"));
       continue;
     }
-    if (k.params.find(name) < 0) fail(loc, "TypeError: kernel '" + k.name + "' got an unexpected keyword argument '" + name + "'");
-    if (find(name)) fail(loc, "TypeError: kernel '" + k.name + "' got multiple values for argument '" + name + "'");
+    if (k.params.find(name) < 0)
+      fail(loc,
+           "TypeError: kernel '" + k.name + "' got an unexpected keyword argument '" + name + "'");
+    if (find(name))
+      fail(loc,
+           "TypeError: kernel '" + k.name + "' got multiple values for argument '" + name + "'");
     bound.push_back({name, v});
   }
   // Decorators, outermost first (Autotuner -> Heuristics -> JITFunction).
@@ -56,43 +62,58 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     std::string callee = dotted_name(*dcall->func);
     if (callee == "triton.autotune" || callee == "autotune") {
       const Keyword *cfgs = dcall->keyword("configs");
-      const Expr *list_expr = cfgs ? cfgs->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
+      const Expr *list_expr =
+          cfgs ? cfgs->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
       auto *list = list_expr ? list_expr->as<List>() : nullptr;
-      if (!list || list->elts.empty()) fail(d->loc, "@triton.autotune needs a literal, non-empty list of triton.Config(...)");
+      if (!list || list->elts.empty())
+        fail(d->loc, "@triton.autotune needs a literal, non-empty list of triton.Config(...)");
       // Documented choice: the first config is used (deterministic, no timing on a model).
       auto *cfg = list->elts[0]->as<Call>();
       if (!cfg || dotted_name(*cfg->func).find("Config") == std::string::npos)
         fail(list->elts[0]->loc, "autotune configs must be triton.Config(...) calls");
-      const Expr *kw_expr = !cfg->args.empty() ? cfg->args[0].get() : cfg->keyword("kwargs") ? cfg->keyword("kwargs")->value.get() : nullptr;
+      const Expr *kw_expr = !cfg->args.empty()       ? cfg->args[0].get()
+                            : cfg->keyword("kwargs") ? cfg->keyword("kwargs")->value.get()
+                                                     : nullptr;
       if (kw_expr) {
         Value kv = eval(*kw_expr, globals);
-        if (kv.t != T::Dict) fail(kw_expr->loc, "triton.Config's first argument must be a dict of meta-parameters");
+        if (kv.t != T::Dict)
+          fail(kw_expr->loc, "triton.Config's first argument must be a dict of meta-parameters");
         for (size_t i = 0; i < kv.items->size(); i += 2) {
           const Value &key = (*kv.items)[i];
           if (key.t != T::Str) fail(kw_expr->loc, "triton.Config keys must be strings");
           if (find(key.s))
-            fail(loc, "Conflicting meta-parameters: " + key.s + ". Make sure that you don't re-define auto-tuned symbols.");
-          if (k.params.find(key.s) < 0) fail(kw_expr->loc, "triton.Config sets '" + key.s + "', which is not a parameter of kernel '" + k.name + "'");
+            fail(loc, "Conflicting meta-parameters: " + key.s +
+                          ". Make sure that you don't re-define auto-tuned symbols.");
+          if (k.params.find(key.s) < 0)
+            fail(kw_expr->loc, "triton.Config sets '" + key.s +
+                                   "', which is not a parameter of kernel '" + k.name + "'");
           bound.push_back({key.s, (*kv.items)[i + 1]});
         }
       }
       for (auto &kw : cfg->keywords) {
-        if (kw.name == "num_warps") req.num_warps = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_warps"));
-        else if (kw.name == "num_stages") req.num_stages = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_stages"));
-        else if (kw.name == "pre_hook") fail(kw.loc, "triton.Config pre_hook is not supported (it would run host code)");
+        if (kw.name == "num_warps")
+          req.num_warps = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_warps"));
+        else if (kw.name == "num_stages")
+          req.num_stages = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_stages"));
+        else if (kw.name == "pre_hook")
+          fail(kw.loc, "triton.Config pre_hook is not supported (it would run host code)");
       }
       if (const Keyword *rz = dcall->keyword("reset_to_zero")) {
         Value names = eval(*rz->value, globals);
         for (auto &n : iterate(names, rz->loc)) reset_to_zero.push_back(n.t == T::Str ? n.s : "");
       }
       for (const char *hook : {"pre_hook", "post_hook"})
-        if (dcall->keyword(hook)) fail(dcall->keyword(hook)->loc, std::string("@triton.autotune ") + hook + " is not supported (it would run host code)");
+        if (dcall->keyword(hook))
+          fail(dcall->keyword(hook)->loc, std::string("@triton.autotune ") + hook +
+                                              " is not supported (it would run host code)");
     } else if (callee == "triton.heuristics" || callee == "heuristics") {
       const Keyword *vals = dcall->keyword("values");
-      const Expr *dict_expr = vals ? vals->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
+      const Expr *dict_expr =
+          vals ? vals->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
       if (!dict_expr) fail(d->loc, "@triton.heuristics needs a dict of name: lambda args: value");
       Value dict = eval(*dict_expr, globals);
-      if (dict.t != T::Dict) fail(dict_expr->loc, "@triton.heuristics needs a dict of name: lambda args: value");
+      if (dict.t != T::Dict)
+        fail(dict_expr->loc, "@triton.heuristics needs a dict of name: lambda args: value");
       for (size_t i = 0; i < dict.items->size(); i += 2) {
         Value meta;
         meta.t = T::Dict;
@@ -103,15 +124,18 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
         }
         Value v = call((*dict.items)[i + 1], {meta}, {}, dict_expr->loc);
         const std::string &name = (*dict.items)[i].s;
-        if (Value *existing = find(name)) *existing = v;
-        else bound.push_back({name, v});
+        if (Value *existing = find(name))
+          *existing = v;
+        else
+          bound.push_back({name, v});
       }
     }
   }
   // Defaults and missing arguments.
   for (auto &p : params) {
     if (find(p.name)) continue;
-    if (!p.default_value) fail(loc, "TypeError: kernel '" + k.name + "' is missing argument '" + p.name + "'");
+    if (!p.default_value)
+      fail(loc, "TypeError: kernel '" + k.name + "' is missing argument '" + p.name + "'");
     bound.push_back({p.name, eval(*p.default_value, globals)});
   }
   // Grid.
@@ -126,13 +150,18 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     }
     grid = call(grid, {meta}, {}, loc);
   }
-  if (!grid.is_seq()) fail(loc, "the launch grid must be a tuple of 1 to 3 ints (or a callable returning one), got " + type_name(grid));
+  if (!grid.is_seq())
+    fail(loc, "the launch grid must be a tuple of 1 to 3 ints (or a callable returning one), got " +
+                  type_name(grid));
   if (grid.items->empty() || grid.items->size() > 3)
-    fail(loc, "the launch grid must have 1 to 3 dimensions, got " + std::to_string(grid.items->size()));
+    fail(loc,
+         "the launch grid must have 1 to 3 dimensions, got " + std::to_string(grid.items->size()));
   int64_t dims[3] = {1, 1, 1};
   for (size_t i = 0; i < grid.items->size(); ++i) {
     dims[i] = to_int((*grid.items)[i], loc, "grid dimension");
-    if (dims[i] < 0) fail(loc, "grid dimension " + std::to_string(i) + " is negative (" + std::to_string(dims[i]) + ")");
+    if (dims[i] < 0)
+      fail(loc, "grid dimension " + std::to_string(i) + " is negative (" + std::to_string(dims[i]) +
+                    ")");
   }
   req.grid = LaunchGrid{dims[0], dims[1], dims[2]};
   // Arguments in parameter order.
@@ -142,33 +171,55 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     a.name = p.name;
     a.is_constexpr = is_constexpr_param(p);
     switch (v.t) {
-    case T::Tensor:
-      if (a.is_constexpr) fail(loc, "kernel '" + k.name + "': a tensor cannot be passed to tl.constexpr parameter '" + p.name + "'");
-      a.kind = LaunchArg::Kind::Tensor;
-      a.tensor = v.th();
-      break;
-    case T::Int: a.kind = LaunchArg::Kind::Int; a.int_value = v.i; break;
-    case T::Bool: a.kind = LaunchArg::Kind::Bool; a.int_value = v.b; break;
-    case T::Float: a.kind = LaunchArg::Kind::Float; a.float_value = v.f; break;
-    case T::None: a.kind = LaunchArg::Kind::None; break;
-    case T::Str:
-      if (!a.is_constexpr) fail(loc, "kernel '" + k.name + "': a string can only be passed to a tl.constexpr parameter ('" + p.name + "')");
-      a.kind = LaunchArg::Kind::Str;
-      a.str_value = v.s;
-      break;
-    case T::DType:
-      if (!a.is_constexpr) fail(loc, "kernel '" + k.name + "': a dtype can only be passed to a tl.constexpr parameter ('" + p.name + "')");
-      a.kind = LaunchArg::Kind::DType;
-      a.dtype_value = v.dtype;
-      break;
-    default:
-      fail(loc, "kernel '" + k.name + "': cannot pass a " + type_name(v) + " to parameter '" + p.name + "'");
+      case T::Tensor:
+        if (a.is_constexpr)
+          fail(loc, "kernel '" + k.name +
+                        "': a tensor cannot be passed to tl.constexpr parameter '" + p.name + "'");
+        a.kind = LaunchArg::Kind::Tensor;
+        a.tensor = v.th();
+        break;
+      case T::Int:
+        a.kind = LaunchArg::Kind::Int;
+        a.int_value = v.i;
+        break;
+      case T::Bool:
+        a.kind = LaunchArg::Kind::Bool;
+        a.int_value = v.b;
+        break;
+      case T::Float:
+        a.kind = LaunchArg::Kind::Float;
+        a.float_value = v.f;
+        break;
+      case T::None:
+        a.kind = LaunchArg::Kind::None;
+        break;
+      case T::Str:
+        if (!a.is_constexpr)
+          fail(loc, "kernel '" + k.name +
+                        "': a string can only be passed to a tl.constexpr parameter ('" + p.name +
+                        "')");
+        a.kind = LaunchArg::Kind::Str;
+        a.str_value = v.s;
+        break;
+      case T::DType:
+        if (!a.is_constexpr)
+          fail(loc, "kernel '" + k.name +
+                        "': a dtype can only be passed to a tl.constexpr parameter ('" + p.name +
+                        "')");
+        a.kind = LaunchArg::Kind::DType;
+        a.dtype_value = v.dtype;
+        break;
+      default:
+        fail(loc, "kernel '" + k.name + "': cannot pass a " + type_name(v) + " to parameter '" +
+                      p.name + "'");
     }
     req.args.push_back(std::move(a));
   }
   for (auto &name : reset_to_zero) {
     Value *v = find(name);
-    if (!v || v->t != T::Tensor) fail(loc, "@triton.autotune reset_to_zero names '" + name + "', which is not a tensor argument");
+    if (!v || v->t != T::Tensor)
+      fail(loc,
+           "@triton.autotune reset_to_zero names '" + name + "', which is not a tensor argument");
     ValueList none_args;
     Kwargs none_kw;
     tensor_method(*v, "zero_", none_args, none_kw, loc);

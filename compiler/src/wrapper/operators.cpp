@@ -28,8 +28,8 @@ int64_t pymod(int64_t a, int64_t b) {
 
 Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value &b, SourceLoc loc) {
   auto type_error = [&]() -> Value {
-    fail(loc, "TypeError: unsupported operand type(s) for " + std::string(op_symbol(op)) + ": '" + type_name(a) +
-                  "' and '" + type_name(b) + "'");
+    fail(loc, "TypeError: unsupported operand type(s) for " + std::string(op_symbol(op)) + ": '" +
+                  type_name(a) + "' and '" + type_name(b) + "'");
   };
   if (a.t == T::Tensor || b.t == T::Tensor)
     fail(loc, "arithmetic on tensors ('" + std::string(op_symbol(op)) +
@@ -39,76 +39,84 @@ Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value 
     if (ints) {
       int64_t x = as_i(a), y = as_i(b), r = 0;
       switch (op) {
-      case BinOpKind::Add:
-        if (__builtin_add_overflow(x, y, &r)) break;
-        return Value::integer(r);
-      case BinOpKind::Sub:
-        if (__builtin_sub_overflow(x, y, &r)) break;
-        return Value::integer(r);
-      case BinOpKind::Mult:
-        if (__builtin_mul_overflow(x, y, &r)) break;
-        return Value::integer(r);
-      case BinOpKind::Div:
-        if (y == 0) fail(loc, "ZeroDivisionError: division by zero");
-        return Value::floating(static_cast<double>(x) / static_cast<double>(y));
-      case BinOpKind::FloorDiv:
-        if (y == 0) fail(loc, "ZeroDivisionError: integer division or modulo by zero");
-        if (x == INT64_MIN && y == -1) break;
-        return Value::integer(floordiv(x, y));
-      case BinOpKind::Mod:
-        if (y == 0) fail(loc, "ZeroDivisionError: integer division or modulo by zero");
-        if (y == -1) return Value::integer(0);
-        return Value::integer(pymod(x, y));
-      case BinOpKind::Pow: {
-        if (y < 0) return Value::floating(std::pow(static_cast<double>(x), static_cast<double>(y)));
-        int64_t result = 1;
-        for (int64_t k = 0; k < y; ++k) {
-          if (__builtin_mul_overflow(result, x, &result)) {
-            fail(loc, "OverflowError: integer result of ** does not fit in int64");
+        case BinOpKind::Add:
+          if (__builtin_add_overflow(x, y, &r)) break;
+          return Value::integer(r);
+        case BinOpKind::Sub:
+          if (__builtin_sub_overflow(x, y, &r)) break;
+          return Value::integer(r);
+        case BinOpKind::Mult:
+          if (__builtin_mul_overflow(x, y, &r)) break;
+          return Value::integer(r);
+        case BinOpKind::Div:
+          if (y == 0) fail(loc, "ZeroDivisionError: division by zero");
+          return Value::floating(static_cast<double>(x) / static_cast<double>(y));
+        case BinOpKind::FloorDiv:
+          if (y == 0) fail(loc, "ZeroDivisionError: integer division or modulo by zero");
+          if (x == INT64_MIN && y == -1) break;
+          return Value::integer(floordiv(x, y));
+        case BinOpKind::Mod:
+          if (y == 0) fail(loc, "ZeroDivisionError: integer division or modulo by zero");
+          if (y == -1) return Value::integer(0);
+          return Value::integer(pymod(x, y));
+        case BinOpKind::Pow: {
+          if (y < 0)
+            return Value::floating(std::pow(static_cast<double>(x), static_cast<double>(y)));
+          int64_t result = 1;
+          for (int64_t k = 0; k < y; ++k) {
+            if (__builtin_mul_overflow(result, x, &result)) {
+              fail(loc, "OverflowError: integer result of ** does not fit in int64");
+            }
+            if (result == 0 || result == 1) break;
           }
-          if (result == 0 || result == 1) break;
+          return Value::integer(result);
         }
-        return Value::integer(result);
+        case BinOpKind::LShift:
+          if (y < 0) fail(loc, "ValueError: negative shift count");
+          if (y >= 63 || (x != 0 && (std::abs(x) >> (63 - y)) != 0)) break;
+          return Value::integer(x << y);
+        case BinOpKind::RShift:
+          if (y < 0) fail(loc, "ValueError: negative shift count");
+          return Value::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+        case BinOpKind::BitAnd:
+          if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b && b.b);
+          return Value::integer(x & y);
+        case BinOpKind::BitOr:
+          if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b || b.b);
+          return Value::integer(x | y);
+        case BinOpKind::BitXor:
+          if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b != b.b);
+          return Value::integer(x ^ y);
+        case BinOpKind::MatMult:
+          return type_error();
       }
-      case BinOpKind::LShift:
-        if (y < 0) fail(loc, "ValueError: negative shift count");
-        if (y >= 63 || (x != 0 && (std::abs(x) >> (63 - y)) != 0)) break;
-        return Value::integer(x << y);
-      case BinOpKind::RShift:
-        if (y < 0) fail(loc, "ValueError: negative shift count");
-        return Value::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
-      case BinOpKind::BitAnd:
-        if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b && b.b);
-        return Value::integer(x & y);
-      case BinOpKind::BitOr:
-        if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b || b.b);
-        return Value::integer(x | y);
-      case BinOpKind::BitXor:
-        if (a.t == T::Bool && b.t == T::Bool) return Value::boolean(a.b != b.b);
-        return Value::integer(x ^ y);
-      case BinOpKind::MatMult: return type_error();
-      }
-      fail(loc, "OverflowError: integer result of '" + std::string(op_symbol(op)) + "' does not fit in int64");
+      fail(loc, "OverflowError: integer result of '" + std::string(op_symbol(op)) +
+                    "' does not fit in int64");
     }
     double x = as_f(a), y = as_f(b);
     switch (op) {
-    case BinOpKind::Add: return Value::floating(x + y);
-    case BinOpKind::Sub: return Value::floating(x - y);
-    case BinOpKind::Mult: return Value::floating(x * y);
-    case BinOpKind::Div:
-      if (y == 0) fail(loc, "ZeroDivisionError: float division by zero");
-      return Value::floating(x / y);
-    case BinOpKind::FloorDiv:
-      if (y == 0) fail(loc, "ZeroDivisionError: float floor division by zero");
-      return Value::floating(std::floor(x / y));
-    case BinOpKind::Mod: {
-      if (y == 0) fail(loc, "ZeroDivisionError: float modulo");
-      double r = std::fmod(x, y);
-      if (r != 0 && ((r < 0) != (y < 0))) r += y;
-      return Value::floating(r);
-    }
-    case BinOpKind::Pow: return Value::floating(std::pow(x, y));
-    default: return type_error();
+      case BinOpKind::Add:
+        return Value::floating(x + y);
+      case BinOpKind::Sub:
+        return Value::floating(x - y);
+      case BinOpKind::Mult:
+        return Value::floating(x * y);
+      case BinOpKind::Div:
+        if (y == 0) fail(loc, "ZeroDivisionError: float division by zero");
+        return Value::floating(x / y);
+      case BinOpKind::FloorDiv:
+        if (y == 0) fail(loc, "ZeroDivisionError: float floor division by zero");
+        return Value::floating(std::floor(x / y));
+      case BinOpKind::Mod: {
+        if (y == 0) fail(loc, "ZeroDivisionError: float modulo");
+        double r = std::fmod(x, y);
+        if (r != 0 && ((r < 0) != (y < 0))) r += y;
+        return Value::floating(r);
+      }
+      case BinOpKind::Pow:
+        return Value::floating(std::pow(x, y));
+      default:
+        return type_error();
     }
   }
   if (op == BinOpKind::Add && a.t == b.t && (a.t == T::List || a.t == T::Tuple)) {
@@ -121,7 +129,8 @@ Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value 
                                 ((b.is_seq() || b.t == T::Str) && a.is_int_like()))) {
     const Value &seq = a.is_int_like() ? b : a;
     int64_t n = as_i(a.is_int_like() ? a : b);
-    if (n > 0 && static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n > 10'000'000)
+    if (n > 0 &&
+        static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n > 10'000'000)
       fail(loc, "MemoryError: sequence repetition is too large");
     if (seq.t == T::Str) {
       std::string out;
@@ -165,70 +174,91 @@ bool WrapperInterpreter::Impl::equals(const Value &a, const Value &b) {
     return false;
   }
   switch (a.t) {
-  case T::None:
-  case T::Ellipsis: return true;
-  case T::Str:
-  case T::Device:
-  case T::Module:
-  case T::Type:
-  case T::Builtin: return a.s == b.s;
-  case T::DType: return a.dtype == b.dtype;
-  case T::List:
-  case T::Tuple:
-  case T::Dict: {
-    if (a.items->size() != b.items->size()) return false;
-    for (size_t i = 0; i < a.items->size(); ++i)
-      if (!equals((*a.items)[i], (*b.items)[i])) return false;
-    return true;
-  }
-  case T::Tensor: return a.tensor == b.tensor;
-  case T::Function:
-  case T::Kernel: return a.fn == b.fn;
-  default: return false;
+    case T::None:
+    case T::Ellipsis:
+      return true;
+    case T::Str:
+    case T::Device:
+    case T::Module:
+    case T::Type:
+    case T::Builtin:
+      return a.s == b.s;
+    case T::DType:
+      return a.dtype == b.dtype;
+    case T::List:
+    case T::Tuple:
+    case T::Dict: {
+      if (a.items->size() != b.items->size()) return false;
+      for (size_t i = 0; i < a.items->size(); ++i)
+        if (!equals((*a.items)[i], (*b.items)[i])) return false;
+      return true;
+    }
+    case T::Tensor:
+      return a.tensor == b.tensor;
+    case T::Function:
+    case T::Kernel:
+      return a.fn == b.fn;
+    default:
+      return false;
   }
 }
 
-bool WrapperInterpreter::Impl::compare(CmpOpKind op, const Value &a, const Value &b, SourceLoc loc) {
+bool WrapperInterpreter::Impl::compare(CmpOpKind op, const Value &a, const Value &b,
+                                       SourceLoc loc) {
   switch (op) {
-  case CmpOpKind::Eq: return equals(a, b);
-  case CmpOpKind::NotEq: return !equals(a, b);
-  case CmpOpKind::Is:
-  case CmpOpKind::IsNot: {
-    bool same;
-    if (a.t != b.t) same = false;
-    else if (a.t == T::None || a.t == T::Ellipsis) same = true;
-    else if (a.t == T::Tensor) same = a.tensor == b.tensor;
-    else if (a.t == T::List || a.t == T::Dict) same = a.items == b.items;
-    else same = equals(a, b);
-    return op == CmpOpKind::Is ? same : !same;
-  }
-  case CmpOpKind::In:
-  case CmpOpKind::NotIn: {
-    bool found = false;
-    if (b.t == T::Str) {
-      if (a.t != T::Str) fail(loc, "TypeError: 'in <string>' requires string as left operand, not " + type_name(a));
-      found = b.s.find(a.s) != std::string::npos;
-    } else if (b.t == T::Dict) {
-      for (size_t i = 0; i < b.items->size(); i += 2) found |= equals((*b.items)[i], a);
-    } else if (b.t == T::Range) {
-      if (a.is_int_like()) {
-        int64_t x = as_i(a);
-        found = b.r_step > 0 ? (x >= b.i && x < b.r_stop) : (x <= b.i && x > b.r_stop);
-        found = found && (x - b.i) % b.r_step == 0;
-      }
-    } else {
-      for (auto &x : iterate(b, loc)) found |= equals(x, a);
+    case CmpOpKind::Eq:
+      return equals(a, b);
+    case CmpOpKind::NotEq:
+      return !equals(a, b);
+    case CmpOpKind::Is:
+    case CmpOpKind::IsNot: {
+      bool same;
+      if (a.t != b.t)
+        same = false;
+      else if (a.t == T::None || a.t == T::Ellipsis)
+        same = true;
+      else if (a.t == T::Tensor)
+        same = a.tensor == b.tensor;
+      else if (a.t == T::List || a.t == T::Dict)
+        same = a.items == b.items;
+      else
+        same = equals(a, b);
+      return op == CmpOpKind::Is ? same : !same;
     }
-    return op == CmpOpKind::In ? found : !found;
-  }
-  default: break;
+    case CmpOpKind::In:
+    case CmpOpKind::NotIn: {
+      bool found = false;
+      if (b.t == T::Str) {
+        if (a.t != T::Str)
+          fail(loc,
+               "TypeError: 'in <string>' requires string as left operand, not " + type_name(a));
+        found = b.s.find(a.s) != std::string::npos;
+      } else if (b.t == T::Dict) {
+        for (size_t i = 0; i < b.items->size(); i += 2) found |= equals((*b.items)[i], a);
+      } else if (b.t == T::Range) {
+        if (a.is_int_like()) {
+          int64_t x = as_i(a);
+          found = b.r_step > 0 ? (x >= b.i && x < b.r_stop) : (x <= b.i && x > b.r_stop);
+          found = found && (x - b.i) % b.r_step == 0;
+        }
+      } else {
+        for (auto &x : iterate(b, loc)) found |= equals(x, a);
+      }
+      return op == CmpOpKind::In ? found : !found;
+    }
+    default:
+      break;
   }
   auto order = [&](int c) {
     switch (op) {
-    case CmpOpKind::Lt: return c < 0;
-    case CmpOpKind::LtE: return c <= 0;
-    case CmpOpKind::Gt: return c > 0;
-    default: return c >= 0;
+      case CmpOpKind::Lt:
+        return c < 0;
+      case CmpOpKind::LtE:
+        return c <= 0;
+      case CmpOpKind::Gt:
+        return c > 0;
+      default:
+        return c >= 0;
     }
   };
   if (a.is_num() && b.is_num()) {
@@ -247,36 +277,47 @@ bool WrapperInterpreter::Impl::compare(CmpOpKind op, const Value &a, const Value
       if (equals((*a.items)[i], (*b.items)[i])) continue;
       return order(compare(CmpOpKind::Lt, (*a.items)[i], (*b.items)[i], loc) ? -1 : 1);
     }
-    return order(a.items->size() < b.items->size() ? -1 : a.items->size() > b.items->size() ? 1 : 0);
+    return order(a.items->size() < b.items->size()   ? -1
+                 : a.items->size() > b.items->size() ? 1
+                                                     : 0);
   }
   if (a.t == T::Tensor || b.t == T::Tensor)
-    fail(loc, "comparing tensors runs an ATen op on the device; wrappers must compute with Triton kernels");
-  fail(loc, "TypeError: '" + std::string(op_symbol(op)) + "' not supported between instances of '" + type_name(a) +
-                "' and '" + type_name(b) + "'");
+    fail(loc,
+         "comparing tensors runs an ATen op on the device; wrappers must compute with Triton "
+         "kernels");
+  fail(loc, "TypeError: '" + std::string(op_symbol(op)) + "' not supported between instances of '" +
+                type_name(a) + "' and '" + type_name(b) + "'");
 }
 
 Value WrapperInterpreter::Impl::get_attr(const Value &v, const std::string &name, SourceLoc loc) {
   switch (v.t) {
-  case T::Module: return module_attr(v.s, name, loc);
-  case T::Tensor: return tensor_attr(v, name, loc);
-  case T::DType: {
-    if (name == "is_floating_point") return Value::boolean(dtype_is_float(v.dtype));
-    if (name == "itemsize") return Value::integer(dtype_size(v.dtype));
-    if (name == "is_signed") return Value::boolean(dtype_is_signed_int(v.dtype) || dtype_is_float(v.dtype));
-    break;
-  }
-  case T::Device:
-    if (name == "type") return Value::str(v.s.substr(0, v.s.find(':')));
-    if (name == "index") return Value::none();
-    break;
-  case T::List:
-  case T::Tuple:
-  case T::Dict:
-  case T::Str: return Value::method(v, name);
-  case T::Kernel:
-    if (name == "fn") return v;
-    fail(loc, "attribute '" + name + "' of a @triton.jit function is not available in wrappers; launch it with kernel[grid](...)");
-  default: break;
+    case T::Module:
+      return module_attr(v.s, name, loc);
+    case T::Tensor:
+      return tensor_attr(v, name, loc);
+    case T::DType: {
+      if (name == "is_floating_point") return Value::boolean(dtype_is_float(v.dtype));
+      if (name == "itemsize") return Value::integer(dtype_size(v.dtype));
+      if (name == "is_signed")
+        return Value::boolean(dtype_is_signed_int(v.dtype) || dtype_is_float(v.dtype));
+      break;
+    }
+    case T::Device:
+      if (name == "type") return Value::str(v.s.substr(0, v.s.find(':')));
+      if (name == "index") return Value::none();
+      break;
+    case T::List:
+    case T::Tuple:
+    case T::Dict:
+    case T::Str:
+      return Value::method(v, name);
+    case T::Kernel:
+      if (name == "fn") return v;
+      fail(loc, "attribute '" + name +
+                    "' of a @triton.jit function is not available in wrappers; launch it with "
+                    "kernel[grid](...)");
+    default:
+      break;
   }
   fail(loc, "AttributeError: '" + type_name(v) + "' object has no attribute '" + name + "'");
 }
@@ -293,7 +334,8 @@ Value WrapperInterpreter::Impl::subscript(const Value &v, const Value &index, So
     const ValueList &seq = v.is_seq() ? *v.items : items;
     int64_t n = static_cast<int64_t>(seq.size());
     if (index.t == T::Slice) {
-      int64_t step = index.s_step && index.s_step->t != T::None ? to_int(*index.s_step, loc, "slice step") : 1;
+      int64_t step =
+          index.s_step && index.s_step->t != T::None ? to_int(*index.s_step, loc, "slice step") : 1;
       if (step == 0) fail(loc, "ValueError: slice step cannot be zero");
       auto bound = [&](const std::shared_ptr<Value> &b, int64_t dflt) {
         if (!b || b->t == T::None) return dflt;
@@ -305,7 +347,8 @@ Value WrapperInterpreter::Impl::subscript(const Value &v, const Value &index, So
       int64_t start = bound(index.s_lower, step > 0 ? 0 : n - 1);
       int64_t stop = bound(index.s_upper, step > 0 ? n : -1);
       ValueList out;
-      for (int64_t k = start; step > 0 ? k < stop : k > stop; k += step) out.push_back(seq[static_cast<size_t>(k)]);
+      for (int64_t k = start; step > 0 ? k < stop : k > stop; k += step)
+        out.push_back(seq[static_cast<size_t>(k)]);
       if (v.t == T::Str) {
         std::string s;
         for (auto &c : out) s += c.s;

@@ -19,7 +19,8 @@ Dims contiguous_strides(const Dims &sizes) {
   return st;
 }
 
-std::optional<Dims> view_strides(const Dims &oldshape, const Dims &oldstride, const Dims &newshape) {
+std::optional<Dims> view_strides(const Dims &oldshape, const Dims &oldstride,
+                                 const Dims &newshape) {
   if (oldshape.empty()) return Dims(newshape.size(), 1);
   int64_t numel = 1;
   for (auto s : oldshape) numel *= s;
@@ -33,9 +34,11 @@ std::optional<Dims> view_strides(const Dims &oldshape, const Dims &oldstride, co
   int64_t tensor_numel = 1, view_numel = 1;
   for (int64_t tensor_d = static_cast<int64_t>(oldshape.size()) - 1; tensor_d >= 0; --tensor_d) {
     tensor_numel *= oldshape[static_cast<size_t>(tensor_d)];
-    if (tensor_d == 0 || (oldshape[static_cast<size_t>(tensor_d - 1)] != 1 &&
-                          oldstride[static_cast<size_t>(tensor_d - 1)] != tensor_numel * chunk_base_stride)) {
-      while (view_d >= 0 && (view_numel < tensor_numel || newshape[static_cast<size_t>(view_d)] == 1)) {
+    if (tensor_d == 0 ||
+        (oldshape[static_cast<size_t>(tensor_d - 1)] != 1 &&
+         oldstride[static_cast<size_t>(tensor_d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || newshape[static_cast<size_t>(view_d)] == 1)) {
         newstride[static_cast<size_t>(view_d)] = view_numel * chunk_base_stride;
         view_numel *= newshape[static_cast<size_t>(view_d)];
         --view_d;
@@ -72,17 +75,20 @@ std::optional<Dims> infer_size(const Dims &shape, int64_t numel, std::string &er
   }
   if (infer >= 0) {
     if (known == 0) {
-      error = "cannot reshape tensor of " + std::to_string(numel) + " elements into shape " + dims_text(shape) +
+      error = "cannot reshape tensor of " + std::to_string(numel) + " elements into shape " +
+              dims_text(shape) +
               " because the unspecified dimension size -1 can be any value and is ambiguous";
       return std::nullopt;
     }
     if (numel % known != 0) {
-      error = "shape '" + dims_text(shape) + "' is invalid for input of size " + std::to_string(numel);
+      error =
+          "shape '" + dims_text(shape) + "' is invalid for input of size " + std::to_string(numel);
       return std::nullopt;
     }
     out[static_cast<size_t>(infer)] = numel / known;
   } else if (known != numel) {
-    error = "shape '" + dims_text(shape) + "' is invalid for input of size " + std::to_string(numel);
+    error =
+        "shape '" + dims_text(shape) + "' is invalid for input of size " + std::to_string(numel);
     return std::nullopt;
   }
   return out;
@@ -110,7 +116,9 @@ DType promote_types(DType a, DType b) {
   int ca = dtype_category(a), cb = dtype_category(b);
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 2) {
-    if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16)) return DType::Float32;
+    if ((a == DType::Float16 && b == DType::BFloat16) ||
+        (a == DType::BFloat16 && b == DType::Float16))
+      return DType::Float32;
     return dtype_size(a) >= dtype_size(b) ? a : b;
   }
   // Integers: uint8 with a signed type needs one more bit.

@@ -33,7 +33,8 @@ std::string TensorHandle::to_string() const {
     return s + "]";
   };
   return "tensor(buffer=" + std::to_string(buffer) + ", " + std::string(dtype_name(dtype)) +
-         ", sizes=" + list(sizes) + ", strides=" + list(strides) + ", offset=" + std::to_string(storage_offset) + ")";
+         ", sizes=" + list(sizes) + ", strides=" + list(strides) +
+         ", offset=" + std::to_string(storage_offset) + ")";
 }
 
 }  // namespace opforge::compiler

@@ -17,7 +17,20 @@ using ValueList = std::vector<Value>;
 
 struct Value {
   enum class T {
-    None, Bool, Int, Float, Str, DType, Device, Tensor, List, Tuple, Dict, Range, Slice, Ellipsis,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    DType,
+    Device,
+    Tensor,
+    List,
+    Tuple,
+    Dict,
+    Range,
+    Slice,
+    Ellipsis,
     Function,  // a top-level def of the module (not jit)
     Lambda,    // a lambda with its defining scope
     Kernel,    // a @triton.jit function
@@ -38,25 +51,89 @@ struct Value {
   std::shared_ptr<Value> self;       // Method receiver; Launcher grid
   const ast::FunctionDef *fn = nullptr;  // Function, Kernel, Launcher
   const ast::Lambda *lambda = nullptr;
-  std::shared_ptr<Scope> closure;    // Lambda
-  int64_t r_stop = 0, r_step = 1;    // Range
+  std::shared_ptr<Scope> closure;                   // Lambda
+  int64_t r_stop = 0, r_step = 1;                   // Range
   std::shared_ptr<Value> s_lower, s_upper, s_step;  // Slice (null = absent)
 
   static Value none() { return {}; }
-  static Value boolean(bool v) { Value x; x.t = T::Bool; x.b = v; return x; }
-  static Value integer(int64_t v) { Value x; x.t = T::Int; x.i = v; return x; }
-  static Value floating(double v) { Value x; x.t = T::Float; x.f = v; return x; }
-  static Value str(std::string v) { Value x; x.t = T::Str; x.s = std::move(v); return x; }
-  static Value dtype_of(DType d) { Value x; x.t = T::DType; x.dtype = d; return x; }
-  static Value device(std::string d) { Value x; x.t = T::Device; x.s = std::move(d); return x; }
-  static Value of(TensorHandle h) { Value x; x.t = T::Tensor; x.tensor = std::make_shared<TensorHandle>(std::move(h)); return x; }
-  static Value list(ValueList v) { Value x; x.t = T::List; x.items = std::make_shared<ValueList>(std::move(v)); return x; }
-  static Value tuple(ValueList v) { Value x; x.t = T::Tuple; x.items = std::make_shared<ValueList>(std::move(v)); return x; }
-  static Value builtin(std::string name) { Value x; x.t = T::Builtin; x.s = std::move(name); return x; }
-  static Value module(std::string name) { Value x; x.t = T::Module; x.s = std::move(name); return x; }
-  static Value type(std::string name) { Value x; x.t = T::Type; x.s = std::move(name); return x; }
+  static Value boolean(bool v) {
+    Value x;
+    x.t = T::Bool;
+    x.b = v;
+    return x;
+  }
+  static Value integer(int64_t v) {
+    Value x;
+    x.t = T::Int;
+    x.i = v;
+    return x;
+  }
+  static Value floating(double v) {
+    Value x;
+    x.t = T::Float;
+    x.f = v;
+    return x;
+  }
+  static Value str(std::string v) {
+    Value x;
+    x.t = T::Str;
+    x.s = std::move(v);
+    return x;
+  }
+  static Value dtype_of(DType d) {
+    Value x;
+    x.t = T::DType;
+    x.dtype = d;
+    return x;
+  }
+  static Value device(std::string d) {
+    Value x;
+    x.t = T::Device;
+    x.s = std::move(d);
+    return x;
+  }
+  static Value of(TensorHandle h) {
+    Value x;
+    x.t = T::Tensor;
+    x.tensor = std::make_shared<TensorHandle>(std::move(h));
+    return x;
+  }
+  static Value list(ValueList v) {
+    Value x;
+    x.t = T::List;
+    x.items = std::make_shared<ValueList>(std::move(v));
+    return x;
+  }
+  static Value tuple(ValueList v) {
+    Value x;
+    x.t = T::Tuple;
+    x.items = std::make_shared<ValueList>(std::move(v));
+    return x;
+  }
+  static Value builtin(std::string name) {
+    Value x;
+    x.t = T::Builtin;
+    x.s = std::move(name);
+    return x;
+  }
+  static Value module(std::string name) {
+    Value x;
+    x.t = T::Module;
+    x.s = std::move(name);
+    return x;
+  }
+  static Value type(std::string name) {
+    Value x;
+    x.t = T::Type;
+    x.s = std::move(name);
+    return x;
+  }
   static Value method(Value self, std::string name) {
-    Value x; x.t = T::Method; x.s = std::move(name); x.self = std::make_shared<Value>(std::move(self)); return x;
+    Value x;
+    x.t = T::Method;
+    x.s = std::move(name);
+    x.self = std::make_shared<Value>(std::move(self));
+    return x;
   }
 
   bool is_num() const { return t == T::Int || t == T::Float || t == T::Bool; }

@@ -120,8 +120,8 @@ class OpenAIProvider : public Provider {
         } else if (rc != CURLE_OK) {
           reply.status = ChatReply::Status::Transport;
           reply.error = std::string("transport error: ") + curl_easy_strerror(rc);
-          retryable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_GOT_NOTHING || rc == CURLE_RECV_ERROR ||
-                      rc == CURLE_SEND_ERROR;
+          retryable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_GOT_NOTHING ||
+                      rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR;
         } else if (http == 429 || http >= 500) {
           reply.status = ChatReply::Status::HttpError;
           reply.error = "HTTP " + std::to_string(http) + ": " + snippet_of(t->response);
@@ -136,7 +136,8 @@ class OpenAIProvider : public Provider {
           t->next_start = Clock::now() + backoff(*t);
           continue;
         }
-        if (retryable && t->tries > 1) reply.error += " (after " + std::to_string(t->tries) + " tries)";
+        if (retryable && t->tries > 1)
+          reply.error += " (after " + std::to_string(t->tries) + " tries)";
         reply.latency_ms =
             std::chrono::duration<double, std::milli>(Clock::now() - t->first_start).count();
         t->done = true;
@@ -149,7 +150,8 @@ class OpenAIProvider : public Provider {
         auto next = Clock::time_point::max();
         for (auto &t : transfers)
           if (!t.done && !t.active) next = std::min(next, t.next_start);
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
+        auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
         wait_ms = static_cast<int>(std::clamp<long long>(ms, 0, 100));
       }
       curl_multi_poll(multi, nullptr, 0, wait_ms, nullptr);
@@ -173,13 +175,14 @@ class OpenAIProvider : public Provider {
   nlohmann::json request_body(const ChatRequest &req) const {
     nlohmann::json msgs = nlohmann::json::array();
     for (const auto &m : req.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
-    nlohmann::json body = {{"model", cfg_.model},
-                           {"messages", msgs},
-                           {"temperature", req.temperature >= 0 ? req.temperature : cfg_.temperature},
-                           {"top_p", cfg_.top_p},
-                           {"max_tokens", cfg_.max_tokens},
-                           {"seed", req.seed},
-                           {"stream", false}};
+    nlohmann::json body = {
+        {"model", cfg_.model},
+        {"messages", msgs},
+        {"temperature", req.temperature >= 0 ? req.temperature : cfg_.temperature},
+        {"top_p", cfg_.top_p},
+        {"max_tokens", cfg_.max_tokens},
+        {"seed", req.seed},
+        {"stream", false}};
     return body;
   }
 
@@ -205,7 +208,8 @@ class OpenAIProvider : public Provider {
     t.headers = curl_slist_append(nullptr, "Content-Type: application/json");
     if (!cfg_.api_key_env.empty()) {
       if (const char *key = std::getenv(cfg_.api_key_env.c_str()); key && *key)
-        t.headers = curl_slist_append(t.headers, (std::string("Authorization: Bearer ") + key).c_str());
+        t.headers =
+            curl_slist_append(t.headers, (std::string("Authorization: Bearer ") + key).c_str());
     }
     curl_easy_setopt(t.easy, CURLOPT_HTTPHEADER, t.headers);
     curl_easy_setopt(t.easy, CURLOPT_POSTFIELDS, t.body.c_str());
@@ -216,7 +220,8 @@ class OpenAIProvider : public Provider {
     curl_easy_setopt(t.easy, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(t.easy, CURLOPT_PRIVATE, &t);
     curl_easy_setopt(t.easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(t.easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(cfg_.connect_timeout_s * 1000));
+    curl_easy_setopt(t.easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(cfg_.connect_timeout_s * 1000));
     curl_easy_setopt(t.easy, CURLOPT_TIMEOUT_MS, static_cast<long>(cfg_.request_timeout_s * 1000));
     curl_multi_add_handle(multi, t.easy);
     t.active = true;
@@ -240,7 +245,8 @@ class OpenAIProvider : public Provider {
       return;
     }
     const nlohmann::json *content = nullptr;
-    if (j.is_object() && j.contains("choices") && j["choices"].is_array() && !j["choices"].empty()) {
+    if (j.is_object() && j.contains("choices") && j["choices"].is_array() &&
+        !j["choices"].empty()) {
       const auto &c0 = j["choices"][0];
       if (c0.is_object() && c0.contains("message") && c0["message"].is_object() &&
           c0["message"].contains("content") && c0["message"]["content"].is_string())
@@ -271,9 +277,10 @@ void read_field(const nlohmann::json &j, const char *key, T &out, const std::str
 
 OpenAIConfig OpenAIConfig::from_json(const nlohmann::json &j, const std::string &file) {
   if (!j.is_object()) throw Error("provider config must be a JSON object", at_file(file));
-  static const char *known[] = {"base_url",          "model",          "api_key_env",     "temperature",
-                                "top_p",             "max_tokens",     "connect_timeout_s", "request_timeout_s",
-                                "concurrency",       "max_retries",    "backoff_initial_s", "backoff_max_s"};
+  static const char *known[] = {
+      "base_url",    "model",       "api_key_env",       "temperature",
+      "top_p",       "max_tokens",  "connect_timeout_s", "request_timeout_s",
+      "concurrency", "max_retries", "backoff_initial_s", "backoff_max_s"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(std::begin(known), std::end(known), it.key()) == std::end(known))
       throw Error("unknown provider config key", at_field(file, "/" + it.key()));

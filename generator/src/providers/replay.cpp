@@ -22,8 +22,8 @@ class ReplayProvider : public Provider {
         continue;
       }
       if (r.value("event", "") != "response") continue;
-      Key k{r.at("overload").get<std::string>(), r.at("attempt").get<int>(), r.at("dialog").get<int>(),
-            r.at("call").get<int>()};
+      Key k{r.at("overload").get<std::string>(), r.at("attempt").get<int>(),
+            r.at("dialog").get<int>(), r.at("call").get<int>()};
       ChatReply reply;
       reply.status = parse_status(r.value("status", "ok"));
       reply.text = r.value("text", "");
@@ -45,8 +45,8 @@ class ReplayProvider : public Provider {
         ChatReply r;
         r.status = ChatReply::Status::Transport;
         r.error = "replay: no recorded response for " + req.key.overload + " attempt " +
-                  std::to_string(req.key.attempt) + " dialog " + std::to_string(req.key.dialog) + " call " +
-                  std::to_string(req.key.call);
+                  std::to_string(req.key.attempt) + " dialog " + std::to_string(req.key.dialog) +
+                  " call " + std::to_string(req.key.call);
         out.push_back(r);
       } else {
         out.push_back(it->second);

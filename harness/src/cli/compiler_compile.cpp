@@ -14,9 +14,12 @@ void usage(std::ostream &os) {
         "Compile one @triton.jit kernel of FILE.py, specialised on the signature (runtime\n"
         "argument types: *fp32, *fp16, *bf16, *i32, i32, i64, fp32, i1, ...) and constexpr\n"
         "values, and print the form of STAGE (default: opt). Stages:\n";
-  for (auto &s : compiler::stages()) os << "  " << s.name << std::string(s.name.size() < 8 ? 8 - s.name.size() : 1, ' ') << s.summary << "\n";
+  for (auto &s : compiler::stages())
+    os << "  " << s.name << std::string(s.name.size() < 8 ? 8 - s.name.size() : 1, ' ') << s.summary
+       << "\n";
   os << "\nParameters with default values need not be named. Environment switches: see\n"
-        "compiler/include/opforge/compiler/knobs.h (OPFORGE_DOT_PRECISION, OPFORGE_DISABLE_PASSES,\n"
+        "compiler/include/opforge/compiler/knobs.h (OPFORGE_DOT_PRECISION, "
+        "OPFORGE_DISABLE_PASSES,\n"
         "OPFORGE_VERIFY_EACH_PASS, OPFORGE_DUMP_IR_DIR, OPFORGE_REPLACE_IR). Constexprs of an\n"
         "@triton.autotune kernel not given default to its first triton.Config.\n";
 }
@@ -27,7 +30,8 @@ int run_compile(const std::vector<std::string> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](const std::string &flag) -> std::string {
-      if (a.size() > flag.size() && a.compare(0, flag.size() + 1, flag + "=") == 0) return a.substr(flag.size() + 1);
+      if (a.size() > flag.size() && a.compare(0, flag.size() + 1, flag + "=") == 0)
+        return a.substr(flag.size() + 1);
       if (i + 1 >= args.size()) throw Error("option " + flag + " needs a value");
       return args[++i];
     };
@@ -36,13 +40,20 @@ int run_compile(const std::vector<std::string> &args) {
       return kExitOk;
     }
     try {
-      if (a == "--kernel" || a.rfind("--kernel=", 0) == 0) opts.kernel = value("--kernel");
-      else if (a == "--signature" || a.rfind("--signature=", 0) == 0) compiler::add_signature(opts.spec, value("--signature"));
-      else if (a == "--constexpr" || a.rfind("--constexpr=", 0) == 0) compiler::add_constexpr(opts.spec, value("--constexpr"));
-      else if (a == "--dump" || a.rfind("--dump=", 0) == 0) dump = value("--dump");
-      else if (!a.empty() && a[0] == '-') return usage_error("compile", "unknown option '" + a + "'");
-      else if (file.empty()) file = a;
-      else return usage_error("compile", "unexpected argument '" + a + "'");
+      if (a == "--kernel" || a.rfind("--kernel=", 0) == 0)
+        opts.kernel = value("--kernel");
+      else if (a == "--signature" || a.rfind("--signature=", 0) == 0)
+        compiler::add_signature(opts.spec, value("--signature"));
+      else if (a == "--constexpr" || a.rfind("--constexpr=", 0) == 0)
+        compiler::add_constexpr(opts.spec, value("--constexpr"));
+      else if (a == "--dump" || a.rfind("--dump=", 0) == 0)
+        dump = value("--dump");
+      else if (!a.empty() && a[0] == '-')
+        return usage_error("compile", "unknown option '" + a + "'");
+      else if (file.empty())
+        file = a;
+      else
+        return usage_error("compile", "unexpected argument '" + a + "'");
     } catch (const Error &e) {
       return usage_error("compile", e.message());
     }
@@ -61,7 +72,9 @@ int run_compile(const std::vector<std::string> &args) {
   }
 }
 
-CommandRegistrar reg{{"compile", "compile a Triton kernel and print a compiler stage (ast, ttir, opt)", run_compile}};
+CommandRegistrar reg{{"compile",
+                      "compile a Triton kernel and print a compiler stage (ast, ttir, opt)",
+                      run_compile}};
 
 }  // namespace
 }  // namespace opforge::cli

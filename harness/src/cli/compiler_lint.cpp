@@ -61,7 +61,8 @@ int run_lint(const std::vector<std::string> &args) {
       json = true;
     } else if (a == "--rules") {
       for (auto &r : compiler::lint_rules())
-        std::cout << r.id << "  " << r.name << "  " << compiler::severity_name(r.severity) << "  " << r.summary << "\n";
+        std::cout << r.id << "  " << r.name << "  " << compiler::severity_name(r.severity) << "  "
+                  << r.summary << "\n";
       return kExitOk;
     } else if (a == "--capabilities") {
       std::cout << compiler::to_json(compiler::mtia_capabilities()).dump(2) << "\n";

@@ -1,4 +1,5 @@
-//===- generator_generate.cpp - `opforge generate`: run the generation loop over ATen overloads ===//
+//===- generator_generate.cpp - `opforge generate`: run the generation loop over ATen overloads
+//===//
 #include <boost/program_options.hpp>
 
 #include <atomic>
@@ -48,7 +49,8 @@ std::vector<std::string> split_csv(const std::string &s) {
 
 // Library file of an overload, as generator/library/aten/ names them: "add.Tensor.py", "exp.py".
 std::string library_file_name(const std::string &overload) {
-  std::string s = overload.substr(overload.find("::") == std::string::npos ? 0 : overload.find("::") + 2);
+  std::string s =
+      overload.substr(overload.find("::") == std::string::npos ? 0 : overload.find("::") + 2);
   if (s.size() > 8 && s.ends_with(".default")) s.resize(s.size() - 8);
   return s + ".py";
 }
@@ -70,34 +72,35 @@ struct Row {
 
 int run(const std::vector<std::string> &args) {
   po::options_description opts("options");
-  opts.add_options()("help,h", "show help")
-      ("ops", po::value<std::string>(), "comma-separated overloads (aten::add.Tensor,exp.default)")
-      ("all", "every overload of the corpus")
-      ("category", po::value<std::string>(), "every overload of a category")
-      ("provider", po::value<std::string>()->default_value("openai"), "openai | replay")
-      ("replay", po::value<std::string>(), "run log to replay (provider replay)")
-      ("config", po::value<std::string>(), "openai provider config JSON")
-      ("base-url", po::value<std::string>(), "OpenAI-compatible endpoint root")
-      ("model", po::value<std::string>(), "model name")
-      ("api-key-env", po::value<std::string>(), "environment variable holding the API key")
-      ("temperature", po::value<double>(), "sampling temperature")
-      ("top-p", po::value<double>(), "nucleus sampling")
-      ("max-tokens", po::value<int>(), "reply token limit")
-      ("timeout", po::value<double>(), "request timeout in seconds")
-      ("concurrency", po::value<int>(), "HTTP requests in flight")
-      ("retries", po::value<int>(), "retries of 429/5xx/timeouts")
-      ("k", po::value<int>()->default_value(1), "independent attempts per overload")
-      ("seed", po::value<uint64_t>()->default_value(0), "seed of attempt 0 (attempt i: seed + i)")
-      ("jobs", po::value<int>()->default_value(1), "overloads in parallel")
-      ("out", po::value<std::string>()->default_value("generated"), "output directory (run log)")
-      ("library", po::value<std::string>(), "kernel library directory (default <out>/library)")
-      ("prompts", po::value<std::string>(), "prompt template directory")
-      ("corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()), "OpInfo corpus")
-      ("max-calls", po::value<int>()->default_value(32), "recorded calls verified per overload")
-      ("max-dialogs", po::value<int>()->default_value(3), "dialogs per attempt")
-      ("max-calls-per-dialog", po::value<int>()->default_value(15), "model calls per dialog")
-      ("max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")
-      ("force", "regenerate overloads already in the library");
+  opts.add_options()("help,h", "show help")(
+      "ops", po::value<std::string>(), "comma-separated overloads (aten::add.Tensor,exp.default)")(
+      "all", "every overload of the corpus")("category", po::value<std::string>(),
+                                             "every overload of a category")(
+      "provider", po::value<std::string>()->default_value("openai"), "openai | replay")(
+      "replay", po::value<std::string>(), "run log to replay (provider replay)")(
+      "config", po::value<std::string>(), "openai provider config JSON")(
+      "base-url", po::value<std::string>(), "OpenAI-compatible endpoint root")(
+      "model", po::value<std::string>(), "model name")("api-key-env", po::value<std::string>(),
+                                                       "environment variable holding the API key")(
+      "temperature", po::value<double>(), "sampling temperature")("top-p", po::value<double>(),
+                                                                  "nucleus sampling")(
+      "max-tokens", po::value<int>(), "reply token limit")("timeout", po::value<double>(),
+                                                           "request timeout in seconds")(
+      "concurrency", po::value<int>(), "HTTP requests in flight")("retries", po::value<int>(),
+                                                                  "retries of 429/5xx/timeouts")(
+      "k", po::value<int>()->default_value(1), "independent attempts per overload")(
+      "seed", po::value<uint64_t>()->default_value(0), "seed of attempt 0 (attempt i: seed + i)")(
+      "jobs", po::value<int>()->default_value(1), "overloads in parallel")(
+      "out", po::value<std::string>()->default_value("generated"), "output directory (run log)")(
+      "library", po::value<std::string>(), "kernel library directory (default <out>/library)")(
+      "prompts", po::value<std::string>(), "prompt template directory")(
+      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
+      "OpInfo corpus")("max-calls", po::value<int>()->default_value(32),
+                       "recorded calls verified per overload")(
+      "max-dialogs", po::value<int>()->default_value(3), "dialogs per attempt")(
+      "max-calls-per-dialog", po::value<int>()->default_value(15), "model calls per dialog")(
+      "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
+      "force", "regenerate overloads already in the library");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -110,7 +113,8 @@ int run(const std::vector<std::string> &args) {
     return kExitOk;
   }
   int selectors = static_cast<int>(vm.count("ops") + vm.count("all") + vm.count("category"));
-  if (selectors != 1) return usage_error("generate", "give exactly one of --ops, --all, --category");
+  if (selectors != 1)
+    return usage_error("generate", "give exactly one of --ops, --all, --category");
   int k = vm["k"].as<int>(), jobs = vm["jobs"].as<int>();
   if (k < 1 || jobs < 1) return usage_error("generate", "--k and --jobs must be >= 1");
 
@@ -124,7 +128,9 @@ int run(const std::vector<std::string> &args) {
       std::optional<harness::Category> cat;
       if (vm.count("category")) {
         cat = harness::parse_category(vm["category"].as<std::string>());
-        if (!cat) return usage_error("generate", "unknown --category '" + vm["category"].as<std::string>() + "'");
+        if (!cat)
+          return usage_error("generate",
+                             "unknown --category '" + vm["category"].as<std::string>() + "'");
       }
       for (const auto &e : harness::catalog(corpus, cat)) overloads.push_back(e.overload);
     }
@@ -134,7 +140,8 @@ int run(const std::vector<std::string> &args) {
     std::string pname = vm["provider"].as<std::string>();
     if (pname == "openai") {
       generator::OpenAIConfig cfg;
-      if (vm.count("config")) cfg = generator::OpenAIConfig::from_file(vm["config"].as<std::string>());
+      if (vm.count("config"))
+        cfg = generator::OpenAIConfig::from_file(vm["config"].as<std::string>());
       if (vm.count("base-url")) cfg.base_url = vm["base-url"].as<std::string>();
       if (vm.count("model")) cfg.model = vm["model"].as<std::string>();
       if (vm.count("api-key-env")) cfg.api_key_env = vm["api-key-env"].as<std::string>();
@@ -147,21 +154,29 @@ int run(const std::vector<std::string> &args) {
       provider = generator::make_openai_provider(cfg);
       provider_config = cfg.to_json();  // names the key's variable, never the key
     } else if (pname == "replay") {
-      if (!vm.count("replay")) return usage_error("generate", "--provider replay needs --replay RUNLOG");
+      if (!vm.count("replay"))
+        return usage_error("generate", "--provider replay needs --replay RUNLOG");
       provider = generator::make_replay_provider(vm["replay"].as<std::string>());
     } else {
       return usage_error("generate", "unknown --provider '" + pname + "' (openai, replay)");
     }
 
     fs::path out = vm["out"].as<std::string>();
-    fs::path library = vm.count("library") ? fs::path(vm["library"].as<std::string>()) : out / "library";
+    fs::path library =
+        vm.count("library") ? fs::path(vm["library"].as<std::string>()) : out / "library";
     fs::create_directories(library);
     auto templates = generator::PromptTemplates::load(
-        vm.count("prompts") ? vm["prompts"].as<std::string>() : generator::PromptTemplates::default_dir());
+        vm.count("prompts") ? vm["prompts"].as<std::string>()
+                            : generator::PromptTemplates::default_dir());
     generator::RunLog log((out / "runlog.jsonl").string());
-    log.append({{"event", "run_start"}, {"provider", provider->name()}, {"model", provider->model()},
-                {"provider_config", provider_config}, {"overloads", overloads}, {"k", k},
-                {"corpus", corpus.path()}, {"library", library.string()}});
+    log.append({{"event", "run_start"},
+                {"provider", provider->name()},
+                {"model", provider->model()},
+                {"provider_config", provider_config},
+                {"overloads", overloads},
+                {"k", k},
+                {"corpus", corpus.path()},
+                {"library", library.string()}});
     generator::LoopOptions lopts;
     lopts.k = k;
     lopts.seed = vm["seed"].as<uint64_t>();
@@ -181,8 +196,9 @@ int run(const std::vector<std::string> &args) {
       size_t d = done, n = overloads.size();
       double eta = d ? el / static_cast<double>(d) * static_cast<double>(n - d) : 0;
       std::lock_guard lock(io);
-      std::cerr << "\r[" << d << "/" << n << "] passing " << passing << "  elapsed " << static_cast<int>(el)
-                << " s  eta " << static_cast<int>(eta) << " s   " << std::flush;
+      std::cerr << "\r[" << d << "/" << n << "] passing " << passing << "  elapsed "
+                << static_cast<int>(el) << " s  eta " << static_cast<int>(eta) << " s   "
+                << std::flush;
     };
     auto worker = [&] {
       for (size_t i = next++; i < overloads.size(); i = next++) {
@@ -206,9 +222,11 @@ int run(const std::vector<std::string> &args) {
             c.schema = entry.schema;
             c.docstring = corpus.docstring(ov);
             c.category = row.category;
-            for (auto d : entry.dtypes()) c.dtypes += (c.dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
+            for (auto d : entry.dtypes())
+              c.dtypes += (c.dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
             c.target_constraints = caps;
-            c.reference_kernels = generator::reference_kernels(library.string(), row.category, library_file_name(ov));
+            c.reference_kernels =
+                generator::reference_kernels(library.string(), row.category, library_file_name(ov));
             auto calls = corpus.calls(ov, std::nullopt, max_calls);
             std::string schema = entry.schema;
             job.make_evaluator = [&corpus, calls, schema] {
@@ -252,19 +270,22 @@ int run(const std::vector<std::string> &args) {
       }
     };
     std::vector<std::thread> threads;
-    for (int j = 0; j < std::min<int>(jobs, static_cast<int>(overloads.size())); ++j) threads.emplace_back(worker);
+    for (int j = 0; j < std::min<int>(jobs, static_cast<int>(overloads.size())); ++j)
+      threads.emplace_back(worker);
     for (auto &t : threads) t.join();
     std::cerr << "\n";
 
     size_t w = 8;
     for (const auto &r : rows) w = std::max(w, r.overload.size());
-    std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18) << "category"
-              << std::setw(8) << "result" << std::setw(10) << "passed" << std::setw(7) << "calls" << "reason\n";
+    std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18)
+              << "category" << std::setw(8) << "result" << std::setw(10) << "passed" << std::setw(7)
+              << "calls"
+              << "reason\n";
     for (const auto &r : rows) {
-      std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18) << r.category
-                << std::setw(8) << r.result << std::setw(10)
-                << (r.attempts ? std::to_string(r.passed) + "/" + std::to_string(r.attempts) : "-") << std::setw(7)
-                << r.calls << r.reason.substr(0, 100) << "\n";
+      std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18)
+                << r.category << std::setw(8) << r.result << std::setw(10)
+                << (r.attempts ? std::to_string(r.passed) + "/" + std::to_string(r.attempts) : "-")
+                << std::setw(7) << r.calls << r.reason.substr(0, 100) << "\n";
     }
     // Coverage and pass@j for j = 1..k over the overloads generated in this run.
     int generated = 0;
@@ -277,12 +298,14 @@ int run(const std::vector<std::string> &args) {
         for (const auto &r : rows) {
           if (r.attempts == 0) continue;
           bool any = false;
-          for (int a = 0; a < j && a < static_cast<int>(r.pass_by_attempt.size()); ++a) any = any || r.pass_by_attempt[a];
+          for (int a = 0; a < j && a < static_cast<int>(r.pass_by_attempt.size()); ++a)
+            any = any || r.pass_by_attempt[a];
           covered += any;
           sum += generator::pass_at_k(r.attempts, r.passed, j);
         }
-        std::cout << std::setw(10) << j << "  " << std::setw(17) << std::fixed << std::setprecision(3)
-                  << static_cast<double>(covered) / generated << "  " << sum / generated << "\n";
+        std::cout << std::setw(10) << j << "  " << std::setw(17) << std::fixed
+                  << std::setprecision(3) << static_cast<double>(covered) / generated << "  "
+                  << sum / generated << "\n";
       }
     }
     std::cout << "\npassing " << passing << " of " << overloads.size() << " overloads; run log "
@@ -294,7 +317,8 @@ int run(const std::vector<std::string> &args) {
   }
 }
 
-CommandRegistrar reg({"generate", "generate Triton kernels for ATen overloads (LLM or replay provider)", run});
+CommandRegistrar reg({"generate",
+                      "generate Triton kernels for ATen overloads (LLM or replay provider)", run});
 
 }  // namespace
 }  // namespace opforge::cli

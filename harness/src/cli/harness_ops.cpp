@@ -30,7 +30,8 @@ constexpr const char *kUsage =
     "  show   an overload's schema, docstring, tolerance overrides and a few recorded calls\n"
     "  check  replay recorded calls through the libtorch oracle and verify them against the\n"
     "         recorded outputs (all overloads, or one; at most N calls per overload and dtype)\n"
-    "Categories: pointwise, reduction, indexing, shape/view, linear algebra, normalization/DL, other.\n";
+    "Categories: pointwise, reduction, indexing, shape/view, linear algebra, normalization/DL, "
+    "other.\n";
 
 std::string dtype_list(const std::vector<DType> &dts) {
   std::string s;
@@ -43,26 +44,29 @@ int run_list(const po::variables_map &vm) {
   if (vm.count("category")) {
     category = harness::parse_category(vm["category"].as<std::string>());
     if (!category)
-      return usage_error("ops", "unknown --category '" + vm["category"].as<std::string>() +
-                                    "' (pointwise, reduction, indexing, shape/view, linear algebra, "
-                                    "normalization/DL, other)");
+      return usage_error("ops",
+                         "unknown --category '" + vm["category"].as<std::string>() +
+                             "' (pointwise, reduction, indexing, shape/view, linear algebra, "
+                             "normalization/DL, other)");
   }
   std::optional<DType> dtype;
   if (vm.count("dtype")) {
     dtype = parse_dtype(vm["dtype"].as<std::string>());
-    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+    if (!dtype)
+      return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
   }
   auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
   auto rows = harness::catalog(corpus, category, dtype);
   size_t w = 8;
   for (const auto &r : rows) w = std::max(w, r.overload.size());
-  std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18) << "category"
-            << std::setw(48) << "dtypes" << std::right << std::setw(7) << "calls" << "\n";
+  std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18)
+            << "category" << std::setw(48) << "dtypes" << std::right << std::setw(7) << "calls"
+            << "\n";
   int64_t total = 0;
   for (const auto &r : rows) {
     std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18)
-              << harness::category_name(r.category) << std::setw(48) << dtype_list(r.dtypes) << std::right
-              << std::setw(7) << r.calls << "\n";
+              << harness::category_name(r.category) << std::setw(48) << dtype_list(r.dtypes)
+              << std::right << std::setw(7) << r.calls << "\n";
     total += r.calls;
   }
   std::cout << rows.size() << " overloads, " << total << " calls\n";
@@ -70,18 +74,21 @@ int run_list(const po::variables_map &vm) {
 }
 
 int run_show(const po::variables_map &vm) {
-  if (!vm.count("overload")) return usage_error("ops", "'show' needs an overload, e.g. aten::add.Tensor");
+  if (!vm.count("overload"))
+    return usage_error("ops", "'show' needs an overload, e.g. aten::add.Tensor");
   std::string name = vm["overload"].as<std::string>();
   if (!name.starts_with("aten::")) name = "aten::" + name;
   std::optional<DType> dtype;
   if (vm.count("dtype")) {
     dtype = parse_dtype(vm["dtype"].as<std::string>());
-    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+    if (!dtype)
+      return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
   }
   auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
   const auto &o = corpus.overload(name);
-  std::cout << o.name << "\n  schema:   " << o.schema << "\n  category: "
-            << harness::category_name(harness::categorize(o.name)) << "\n  calls:   ";
+  std::cout << o.name << "\n  schema:   " << o.schema
+            << "\n  category: " << harness::category_name(harness::categorize(o.name))
+            << "\n  calls:   ";
   for (DType dt : corpus.dtypes())
     if (auto it = o.calls_per_dtype.find(dt); it != o.calls_per_dtype.end())
       std::cout << " " << dtype_name(dt) << "=" << it->second;
@@ -99,10 +106,11 @@ int run_show(const po::variables_map &vm) {
   std::cout << "\ndocstring:\n" << (doc.empty() ? "  (none recorded)\n" : doc) << "\n";
   const auto n = vm["calls"].as<int>();
   auto calls = corpus.calls(name, dtype, static_cast<size_t>(std::max(n, 0)));
-  std::cout << "\nsample calls" << (dtype ? " (" + std::string(dtype_name(*dtype)) + ")" : "") << ":\n";
+  std::cout << "\nsample calls" << (dtype ? " (" + std::string(dtype_name(*dtype)) + ")" : "")
+            << ":\n";
   for (const auto &c : calls)
-    std::cout << "  [" << dtype_name(c.dtype) << " #" << c.index << ", " << c.opinfo << " sample " << c.sample
-              << "] " << c.summary() << "\n";
+    std::cout << "  [" << dtype_name(c.dtype) << " #" << c.index << ", " << c.opinfo << " sample "
+              << c.sample << "] " << c.summary() << "\n";
   if (calls.empty()) std::cout << "  (none)\n";
   return kExitOk;
 }
@@ -112,7 +120,8 @@ int run_check(const po::variables_map &vm) {
   std::optional<DType> dtype;
   if (vm.count("dtype")) {
     dtype = parse_dtype(vm["dtype"].as<std::string>());
-    if (!dtype) return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
+    if (!dtype)
+      return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
   }
   const int max_calls = vm["max-calls"].as<int>();
   auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
@@ -131,7 +140,8 @@ int run_check(const po::variables_map &vm) {
     std::string first;
     for (DType dt : corpus.dtypes()) {
       if (dtype && dt != *dtype) continue;
-      for (const auto &c : corpus.calls(name, dt, max_calls > 0 ? static_cast<size_t>(max_calls) : SIZE_MAX)) {
+      for (const auto &c :
+           corpus.calls(name, dt, max_calls > 0 ? static_cast<size_t>(max_calls) : SIZE_MAX)) {
         try {
           auto r = harness::Oracle::call(c);
           auto v = harness::verify_call(c, r.out, r.mutated, &corpus);
@@ -139,25 +149,30 @@ int run_check(const po::variables_map &vm) {
             ++ok;
           } else {
             ++bad;
-            if (first.empty()) first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " + v.first_reason();
+            if (first.empty())
+              first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " +
+                      v.first_reason();
           }
         } catch (const Error &e) {
           ++err;
-          if (first.empty()) first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " + e.what();
+          if (first.empty())
+            first = std::string(dtype_name(dt)) + " #" + std::to_string(c.index) + ": " + e.what();
         }
       }
     }
     if (bad || err)
-      std::cout << name << ": " << ok << "/" << (ok + bad + err) << " reproduced; " << first << "\n";
+      std::cout << name << ": " << ok << "/" << (ok + bad + err) << " reproduced; " << first
+                << "\n";
     passed += ok;
     mismatched += bad;
     errors += err;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int64_t total = passed + mismatched + errors;
-  std::cout << "checked " << total << " calls of " << names.size() << " overloads: " << passed << " reproduced, "
-            << mismatched << " mismatched, " << errors << " not replayable, in " << std::fixed
-            << std::setprecision(1) << seconds << " s (" << std::setprecision(0)
+  std::cout << "checked " << total << " calls of " << names.size() << " overloads: " << passed
+            << " reproduced, " << mismatched << " mismatched, " << errors << " not replayable, in "
+            << std::fixed << std::setprecision(1) << seconds << " s (" << std::setprecision(0)
             << (seconds > 0 ? static_cast<double>(total) / seconds : 0.0) << " calls/s)\n";
   return mismatched || errors ? kExitFailure : kExitOk;
 #else
@@ -170,12 +185,14 @@ int run_check(const po::variables_map &vm) {
 int run_ops(const std::vector<std::string> &args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "show this help")(
-      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()), "corpus HDF5 file")(
-      "category", po::value<std::string>(), "list: only this category")(
+      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
+      "corpus HDF5 file")("category", po::value<std::string>(), "list: only this category")(
       "dtype", po::value<std::string>(), "only calls of this dtype")(
       "calls", po::value<int>()->default_value(5), "show: number of sample calls")(
-      "max-calls", po::value<int>()->default_value(0), "check: calls per overload and dtype (0: all)")(
-      "action", po::value<std::string>(), "list or show")("overload", po::value<std::string>(), "overload");
+      "max-calls", po::value<int>()->default_value(0),
+      "check: calls per overload and dtype (0: all)")(
+      "action", po::value<std::string>(), "list or show")("overload", po::value<std::string>(),
+                                                          "overload");
   po::positional_options_description pos;
   pos.add("action", 1).add("overload", 1);
   po::variables_map vm;
@@ -200,7 +217,8 @@ int run_ops(const std::vector<std::string> &args) {
   return usage_error("ops", "unknown action '" + action + "' (expected 'list', 'show' or 'check')");
 }
 
-CommandRegistrar reg{{"ops", "list, show or oracle-check the ATen overloads of the OpInfo corpus", run_ops}};
+CommandRegistrar reg{
+    {"ops", "list, show or oracle-check the ATen overloads of the OpInfo corpus", run_ops}};
 
 }  // namespace
 }  // namespace opforge::cli

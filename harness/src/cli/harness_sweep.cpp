@@ -35,7 +35,9 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
   bool list = false;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string &a = args[k];
-    auto value = [&]() -> const std::string * { return k + 1 < args.size() ? &args[++k] : nullptr; };
+    auto value = [&]() -> const std::string * {
+      return k + 1 < args.size() ? &args[++k] : nullptr;
+    };
     const std::string *v = nullptr;
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
@@ -98,9 +100,9 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
     opts.opforge_exe = fs::read_symlink("/proc/self/exe").string();
     opts.progress = &std::cerr;
     harness::RunSummary sum = harness::run_sweep(s, opts);
-    std::cout << "sweep " << s.name << ": " << sum.total << " points, " << sum.ok << " ok, " << sum.failed
-              << " failed, " << sum.ran << " run, " << sum.skipped << " skipped (resume), " << sum.wall_s
-              << " s\nresults " << opts.out.string() << "\n";
+    std::cout << "sweep " << s.name << ": " << sum.total << " points, " << sum.ok << " ok, "
+              << sum.failed << " failed, " << sum.ran << " run, " << sum.skipped
+              << " skipped (resume), " << sum.wall_s << " s\nresults " << opts.out.string() << "\n";
     return sum.failed ? kExitFailure : kExitOk;
   } catch (const std::exception &e) {
     std::cerr << "opforge sweep: error: " << e.what() << "\n";
@@ -113,21 +115,27 @@ int run_sweep_point(const std::vector<std::string> &args) {
   std::string scenario, out;
   long index = -1;
   for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k] == "--index" && k + 1 < args.size()) index = std::stol(args[++k]);
-    else if (args[k] == "--out" && k + 1 < args.size()) out = args[++k];
-    else if (scenario.empty() && args[k][0] != '-') scenario = args[k];
-    else return usage_error("sweep-point", "unexpected argument '" + args[k] + "'");
+    if (args[k] == "--index" && k + 1 < args.size())
+      index = std::stol(args[++k]);
+    else if (args[k] == "--out" && k + 1 < args.size())
+      out = args[++k];
+    else if (scenario.empty() && args[k][0] != '-')
+      scenario = args[k];
+    else
+      return usage_error("sweep-point", "unexpected argument '" + args[k] + "'");
   }
   if (scenario.empty() || out.empty() || index < 0)
-    return usage_error("sweep-point", "needs SCENARIO --index N --out FILE (used by `opforge sweep`)");
+    return usage_error("sweep-point",
+                       "needs SCENARIO --index N --out FILE (used by `opforge sweep`)");
   try {
     harness::Scenario s = harness::parse_scenario_file(scenario);
     auto points = harness::expand_sweep(s);
     if (size_t(index) >= points.size())
       return usage_error("sweep-point", "index " + std::to_string(index) + " out of range");
-    harness::PointResult r = harness::run_point(s, points[size_t(index)], harness::shard_path(out, size_t(index)));
-    std::cerr << "point " << index << " " << r.status << " cycles " << r.cycles << (r.reason.empty() ? "" : " ")
-              << r.reason << "\n";
+    harness::PointResult r =
+        harness::run_point(s, points[size_t(index)], harness::shard_path(out, size_t(index)));
+    std::cerr << "point " << index << " " << r.status << " cycles " << r.cycles
+              << (r.reason.empty() ? "" : " ") << r.reason << "\n";
     return r.status == "ok" ? kExitOk : kExitFailure;
   } catch (const std::exception &e) {
     std::cerr << "opforge sweep-point: error: " << e.what() << "\n";
@@ -135,8 +143,10 @@ int run_sweep_point(const std::vector<std::string> &args) {
   }
 }
 
-CommandRegistrar reg{{"sweep", "run a scenario's sweep of chip configurations, results to HDF5", run_sweep_cmd}};
-CommandRegistrar reg_point{{"sweep-point", "(internal) run one point of a sweep; used by opforge sweep", run_sweep_point}};
+CommandRegistrar reg{
+    {"sweep", "run a scenario's sweep of chip configurations, results to HDF5", run_sweep_cmd}};
+CommandRegistrar reg_point{
+    {"sweep-point", "(internal) run one point of a sweep; used by opforge sweep", run_sweep_point}};
 
 }  // namespace
 }  // namespace opforge::cli

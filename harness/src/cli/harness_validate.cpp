@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: opforge validate [--ops aten::add.Tensor,...|--all] [--dtype D,...] [--corpus FILE]\n"
-    "                        [--library DIR] [--executor interp|chip] [--jobs N] [--max-calls N] [--out FILE.h5]\n\n"
+    "                        [--library DIR] [--executor interp|chip] [--jobs N] [--max-calls N] "
+    "[--out FILE.h5]\n\n"
     "Runs every recorded corpus call of the selected overloads through the kernel library's\n"
     "wrappers (generator/library/aten/<overload>.py, wrapper named after the overload) on the\n"
     "executor and compares the results with the recorded ATen outputs (assert_close semantics,\n"
@@ -31,16 +32,20 @@ std::vector<std::string> split_list(const std::string &text) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item.rfind("aten::", 0) == 0 || item.find("::") != std::string::npos
-                                         ? item : "aten::" + item);
+    if (!item.empty())
+      out.push_back(item.rfind("aten::", 0) == 0 || item.find("::") != std::string::npos
+                        ? item
+                        : "aten::" + item);
   return out;
 }
 
 int run_validate(const std::vector<std::string> &args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "show this help")(
-      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()), "corpus HDF5 file")(
-      "library", po::value<std::string>()->default_value(harness::default_library_dir()), "kernel library directory")(
+      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
+      "corpus HDF5 file")("library",
+                          po::value<std::string>()->default_value(harness::default_library_dir()),
+                          "kernel library directory")(
       "ops", po::value<std::string>(), "comma-separated overloads (aten:: may be left out)")(
       "all", "every overload the kernel library implements")(
       "dtype", po::value<std::string>(), "comma-separated dtypes (default: all in the corpus)")(
@@ -59,14 +64,17 @@ int run_validate(const std::vector<std::string> &args) {
     std::cout << kUsage << "\n" << opts;
     return kExitOk;
   }
-  if (vm.count("ops") && vm.count("all")) return usage_error("validate", "give --ops or --all, not both");
+  if (vm.count("ops") && vm.count("all"))
+    return usage_error("validate", "give --ops or --all, not both");
   if (vm["jobs"].as<int>() < 1) return usage_error("validate", "--jobs must be at least 1");
-  if (vm["max-calls"].as<int>() < 0) return usage_error("validate", "--max-calls must not be negative");
+  if (vm["max-calls"].as<int>() < 0)
+    return usage_error("validate", "--max-calls must not be negative");
   try {
     harness::ValidateOptions options;
     options.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
     options.jobs = vm["jobs"].as<int>();
-    if (vm["max-calls"].as<int>() > 0) options.max_calls_per_overload = static_cast<size_t>(vm["max-calls"].as<int>());
+    if (vm["max-calls"].as<int>() > 0)
+      options.max_calls_per_overload = static_cast<size_t>(vm["max-calls"].as<int>());
     if (vm.count("dtype"))
       for (const auto &d : split_list(vm["dtype"].as<std::string>()))
         options.dtypes.push_back(dtype_from_name(d.substr(d.find("::") + 2)));
@@ -78,14 +86,17 @@ int run_validate(const std::vector<std::string> &args) {
       for (const auto &f : library.files()) options.overloads.push_back(f.overload);
     }
     for (const auto &f : library.files())
-      if (!f.error.empty()) std::cerr << "opforge validate: library file " << f.path << ": " << f.error << "\n";
+      if (!f.error.empty())
+        std::cerr << "opforge validate: library file " << f.path << ": " << f.error << "\n";
     const auto start = std::chrono::steady_clock::now();
     auto report = harness::validate(corpus, library, options);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << report.table();
-    std::cout << "validated " << report.calls_total() << " calls in " << std::fixed << std::setprecision(1)
-              << seconds << " s (" << std::setprecision(1)
-              << (seconds > 0 ? static_cast<double>(report.calls_total()) / seconds : 0.0) << " calls/s)\n";
+    std::cout << "validated " << report.calls_total() << " calls in " << std::fixed
+              << std::setprecision(1) << seconds << " s (" << std::setprecision(1)
+              << (seconds > 0 ? static_cast<double>(report.calls_total()) / seconds : 0.0)
+              << " calls/s)\n";
     if (vm.count("out")) report.write_hdf5(vm["out"].as<std::string>());
     return report.ok() ? kExitOk : kExitFailure;
   } catch (const Error &e) {
@@ -94,7 +105,9 @@ int run_validate(const std::vector<std::string> &args) {
   }
 }
 
-CommandRegistrar reg{{"validate", "run recorded ATen calls through the kernel library and verify them", run_validate}};
+CommandRegistrar reg{{"validate",
+                      "run recorded ATen calls through the kernel library and verify them",
+                      run_validate}};
 
 }  // namespace
 }  // namespace opforge::cli

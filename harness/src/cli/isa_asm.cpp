@@ -61,7 +61,9 @@ int run_asm(const std::vector<std::string> &args) {
   if (input.empty()) return usage_error("asm", "no input file");
   if (output.empty()) return usage_error("asm", "no output file (-o)");
   std::ifstream in(input, std::ios::binary);
-  if (!in) throw Error("cannot open file", ErrorContext{input, "", std::nullopt, std::nullopt, std::nullopt});
+  if (!in)
+    throw Error("cannot open file",
+                ErrorContext{input, "", std::nullopt, std::nullopt, std::nullopt});
   const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const isa::AsmUnit unit = isa::assemble(source, input);
   std::vector<uint8_t> bytes;
@@ -75,21 +77,27 @@ int run_asm(const std::vector<std::string> &args) {
     bytes = isa::link_executable(unit, opts);
   }
   std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error("cannot create output file", ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
-  out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out)
+    throw Error("cannot create output file",
+                ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
+  out.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) throw Error("write error", ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
+  if (!out)
+    throw Error("write error", ErrorContext{output, "", std::nullopt, std::nullopt, std::nullopt});
   if (!object) {
     std::error_code ec;  // like ld: executables get the x bits
     std::filesystem::permissions(output,
-                                 std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                 std::filesystem::perms::owner_exec |
+                                     std::filesystem::perms::group_exec |
                                      std::filesystem::perms::others_exec,
                                  std::filesystem::perm_options::add, ec);
   }
   return kExitOk;
 }
 
-CommandRegistrar reg{{"asm", "assemble RISC-V/RVV/Xmtia source to an ELF object or executable", run_asm}};
+CommandRegistrar reg{
+    {"asm", "assemble RISC-V/RVV/Xmtia source to an ELF object or executable", run_asm}};
 
 }  // namespace
 }  // namespace opforge::cli

@@ -44,7 +44,8 @@ int run_disasm(const std::vector<std::string> &args) {
   return kExitOk;
 }
 
-CommandRegistrar reg{{"disasm", "disassemble a RISC-V ELF file or raw binary (objdump syntax)", run_disasm}};
+CommandRegistrar reg{
+    {"disasm", "disassemble a RISC-V ELF file or raw binary (objdump syntax)", run_disasm}};
 
 }  // namespace
 }  // namespace opforge::cli

@@ -9,8 +9,9 @@
 using namespace opforge;
 
 static void print_help() {
-  std::cout << "opforge - Triton kernels for an MTIA-class accelerator, proven on its SystemC model\n\n"
-               "usage: opforge [--log-level LEVEL] <command> [options]\n\ncommands:\n";
+  std::cout
+      << "opforge - Triton kernels for an MTIA-class accelerator, proven on its SystemC model\n\n"
+         "usage: opforge [--log-level LEVEL] <command> [options]\n\ncommands:\n";
   auto cmds = cli::commands();
   std::sort(cmds.begin(), cmds.end(), [](auto &a, auto &b) { return a.name < b.name; });
   for (const auto &c : cmds) {
@@ -40,8 +41,8 @@ int main(int argc, char **argv) {
       return cli::usage_error("", "unknown option '" + args[i] + "'");
     }
     if (!log::set_level_from_string(level))
-      return cli::usage_error("", "bad --log-level '" + level +
-                                      "' (expected trace, debug, info, warn, error, off)");
+      return cli::usage_error(
+          "", "bad --log-level '" + level + "' (expected trace, debug, info, warn, error, off)");
   }
   if (i >= args.size()) {
     print_help();

@@ -43,8 +43,10 @@ bool parse_grid(const std::string &s, model::Grid3 &g) {
     if (c1 != ',' || !(in >> y)) return false;
     if (in >> c2) {
       if (c2 != ',' || !(in >> z)) return false;
-    } else z = 1;
-  } else y = z = 1;
+    } else
+      z = 1;
+  } else
+    y = z = 1;
   std::string rest;
   if (in >> rest || !x || !y || !z) return false;
   g = {x, y, z};
@@ -57,7 +59,9 @@ int run_chip_sim(const std::vector<std::string> &args) {
   model::Grid3 grid;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string &a = args[k];
-    auto value = [&]() -> const std::string * { return k + 1 < args.size() ? &args[++k] : nullptr; };
+    auto value = [&]() -> const std::string * {
+      return k + 1 < args.size() ? &args[++k] : nullptr;
+    };
     const std::string *v = nullptr;
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
@@ -73,7 +77,8 @@ int run_chip_sim(const std::vector<std::string> &args) {
         return usage_error("chip-sim", "--timing needs functional or lt");
       timing = *v;
     } else if (a == "--grid") {
-      if (!(v = value()) || !parse_grid(*v, grid)) return usage_error("chip-sim", "--grid needs X[,Y[,Z]] (positive)");
+      if (!(v = value()) || !parse_grid(*v, grid))
+        return usage_error("chip-sim", "--grid needs X[,Y[,Z]] (positive)");
     } else if (a == "--counters") {
       if (!(v = value())) return usage_error("chip-sim", "--counters needs a file");
       counters_out = *v;
@@ -117,8 +122,8 @@ int run_chip_sim(const std::vector<std::string> &args) {
               << "cycles " << r.cycles << "\n"
               << "instructions " << r.instructions << "\n"
               << "host_link_cycles " << dev.host_link_cycles() << "\n"
-              << "sim_mips " << (r.host_seconds > 0 ? double(r.instructions) / r.host_seconds / 1e6 : 0)
-              << "\n";
+              << "sim_mips "
+              << (r.host_seconds > 0 ? double(r.instructions) / r.host_seconds / 1e6 : 0) << "\n";
     bool ok = true;
     for (const auto &rec : r.instances) {
       std::cout << "program (" << rec.pid[0] << "," << rec.pid[1] << "," << rec.pid[2] << ") pe "

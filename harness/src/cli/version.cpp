@@ -15,7 +15,8 @@ namespace {
 int run_version(const std::vector<std::string> &args) {
   for (const auto &a : args) {
     if (a == "--help" || a == "-h") {
-      std::cout << "usage: opforge version\n\nPrint opforge's version and the git commit it was built from.\n";
+      std::cout << "usage: opforge version\n\nPrint opforge's version and the git commit it was "
+                   "built from.\n";
       return kExitOk;
     }
     return usage_error("version", "unexpected argument '" + a + "'");

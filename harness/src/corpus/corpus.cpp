@@ -29,7 +29,8 @@ ErrorContext fctx(const std::string &file, const std::string &path = "") {
   return c;
 }
 
-constexpr int kTensorColumns = 7;  // dtype code, ndim, dims offset, storage offset, span start, data offset, bytes
+constexpr int kTensorColumns =
+    7;  // dtype code, ndim, dims offset, storage offset, span start, data offset, bytes
 
 // Calls the HDF5 C++ API and turns its exceptions into opforge::Error naming file and object.
 template <class F>
@@ -68,7 +69,8 @@ std::vector<T> read_numeric(const H5::H5File &f, const std::string &file, const 
   });
 }
 
-std::vector<std::string> read_strings(const H5::H5File &f, const std::string &file, const std::string &path) {
+std::vector<std::string> read_strings(const H5::H5File &f, const std::string &file,
+                                      const std::string &path) {
   return h5_guard(file, path, [&] {
     H5::DataSet ds = f.openDataSet(path);
     auto d = dims_of(ds);
@@ -87,7 +89,8 @@ std::vector<std::string> read_strings(const H5::H5File &f, const std::string &fi
   });
 }
 
-std::string read_string_attr(const H5::H5File &f, const std::string &file, const std::string &name) {
+std::string read_string_attr(const H5::H5File &f, const std::string &file,
+                             const std::string &name) {
   return h5_guard(file, "/@" + name, [&] {
     H5::Group root = f.openGroup("/");
     H5::Attribute a = root.openAttribute(name);
@@ -192,7 +195,8 @@ struct Corpus::State {
       H5::DataSet ds = file.openDataSet(base + "tensors");
       auto d = dims_of(ds);
       if (d.size() != 2 || d[1] != kTensorColumns)
-        throw Error("corpus: dataset '" + base + "tensors' is not N x 7", fctx(path, base + "tensors"));
+        throw Error("corpus: dataset '" + base + "tensors' is not N x 7",
+                    fctx(path, base + "tensors"));
       std::vector<int64_t> v(d[0] * d[1]);
       if (!v.empty()) ds.read(v.data(), H5::PredType::NATIVE_INT64);
       return v;
@@ -201,19 +205,22 @@ struct Corpus::State {
     const int64_t n_tensors = static_cast<int64_t>(g.tensors.size() / kTensorColumns);
     for (int64_t i = 0; i < n_tensors; ++i) {
       const int64_t *r = &g.tensors[static_cast<size_t>(i * kTensorColumns)];
-      bool ok = r[0] >= 0 && r[0] < static_cast<int64_t>(code_dtype.size()) && r[1] >= 0 && r[1] <= 64 &&
-                r[2] >= 0 && r[2] + 2 * r[1] <= static_cast<int64_t>(g.dims.size()) && r[3] >= 0 &&
-                r[5] >= 0 && r[6] >= 0 && r[5] + r[6] <= static_cast<int64_t>(g.data.size()) &&
+      bool ok = r[0] >= 0 && r[0] < static_cast<int64_t>(code_dtype.size()) && r[1] >= 0 &&
+                r[1] <= 64 && r[2] >= 0 && r[2] + 2 * r[1] <= static_cast<int64_t>(g.dims.size()) &&
+                r[3] >= 0 && r[5] >= 0 && r[6] >= 0 &&
+                r[5] + r[6] <= static_cast<int64_t>(g.data.size()) &&
                 // The span starts at or before the storage offset, which lies inside the span,
                 // and the rebuilt storage stays below 16 GiB.
-                r[4] >= 0 && r[4] <= r[3] && (r[6] == 0 || r[3] - r[4] < r[6]) && r[4] < (int64_t{1} << 31);
+                r[4] >= 0 && r[4] <= r[3] && (r[6] == 0 || r[3] - r[4] < r[6]) &&
+                r[4] < (int64_t{1} << 31);
       if (!ok)
         throw Error("corpus: " + g.name + " tensor row " + std::to_string(i) + " is out of range",
                     fctx(path, base + "tensors"));
     }
     if (!g.json_offsets.empty() && g.json_offsets.back() != static_cast<int64_t>(g.json.size()))
       throw Error("corpus: " + g.name + " json_offsets do not match the json blob (" +
-                      std::to_string(g.json_offsets.back()) + " vs " + std::to_string(g.json.size()) + " bytes)",
+                      std::to_string(g.json_offsets.back()) + " vs " +
+                      std::to_string(g.json.size()) + " bytes)",
                   fctx(path, base + "json_offsets"));
     g.loaded = true;
   }
@@ -221,11 +228,13 @@ struct Corpus::State {
   Value tensor_value(const Group &g, int64_t index, const std::string &where) const {
     const int64_t n_tensors = static_cast<int64_t>(g.tensors.size() / kTensorColumns);
     if (index < 0 || index >= n_tensors)
-      throw Error(where + ": tensor reference " + std::to_string(index) + " out of range", fctx(path));
+      throw Error(where + ": tensor reference " + std::to_string(index) + " out of range",
+                  fctx(path));
     const int64_t *r = &g.tensors[static_cast<size_t>(index * kTensorColumns)];
     const auto code = static_cast<size_t>(r[0]);
     const auto ndim = static_cast<size_t>(r[1]);
-    std::vector<int64_t> sizes(g.dims.begin() + r[2], g.dims.begin() + r[2] + static_cast<int64_t>(ndim));
+    std::vector<int64_t> sizes(g.dims.begin() + r[2],
+                               g.dims.begin() + r[2] + static_cast<int64_t>(ndim));
     std::vector<int64_t> strides(g.dims.begin() + r[2] + static_cast<int64_t>(ndim),
                                  g.dims.begin() + r[2] + 2 * static_cast<int64_t>(ndim));
     if (!code_dtype[code]) {
@@ -238,13 +247,18 @@ struct Corpus::State {
     const int64_t es = dtype_size(dt);
     const int64_t span_start = r[4];
     if (r[6] % es != 0)
-      throw Error(where + ": tensor " + std::to_string(index) + " data is not a whole number of elements",
-                  fctx(path));
+      throw Error(
+          where + ": tensor " + std::to_string(index) + " data is not a whole number of elements",
+          fctx(path));
     // Storage keeps the recorded storage offset: elements before the recorded span are zero.
-    auto storage = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(span_start * es + r[6]), 0);
-    if (r[6]) std::memcpy(storage->data() + span_start * es, g.data.data() + r[5], static_cast<size_t>(r[6]));
+    auto storage =
+        std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(span_start * es + r[6]), 0);
+    if (r[6])
+      std::memcpy(storage->data() + span_start * es, g.data.data() + r[5],
+                  static_cast<size_t>(r[6]));
     try {
-      return Value::of_tensor(HostTensor(dt, std::move(sizes), std::move(strides), r[3], std::move(storage)));
+      return Value::of_tensor(
+          HostTensor(dt, std::move(sizes), std::move(strides), r[3], std::move(storage)));
     } catch (const Error &e) {
       throw Error(where + ": tensor " + std::to_string(index) + ": " + e.message(), fctx(path));
     }
@@ -272,14 +286,16 @@ Corpus Corpus::open(const std::string &path) {
       throw Error("corpus: not an HDF5 file (run 'make corpus' to create it)", fctx(path));
     st->file.openFile(path, H5F_ACC_RDONLY);
   } catch (const H5::Exception &e) {
-    throw Error("corpus: cannot open: " + e.getDetailMsg() + " (missing, unreadable or truncated file)",
-                fctx(path));
+    throw Error(
+        "corpus: cannot open: " + e.getDetailMsg() + " (missing, unreadable or truncated file)",
+        fctx(path));
   }
   auto &f = st->file;
   const int64_t version = read_int_attr(f, path, "/", "format_version");
   if (version != 1)
-    throw Error("corpus: format_version " + std::to_string(version) + " is not supported (expected 1)",
-                fctx(path, "/@format_version"));
+    throw Error(
+        "corpus: format_version " + std::to_string(version) + " is not supported (expected 1)",
+        fctx(path, "/@format_version"));
   st->torch_version = read_string_attr(f, path, "torch_version");
   st->code_name = split_commas(read_string_attr(f, path, "dtype_codes"));
   for (const auto &n : st->code_name) st->code_dtype.push_back(parse_dtype(n));
@@ -287,7 +303,8 @@ Corpus Corpus::open(const std::string &path) {
   auto names = read_strings(f, path, "/overloads/name");
   auto schemas = read_strings(f, path, "/overloads/schema");
   if (names.size() != schemas.size())
-    throw Error("corpus: /overloads/name and /overloads/schema differ in length", fctx(path, "/overloads"));
+    throw Error("corpus: /overloads/name and /overloads/schema differ in length",
+                fctx(path, "/overloads"));
   for (size_t i = 0; i < names.size(); ++i) {
     st->overload_index[names[i]] = i;
     st->overloads.push_back({names[i], schemas[i], {}});
@@ -297,7 +314,8 @@ Corpus Corpus::open(const std::string &path) {
   auto op_aten = read_strings(f, path, "/opinfos/aten_name");
   auto op_doc = read_strings(f, path, "/opinfos/docstring");
   auto op_dtypes = read_strings(f, path, "/opinfos/dtypes");
-  if (op_aten.size() != op_names.size() || op_doc.size() != op_names.size() || op_dtypes.size() != op_names.size())
+  if (op_aten.size() != op_names.size() || op_doc.size() != op_names.size() ||
+      op_dtypes.size() != op_names.size())
     throw Error("corpus: /opinfos columns differ in length", fctx(path, "/opinfos"));
   for (size_t i = 0; i < op_names.size(); ++i) {
     OpInfoEntry e{op_names[i], op_aten[i], op_doc[i], {}};
@@ -310,13 +328,15 @@ Corpus Corpus::open(const std::string &path) {
   auto tol_dt = read_strings(f, path, "/tolerances/dtype");
   auto tol_a = read_numeric<double>(f, path, "/tolerances/atol", H5::PredType::NATIVE_DOUBLE);
   auto tol_r = read_numeric<double>(f, path, "/tolerances/rtol", H5::PredType::NATIVE_DOUBLE);
-  if (tol_dt.size() != tol_op.size() || tol_a.size() != tol_op.size() || tol_r.size() != tol_op.size())
+  if (tol_dt.size() != tol_op.size() || tol_a.size() != tol_op.size() ||
+      tol_r.size() != tol_op.size())
     throw Error("corpus: /tolerances columns differ in length", fctx(path, "/tolerances"));
   for (size_t i = 0; i < tol_op.size(); ++i) {
     auto dt = parse_dtype(tol_dt[i]);
     if (!dt && tol_dt[i].starts_with("complex")) continue;  // dtypes opforge does not hold
     if (tol_op[i] < 0 || static_cast<size_t>(tol_op[i]) >= st->opinfos.size() || !dt)
-      throw Error("corpus: /tolerances row " + std::to_string(i) + " is invalid", fctx(path, "/tolerances"));
+      throw Error("corpus: /tolerances row " + std::to_string(i) + " is invalid",
+                  fctx(path, "/tolerances"));
     st->tolerances[{st->opinfos[static_cast<size_t>(tol_op[i])].name, *dt}] = {tol_a[i], tol_r[i]};
   }
 
@@ -325,11 +345,13 @@ Corpus Corpus::open(const std::string &path) {
   auto ex_reason = read_strings(f, path, "/exclusions/reason");
   if (ex_dt.size() != ex_op.size() || ex_reason.size() != ex_op.size())
     throw Error("corpus: /exclusions columns differ in length", fctx(path, "/exclusions"));
-  for (size_t i = 0; i < ex_op.size(); ++i) st->exclusions.push_back({ex_op[i], ex_dt[i], ex_reason[i]});
+  for (size_t i = 0; i < ex_op.size(); ++i)
+    st->exclusions.push_back({ex_op[i], ex_dt[i], ex_reason[i]});
 
   for (const auto &dname : split_commas(read_string_attr(f, path, "dtypes"))) {
     auto dt = parse_dtype(dname);
-    if (!dt) throw Error("corpus: unknown dtype '" + dname + "' in /@dtypes", fctx(path, "/@dtypes"));
+    if (!dt)
+      throw Error("corpus: unknown dtype '" + dname + "' in /@dtypes", fctx(path, "/@dtypes"));
     Group g;
     g.dtype = *dt;
     g.name = dname;
@@ -338,15 +360,19 @@ Corpus Corpus::open(const std::string &path) {
     g.overload = read_numeric<int32_t>(f, path, base + "overload", H5::PredType::NATIVE_INT32);
     g.opinfo = read_numeric<int32_t>(f, path, base + "opinfo", H5::PredType::NATIVE_INT32);
     g.sample = read_numeric<int32_t>(f, path, base + "sample", H5::PredType::NATIVE_INT32);
-    g.tensor_base = read_numeric<int64_t>(f, path, base + "tensor_base", H5::PredType::NATIVE_INT64);
-    g.json_offsets = read_numeric<int64_t>(f, path, base + "json_offsets", H5::PredType::NATIVE_INT64);
+    g.tensor_base =
+        read_numeric<int64_t>(f, path, base + "tensor_base", H5::PredType::NATIVE_INT64);
+    g.json_offsets =
+        read_numeric<int64_t>(f, path, base + "json_offsets", H5::PredType::NATIVE_INT64);
     const size_t n = g.overload.size();
-    if (g.opinfo.size() != n || g.sample.size() != n || g.tensor_base.size() != n || g.json_offsets.size() != n + 1)
+    if (g.opinfo.size() != n || g.sample.size() != n || g.tensor_base.size() != n ||
+        g.json_offsets.size() != n + 1)
       throw Error("corpus: the call columns of " + dname + " differ in length", fctx(path, base));
     for (size_t i = 0; i < n; ++i) {
-      if (g.overload[i] < 0 || static_cast<size_t>(g.overload[i]) >= st->overloads.size() || g.opinfo[i] < 0 ||
-          static_cast<size_t>(g.opinfo[i]) >= st->opinfos.size() || g.json_offsets[i] < 0 ||
-          g.json_offsets[i] > g.json_offsets[i + 1] || g.tensor_base[i] < 0)
+      if (g.overload[i] < 0 || static_cast<size_t>(g.overload[i]) >= st->overloads.size() ||
+          g.opinfo[i] < 0 || static_cast<size_t>(g.opinfo[i]) >= st->opinfos.size() ||
+          g.json_offsets[i] < 0 || g.json_offsets[i] > g.json_offsets[i + 1] ||
+          g.tensor_base[i] < 0)
         throw Error("corpus: " + dname + " call " + std::to_string(i) + " has out-of-range indices",
                     fctx(path, base));
       st->overloads[static_cast<size_t>(g.overload[i])].calls_per_dtype[*dt] += 1;
@@ -367,7 +393,9 @@ std::vector<opforge::DType> Corpus::dtypes() const {
 
 const std::vector<OverloadEntry> &Corpus::overloads() const { return state_->overloads; }
 
-bool Corpus::has_overload(const std::string &name) const { return state_->overload_index.count(name) > 0; }
+bool Corpus::has_overload(const std::string &name) const {
+  return state_->overload_index.count(name) > 0;
+}
 
 const OverloadEntry &Corpus::overload(const std::string &name) const {
   auto it = state_->overload_index.find(name);
@@ -397,7 +425,8 @@ std::string Corpus::docstring(const std::string &name) const {
   while (!stripped.empty() && stripped.front() == '_') stripped.erase(0, 1);
   // Prefer the OpInfo named after the overload, then one whose samples call it.
   for (const auto &o : state_->opinfos)
-    if ((o.aten_name == base || o.aten_name == stripped || o.name == stripped) && !o.docstring.empty())
+    if ((o.aten_name == base || o.aten_name == stripped || o.name == stripped) &&
+        !o.docstring.empty())
       return o.docstring;
   for (const auto &opname : opinfos_calling(name))
     for (const auto &o : state_->opinfos)
@@ -427,7 +456,8 @@ int64_t Corpus::sample_count(opforge::DType dtype) const {
 Call Corpus::call(opforge::DType dtype, int64_t index) const {
   const Group &g = state_->group(dtype);
   if (index < 0 || index >= static_cast<int64_t>(g.overload.size()))
-    throw Error("corpus: " + g.name + " call " + std::to_string(index) + " does not exist", fctx(state_->path));
+    throw Error("corpus: " + g.name + " call " + std::to_string(index) + " does not exist",
+                fctx(state_->path));
   const auto i = static_cast<size_t>(index);
   Call c;
   c.overload = state_->overloads[static_cast<size_t>(g.overload[i])].name;
@@ -435,7 +465,8 @@ Call Corpus::call(opforge::DType dtype, int64_t index) const {
   c.dtype = dtype;
   c.index = index;
   c.sample = g.sample[i];
-  const std::string where = "corpus " + g.name + " call " + std::to_string(index) + " (" + c.overload + ")";
+  const std::string where =
+      "corpus " + g.name + " call " + std::to_string(index) + " (" + c.overload + ")";
   const auto *begin = reinterpret_cast<const char *>(g.json.data()) + g.json_offsets[i];
   const auto len = static_cast<size_t>(g.json_offsets[i + 1] - g.json_offsets[i]);
   nlohmann::json j = nlohmann::json::parse(begin, begin + len, nullptr, false);
@@ -445,10 +476,12 @@ Call Corpus::call(opforge::DType dtype, int64_t index) const {
   detail::TensorLookup lookup = [&](int64_t t) { return state_->tensor_value(g, base + t, where); };
   for (const auto &a : j["args"]) c.args.push_back(detail::decode_value(a, lookup, where));
   if (j.contains("kwargs") && j["kwargs"].is_object())
-    for (const auto &[k, v] : j["kwargs"].items()) c.kwargs.emplace_back(k, detail::decode_value(v, lookup, where));
+    for (const auto &[k, v] : j["kwargs"].items())
+      c.kwargs.emplace_back(k, detail::decode_value(v, lookup, where));
   c.out = detail::decode_value(j.value("out", nlohmann::json()), lookup, where);
   if (j.contains("mutated") && j["mutated"].is_object())
-    for (const auto &[k, v] : j["mutated"].items()) c.mutated.emplace_back(k, detail::decode_value(v, lookup, where));
+    for (const auto &[k, v] : j["mutated"].items())
+      c.mutated.emplace_back(k, detail::decode_value(v, lookup, where));
   c.uninitialized = j.value("uninitialized", false);
   return c;
 }

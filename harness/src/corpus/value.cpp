@@ -46,19 +46,32 @@ Value Value::of_dtype(opforge::DType t) {
 
 std::string_view value_kind_name(Value::Kind kind) {
   switch (kind) {
-  case Value::Kind::None: return "None";
-  case Value::Kind::Bool: return "bool";
-  case Value::Kind::Int: return "int";
-  case Value::Kind::Double: return "float";
-  case Value::Kind::Complex: return "complex";
-  case Value::Kind::String: return "str";
-  case Value::Kind::Tensor: return "Tensor";
-  case Value::Kind::List: return "list";
-  case Value::Kind::DType: return "dtype";
-  case Value::Kind::Layout: return "layout";
-  case Value::Kind::MemoryFormat: return "memory_format";
-  case Value::Kind::Device: return "device";
-  case Value::Kind::Opaque: return "opaque";
+    case Value::Kind::None:
+      return "None";
+    case Value::Kind::Bool:
+      return "bool";
+    case Value::Kind::Int:
+      return "int";
+    case Value::Kind::Double:
+      return "float";
+    case Value::Kind::Complex:
+      return "complex";
+    case Value::Kind::String:
+      return "str";
+    case Value::Kind::Tensor:
+      return "Tensor";
+    case Value::Kind::List:
+      return "list";
+    case Value::Kind::DType:
+      return "dtype";
+    case Value::Kind::Layout:
+      return "layout";
+    case Value::Kind::MemoryFormat:
+      return "memory_format";
+    case Value::Kind::Device:
+      return "device";
+    case Value::Kind::Opaque:
+      return "opaque";
   }
   return "?";
 }
@@ -66,16 +79,26 @@ std::string_view value_kind_name(Value::Kind kind) {
 namespace {
 std::string short_dtype(opforge::DType t) {
   switch (t) {
-  case DType::Bool: return "b8";
-  case DType::UInt8: return "u8";
-  case DType::Int8: return "i8";
-  case DType::Int16: return "i16";
-  case DType::Int32: return "i32";
-  case DType::Int64: return "i64";
-  case DType::Float16: return "f16";
-  case DType::BFloat16: return "bf16";
-  case DType::Float32: return "f32";
-  case DType::Float64: return "f64";
+    case DType::Bool:
+      return "b8";
+    case DType::UInt8:
+      return "u8";
+    case DType::Int8:
+      return "i8";
+    case DType::Int16:
+      return "i16";
+    case DType::Int32:
+      return "i32";
+    case DType::Int64:
+      return "i64";
+    case DType::Float16:
+      return "f16";
+    case DType::BFloat16:
+      return "bf16";
+    case DType::Float32:
+      return "f32";
+    case DType::Float64:
+      return "f64";
   }
   return "?";
 }
@@ -90,36 +113,46 @@ std::string number_text(double d) {
 
 std::string Value::summary() const {
   switch (kind) {
-  case Kind::None: return "None";
-  case Kind::Bool: return boolean ? "True" : "False";
-  case Kind::Int: return std::to_string(integer);
-  case Kind::Double: return number_text(number);
-  case Kind::Complex: return "(" + number_text(number) + "+" + number_text(imag) + "j)";
-  case Kind::String: return "'" + text + "'";
-  case Kind::Tensor: {
-    std::string s = short_dtype(tensor.dtype()) + "[";
-    for (size_t i = 0; i < tensor.sizes().size(); ++i)
-      s += (i ? ", " : "") + std::to_string(tensor.sizes()[i]);
-    s += "]";
-    if (!tensor.is_contiguous() || tensor.storage_offset() != 0) {
-      s += "{strides=";
-      for (size_t i = 0; i < tensor.strides().size(); ++i)
-        s += (i ? "," : "") + std::to_string(tensor.strides()[i]);
-      if (tensor.storage_offset()) s += " offset=" + std::to_string(tensor.storage_offset());
-      s += "}";
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return boolean ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(integer);
+    case Kind::Double:
+      return number_text(number);
+    case Kind::Complex:
+      return "(" + number_text(number) + "+" + number_text(imag) + "j)";
+    case Kind::String:
+      return "'" + text + "'";
+    case Kind::Tensor: {
+      std::string s = short_dtype(tensor.dtype()) + "[";
+      for (size_t i = 0; i < tensor.sizes().size(); ++i)
+        s += (i ? ", " : "") + std::to_string(tensor.sizes()[i]);
+      s += "]";
+      if (!tensor.is_contiguous() || tensor.storage_offset() != 0) {
+        s += "{strides=";
+        for (size_t i = 0; i < tensor.strides().size(); ++i)
+          s += (i ? "," : "") + std::to_string(tensor.strides()[i]);
+        if (tensor.storage_offset()) s += " offset=" + std::to_string(tensor.storage_offset());
+        s += "}";
+      }
+      return s;
     }
-    return s;
-  }
-  case Kind::List: {
-    std::string s = "[";
-    for (size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + list[i].summary();
-    return s + "]";
-  }
-  case Kind::DType: return "torch." + std::string(dtype_name(dtype));
-  case Kind::Layout:
-  case Kind::MemoryFormat: return "torch." + text;
-  case Kind::Device: return "device('" + text + "')";
-  case Kind::Opaque: return "<" + text + ">";
+    case Kind::List: {
+      std::string s = "[";
+      for (size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + list[i].summary();
+      return s + "]";
+    }
+    case Kind::DType:
+      return "torch." + std::string(dtype_name(dtype));
+    case Kind::Layout:
+    case Kind::MemoryFormat:
+      return "torch." + text;
+    case Kind::Device:
+      return "device('" + text + "')";
+    case Kind::Opaque:
+      return "<" + text + ">";
   }
   return "?";
 }
@@ -180,7 +213,8 @@ Value decode_value(const nlohmann::json &j, const TensorLookup &tensor, const st
   } else if (key == "float") {
     return Value::of_double(decode_float(val, where));
   } else if (key == "complex") {
-    if (!val.is_array() || val.size() != 2) throw Error(where + ": bad complex value " + val.dump());
+    if (!val.is_array() || val.size() != 2)
+      throw Error(where + ": bad complex value " + val.dump());
     v.kind = Value::Kind::Complex;
     v.number = decode_float(val[0], where);
     v.imag = decode_float(val[1], where);
@@ -197,11 +231,16 @@ Value decode_value(const nlohmann::json &j, const TensorLookup &tensor, const st
   }
   if (!val.is_string()) throw Error(where + ": '" + key + "' value is not a string");
   v.text = val.get<std::string>();
-  if (key == "str") v.kind = Value::Kind::String;
-  else if (key == "layout") v.kind = Value::Kind::Layout;
-  else if (key == "memory_format") v.kind = Value::Kind::MemoryFormat;
-  else if (key == "device") v.kind = Value::Kind::Device;
-  else throw Error(where + ": unknown value kind '" + key + "'");
+  if (key == "str")
+    v.kind = Value::Kind::String;
+  else if (key == "layout")
+    v.kind = Value::Kind::Layout;
+  else if (key == "memory_format")
+    v.kind = Value::Kind::MemoryFormat;
+  else if (key == "device")
+    v.kind = Value::Kind::Device;
+  else
+    throw Error(where + ": unknown value kind '" + key + "'");
   return v;
 }
 

@@ -14,33 +14,54 @@ namespace {
 
 c10::ScalarType to_scalar_type(opforge::DType t) {
   switch (t) {
-  case DType::Bool: return c10::ScalarType::Bool;
-  case DType::UInt8: return c10::ScalarType::Byte;
-  case DType::Int8: return c10::ScalarType::Char;
-  case DType::Int16: return c10::ScalarType::Short;
-  case DType::Int32: return c10::ScalarType::Int;
-  case DType::Int64: return c10::ScalarType::Long;
-  case DType::Float16: return c10::ScalarType::Half;
-  case DType::BFloat16: return c10::ScalarType::BFloat16;
-  case DType::Float32: return c10::ScalarType::Float;
-  case DType::Float64: return c10::ScalarType::Double;
+    case DType::Bool:
+      return c10::ScalarType::Bool;
+    case DType::UInt8:
+      return c10::ScalarType::Byte;
+    case DType::Int8:
+      return c10::ScalarType::Char;
+    case DType::Int16:
+      return c10::ScalarType::Short;
+    case DType::Int32:
+      return c10::ScalarType::Int;
+    case DType::Int64:
+      return c10::ScalarType::Long;
+    case DType::Float16:
+      return c10::ScalarType::Half;
+    case DType::BFloat16:
+      return c10::ScalarType::BFloat16;
+    case DType::Float32:
+      return c10::ScalarType::Float;
+    case DType::Float64:
+      return c10::ScalarType::Double;
   }
   return c10::ScalarType::Float;
 }
 
 std::optional<opforge::DType> from_scalar_type(c10::ScalarType t) {
   switch (t) {
-  case c10::ScalarType::Bool: return DType::Bool;
-  case c10::ScalarType::Byte: return DType::UInt8;
-  case c10::ScalarType::Char: return DType::Int8;
-  case c10::ScalarType::Short: return DType::Int16;
-  case c10::ScalarType::Int: return DType::Int32;
-  case c10::ScalarType::Long: return DType::Int64;
-  case c10::ScalarType::Half: return DType::Float16;
-  case c10::ScalarType::BFloat16: return DType::BFloat16;
-  case c10::ScalarType::Float: return DType::Float32;
-  case c10::ScalarType::Double: return DType::Float64;
-  default: return std::nullopt;
+    case c10::ScalarType::Bool:
+      return DType::Bool;
+    case c10::ScalarType::Byte:
+      return DType::UInt8;
+    case c10::ScalarType::Char:
+      return DType::Int8;
+    case c10::ScalarType::Short:
+      return DType::Int16;
+    case c10::ScalarType::Int:
+      return DType::Int32;
+    case c10::ScalarType::Long:
+      return DType::Int64;
+    case c10::ScalarType::Half:
+      return DType::Float16;
+    case c10::ScalarType::BFloat16:
+      return DType::BFloat16;
+    case c10::ScalarType::Float:
+      return DType::Float32;
+    case c10::ScalarType::Double:
+      return DType::Float64;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -64,8 +85,10 @@ c10::OperatorHandle find_op(const std::string &overload) {
 at::Tensor to_aten(const HostTensor &t) {
   const int64_t es = t.element_size();
   const int64_t storage_elems = static_cast<int64_t>(t.storage_bytes()) / es;
-  at::Tensor base = at::empty({storage_elems}, at::TensorOptions().dtype(to_scalar_type(t.dtype())));
-  if (storage_elems) std::memcpy(base.data_ptr(), t.storage_data(), static_cast<size_t>(storage_elems * es));
+  at::Tensor base =
+      at::empty({storage_elems}, at::TensorOptions().dtype(to_scalar_type(t.dtype())));
+  if (storage_elems)
+    std::memcpy(base.data_ptr(), t.storage_data(), static_cast<size_t>(storage_elems * es));
   return base.as_strided(t.sizes(), t.strides(), t.storage_offset());
 }
 
@@ -84,8 +107,10 @@ Value from_aten(const at::Tensor &t, const std::string &where) {
     v.kind = Value::Kind::Opaque;
     v.text = std::string(c10::toString(r.scalar_type())) + " tensor";
     for (auto &c : v.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v.text.starts_with("complexfloat")) v.text = "complex64 tensor";
-    else if (v.text.starts_with("complexdouble")) v.text = "complex128 tensor";
+    if (v.text.starts_with("complexfloat"))
+      v.text = "complex64 tensor";
+    else if (v.text.starts_with("complexdouble"))
+      v.text = "complex128 tensor";
     return v;
   }
   // Keep the tensor's strides and storage offset: copy its storage.
@@ -93,7 +118,8 @@ Value from_aten(const at::Tensor &t, const std::string &where) {
   auto storage = std::make_shared<std::vector<uint8_t>>(nbytes);
   if (nbytes) std::memcpy(storage->data(), r.storage().data(), nbytes);
   try {
-    return Value::of_tensor(HostTensor(*dt, r.sizes().vec(), r.strides().vec(), r.storage_offset(), storage));
+    return Value::of_tensor(
+        HostTensor(*dt, r.sizes().vec(), r.strides().vec(), r.storage_offset(), storage));
   } catch (const Error &e) {
     throw Error(where + ": " + e.message());
   }
@@ -134,29 +160,38 @@ Value from_ivalue(const c10::IValue &v, const std::string &where) {
 
 double as_double(const Value &v, const std::string &where) {
   switch (v.kind) {
-  case Value::Kind::Double: return v.number;
-  case Value::Kind::Int: return static_cast<double>(v.integer);
-  case Value::Kind::Bool: return v.boolean ? 1.0 : 0.0;
-  default: throw Error(where + ": expected a number, got " + v.summary());
+    case Value::Kind::Double:
+      return v.number;
+    case Value::Kind::Int:
+      return static_cast<double>(v.integer);
+    case Value::Kind::Bool:
+      return v.boolean ? 1.0 : 0.0;
+    default:
+      throw Error(where + ": expected a number, got " + v.summary());
   }
 }
 
 // Schemas carry ScalarType, Layout and MemoryFormat as int; Values carry them by name.
 int64_t as_int(const Value &v, const std::string &where) {
   switch (v.kind) {
-  case Value::Kind::Int: return v.integer;
-  case Value::Kind::Bool: return v.boolean ? 1 : 0;
-  case Value::Kind::DType: return static_cast<int64_t>(to_scalar_type(v.dtype));
-  case Value::Kind::Layout:
-    if (v.text == "strided") return static_cast<int64_t>(c10::kStrided);
-    throw Error(where + ": layout '" + v.text + "' is not supported");
-  case Value::Kind::MemoryFormat:
-    if (v.text == "contiguous_format") return static_cast<int64_t>(c10::MemoryFormat::Contiguous);
-    if (v.text == "preserve_format") return static_cast<int64_t>(c10::MemoryFormat::Preserve);
-    if (v.text == "channels_last") return static_cast<int64_t>(c10::MemoryFormat::ChannelsLast);
-    if (v.text == "channels_last_3d") return static_cast<int64_t>(c10::MemoryFormat::ChannelsLast3d);
-    throw Error(where + ": memory format '" + v.text + "' is not supported");
-  default: throw Error(where + ": expected an integer, got " + v.summary());
+    case Value::Kind::Int:
+      return v.integer;
+    case Value::Kind::Bool:
+      return v.boolean ? 1 : 0;
+    case Value::Kind::DType:
+      return static_cast<int64_t>(to_scalar_type(v.dtype));
+    case Value::Kind::Layout:
+      if (v.text == "strided") return static_cast<int64_t>(c10::kStrided);
+      throw Error(where + ": layout '" + v.text + "' is not supported");
+    case Value::Kind::MemoryFormat:
+      if (v.text == "contiguous_format") return static_cast<int64_t>(c10::MemoryFormat::Contiguous);
+      if (v.text == "preserve_format") return static_cast<int64_t>(c10::MemoryFormat::Preserve);
+      if (v.text == "channels_last") return static_cast<int64_t>(c10::MemoryFormat::ChannelsLast);
+      if (v.text == "channels_last_3d")
+        return static_cast<int64_t>(c10::MemoryFormat::ChannelsLast3d);
+      throw Error(where + ": memory format '" + v.text + "' is not supported");
+    default:
+      throw Error(where + ": expected an integer, got " + v.summary());
   }
 }
 
@@ -164,47 +199,52 @@ c10::IValue to_ivalue(const Value &v, const c10::TypePtr &type, const std::strin
 
 c10::IValue list_to_ivalue(const Value &v, const c10::ListTypePtr &lt, const std::string &where) {
   const c10::TypePtr &elem = lt->getElementType();
-  // A single number passed where a list is expected (e.g. int[1] dims) is broadcast by ATen's parser.
+  // A single number passed where a list is expected (e.g. int[1] dims) is broadcast by ATen's
+  // parser.
   std::vector<Value> items = v.kind == Value::Kind::List ? v.list : std::vector<Value>{v};
   switch (elem->kind()) {
-  case c10::TypeKind::IntType:
-  case c10::TypeKind::SymIntType: {  // ATen unboxes an int list as SymInt[]
-    c10::List<int64_t> l;
-    for (const auto &x : items) l.push_back(as_int(x, where));
-    return l;
-  }
-  case c10::TypeKind::FloatType: {
-    c10::List<double> l;
-    for (const auto &x : items) l.push_back(as_double(x, where));
-    return l;
-  }
-  case c10::TypeKind::BoolType: {
-    c10::List<bool> l;
-    for (const auto &x : items) l.push_back(as_int(x, where) != 0);
-    return l;
-  }
-  case c10::TypeKind::TensorType: {
-    c10::List<at::Tensor> l;
-    for (const auto &x : items) {
-      if (!x.is_tensor()) throw Error(where + ": expected a tensor in the list, got " + x.summary());
-      l.push_back(to_aten(x.tensor));
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::SymIntType: {  // ATen unboxes an int list as SymInt[]
+      c10::List<int64_t> l;
+      for (const auto &x : items) l.push_back(as_int(x, where));
+      return l;
     }
-    return l;
-  }
-  case c10::TypeKind::OptionalType: {
-    c10::List<c10::optional<at::Tensor>> l;
-    for (const auto &x : items) {
-      if (x.kind == Value::Kind::None) l.push_back(c10::nullopt);
-      else if (x.is_tensor()) l.push_back(to_aten(x.tensor));
-      else throw Error(where + ": expected a tensor or None in the list, got " + x.summary());
+    case c10::TypeKind::FloatType: {
+      c10::List<double> l;
+      for (const auto &x : items) l.push_back(as_double(x, where));
+      return l;
     }
-    return l;
-  }
-  default: {
-    c10::impl::GenericList l(elem);
-    for (const auto &x : items) l.push_back(to_ivalue(x, elem, where));
-    return l;
-  }
+    case c10::TypeKind::BoolType: {
+      c10::List<bool> l;
+      for (const auto &x : items) l.push_back(as_int(x, where) != 0);
+      return l;
+    }
+    case c10::TypeKind::TensorType: {
+      c10::List<at::Tensor> l;
+      for (const auto &x : items) {
+        if (!x.is_tensor())
+          throw Error(where + ": expected a tensor in the list, got " + x.summary());
+        l.push_back(to_aten(x.tensor));
+      }
+      return l;
+    }
+    case c10::TypeKind::OptionalType: {
+      c10::List<c10::optional<at::Tensor>> l;
+      for (const auto &x : items) {
+        if (x.kind == Value::Kind::None)
+          l.push_back(c10::nullopt);
+        else if (x.is_tensor())
+          l.push_back(to_aten(x.tensor));
+        else
+          throw Error(where + ": expected a tensor or None in the list, got " + x.summary());
+      }
+      return l;
+    }
+    default: {
+      c10::impl::GenericList l(elem);
+      for (const auto &x : items) l.push_back(to_ivalue(x, elem, where));
+      return l;
+    }
   }
 }
 
@@ -215,42 +255,59 @@ c10::IValue to_ivalue(const Value &v, const c10::TypePtr &type, const std::strin
     t = t->castRaw<c10::OptionalType>()->getElementType();
   }
   switch (t->kind()) {
-  case c10::TypeKind::TensorType:
-    if (v.is_tensor()) return to_aten(v.tensor);
-    // A Python number where the schema wants a Tensor: ATen's wrapped-number scalar tensor.
-    if (v.kind == Value::Kind::Double || v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) {
-      at::Tensor t = v.kind == Value::Kind::Double ? at::scalar_tensor(v.number, at::kDouble)
-                     : v.kind == Value::Kind::Int ? at::scalar_tensor(v.integer, at::kLong)
-                                                  : at::scalar_tensor(v.boolean, at::kBool);
-      t.unsafeGetTensorImpl()->set_wrapped_number(true);
-      return t;
-    }
-    throw Error(where + ": expected a tensor, got " + v.summary());
-  case c10::TypeKind::IntType: return as_int(v, where);
-  case c10::TypeKind::SymIntType: return as_int(v, where);
-  case c10::TypeKind::FloatType: return as_double(v, where);
-  case c10::TypeKind::BoolType: return as_int(v, where) != 0;
-  case c10::TypeKind::ListType: return list_to_ivalue(v, t->cast<c10::ListType>(), where);
-  default: break;
+    case c10::TypeKind::TensorType:
+      if (v.is_tensor()) return to_aten(v.tensor);
+      // A Python number where the schema wants a Tensor: ATen's wrapped-number scalar tensor.
+      if (v.kind == Value::Kind::Double || v.kind == Value::Kind::Int ||
+          v.kind == Value::Kind::Bool) {
+        at::Tensor t = v.kind == Value::Kind::Double ? at::scalar_tensor(v.number, at::kDouble)
+                       : v.kind == Value::Kind::Int  ? at::scalar_tensor(v.integer, at::kLong)
+                                                     : at::scalar_tensor(v.boolean, at::kBool);
+        t.unsafeGetTensorImpl()->set_wrapped_number(true);
+        return t;
+      }
+      throw Error(where + ": expected a tensor, got " + v.summary());
+    case c10::TypeKind::IntType:
+      return as_int(v, where);
+    case c10::TypeKind::SymIntType:
+      return as_int(v, where);
+    case c10::TypeKind::FloatType:
+      return as_double(v, where);
+    case c10::TypeKind::BoolType:
+      return as_int(v, where) != 0;
+    case c10::TypeKind::ListType:
+      return list_to_ivalue(v, t->cast<c10::ListType>(), where);
+    default:
+      break;
   }
   switch (v.kind) {
-  case Value::Kind::None: return c10::IValue();
-  case Value::Kind::Bool: return v.boolean;
-  case Value::Kind::Int: return v.integer;
-  case Value::Kind::Double: return v.number;
-  case Value::Kind::Complex: return c10::complex<double>(v.number, v.imag);
-  case Value::Kind::String: return v.text;
-  case Value::Kind::Tensor: return to_aten(v.tensor);
-  case Value::Kind::DType:
-  case Value::Kind::Layout:
-  case Value::Kind::MemoryFormat: return as_int(v, where);
-  case Value::Kind::Device: return c10::Device(v.text);
-  case Value::Kind::List: {
-    std::vector<c10::IValue> items;
-    for (const auto &x : v.list) items.push_back(to_ivalue(x, c10::AnyType::get(), where));
-    return c10::ivalue::Tuple::create(std::move(items));
-  }
-  case Value::Kind::Opaque: throw Error(where + ": cannot pass " + v.summary() + " to ATen");
+    case Value::Kind::None:
+      return c10::IValue();
+    case Value::Kind::Bool:
+      return v.boolean;
+    case Value::Kind::Int:
+      return v.integer;
+    case Value::Kind::Double:
+      return v.number;
+    case Value::Kind::Complex:
+      return c10::complex<double>(v.number, v.imag);
+    case Value::Kind::String:
+      return v.text;
+    case Value::Kind::Tensor:
+      return to_aten(v.tensor);
+    case Value::Kind::DType:
+    case Value::Kind::Layout:
+    case Value::Kind::MemoryFormat:
+      return as_int(v, where);
+    case Value::Kind::Device:
+      return c10::Device(v.text);
+    case Value::Kind::List: {
+      std::vector<c10::IValue> items;
+      for (const auto &x : v.list) items.push_back(to_ivalue(x, c10::AnyType::get(), where));
+      return c10::ivalue::Tuple::create(std::move(items));
+    }
+    case Value::Kind::Opaque:
+      throw Error(where + ": cannot pass " + v.summary() + " to ATen");
   }
   throw Error(where + ": unsupported argument");
 }
@@ -276,8 +333,8 @@ OracleResult Oracle::call(const std::string &overload, const std::vector<Value> 
   for (const auto &f : formals)
     if (!f.kwarg_only()) ++positional;
   if (args.size() > positional)
-    throw Error("oracle: " + overload + ": " + std::to_string(args.size()) + " positional arguments, schema takes " +
-                std::to_string(positional));
+    throw Error("oracle: " + overload + ": " + std::to_string(args.size()) +
+                " positional arguments, schema takes " + std::to_string(positional));
   for (const auto &[name, value] : kwargs) {
     bool known = false;
     for (const auto &f : formals) known = known || f.name() == name;
@@ -293,9 +350,12 @@ OracleResult Oracle::call(const std::string &overload, const std::vector<Value> 
     for (const auto &[name, value] : kwargs)
       if (name == f.name()) given = &value;
     c10::IValue iv;
-    if (given) iv = to_ivalue(*given, f.type(), where);
-    else if (f.default_value()) iv = *f.default_value();
-    else throw Error(where + " is missing and has no default");
+    if (given)
+      iv = to_ivalue(*given, f.type(), where);
+    else if (f.default_value())
+      iv = *f.default_value();
+    else
+      throw Error(where + " is missing and has no default");
     inputs.push_back(iv);
     stack.push_back(std::move(iv));
   }

@@ -53,12 +53,16 @@ std::string slurp(const fs::path &p) {
 // Assemble and link a .S workload with the GNU RISC-V toolchain.
 fs::path build_asm(const Workload &w, const fs::path &work) {
   fs::create_directories(work);
-  fs::path obj = work / (w.name + ".o"), elf = work / (w.name + ".elf"), log = work / (w.name + ".log");
+  fs::path obj = work / (w.name + ".o"), elf = work / (w.name + ".elf"),
+           log = work / (w.name + ".log");
   std::string inc = fs::path(w.path).parent_path().string();
-  if (run_tool({"riscv64-unknown-elf-as", "-march=rv64imafdv_zicsr_zifencei", "-I", inc, "-o", obj.string(), w.path},
+  if (run_tool({"riscv64-unknown-elf-as", "-march=rv64imafdv_zicsr_zifencei", "-I", inc, "-o",
+                obj.string(), w.path},
                log) != 0)
     throw Error("assembling failed: " + slurp(log), ErrorContext{w.path, "", {}, {}, {}});
-  if (run_tool({"riscv64-unknown-elf-ld", "-N", "-Ttext=0x80000000", "-o", elf.string(), obj.string()}, log) != 0)
+  if (run_tool(
+          {"riscv64-unknown-elf-ld", "-N", "-Ttext=0x80000000", "-o", elf.string(), obj.string()},
+          log) != 0)
     throw Error("linking failed: " + slurp(log), ErrorContext{w.path, "", {}, {}, {}});
   return elf;
 }
@@ -89,9 +93,11 @@ void read_trace(const fs::path &file, PointResult &r) try {
   if (m) cyc.read(r.trace_cycles.data(), H5::PredType::NATIVE_INT64);
   std::vector<int64_t> flat(m * n);
   if (m) f.openDataSet("/series/values").read(flat.data(), H5::PredType::NATIVE_INT64);
-  for (size_t i = 0; i < m; ++i) r.trace_rows.emplace_back(flat.begin() + i * n, flat.begin() + (i + 1) * n);
+  for (size_t i = 0; i < m; ++i)
+    r.trace_rows.emplace_back(flat.begin() + i * n, flat.begin() + (i + 1) * n);
 } catch (const H5::Exception &e) {
-  throw Error("cannot read the sampled counters: " + e.getDetailMsg(), ErrorContext{file.string(), "/series", {}, {}, {}});
+  throw Error("cannot read the sampled counters: " + e.getDetailMsg(),
+              ErrorContext{file.string(), "/series", {}, {}, {}});
 }
 
 // Test hook: OPFORGE_SWEEP_INJECT="crash@N" aborts point N (a crashing child).
@@ -113,20 +119,29 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
   fs::path work = shard.parent_path() / ("work-" + std::to_string(p.index));
   try {
     r.config = point_arch_document(s, p);
-    model::ChipParams params = model::chip_params_from_json(r.config, s.file + " (point " + std::to_string(p.index) + ")");
+    model::ChipParams params =
+        model::chip_params_from_json(r.config, s.file + " (point " + std::to_string(p.index) + ")");
     r.config = model::chip_params_to_json(params);
     model::KernelLaunch k;
     fs::path elf = w.kind == Workload::Kind::Asm ? build_asm(w, work) : fs::path(w.path);
     k.image = model::read_elf_file(elf.string());
-    if (w.grid_per_pe) k.grid = {params.num_pes(), 1, 1};
-    else k.grid = {w.grid[0], w.grid[1], w.grid[2]};
+    if (w.grid_per_pe)
+      k.grid = {params.num_pes(), 1, 1};
+    else
+      k.grid = {w.grid[0], w.grid[1], w.grid[2]};
     model::Device dev(params);
     uint64_t programs = uint64_t(k.grid.x) * k.grid.y * k.grid.z;
     for (const auto &a : w.args) {
       switch (a.kind) {
-        case KernelArg::Kind::Value: put_u64(k.args, a.value); break;
-        case KernelArg::Kind::Alloc: put_u64(k.args, dev.alloc(a.per_program ? a.value * programs : a.value)); break;
-        case KernelArg::Kind::LocalBase: put_u64(k.args, params.map.local_alias_base + a.value); break;
+        case KernelArg::Kind::Value:
+          put_u64(k.args, a.value);
+          break;
+        case KernelArg::Kind::Alloc:
+          put_u64(k.args, dev.alloc(a.per_program ? a.value * programs : a.value));
+          break;
+        case KernelArg::Kind::LocalBase:
+          put_u64(k.args, params.map.local_alias_base + a.value);
+          break;
       }
     }
     if (s.sample_interval_cycles) dev.set_sampled_counters(s.sample_counters);

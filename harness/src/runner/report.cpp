@@ -13,15 +13,18 @@ namespace opforge::harness {
 namespace {
 
 // Sum of counters whose name ends with `suffix` (over PEs / channels).
-uint64_t sum_suffix(const std::vector<std::pair<std::string, uint64_t>> &counters, const std::string &suffix) {
+uint64_t sum_suffix(const std::vector<std::pair<std::string, uint64_t>> &counters,
+                    const std::string &suffix) {
   uint64_t t = 0;
   for (const auto &[n, v] : counters)
-    if (n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) t += v;
+    if (n.size() >= suffix.size() &&
+        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      t += v;
   return t;
 }
 
-uint64_t sum_match(const std::vector<std::pair<std::string, uint64_t>> &counters, const std::string &prefix,
-                   const std::string &suffix) {
+uint64_t sum_match(const std::vector<std::pair<std::string, uint64_t>> &counters,
+                   const std::string &prefix, const std::string &suffix) {
   uint64_t t = 0;
   for (const auto &[n, v] : counters)
     if (n.rfind(prefix, 0) == 0 && n.size() >= suffix.size() &&
@@ -45,7 +48,8 @@ std::string cell(const nlohmann::json &v) {
 std::string format_report(const std::filesystem::path &results) {
   h5::File f = h5::File::open(results);
   if (!f.exists("/summary") || !f.exists("/points"))
-    throw Error("not a sweep results file (no /summary or /points)", ErrorContext{results.string(), "/", {}, {}, {}});
+    throw Error("not a sweep results file (no /summary or /points)",
+                ErrorContext{results.string(), "/", {}, {}, {}});
   std::string name = f.attr_string("/meta", "scenario_name");
   auto idx = f.read_int_column("/summary", "point");
   std::ostringstream out;
@@ -65,7 +69,8 @@ std::string format_report(const std::filesystem::path &results) {
     if (!fields_known) {
       for (auto it = axes.begin(); it != axes.end(); ++it) fields.push_back(it.key());
       head.insert(head.end(), fields.begin(), fields.end());
-      for (const char *h : {"status", "cycles", "speedup", "instr", "dma_bytes", "dram_bytes", "dpe_macs", "sram_hit/miss", "reason"})
+      for (const char *h : {"status", "cycles", "speedup", "instr", "dma_bytes", "dram_bytes",
+                            "dpe_macs", "sram_hit/miss", "reason"})
         head.push_back(h);
       fields_known = true;
     }
@@ -73,7 +78,8 @@ std::string format_report(const std::filesystem::path &results) {
     if (f.exists(g + "/counters")) {
       auto n = f.read_string_column(g + "/counters", "name");
       auto v = f.read_int_column(g + "/counters", "value");
-      for (size_t k = 0; k < n.size() && k < v.size(); ++k) counters.emplace_back(n[k], uint64_t(v[k]));
+      for (size_t k = 0; k < n.size() && k < v.size(); ++k)
+        counters.emplace_back(n[k], uint64_t(v[k]));
     }
     std::vector<std::string> row = {std::to_string(i), workload};
     for (const auto &fl : fields) row.push_back(axes.contains(fl) ? cell(axes[fl]) : "-");
@@ -82,13 +88,20 @@ std::string format_report(const std::filesystem::path &results) {
     row.push_back(ok ? std::to_string(cycles) : "-");
     if (ok && !baseline.count(workload)) baseline[workload] = cycles;
     char sp[32] = "-";
-    if (ok && cycles && baseline[workload]) std::snprintf(sp, sizeof sp, "%.2fx", double(baseline[workload]) / double(cycles));
+    if (ok && cycles && baseline[workload])
+      std::snprintf(sp, sizeof sp, "%.2fx", double(baseline[workload]) / double(cycles));
     row.push_back(sp);
     row.push_back(ok ? std::to_string(f.attr_int(g, "instructions")) : "-");
-    row.push_back(ok ? std::to_string(sum_suffix(counters, ".dma.bytes_read") + sum_suffix(counters, ".dma.bytes_written")) : "-");
-    row.push_back(ok ? std::to_string(sum_match(counters, "dram.", ".bytes_read") + sum_match(counters, "dram.", ".bytes_written")) : "-");
+    row.push_back(ok ? std::to_string(sum_suffix(counters, ".dma.bytes_read") +
+                                      sum_suffix(counters, ".dma.bytes_written"))
+                     : "-");
+    row.push_back(ok ? std::to_string(sum_match(counters, "dram.", ".bytes_read") +
+                                      sum_match(counters, "dram.", ".bytes_written"))
+                     : "-");
     row.push_back(ok ? std::to_string(sum_suffix(counters, ".dpe.macs")) : "-");
-    row.push_back(ok ? std::to_string(sum_suffix(counters, "sram.hits")) + "/" + std::to_string(sum_suffix(counters, "sram.misses")) : "-");
+    row.push_back(ok ? std::to_string(sum_suffix(counters, "sram.hits")) + "/" +
+                           std::to_string(sum_suffix(counters, "sram.misses"))
+                     : "-");
     std::string reason = f.attr_string(g, "reason");
     if (reason.size() > 60) reason = reason.substr(0, 57) + "...";
     for (char &ch : reason)
@@ -99,7 +112,8 @@ std::string format_report(const std::filesystem::path &results) {
   std::vector<size_t> width(head.size(), 0);
   for (size_t c = 0; c < head.size(); ++c) width[c] = head[c].size();
   for (const auto &r : rows)
-    for (size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (size_t c = 0; c < r.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], r[c].size());
   auto line = [&](const std::vector<std::string> &r) {
     for (size_t c = 0; c < r.size(); ++c) {
       out << r[c];
@@ -109,7 +123,8 @@ std::string format_report(const std::filesystem::path &results) {
   };
   line(head);
   for (const auto &r : rows) line(r);
-  out << "speedup: cycles of the first successful point of the same workload / cycles of the point\n";
+  out << "speedup: cycles of the first successful point of the same workload / cycles of the "
+         "point\n";
   return out.str();
 }
 

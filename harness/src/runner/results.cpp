@@ -34,7 +34,8 @@ void write_point(h5::File &f, const std::string &g, const PointResult &r) {
   f.set_json_attr(g, "config", r.config);
   f.set_json_attr(g, "axis_values", r.axis_values);
   if (!r.counters.empty()) {
-    h5::Table t = f.create_table(g + "/counters", {{"name", h5::ColumnType::String}, {"value", h5::ColumnType::Int64}});
+    h5::Table t = f.create_table(
+        g + "/counters", {{"name", h5::ColumnType::String}, {"value", h5::ColumnType::Int64}});
     std::vector<h5::Row> rows;
     rows.reserve(r.counters.size());
     for (const auto &[n, v] : r.counters) rows.push_back({n, int64_t(v)});
@@ -43,10 +44,12 @@ void write_point(h5::File &f, const std::string &g, const PointResult &r) {
   if (!r.trace_names.empty() && !r.trace_cycles.empty()) {
     f.create_group(g + "/trace");
     f.set_json_attr(g + "/trace", "names", r.trace_names);
-    f.write_dataset(g + "/trace/cycles", {r.trace_cycles.size()}, std::span<const int64_t>(r.trace_cycles));
+    f.write_dataset(g + "/trace/cycles", {r.trace_cycles.size()},
+                    std::span<const int64_t>(r.trace_cycles));
     std::vector<int64_t> flat;
     for (const auto &row : r.trace_rows) flat.insert(flat.end(), row.begin(), row.end());
-    f.write_dataset(g + "/trace/values", {r.trace_rows.size(), r.trace_names.size()}, std::span<const int64_t>(flat));
+    f.write_dataset(g + "/trace/values", {r.trace_rows.size(), r.trace_names.size()},
+                    std::span<const int64_t>(flat));
   }
   // Status last: a point with a status attribute is complete.
   f.set_attr(g, "status", r.status);
@@ -66,7 +69,8 @@ PointResult read_point(const h5::File &f, const std::string &g) {
   if (f.exists(g + "/counters")) {
     auto names = f.read_string_column(g + "/counters", "name");
     auto values = f.read_int_column(g + "/counters", "value");
-    for (size_t i = 0; i < names.size() && i < values.size(); ++i) r.counters.emplace_back(names[i], uint64_t(values[i]));
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i)
+      r.counters.emplace_back(names[i], uint64_t(values[i]));
   }
   if (f.exists(g + "/trace")) {
     r.trace_names = f.attr_json(g + "/trace", "names").get<std::vector<std::string>>();
@@ -101,7 +105,8 @@ void write_shard(const fs::path &path, const PointResult &r) {
 
 PointResult read_shard(const fs::path &path) {
   h5::File f = h5::File::open(path);
-  if (!f.exists("/point")) throw Error("not a point shard (no /point)", ErrorContext{path.string(), "/point", {}, {}, {}});
+  if (!f.exists("/point"))
+    throw Error("not a point shard (no /point)", ErrorContext{path.string(), "/point", {}, {}, {}});
   return read_point(f, "/point");
 }
 
@@ -146,10 +151,11 @@ void merge_results(const fs::path &out, const Scenario &s, const std::vector<Swe
     // Summary: fixed columns, then one column per swept field.
     std::vector<std::string> fields;
     for (const auto &a : s.axes) fields.insert(fields.end(), a.fields.begin(), a.fields.end());
-    std::vector<h5::Column> cols = {{"point", h5::ColumnType::Int64},        {"workload", h5::ColumnType::String},
-                                    {"status", h5::ColumnType::String},      {"reason", h5::ColumnType::String},
-                                    {"cycles", h5::ColumnType::Int64},       {"instructions", h5::ColumnType::Int64},
-                                    {"host_seconds", h5::ColumnType::Float64}};
+    std::vector<h5::Column> cols = {
+        {"point", h5::ColumnType::Int64},         {"workload", h5::ColumnType::String},
+        {"status", h5::ColumnType::String},       {"reason", h5::ColumnType::String},
+        {"cycles", h5::ColumnType::Int64},        {"instructions", h5::ColumnType::Int64},
+        {"host_seconds", h5::ColumnType::Float64}};
     std::vector<bool> numeric;
     for (const auto &fld : fields) {
       bool num = true;
@@ -162,12 +168,16 @@ void merge_results(const fs::path &out, const Scenario &s, const std::vector<Swe
     h5::Table t = f.create_table("/summary", cols);
     std::vector<h5::Row> rows;
     for (const auto &r : results) {
-      h5::Row row = {int64_t(r.index), r.workload, r.status, r.reason, int64_t(r.cycles), int64_t(r.instructions),
-                     r.host_seconds};
+      h5::Row row = {int64_t(r.index),        r.workload,    r.status, r.reason, int64_t(r.cycles),
+                     int64_t(r.instructions), r.host_seconds};
       for (size_t i = 0; i < fields.size(); ++i) {
-        json v = r.axis_values.is_object() && r.axis_values.contains(fields[i]) ? r.axis_values[fields[i]] : json();
-        if (numeric[i]) row.push_back(v.is_number() ? v.get<double>() : 0.0);
-        else row.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+        json v = r.axis_values.is_object() && r.axis_values.contains(fields[i])
+                     ? r.axis_values[fields[i]]
+                     : json();
+        if (numeric[i])
+          row.push_back(v.is_number() ? v.get<double>() : 0.0);
+        else
+          row.push_back(v.is_string() ? v.get<std::string>() : v.dump());
       }
       rows.push_back(std::move(row));
     }

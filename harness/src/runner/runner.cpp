@@ -60,9 +60,12 @@ std::string tail(const fs::path &p, size_t max_chars) {
 
 std::string fmt_secs(double s) {
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s / 60), int(s) % 60);
-  else std::snprintf(buf, sizeof buf, "%.0fs", s);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
+  else if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", int(s / 60), int(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
   return buf;
 }
 
@@ -90,8 +93,10 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
       }
       if (!failed || !opts.retry_failed) {
         ++sum.skipped;
-        if (failed) ++sum.failed;
-        else ++sum.ok;
+        if (failed)
+          ++sum.failed;
+        else
+          ++sum.ok;
         continue;
       }
     }
@@ -107,9 +112,10 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
     double el = std::chrono::duration<double>(Clock::now() - t0).count();
     size_t left = todo.size() - done;
     std::string eta = done ? fmt_secs(el / double(done) * double(left)) : "?";
-    *opts.progress << "\r[sweep " << s.name << "] " << (sum.skipped + done) << "/" << sum.total << " points, "
-                   << sum.failed << " failed, " << running.size() << " running, elapsed " << fmt_secs(el)
-                   << ", ETA " << (left ? eta : "0s") << "   " << (final ? "\n" : "") << std::flush;
+    *opts.progress << "\r[sweep " << s.name << "] " << (sum.skipped + done) << "/" << sum.total
+                   << " points, " << sum.failed << " failed, " << running.size()
+                   << " running, elapsed " << fmt_secs(el) << ", ETA " << (left ? eta : "0s")
+                   << "   " << (final ? "\n" : "") << std::flush;
   };
   auto finish = [&](const Child &c, int st) {
     fs::path sp = shard_path(opts.out, c.point);
@@ -136,20 +142,22 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
         r.reason = "killed after the per-point timeout of " + fmt_secs(timeout_s);
       } else if (WIFSIGNALED(st)) {
         r.status = "crashed";
-        r.reason = std::string("point process died on signal ") + std::to_string(WTERMSIG(st)) + " (" +
-                   strsignal(WTERMSIG(st)) + ")";
+        r.reason = std::string("point process died on signal ") + std::to_string(WTERMSIG(st)) +
+                   " (" + strsignal(WTERMSIG(st)) + ")";
       } else {
         r.status = "crashed";
-        r.reason = "point process exited with status " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) +
-                   " without a result";
+        r.reason = "point process exited with status " +
+                   std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) + " without a result";
       }
       if (!out.empty()) r.reason += ": " + out;
       write_shard(sp, r);
     }
     ++done;
     ++sum.ran;
-    if (r.status == "ok") ++sum.ok;
-    else ++sum.failed;
+    if (r.status == "ok")
+      ++sum.ok;
+    else
+      ++sum.failed;
   };
 
   progress(false);
@@ -160,8 +168,8 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
       Child c;
       c.point = i;
       c.start = Clock::now();
-      c.pid = spawn({opts.opforge_exe, "sweep-point", opts.scenario_file, "--index", std::to_string(i), "--out",
-                     opts.out.string()},
+      c.pid = spawn({opts.opforge_exe, "sweep-point", opts.scenario_file, "--index",
+                     std::to_string(i), "--out", opts.out.string()},
                     log);
       running.push_back(c);
       progress(false);
@@ -184,8 +192,10 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
       }
       ++k;
     }
-    if (changed) progress(false);
-    else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (changed)
+      progress(false);
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   merge_results(opts.out, s, points);
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -70,14 +70,17 @@ std::vector<json> axis_values(const Ctx &c, const json &v, const std::string &pa
     if (has_step == has_factor) c.fail(path, "a range needs exactly one of 'step' or 'factor'");
     bool integral = v["start"].is_number_integer() && v["stop"].is_number_integer();
     auto push = [&](double x) {
-      if (integral) out.push_back(int64_t(std::llround(x)));
-      else out.push_back(x);
+      if (integral)
+        out.push_back(int64_t(std::llround(x)));
+      else
+        out.push_back(x);
     };
     if (has_step) {
       double step = c.num(v["step"], path + "/step");
       integral &= v["step"].is_number_integer();
       if (step <= 0) c.fail(path + "/step", "step must be positive");
-      for (double x = start; x <= stop + 1e-9 * std::fabs(stop) && out.size() < 100000; x += step) push(x);
+      for (double x = start; x <= stop + 1e-9 * std::fabs(stop) && out.size() < 100000; x += step)
+        push(x);
     } else {
       double factor = c.num(v["factor"], path + "/factor");
       integral &= v["factor"].is_number_integer();
@@ -92,14 +95,16 @@ std::vector<json> axis_values(const Ctx &c, const json &v, const std::string &pa
   return out;
 }
 
-void check_field(const Ctx &c, const json &arch_doc, const std::string &field, const std::string &path) {
+void check_field(const Ctx &c, const json &arch_doc, const std::string &field,
+                 const std::string &path) {
   if (field.empty()) c.fail(path, "empty architecture field name");
   const json *f = find_dotted(arch_doc, field);
   if (!f) c.fail(path, "unknown architecture field '" + field + "'");
   if (f->is_object()) c.fail(path, "'" + field + "' is a group of fields, not a field");
 }
 
-Workload parse_workload(const Ctx &c, const json &w, const std::string &path, const std::string &base_dir) {
+Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
+                        const std::string &base_dir) {
   Workload out;
   std::string kind = c.str(c.need(w, path, "kind"), path + "/kind");
   if (kind == "aten") {
@@ -124,7 +129,8 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path, co
     } else if (g.is_array() && !g.empty() && g.size() <= 3) {
       for (size_t i = 0; i < g.size(); ++i) {
         uint64_t v = c.u64(g[i], path + "/grid/" + std::to_string(i));
-        if (v == 0 || v > 65535) c.fail(path + "/grid/" + std::to_string(i), "grid extent must be 1..65535");
+        if (v == 0 || v > 65535)
+          c.fail(path + "/grid/" + std::to_string(i), "grid extent must be 1..65535");
         out.grid[i] = uint32_t(v);
       }
     } else {
@@ -153,7 +159,9 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path, co
         k.kind = KernelArg::Kind::LocalBase;
         k.value = c.u64(a["local_base"], ap + "/local_base");
       } else {
-        c.fail(ap, "expected an integer, {\"alloc_bytes\": N[, \"per_program\": bool]} or {\"local_base\": OFFSET}");
+        c.fail(ap,
+               "expected an integer, {\"alloc_bytes\": N[, \"per_program\": bool]} or "
+               "{\"local_base\": OFFSET}");
       }
       out.args.push_back(k);
     }
@@ -167,14 +175,16 @@ json resolved_arch_document(const std::string &arch) {
   return model::chip_params_to_json(model::load_chip_params(arch));
 }
 
-void set_arch_field(json &doc, const std::string &dotted, const json &value, const std::string &where) {
+void set_arch_field(json &doc, const std::string &dotted, const json &value,
+                    const std::string &where) {
   json *cur = &doc;
   size_t pos = 0;
   while (true) {
     size_t dot = dotted.find('.', pos);
     std::string key = dotted.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
     if (!cur->is_object() || !cur->contains(key))
-      throw Error("unknown architecture field '" + dotted + "'", ErrorContext{where, dotted, {}, {}, {}});
+      throw Error("unknown architecture field '" + dotted + "'",
+                  ErrorContext{where, dotted, {}, {}, {}});
     cur = &(*cur)[key];
     if (dot == std::string::npos) break;
     pos = dot + 1;
@@ -184,8 +194,9 @@ void set_arch_field(json &doc, const std::string &dotted, const json &value, con
 
 Scenario parse_scenario(const json &doc, const std::string &file, const std::string &base_dir) {
   Ctx c{file};
-  c.only(doc, "", {"name", "description", "arch", "overrides", "sweep", "workloads", "timing",
-                   "sample_interval_cycles", "sample_counters", "timeout_s", "output"});
+  c.only(doc, "",
+         {"name", "description", "arch", "overrides", "sweep", "workloads", "timing",
+          "sample_interval_cycles", "sample_counters", "timeout_s", "output"});
   Scenario s;
   s.file = file;
   s.document = doc;
@@ -199,7 +210,8 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
     c.fail("/arch", "cannot load architecture '" + s.arch + "': " + e.what());
   }
   if (doc.contains("overrides")) {
-    if (!doc["overrides"].is_object()) c.fail("/overrides", "expected an object {\"field\": value}");
+    if (!doc["overrides"].is_object())
+      c.fail("/overrides", "expected an object {\"field\": value}");
     for (auto it = doc["overrides"].begin(); it != doc["overrides"].end(); ++it) {
       check_field(c, arch_doc, it.key(), "/overrides/" + it.key());
       s.overrides.emplace_back(it.key(), it.value());
@@ -215,7 +227,8 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
       if (a.is_object() && a.contains("zip")) {
         c.only(a, ap, {"zip"});
         const json &z = a["zip"];
-        if (!z.is_object() || z.empty()) c.fail(ap + "/zip", "expected an object {\"field\": values, ...}");
+        if (!z.is_object() || z.empty())
+          c.fail(ap + "/zip", "expected an object {\"field\": values, ...}");
         std::vector<std::vector<json>> cols;
         for (auto it = z.begin(); it != z.end(); ++it) {
           check_field(c, arch_doc, it.key(), ap + "/zip/" + it.key());
@@ -236,7 +249,8 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
         std::string f = c.str(a["field"], ap + "/field");
         check_field(c, arch_doc, f, ap + "/field");
         axis.fields.push_back(f);
-        for (auto &v : axis_values(c, c.need(a, ap, "values"), ap + "/values")) axis.values.push_back({v});
+        for (auto &v : axis_values(c, c.need(a, ap, "values"), ap + "/values"))
+          axis.values.push_back({v});
       } else {
         c.fail(ap, "expected {\"field\": NAME, \"values\": [...] | {range}} or {\"zip\": {...}}");
       }
@@ -250,16 +264,19 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
     s.workloads.push_back(parse_workload(c, wl[i], "/workloads/" + std::to_string(i), base_dir));
   if (doc.contains("timing")) {
     s.timing = c.str(doc["timing"], "/timing");
-    if (s.timing != "functional" && s.timing != "lt") c.fail("/timing", "expected 'functional' or 'lt'");
+    if (s.timing != "functional" && s.timing != "lt")
+      c.fail("/timing", "expected 'functional' or 'lt'");
   }
   if (doc.contains("sample_interval_cycles"))
     s.sample_interval_cycles = c.u64(doc["sample_interval_cycles"], "/sample_interval_cycles");
   if (doc.contains("sample_counters")) {
     if (!doc["sample_counters"].is_array()) c.fail("/sample_counters", "expected a list of globs");
     for (size_t i = 0; i < doc["sample_counters"].size(); ++i)
-      s.sample_counters.push_back(c.str(doc["sample_counters"][i], "/sample_counters/" + std::to_string(i)));
+      s.sample_counters.push_back(
+          c.str(doc["sample_counters"][i], "/sample_counters/" + std::to_string(i)));
   }
-  if (s.sample_interval_cycles && s.sample_counters.empty()) s.sample_counters = {"pe[*].core.instret"};
+  if (s.sample_interval_cycles && s.sample_counters.empty())
+    s.sample_counters = {"pe[*].core.instret"};
   if (doc.contains("timeout_s")) {
     s.timeout_s = c.num(doc["timeout_s"], "/timeout_s");
     if (s.timeout_s <= 0) c.fail("/timeout_s", "must be positive");

@@ -6,14 +6,17 @@
 namespace opforge::harness {
 
 std::vector<SweepPoint> expand_sweep(const Scenario &s) {
-  if (s.workloads.empty()) throw Error("empty sweep: no workloads", ErrorContext{s.file, "/workloads", {}, {}, {}});
+  if (s.workloads.empty())
+    throw Error("empty sweep: no workloads", ErrorContext{s.file, "/workloads", {}, {}, {}});
   size_t combos = 1;
   for (size_t a = 0; a < s.axes.size(); ++a) {
     if (s.axes[a].values.empty())
-      throw Error("empty sweep: axis has no values", ErrorContext{s.file, "/sweep/" + std::to_string(a), {}, {}, {}});
+      throw Error("empty sweep: axis has no values",
+                  ErrorContext{s.file, "/sweep/" + std::to_string(a), {}, {}, {}});
     combos *= s.axes[a].values.size();
     if (combos > 1000000)
-      throw Error("sweep has more than a million points", ErrorContext{s.file, "/sweep", {}, {}, {}});
+      throw Error("sweep has more than a million points",
+                  ErrorContext{s.file, "/sweep", {}, {}, {}});
   }
   std::vector<SweepPoint> points;
   points.reserve(combos * s.workloads.size());

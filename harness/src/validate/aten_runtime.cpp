@@ -30,7 +30,8 @@ struct Call {
   }
   const TensorHandle &tensor(size_t i, const std::string &name) const {
     const auto *v = arg(i, name);
-    if (!v || v->kind != WrapperValue::Kind::Tensor) fail("argument '" + name + "' must be a tensor");
+    if (!v || v->kind != WrapperValue::Kind::Tensor)
+      fail("argument '" + name + "' must be a tensor");
     return v->tensor;
   }
   int64_t integer(size_t i, const std::string &name, std::optional<int64_t> dflt = {}) const {
@@ -51,7 +52,8 @@ struct Call {
       fail("argument '" + name + "' must be a list of ints");
     std::vector<int64_t> out;
     for (const auto &item : v->items) {
-      if (item.kind != WrapperValue::Kind::Int) fail("argument '" + name + "' must be a list of ints");
+      if (item.kind != WrapperValue::Kind::Int)
+        fail("argument '" + name + "' must be a list of ints");
       out.push_back(item.int_value);
     }
     return out;
@@ -61,7 +63,8 @@ struct Call {
 int64_t wrap_dim(const Call &c, int64_t dim, int64_t ndim) {
   int64_t rank = std::max<int64_t>(ndim, 1);
   if (dim < -rank || dim >= rank)
-    c.fail("dimension " + std::to_string(dim) + " out of range for a " + std::to_string(ndim) + "-d tensor");
+    c.fail("dimension " + std::to_string(dim) + " out of range for a " + std::to_string(ndim) +
+           "-d tensor");
   return dim < 0 ? dim + rank : dim;
 }
 
@@ -109,7 +112,8 @@ TensorHandle view_sizes(const Call &c, const TensorHandle &t, std::vector<int64_
       }
     }
   }
-  if (view_d != -1) c.fail("view size is not compatible with input tensor's size and stride (use reshape)");
+  if (view_d != -1)
+    c.fail("view size is not compatible with input tensor's size and stride (use reshape)");
   return out;
 }
 
@@ -124,12 +128,14 @@ TensorHandle run(const Call &c) {
     out.sizes = c.ints(1, "size");
     out.strides = c.ints(2, "stride");
     if (out.sizes.size() != out.strides.size()) c.fail("size and stride differ in length");
-    if (op == "aten::as_strided") out.storage_offset = c.integer(3, "storage_offset", t.storage_offset);
+    if (op == "aten::as_strided")
+      out.storage_offset = c.integer(3, "storage_offset", t.storage_offset);
     return out;
   }
   if (op == "aten::expand") {
     auto sizes = c.ints(1, "size");
-    if (sizes.size() < t.sizes.size()) c.fail("the number of sizes must be at least the tensor's dimensions");
+    if (sizes.size() < t.sizes.size())
+      c.fail("the number of sizes must be at least the tensor's dimensions");
     TensorHandle out = t;
     out.sizes = sizes;
     out.strides.assign(sizes.size(), 0);
@@ -141,8 +147,10 @@ TensorHandle run(const Call &c) {
       }
       int64_t s = t.sizes[i - lead];
       if (sizes[i] == -1) out.sizes[i] = s;
-      if (out.sizes[i] == s) out.strides[i] = t.strides[i - lead];
-      else if (s != 1) c.fail("expanded size must match the existing size at non-singleton dimension");
+      if (out.sizes[i] == s)
+        out.strides[i] = t.strides[i - lead];
+      else if (s != 1)
+        c.fail("expanded size must match the existing size at non-singleton dimension");
     }
     return out;
   }
@@ -190,7 +198,8 @@ TensorHandle run(const Call &c) {
     if (ndim == 0) c.fail("select() cannot be applied to a 0-dim tensor");
     int64_t d = wrap_dim(c, c.integer(1, "dim"), ndim);
     int64_t index = c.integer(2, "index");
-    if (index < -t.sizes[d] || index >= t.sizes[d]) c.fail("index " + std::to_string(index) + " out of range");
+    if (index < -t.sizes[d] || index >= t.sizes[d])
+      c.fail("index " + std::to_string(index) + " out of range");
     if (index < 0) index += t.sizes[d];
     t.storage_offset += index * t.strides[d];
     t.sizes.erase(t.sizes.begin() + d);
@@ -221,9 +230,11 @@ TensorHandle run(const Call &c) {
 
 const std::vector<std::string> &view_ops() {
   static const std::vector<std::string> ops = {
-      "aten::alias",   "aten::detach",      "aten::lift_fresh", "aten::view",      "aten::_unsafe_view",
-      "aten::_reshape_alias", "aten::as_strided", "aten::expand", "aten::t",        "aten::transpose.int",
-      "aten::permute", "aten::unsqueeze",   "aten::squeeze",    "aten::squeeze.dim", "aten::select.int",
+      "aten::alias",         "aten::detach",       "aten::lift_fresh",
+      "aten::view",          "aten::_unsafe_view", "aten::_reshape_alias",
+      "aten::as_strided",    "aten::expand",       "aten::t",
+      "aten::transpose.int", "aten::permute",      "aten::unsqueeze",
+      "aten::squeeze",       "aten::squeeze.dim",  "aten::select.int",
       "aten::slice.Tensor"};
   return ops;
 }

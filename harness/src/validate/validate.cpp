@@ -49,7 +49,8 @@ KernelLibrary KernelLibrary::load(const std::string &dir) {
   if (!fs::is_directory(dir, ec)) throw Error("kernel library " + dir + " is not a directory");
   std::vector<std::string> paths;
   for (const auto &entry : fs::directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".py") paths.push_back(entry.path().string());
+    if (entry.is_regular_file() && entry.path().extension() == ".py")
+      paths.push_back(entry.path().string());
   if (ec) throw Error("cannot read kernel library " + dir + ": " + ec.message());
   std::sort(paths.begin(), paths.end());
 
@@ -58,7 +59,8 @@ KernelLibrary KernelLibrary::load(const std::string &dir) {
   compiler::LintOptions lint_options;
   for (const auto &p : paths) {
     std::string stem = fs::path(p).stem().string();
-    lint_options.implemented_ops.insert(stem.find('.') == std::string::npos ? stem + ".default" : stem);
+    lint_options.implemented_ops.insert(stem.find('.') == std::string::npos ? stem + ".default"
+                                                                            : stem);
     lint_options.implemented_ops.insert(stem);
   }
   for (const auto &p : paths) {
@@ -113,7 +115,9 @@ ExecutorKind parse_executor_kind(const std::string &text) {
 
 std::unique_ptr<Executor> make_executor(ExecutorKind kind) {
   if (kind == ExecutorKind::Interp) return std::make_unique<compiler::InterpExecutor>();
-  throw Error("the chip executor is not available in this build of opforge validate (use --executor interp)");
+  throw Error(
+      "the chip executor is not available in this build of opforge validate (use --executor "
+      "interp)");
 }
 
 namespace {
@@ -149,16 +153,23 @@ class CallBuffers {
 
 WrapperValue to_wrapper(const Value &v, CallBuffers &buffers, const std::string &where) {
   switch (v.kind) {
-    case Value::Kind::None: return WrapperValue::none();
-    case Value::Kind::Bool: return WrapperValue::boolean(v.boolean);
-    case Value::Kind::Int: return WrapperValue::integer(v.integer);
-    case Value::Kind::Double: return WrapperValue::floating(v.number);
+    case Value::Kind::None:
+      return WrapperValue::none();
+    case Value::Kind::Bool:
+      return WrapperValue::boolean(v.boolean);
+    case Value::Kind::Int:
+      return WrapperValue::integer(v.integer);
+    case Value::Kind::Double:
+      return WrapperValue::floating(v.number);
     case Value::Kind::String:
     case Value::Kind::Layout:
     case Value::Kind::MemoryFormat:
-    case Value::Kind::Device: return WrapperValue::string(v.text);
-    case Value::Kind::DType: return WrapperValue::dtype(v.dtype);
-    case Value::Kind::Tensor: return WrapperValue::of(buffers.upload(v.tensor));
+    case Value::Kind::Device:
+      return WrapperValue::string(v.text);
+    case Value::Kind::DType:
+      return WrapperValue::dtype(v.dtype);
+    case Value::Kind::Tensor:
+      return WrapperValue::of(buffers.upload(v.tensor));
     case Value::Kind::List: {
       std::vector<WrapperValue> items;
       for (size_t i = 0; i < v.list.size(); ++i)
@@ -166,18 +177,24 @@ WrapperValue to_wrapper(const Value &v, CallBuffers &buffers, const std::string 
       return WrapperValue::list(std::move(items));
     }
     case Value::Kind::Complex:
-    case Value::Kind::Opaque: break;
+    case Value::Kind::Opaque:
+      break;
   }
   throw Error("argument " + where + " has a kind the wrappers cannot take: " + v.summary());
 }
 
 Value from_wrapper(const WrapperValue &w, Executor &ex, CallBuffers &buffers) {
   switch (w.kind) {
-    case WrapperValue::Kind::None: return Value::none();
-    case WrapperValue::Kind::Bool: return Value::of_bool(w.bool_value);
-    case WrapperValue::Kind::Int: return Value::of_int(w.int_value);
-    case WrapperValue::Kind::Float: return Value::of_double(w.float_value);
-    case WrapperValue::Kind::DType: return Value::of_dtype(w.dtype_value);
+    case WrapperValue::Kind::None:
+      return Value::none();
+    case WrapperValue::Kind::Bool:
+      return Value::of_bool(w.bool_value);
+    case WrapperValue::Kind::Int:
+      return Value::of_int(w.int_value);
+    case WrapperValue::Kind::Float:
+      return Value::of_double(w.float_value);
+    case WrapperValue::Kind::DType:
+      return Value::of_dtype(w.dtype_value);
     case WrapperValue::Kind::Str: {
       Value v;
       v.kind = Value::Kind::String;
@@ -186,7 +203,8 @@ Value from_wrapper(const WrapperValue &w, Executor &ex, CallBuffers &buffers) {
     }
     case WrapperValue::Kind::Tensor: {
       buffers.own(w.tensor.buffer);
-      if (w.tensor.numel() == 0) return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
+      if (w.tensor.numel() == 0)
+        return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
       return Value::of_tensor(ex.copy_out(w.tensor));
     }
     case WrapperValue::Kind::List:
@@ -209,17 +227,19 @@ std::string one_line(std::string s) {
 
 namespace {
 
-using RunFn = std::function<WrapperValue(const std::vector<WrapperValue> &,
-                                         const std::vector<std::pair<std::string, WrapperValue>> &)>;
+using RunFn = std::function<WrapperValue(
+    const std::vector<WrapperValue> &, const std::vector<std::pair<std::string, WrapperValue>> &)>;
 
-std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call, const Corpus &corpus) {
+std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call,
+                           const Corpus &corpus) {
   CallBuffers buffers(executor);
   try {
     std::vector<WrapperValue> args;
     std::vector<std::pair<std::string, WrapperValue>> kwargs;
     for (size_t i = 0; i < call.args.size(); ++i)
       args.push_back(to_wrapper(call.args[i], buffers, "#" + std::to_string(i)));
-    for (const auto &[name, value] : call.kwargs) kwargs.emplace_back(name, to_wrapper(value, buffers, name));
+    for (const auto &[name, value] : call.kwargs)
+      kwargs.emplace_back(name, to_wrapper(value, buffers, name));
     Value out = from_wrapper(fn(args, kwargs), executor, buffers);
     Verdict verdict = verify_call(call, out, {}, &corpus);
     return verdict.ok() ? std::string() : verdict.first_reason();
@@ -230,8 +250,8 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
 
 }  // namespace
 
-std::string run_call(const compiler::ast::Module &module, const std::string &wrapper, Executor &executor,
-                     const Call &call, const Corpus &corpus) {
+std::string run_call(const compiler::ast::Module &module, const std::string &wrapper,
+                     Executor &executor, const Call &call, const Corpus &corpus) {
   return run_and_verify(
       [&](const auto &args, const auto &kwargs) {
         compiler::WrapperInterpreter interp(module, executor);
@@ -241,8 +261,11 @@ std::string run_call(const compiler::ast::Module &module, const std::string &wra
 }
 
 std::string run_view_call(Executor &executor, const Call &call, const Corpus &corpus) {
-  return run_and_verify([&](const auto &args, const auto &kwargs) { return run_view_op(call.overload, args, kwargs); },
-                        executor, call, corpus);
+  return run_and_verify(
+      [&](const auto &args, const auto &kwargs) {
+        return run_view_op(call.overload, args, kwargs);
+      },
+      executor, call, corpus);
 }
 
 std::string OverloadResult::first_failure() const {
@@ -252,7 +275,8 @@ std::string OverloadResult::first_failure() const {
 }
 
 bool ValidateReport::ok() const {
-  return std::all_of(results.begin(), results.end(), [](const OverloadResult &r) { return r.ok(); });
+  return std::all_of(results.begin(), results.end(),
+                     [](const OverloadResult &r) { return r.ok(); });
 }
 
 int64_t ValidateReport::calls_passed() const {
@@ -278,12 +302,14 @@ std::string ValidateReport::table() const {
   os << pad("overload", width) << "  " << pad("passed", 13) << "  first failure\n";
   for (const auto &r : results) {
     std::string reason = r.first_failure();
-    if (!r.error.empty()) reason = "library: " + reason;
+    if (!r.error.empty())
+      reason = "library: " + reason;
     else if (!r.failures.empty())
       reason = std::string(dtype_name(r.failures.front().dtype)) + " call " +
                std::to_string(r.failures.front().index) + ": " + reason;
-    os << pad(r.overload, width) << "  " << pad(std::to_string(r.passed) + "/" + std::to_string(r.total), 13)
-       << "  " << (reason.empty() ? "-" : reason) << "\n";
+    os << pad(r.overload, width) << "  "
+       << pad(std::to_string(r.passed) + "/" + std::to_string(r.total), 13) << "  "
+       << (reason.empty() ? "-" : reason) << "\n";
   }
   os << pad("total", width) << "  " << calls_passed() << "/" << calls_total() << "\n";
   return os.str();
@@ -292,26 +318,30 @@ std::string ValidateReport::table() const {
 void ValidateReport::write_hdf5(const std::string &path) const {
   auto file = h5::File::create(path);
   file.create_group("/validate");
-  auto overloads = file.create_table(
-      "/validate/overloads", {{"overload", h5::ColumnType::String}, {"file", h5::ColumnType::String},
-                              {"passed", h5::ColumnType::Int64}, {"total", h5::ColumnType::Int64},
-                              {"first_failure", h5::ColumnType::String}});
-  auto failures = file.create_table(
-      "/validate/failures", {{"overload", h5::ColumnType::String}, {"dtype", h5::ColumnType::String},
-                             {"index", h5::ColumnType::Int64}, {"call", h5::ColumnType::String},
-                             {"reason", h5::ColumnType::String}});
+  auto overloads =
+      file.create_table("/validate/overloads", {{"overload", h5::ColumnType::String},
+                                                {"file", h5::ColumnType::String},
+                                                {"passed", h5::ColumnType::Int64},
+                                                {"total", h5::ColumnType::Int64},
+                                                {"first_failure", h5::ColumnType::String}});
+  auto failures = file.create_table("/validate/failures", {{"overload", h5::ColumnType::String},
+                                                           {"dtype", h5::ColumnType::String},
+                                                           {"index", h5::ColumnType::Int64},
+                                                           {"call", h5::ColumnType::String},
+                                                           {"reason", h5::ColumnType::String}});
   for (const auto &r : results) {
     overloads.append(h5::Row{r.overload, r.file, r.passed, r.total, r.first_failure()});
     for (const auto &f : r.failures)
-      failures.append(h5::Row{r.overload, std::string(dtype_name(f.dtype)), f.index, f.summary, f.reason});
+      failures.append(
+          h5::Row{r.overload, std::string(dtype_name(f.dtype)), f.index, f.summary, f.reason});
   }
   file.close();
 }
 
 namespace {
 
-OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &library, const std::string &overload,
-                                 const ValidateOptions &options) {
+OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &library,
+                                 const std::string &overload, const ValidateOptions &options) {
   OverloadResult r;
   r.overload = overload;
   std::vector<std::optional<opforge::DType>> groups;
@@ -330,8 +360,8 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
   const auto *file = library.find(overload);
   const bool use_runtime = !file && is_view_op(overload);
   if (!file && !use_runtime) {
-    r.error = "no wrapper '" + wrapper_name_for(overload) + "' in kernel library " + library.dir() + " (expected in " +
-              library_file_name_for(overload) + ")";
+    r.error = "no wrapper '" + wrapper_name_for(overload) + "' in kernel library " + library.dir() +
+              " (expected in " + library_file_name_for(overload) + ")";
     return r;
   }
   r.file = use_runtime ? "(view runtime)" : file->path;
@@ -374,7 +404,8 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
 
 }  // namespace
 
-ValidateReport validate(const Corpus &corpus, const KernelLibrary &library, const ValidateOptions &options) {
+ValidateReport validate(const Corpus &corpus, const KernelLibrary &library,
+                        const ValidateOptions &options) {
   std::vector<std::string> overloads = options.overloads;
   if (overloads.empty())
     for (const auto &o : corpus.overloads()) overloads.push_back(o.name);

@@ -46,19 +46,26 @@ struct ExprParser {
         return absolute(static_cast<int64_t>(oa - ob) + a.add - b.add);
       fail("difference of symbols not in the current section");
     }
-    if (!a.absolute() || !b.absolute()) fail(std::string("operator '") + op + "' needs constant operands");
+    if (!a.absolute() || !b.absolute())
+      fail(std::string("operator '") + op + "' needs constant operands");
     const uint64_t x = static_cast<uint64_t>(a.add), y = static_cast<uint64_t>(b.add);
     switch (op) {
-      case '*': return absolute(static_cast<int64_t>(x * y));
+      case '*':
+        return absolute(static_cast<int64_t>(x * y));
       case '/':
       case '%':
         if (b.add == 0) fail("division by zero");
         return absolute(op == '/' ? a.add / b.add : a.add % b.add);
-      case '<': return absolute(static_cast<int64_t>(x << (y & 63)));
-      case '>': return absolute(a.add >> (y & 63));
-      case '&': return absolute(static_cast<int64_t>(x & y));
-      case '|': return absolute(static_cast<int64_t>(x | y));
-      case '^': return absolute(static_cast<int64_t>(x ^ y));
+      case '<':
+        return absolute(static_cast<int64_t>(x << (y & 63)));
+      case '>':
+        return absolute(a.add >> (y & 63));
+      case '&':
+        return absolute(static_cast<int64_t>(x & y));
+      case '|':
+        return absolute(static_cast<int64_t>(x | y));
+      case '^':
+        return absolute(static_cast<int64_t>(x ^ y));
     }
     fail("bad operator");
   }
@@ -111,7 +118,9 @@ struct ExprParser {
     Value v = parse_unary();
     while (true) {
       ws();
-      if (i < s.size() && (s[i] == '*' || s[i] == '/' || s[i] == '%') && !(s[i] == '%' && i + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i + 1])))) {
+      if (i < s.size() && (s[i] == '*' || s[i] == '/' || s[i] == '%') &&
+          !(s[i] == '%' && i + 1 < s.size() &&
+            std::isalpha(static_cast<unsigned char>(s[i + 1])))) {
         const char op = s[i++];
         v = binop(v, parse_unary(), op);
       } else {
@@ -148,9 +157,11 @@ struct ExprParser {
       size_t j = i;
       while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
       const std::string_view name = s.substr(i, j - i);
-      Mod m = name == "hi" ? Mod::Hi : name == "lo" ? Mod::Lo : name == "pcrel_hi" ? Mod::PcrelHi
-              : name == "pcrel_lo"                                                 ? Mod::PcrelLo
-                                                                                   : Mod::None;
+      Mod m = name == "hi"         ? Mod::Hi
+              : name == "lo"       ? Mod::Lo
+              : name == "pcrel_hi" ? Mod::PcrelHi
+              : name == "pcrel_lo" ? Mod::PcrelLo
+                                   : Mod::None;
       if (m == Mod::None) fail("unknown relocation modifier '%" + std::string(name) + "'");
       i = j;
       if (!eat("(")) fail("expected '(' after %" + std::string(name));
@@ -181,12 +192,17 @@ struct ExprParser {
       uint64_t v = 0;
       int base = 10;
       size_t k = 0;
-      if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) base = 16, k = 2;
-      else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B')) base = 2, k = 2;
-      else if (tok.size() > 1 && tok[0] == '0') base = 8, k = 1;
+      if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
+        base = 16, k = 2;
+      else if (tok.size() > 2 && tok[0] == '0' && (tok[1] == 'b' || tok[1] == 'B'))
+        base = 2, k = 2;
+      else if (tok.size() > 1 && tok[0] == '0')
+        base = 8, k = 1;
       for (; k < tok.size(); ++k) {
         const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(tok[k])));
-        const int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : (d >= 'a' && d <= 'f') ? d - 'a' + 10 : 99;
+        const int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
+                       : (d >= 'a' && d <= 'f')                    ? d - 'a' + 10
+                                                                   : 99;
         if (dv >= base) as.error(at, "bad number '" + tok + "'");
         if (v > (~uint64_t{0} - static_cast<uint64_t>(dv)) / static_cast<uint64_t>(base))
           as.error(at, "number '" + tok + "' does not fit in 64 bits");
@@ -196,7 +212,8 @@ struct ExprParser {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$') {
       size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '.' || s[j] == '$'))
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' ||
+                              s[j] == '.' || s[j] == '$'))
         ++j;
       std::string name(s.substr(i, j - i));
       i = j;
@@ -213,7 +230,8 @@ Value Assembler::eval(const Operand &op, const Stmt &st) const {
   ExprParser p{*this, st, op.text, op.col};
   Value v = p.parse_or();
   p.ws();
-  if (p.i != op.text.size()) p.fail("unexpected '" + std::string(op.text.substr(p.i)) + "' after expression");
+  if (p.i != op.text.size())
+    p.fail("unexpected '" + std::string(op.text.substr(p.i)) + "' after expression");
   return v;
 }
 

@@ -28,7 +28,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
   std::vector<FieldValue> vals;
   if (!insn && sfx.base != mnemonic) {
     insn = find_insn(sfx.base);
-    if (insn && std::find(insn->fields.begin(), insn->fields.end(), "aq") == insn->fields.end()) insn = nullptr;
+    if (insn && std::find(insn->fields.begin(), insn->fields.end(), "aq") == insn->fields.end())
+      insn = nullptr;
     if (insn) {
       vals.push_back({"aq", sfx.aq});
       vals.push_back({"rl", sfx.rl});
@@ -44,9 +45,11 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
   auto check_range = [&](const std::string &field, int64_t v, size_t idx) {
     const FieldRange r = field_range(field);
     if (v < r.lo || v > r.hi)
-      as.error(pos_of(idx), mnemonic + ": immediate " + std::to_string(v) + " out of range " + range_text(r));
+      as.error(pos_of(idx),
+               mnemonic + ": immediate " + std::to_string(v) + " out of range " + range_text(r));
     if (v % r.align != 0)
-      as.error(pos_of(idx), mnemonic + ": offset " + std::to_string(v) + " is not a multiple of " + std::to_string(r.align));
+      as.error(pos_of(idx), mnemonic + ": offset " + std::to_string(v) + " is not a multiple of " +
+                                std::to_string(r.align));
     vals.push_back({field, v});
   };
   auto need = [&](const char *what) -> const Operand & {
@@ -55,13 +58,15 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
     return ops[k++];
   };
   auto reg = [&](OperandKind kind, const std::string &field) {
-    const Operand &o = need(kind == OperandKind::FReg ? "f register" : kind == OperandKind::VReg ? "v register"
-                                                                                                : "x register");
-    auto r = kind == OperandKind::FReg ? parse_freg(o.text) : kind == OperandKind::VReg ? parse_vreg(o.text)
-                                                                                        : parse_xreg(o.text);
+    const Operand &o = need(kind == OperandKind::FReg   ? "f register"
+                            : kind == OperandKind::VReg ? "v register"
+                                                        : "x register");
+    auto r = kind == OperandKind::FReg   ? parse_freg(o.text)
+             : kind == OperandKind::VReg ? parse_vreg(o.text)
+                                         : parse_xreg(o.text);
     if (!r)
       as.error({st.pos.line, o.col}, mnemonic + ": bad " +
-                                         (kind == OperandKind::FReg   ? std::string("floating-point")
+                                         (kind == OperandKind::FReg ? std::string("floating-point")
                                           : kind == OperandKind::VReg ? std::string("vector")
                                                                       : std::string("integer")) +
                                          " register '" + o.text + "'");
@@ -81,8 +86,10 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
       as.add_fixup(st, at, s_type ? R_RISCV_PCREL_LO12_S : R_RISCV_PCREL_LO12_I, v.sym, v.add);
       return check_range(field, 0, idx);
     }
-    if (v.mod != Mod::None) as.error(pos_of(idx), mnemonic + ": this %-modifier does not fit a 12-bit immediate");
-    if (!v.absolute()) as.error(pos_of(idx), mnemonic + ": expected a constant, got symbol '" + v.sym + "'");
+    if (v.mod != Mod::None)
+      as.error(pos_of(idx), mnemonic + ": this %-modifier does not fit a 12-bit immediate");
+    if (!v.absolute())
+      as.error(pos_of(idx), mnemonic + ": expected a constant, got symbol '" + v.sym + "'");
     check_range(field, v.add, idx);
   };
 
@@ -107,7 +114,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         const size_t idx = k;
         const Operand &o = need("address");
         const std::string &t = o.text;
-        if (t.empty() || t.back() != ')') as.error({st.pos.line, o.col}, mnemonic + ": expected 'offset(register)'");
+        if (t.empty() || t.back() != ')')
+          as.error({st.pos.line, o.col}, mnemonic + ": expected 'offset(register)'");
         int depth = 0;
         size_t open = std::string::npos;
         for (size_t p = t.size(); p-- > 0;) {
@@ -117,10 +125,13 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
             break;
           }
         }
-        if (open == std::string::npos) as.error({st.pos.line, o.col}, mnemonic + ": unbalanced parentheses");
+        if (open == std::string::npos)
+          as.error({st.pos.line, o.col}, mnemonic + ": unbalanced parentheses");
         const std::string base = t.substr(open + 1, t.size() - open - 2);
         auto r = parse_xreg(base);
-        if (!r) as.error({st.pos.line, o.col + static_cast<int>(open) + 1}, mnemonic + ": bad base register '" + base + "'");
+        if (!r)
+          as.error({st.pos.line, o.col + static_cast<int>(open) + 1},
+                   mnemonic + ": bad base register '" + base + "'");
         vals.push_back({"rs1", *r});
         std::string off = t.substr(0, open);
         while (!off.empty() && off.back() == ' ') off.pop_back();
@@ -134,9 +145,12 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         const Operand &o = need("(register)");
         const std::string &t = o.text;
         std::optional<uint32_t> r;
-        if (t.size() > 2 && t.front() == '(' && t.back() == ')') r = parse_xreg(t.substr(1, t.size() - 2));
-        if (!r && t.size() > 3 && t.substr(0, 2) == "0(" && t.back() == ')') r = parse_xreg(t.substr(2, t.size() - 3));
-        if (!r) as.error({st.pos.line, o.col}, mnemonic + ": expected '(register)', got '" + t + "'");
+        if (t.size() > 2 && t.front() == '(' && t.back() == ')')
+          r = parse_xreg(t.substr(1, t.size() - 2));
+        if (!r && t.size() > 3 && t.substr(0, 2) == "0(" && t.back() == ')')
+          r = parse_xreg(t.substr(2, t.size() - 3));
+        if (!r)
+          as.error({st.pos.line, o.col}, mnemonic + ": expected '(register)', got '" + t + "'");
         vals.push_back({op.field, *r});
         break;
       }
@@ -144,8 +158,10 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         const size_t idx = k;
         const Operand &o = need("target");
         const Value v = as.eval(o, st);
-        if (v.mod != Mod::None) as.error(pos_of(idx), mnemonic + ": %-modifier not allowed for a branch target");
-        if (v.absolute()) as.error(pos_of(idx), mnemonic + ": branch target must be a label or '.'-relative");
+        if (v.mod != Mod::None)
+          as.error(pos_of(idx), mnemonic + ": %-modifier not allowed for a branch target");
+        if (v.absolute())
+          as.error(pos_of(idx), mnemonic + ": branch target must be a label or '.'-relative");
         uint64_t off = 0;
         if (as.local_offset(v.sym, st, off)) {
           check_range(op.field, static_cast<int64_t>(off + static_cast<uint64_t>(v.add) - pc), idx);
@@ -173,7 +189,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         } else if (v.mod != Mod::None) {
           as.error(pos_of(idx), mnemonic + ": only %hi or %pcrel_hi fit a 20-bit upper immediate");
         } else {
-          if (!v.absolute()) as.error(pos_of(idx), mnemonic + ": expected a constant, got symbol '" + v.sym + "'");
+          if (!v.absolute())
+            as.error(pos_of(idx), mnemonic + ": expected a constant, got symbol '" + v.sym + "'");
           check_range(op.field, v.add, idx);
         }
         break;
@@ -185,7 +202,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
           vals.push_back({op.field, c->number});
         } else {
           const Value v = as.eval(o, st);
-          if (!v.absolute() || v.mod != Mod::None) as.error(pos_of(idx), mnemonic + ": unknown CSR '" + o.text + "'");
+          if (!v.absolute() || v.mod != Mod::None)
+            as.error(pos_of(idx), mnemonic + ": unknown CSR '" + o.text + "'");
           check_range(op.field, v.add, idx);
         }
         break;
@@ -204,7 +222,9 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
       case OperandKind::Fence: {
         const Operand &o = need("fence set");
         auto s = parse_fence_set(o.text);
-        if (!s) as.error({st.pos.line, o.col}, mnemonic + ": bad fence set '" + o.text + "' (letters of 'iorw')");
+        if (!s)
+          as.error({st.pos.line, o.col},
+                   mnemonic + ": bad fence set '" + o.text + "' (letters of 'iorw')");
         vals.push_back({op.field, *s});
         break;
       }
@@ -228,7 +248,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
       case OperandKind::VMask: {
         uint32_t vm = 1;
         if (k < ops.size()) {
-          if (ops[k].text != "v0.t") as.error(pos_of(k), mnemonic + ": expected 'v0.t', got '" + ops[k].text + "'");
+          if (ops[k].text != "v0.t")
+            as.error(pos_of(k), mnemonic + ": expected 'v0.t', got '" + ops[k].text + "'");
           vm = 0;
           ++k;
         }
@@ -237,7 +258,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
       }
       case OperandKind::V0: {
         const Operand &o = need("v0");
-        if (o.text != "v0") as.error({st.pos.line, o.col}, mnemonic + ": expected 'v0', got '" + o.text + "'");
+        if (o.text != "v0")
+          as.error({st.pos.line, o.col}, mnemonic + ": expected 'v0', got '" + o.text + "'");
         break;
       }
     }
@@ -255,7 +277,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
 uint64_t Assembler::insn_size(const Stmt &st) const {
   if (auto n = pseudo_size(*this, st)) return *n;
   const AtomicSuffix sfx = split_atomic_suffix(st.mnemonic);
-  if (!find_insn(st.mnemonic) && !find_insn(sfx.base)) error(st.pos, "unknown instruction '" + st.mnemonic + "'");
+  if (!find_insn(st.mnemonic) && !find_insn(sfx.base))
+    error(st.pos, "unknown instruction '" + st.mnemonic + "'");
   return 4;
 }
 

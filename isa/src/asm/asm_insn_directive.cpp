@@ -18,12 +18,13 @@ namespace opforge::isa::asmimpl {
 namespace {
 
 const std::pair<const char *, uint32_t> kOpcodes[] = {
-    {"LOAD", 0x03},     {"LOAD_FP", 0x07},  {"CUSTOM_0", 0x0b}, {"MISC_MEM", 0x0f}, {"OP_IMM", 0x13},
-    {"AUIPC", 0x17},    {"OP_IMM_32", 0x1b}, {"STORE", 0x23},   {"STORE_FP", 0x27}, {"CUSTOM_1", 0x2b},
-    {"AMO", 0x2f},      {"OP", 0x33},       {"LUI", 0x37},      {"OP_32", 0x3b},    {"MADD", 0x43},
-    {"MSUB", 0x47},     {"NMSUB", 0x4b},    {"NMADD", 0x4f},    {"OP_FP", 0x53},    {"OP_V", 0x57},
-    {"CUSTOM_2", 0x5b}, {"BRANCH", 0x63},   {"JALR", 0x67},     {"JAL", 0x6f},      {"SYSTEM", 0x73},
-    {"CUSTOM_3", 0x7b},
+    {"LOAD", 0x03},     {"LOAD_FP", 0x07},  {"CUSTOM_0", 0x0b},  {"MISC_MEM", 0x0f},
+    {"OP_IMM", 0x13},   {"AUIPC", 0x17},    {"OP_IMM_32", 0x1b}, {"STORE", 0x23},
+    {"STORE_FP", 0x27}, {"CUSTOM_1", 0x2b}, {"AMO", 0x2f},       {"OP", 0x33},
+    {"LUI", 0x37},      {"OP_32", 0x3b},    {"MADD", 0x43},      {"MSUB", 0x47},
+    {"NMSUB", 0x4b},    {"NMADD", 0x4f},    {"OP_FP", 0x53},     {"OP_V", 0x57},
+    {"CUSTOM_2", 0x5b}, {"BRANCH", 0x63},   {"JALR", 0x67},      {"JAL", 0x6f},
+    {"SYSTEM", 0x73},   {"CUSTOM_3", 0x7b},
 };
 
 struct InsnBuilder {
@@ -31,7 +32,9 @@ struct InsnBuilder {
   const Stmt &st;
   size_t k = 1;  // operand index (0 is the format)
 
-  SourcePos pos(size_t i) const { return {st.pos.line, i < st.ops.size() ? st.ops[i].col : st.pos.col}; }
+  SourcePos pos(size_t i) const {
+    return {st.pos.line, i < st.ops.size() ? st.ops[i].col : st.pos.col};
+  }
   const Operand &next(const char *what) {
     if (k >= st.ops.size()) as.error(pos(k), std::string(".insn: missing operand (") + what + ")");
     return st.ops[k++];
@@ -40,8 +43,8 @@ struct InsnBuilder {
     const size_t i = k;
     const int64_t v = as.eval_const(next(what), st);
     if (v < lo || v > hi)
-      as.error(pos(i), std::string(".insn: ") + what + " " + std::to_string(v) + " out of range [" + std::to_string(lo) +
-                           ", " + std::to_string(hi) + "]");
+      as.error(pos(i), std::string(".insn: ") + what + " " + std::to_string(v) + " out of range [" +
+                           std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return static_cast<uint32_t>(v);
   }
   uint32_t opcode() {
@@ -51,10 +54,13 @@ struct InsnBuilder {
         ++k;
         return value;
       }
-    if (!o.text.empty() && (std::isalpha(static_cast<unsigned char>(o.text[0])) || o.text[0] == '_'))
-      as.error(pos(k), ".insn: unknown opcode name '" + o.text + "' (LOAD, OP, CUSTOM_0, ... or a number)");
+    if (!o.text.empty() &&
+        (std::isalpha(static_cast<unsigned char>(o.text[0])) || o.text[0] == '_'))
+      as.error(pos(k),
+               ".insn: unknown opcode name '" + o.text + "' (LOAD, OP, CUSTOM_0, ... or a number)");
     const uint32_t v = number("opcode", 0, 127);
-    if ((v & 3) != 3) as.error(pos(k - 1), ".insn: opcode must end in binary 11 (32-bit instruction)");
+    if ((v & 3) != 3)
+      as.error(pos(k - 1), ".insn: opcode must end in binary 11 (32-bit instruction)");
     return v;
   }
   uint32_t reg() {
@@ -104,15 +110,16 @@ void emit_insn_directive(Assembler &as, const Stmt &in) {
   if (space != std::string::npos) {
     size_t rest = first.find_first_not_of(" \t", space);
     st.ops[0].text = first.substr(0, space);
-    st.ops.insert(st.ops.begin() + 1, Operand{first.substr(rest), in.ops[0].col + static_cast<int>(rest)});
+    st.ops.insert(st.ops.begin() + 1,
+                  Operand{first.substr(rest), in.ops[0].col + static_cast<int>(rest)});
   }
   InsnBuilder b{as, st};
   const std::string fmt = st.ops[0].text;
   uint32_t w = 0;
   auto check_imm = [&](int64_t v, int64_t lo, int64_t hi, size_t at) {
     if (v < lo || v > hi)
-      as.error(b.pos(at), ".insn: immediate " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
-                              std::to_string(hi) + "]");
+      as.error(b.pos(at), ".insn: immediate " + std::to_string(v) + " out of range [" +
+                              std::to_string(lo) + ", " + std::to_string(hi) + "]");
   };
   if (fmt == "r") {
     const uint32_t op = b.opcode(), f3 = b.number("funct3", 0, 7);
@@ -122,9 +129,11 @@ void emit_insn_directive(Assembler &as, const Stmt &in) {
     if (b.k < st.ops.size()) {  // R4: funct2 and rs3
       if (f > 3) as.error(b.pos(f_at), ".insn: funct2 out of range [0, 3]");
       const uint32_t rs3 = b.reg();
-      w = (rs3 << 27) | (static_cast<uint32_t>(f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op;
+      w = (rs3 << 27) | (static_cast<uint32_t>(f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) |
+          (rd << 7) | op;
     } else {
-      w = (static_cast<uint32_t>(f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op;
+      w = (static_cast<uint32_t>(f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) |
+          op;
     }
   } else if (fmt == "i") {
     const uint32_t op = b.opcode(), f3 = b.number("funct3", 0, 7), rd = b.reg();
@@ -142,16 +151,16 @@ void emit_insn_directive(Assembler &as, const Stmt &in) {
   } else if (fmt == "b") {
     const uint32_t op = b.opcode(), f3 = b.number("funct3", 0, 7), rs1 = b.reg(), rs2 = b.reg();
     const uint32_t u = static_cast<uint32_t>(b.pc_offset("imm_b"));
-    w = (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) |
-        (((u >> 1) & 0xf) << 8) | (((u >> 11) & 1) << 7) | op;
+    w = (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3f) << 25) | (rs2 << 20) | (rs1 << 15) |
+        (f3 << 12) | (((u >> 1) & 0xf) << 8) | (((u >> 11) & 1) << 7) | op;
   } else if (fmt == "u") {
     const uint32_t op = b.opcode(), rd = b.reg(), imm = b.number("immediate", 0, 0xfffff);
     w = (imm << 12) | (rd << 7) | op;
   } else if (fmt == "j") {
     const uint32_t op = b.opcode(), rd = b.reg();
     const uint32_t u = static_cast<uint32_t>(b.pc_offset("imm_j"));
-    w = (((u >> 20) & 1) << 31) | (((u >> 1) & 0x3ff) << 21) | (((u >> 11) & 1) << 20) | (((u >> 12) & 0xff) << 12) |
-        (rd << 7) | op;
+    w = (((u >> 20) & 1) << 31) | (((u >> 1) & 0x3ff) << 21) | (((u >> 11) & 1) << 20) |
+        (((u >> 12) & 0xff) << 12) | (rd << 7) | op;
   } else {
     // Raw word: ".insn VALUE" or ".insn 4, VALUE".
     b.k = 0;
@@ -162,7 +171,8 @@ void emit_insn_directive(Assembler &as, const Stmt &in) {
     const size_t at = b.k;
     const int64_t v = as.eval_const(b.next("value"), st);
     if (v < 0 || v > 0xffffffffLL) as.error(b.pos(at), ".insn: value does not fit in 32 bits");
-    if ((v & 3) != 3) as.error(b.pos(at), ".insn: only 32-bit instructions (low bits 11) are supported");
+    if ((v & 3) != 3)
+      as.error(b.pos(at), ".insn: only 32-bit instructions (low bits 11) are supported");
     w = static_cast<uint32_t>(v);
   }
   if (b.k < st.ops.size()) as.error(b.pos(b.k), ".insn: too many operands");

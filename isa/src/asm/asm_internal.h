@@ -36,19 +36,19 @@ struct Stmt {
   SourcePos pos;
   int section = 0;
   uint64_t offset = 0;
-  uint64_t size = 0;        // bytes reserved in pass 1
-  int label_epoch = 0;      // numeric labels defined before this statement
-  int data_width = 0;       // >0: a data directive element of this many bytes
+  uint64_t size = 0;    // bytes reserved in pass 1
+  int label_epoch = 0;  // numeric labels defined before this statement
+  int data_width = 0;   // >0: a data directive element of this many bytes
 };
 
 class Assembler {
-public:
+ public:
   Assembler(std::string_view source, std::string filename);
   AsmUnit run();
 
   // --- used by the instruction encoder (asm_insn.cpp) ---
   [[noreturn]] void error(SourcePos pos, const std::string &msg) const;
-  Value eval(const Operand &op, const Stmt &st) const;         // expression, maybe with a %modifier
+  Value eval(const Operand &op, const Stmt &st) const;  // expression, maybe with a %modifier
   int64_t eval_const(const Operand &op, const Stmt &st) const;  // must be an absolute constant
   // Symbol defined in the same section as `st`: its offset.
   bool local_offset(const std::string &sym, const Stmt &st, uint64_t &offset) const;
@@ -61,7 +61,7 @@ public:
   // Encode an instruction statement (pass 2).
   void emit_insn(const Stmt &st);
 
-private:
+ private:
   friend struct ExprParser;
   void pass1();
   void pass2();

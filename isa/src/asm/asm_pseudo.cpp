@@ -14,10 +14,10 @@ namespace {
 // A one-instruction alias: operands $0.. of the pseudo fill the template.
 struct Alias {
   const char *name;
-  int nops;                 // operands written (without a trailing v0.t)
+  int nops;  // operands written (without a trailing v0.t)
   const char *real;
-  const char *tmpl[4];      // operand templates, nullptr-terminated
-  bool mask = false;        // accepts a trailing v0.t
+  const char *tmpl[4];  // operand templates, nullptr-terminated
+  bool mask = false;    // accepts a trailing v0.t
 };
 
 const Alias kAliases[] = {
@@ -100,18 +100,22 @@ const Alias *find_alias(const Stmt &st) {
 
 int64_t sext12(int64_t v) { return static_cast<int64_t>(static_cast<uint64_t>(v) << 52) >> 52; }
 int64_t sext_bits(uint64_t v, int bits) {
-  return bits >= 64 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);
+  return bits >= 64 ? static_cast<int64_t>(v)
+                    : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);
 }
 
 bool is_call(const Stmt &st) {
   return (st.mnemonic == "call" && (st.ops.size() == 1 || st.ops.size() == 2)) ||
          (st.mnemonic == "tail" && st.ops.size() == 1);
 }
-bool is_la(const Stmt &st) { return (st.mnemonic == "la" || st.mnemonic == "lla") && st.ops.size() == 2; }
+bool is_la(const Stmt &st) {
+  return (st.mnemonic == "la" || st.mnemonic == "lla") && st.ops.size() == 2;
+}
 bool is_li(const Stmt &st) { return st.mnemonic == "li" && st.ops.size() == 2; }
 // jalr rd, rs / jalr rd, rs, imm (register without parentheses).
 bool is_jalr_short(const Stmt &st) {
-  return st.mnemonic == "jalr" && (st.ops.size() == 2 || st.ops.size() == 3) && st.ops[1].text.find('(') == std::string::npos;
+  return st.mnemonic == "jalr" && (st.ops.size() == 2 || st.ops.size() == 3) &&
+         st.ops[1].text.find('(') == std::string::npos;
 }
 
 }  // namespace
@@ -119,8 +123,8 @@ bool is_jalr_short(const Stmt &st) {
 namespace {
 // As GNU as builds it: a 12-bit value is addi at the top level but addiw
 // inside a longer sequence.
-std::vector<std::pair<std::string, std::vector<std::string>>> li_build(const std::string &rd, int64_t value,
-                                                                       bool nested) {
+std::vector<std::pair<std::string, std::vector<std::string>>> li_build(const std::string &rd,
+                                                                       int64_t value, bool nested) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   if (value == static_cast<int64_t>(static_cast<int32_t>(value))) {
     const int64_t lo = sext12(value);
@@ -159,12 +163,14 @@ bool is_symbol_access(const Stmt &st) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value) {
+std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd,
+                                                                          int64_t value) {
   return li_build(rd, value, false);
 }
 
 std::optional<uint64_t> pseudo_size(const Assembler &as, const Stmt &st) {
-  if (find_alias(st) || is_jalr_short(st) || (st.mnemonic == "fence.tso" && st.ops.empty())) return 4;
+  if (find_alias(st) || is_jalr_short(st) || (st.mnemonic == "fence.tso" && st.ops.empty()))
+    return 4;
   if (is_call(st) || is_la(st) || is_symbol_access(st)) return 8;
   if (is_li(st)) {
     const int64_t v = as.eval_const(st.ops[1], st);
@@ -204,13 +210,16 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     return true;
   }
   if (is_jalr_short(st)) {
-    std::vector<Operand> ops{st.ops[0], {(st.ops.size() == 3 ? st.ops[2].text : "0") + "(" + st.ops[1].text + ")", st.ops[1].col}};
+    std::vector<Operand> ops{
+        st.ops[0],
+        {(st.ops.size() == 3 ? st.ops[2].text : "0") + "(" + st.ops[1].text + ")", st.ops[1].col}};
     encode_real(as, st, 0, "jalr", ops);
     return true;
   }
   if (is_li(st)) {
     const int64_t v = as.eval_const(st.ops[1], st);
-    if (!parse_xreg(st.ops[0].text)) as.error({st.pos.line, st.ops[0].col}, "li: bad integer register '" + st.ops[0].text + "'");
+    if (!parse_xreg(st.ops[0].text))
+      as.error({st.pos.line, st.ops[0].col}, "li: bad integer register '" + st.ops[0].text + "'");
     uint64_t at = 0;
     for (const auto &[m, texts] : li_sequence(st.ops[0].text, v)) {
       std::vector<Operand> ops;
@@ -234,7 +243,8 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     const Operand &target = st.ops[1];
     encode_real(as, st, 0, "auipc", {base, {"%pcrel_hi(" + target.text + ")", target.col}});
     const std::string label = as.make_local_label(st, 0);
-    encode_real(as, st, 4, st.mnemonic, {st.ops[0], {"%pcrel_lo(" + label + ")(" + base.text + ")", target.col}});
+    encode_real(as, st, 4, st.mnemonic,
+                {st.ops[0], {"%pcrel_lo(" + label + ")(" + base.text + ")", target.col}});
     return true;
   }
   if (is_call(st)) {
@@ -245,7 +255,8 @@ bool expand_pseudo(Assembler &as, const Stmt &st) {
     if (v.absolute() || v.mod != Mod::None)
       as.error({st.pos.line, target.col}, st.mnemonic + ": target must be a symbol");
     encode_real(as, st, 0, "auipc", {link, {"0", target.col}});
-    encode_real(as, st, 4, "jalr", {tail ? Operand{"zero", st.pos.col} : link, {"0(" + link.text + ")", target.col}});
+    encode_real(as, st, 4, "jalr",
+                {tail ? Operand{"zero", st.pos.col} : link, {"0(" + link.text + ")", target.col}});
     as.add_fixup(st, 0, R_RISCV_CALL_PLT, v.sym, v.add);
     return true;
   }

@@ -24,6 +24,7 @@ void emit_insn_directive(Assembler &as, const Stmt &st);
 
 // The instruction sequence `li` uses for a 64-bit constant, as
 // (mnemonic, operands) with `rd` the destination register text.
-std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd, int64_t value);
+std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const std::string &rd,
+                                                                          int64_t value);
 
 }  // namespace opforge::isa::asmimpl

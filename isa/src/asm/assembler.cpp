@@ -18,7 +18,9 @@ const AsmSymbol *AsmUnit::find_symbol(std::string_view name) const {
 namespace asmimpl {
 namespace {
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
 bool ident_char(char c) { return ident_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 std::string trim(std::string_view s) {
@@ -34,8 +36,10 @@ size_t comment_start(std::string_view line) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (in_str) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_str = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_str = false;
     } else if (c == '"') {
       in_str = true;
     } else if (c == '\'' && i + 2 < line.size() && line[i + 2] == '\'') {
@@ -63,8 +67,10 @@ std::vector<Operand> split_operands(std::string_view text, int first_col) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_str) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_str = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_str = false;
     } else if (c == '"') {
       in_str = true;
     } else if (c == '(') {
@@ -124,10 +130,14 @@ void Assembler::switch_section(const std::string &name, const std::string &flags
   auto starts = [&](const char *p) { return name.rfind(p, 0) == 0; };
   if (!flags.empty()) {
     for (char c : flags) {
-      if (c == 'a') sec.flags |= SHF_ALLOC;
-      else if (c == 'w') sec.flags |= SHF_WRITE;
-      else if (c == 'x') sec.flags |= SHF_EXECINSTR;
-      else error(pos, std::string("unknown section flag '") + c + "'");
+      if (c == 'a')
+        sec.flags |= SHF_ALLOC;
+      else if (c == 'w')
+        sec.flags |= SHF_WRITE;
+      else if (c == 'x')
+        sec.flags |= SHF_EXECINSTR;
+      else
+        error(pos, std::string("unknown section flag '") + c + "'");
     }
   } else if (starts(".text")) {
     sec.flags = SHF_ALLOC | SHF_EXECINSTR;
@@ -143,7 +153,8 @@ void Assembler::switch_section(const std::string &name, const std::string &flags
 }
 
 void Assembler::align_to(uint64_t bytes, SourcePos pos) {
-  if (bytes == 0 || (bytes & (bytes - 1))) error(pos, "alignment " + std::to_string(bytes) + " is not a power of 2");
+  if (bytes == 0 || (bytes & (bytes - 1)))
+    error(pos, "alignment " + std::to_string(bytes) + " is not a power of 2");
   if (bytes > 4096) error(pos, "alignment " + std::to_string(bytes) + " larger than 4096");
   AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
   sec.align = std::max(sec.align, bytes);
@@ -171,7 +182,8 @@ void Assembler::reserve(Stmt st) {
   stmts_.push_back(std::move(st));
 }
 
-std::string Assembler::resolve_numeric(const std::string &ref, const Stmt &st, SourcePos pos) const {
+std::string Assembler::resolve_numeric(const std::string &ref, const Stmt &st,
+                                       SourcePos pos) const {
   if (ref.size() > 10) error(pos, "local label number too large in '" + ref + "'");
   const int num = std::stoi(ref.substr(0, ref.size() - 1));
   const bool back = ref.back() == 'b';
@@ -191,7 +203,8 @@ std::string Assembler::resolve_numeric(const std::string &ref, const Stmt &st, S
 namespace {
 std::string parse_string(const Assembler &as, const Operand &op, int line) {
   const std::string &t = op.text;
-  if (t.size() < 2 || t.front() != '"' || t.back() != '"') as.error({line, op.col}, "expected a string literal");
+  if (t.size() < 2 || t.front() != '"' || t.back() != '"')
+    as.error({line, op.col}, "expected a string literal");
   std::string out;
   for (size_t i = 1; i + 1 < t.size(); ++i) {
     char c = t[i];
@@ -202,19 +215,38 @@ std::string parse_string(const Assembler &as, const Operand &op, int line) {
     if (++i >= t.size() - 1) as.error({line, op.col + static_cast<int>(i)}, "bad escape");
     c = t[i];
     switch (c) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         int v = 0, k = 0;
-        while (k < 3 && i < t.size() - 1 && t[i] >= '0' && t[i] <= '7') v = v * 8 + (t[i++] - '0'), ++k;
+        while (k < 3 && i < t.size() - 1 && t[i] >= '0' && t[i] <= '7')
+          v = v * 8 + (t[i++] - '0'), ++k;
         --i;
         out += static_cast<char>(v);
         break;
       }
-      case '\\': out += '\\'; break;
-      case '"': out += '"'; break;
-      default: as.error({line, op.col + static_cast<int>(i)}, std::string("unknown escape '\\") + c + "'");
+      case '\\':
+        out += '\\';
+        break;
+      case '"':
+        out += '"';
+        break;
+      default:
+        as.error({line, op.col + static_cast<int>(i)}, std::string("unknown escape '\\") + c + "'");
     }
   }
   return out;
@@ -229,8 +261,10 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
   probe.label_epoch = numeric_seq_;
   auto need = [&](size_t lo, size_t hi) {
     if (ops.size() < lo || ops.size() > hi)
-      error(pos, name + " expects " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi)) +
-                     " operand(s), got " + std::to_string(ops.size()));
+      error(pos,
+            name + " expects " +
+                (lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi)) +
+                " operand(s), got " + std::to_string(ops.size()));
   };
   auto constant = [&](const Operand &o) { return eval_const(o, probe); };
   if (name == ".text" || name == ".data" || name == ".bss" || name == ".rodata") {
@@ -241,7 +275,8 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
     std::string flags;
     if (ops.size() > 1) {
       const std::string &f = ops[1].text;
-      if (f.size() < 2 || f.front() != '"' || f.back() != '"') error({pos.line, ops[1].col}, "expected section flags string");
+      if (f.size() < 2 || f.front() != '"' || f.back() != '"')
+        error({pos.line, ops[1].col}, "expected section flags string");
       flags = f.substr(1, f.size() - 2);
     }
     switch_section(ops[0].text, flags, pos);
@@ -257,20 +292,26 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
     need(2, 2);
     AsmSymbol &s = unit_.symbols[static_cast<size_t>(symbol_index(ops[0].text, pos))];
     const std::string &t = ops[1].text;
-    if (t == "@function" || t == "%function" || t == "STT_FUNC") s.type = STT_FUNC;
-    else if (t == "@object" || t == "%object" || t == "STT_OBJECT") s.type = STT_OBJECT;
-    else if (t == "@notype" || t == "%notype") s.type = STT_NOTYPE;
-    else error({pos.line, ops[1].col}, "unknown symbol type '" + t + "'");
+    if (t == "@function" || t == "%function" || t == "STT_FUNC")
+      s.type = STT_FUNC;
+    else if (t == "@object" || t == "%object" || t == "STT_OBJECT")
+      s.type = STT_OBJECT;
+    else if (t == "@notype" || t == "%notype")
+      s.type = STT_NOTYPE;
+    else
+      error({pos.line, ops[1].col}, "unknown symbol type '" + t + "'");
   } else if (name == ".size") {
     need(2, 2);
     // .size sym, .-sym is evaluated at this point.
     const int64_t v = constant(ops[1]);
-    unit_.symbols[static_cast<size_t>(symbol_index(ops[0].text, pos))].size = static_cast<uint64_t>(v);
+    unit_.symbols[static_cast<size_t>(symbol_index(ops[0].text, pos))].size =
+        static_cast<uint64_t>(v);
   } else if (name == ".equ" || name == ".set" || name == ".equiv") {
     need(2, 2);
     const int64_t v = constant(ops[1]);
     AsmSymbol &s = unit_.symbols[static_cast<size_t>(symbol_index(ops[0].text, pos))];
-    if (s.section >= 0 || (name == ".equiv" && s.absolute)) error(pos, "symbol '" + ops[0].text + "' is already defined");
+    if (s.section >= 0 || (name == ".equiv" && s.absolute))
+      error(pos, "symbol '" + ops[0].text + "' is already defined");
     s.absolute = true;
     s.value = static_cast<uint64_t>(v);
   } else if (name == ".align" || name == ".p2align" || name == ".balign") {
@@ -279,15 +320,19 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
     if (name == ".balign") {
       align_to(static_cast<uint64_t>(v), pos);
     } else {
-      if (v < 0 || v > 12) error({pos.line, ops[0].col}, name + " exponent " + std::to_string(v) + " out of range [0, 12]");
+      if (v < 0 || v > 12)
+        error({pos.line, ops[0].col},
+              name + " exponent " + std::to_string(v) + " out of range [0, 12]");
       align_to(uint64_t{1} << v, pos);
     }
   } else if (name == ".zero" || name == ".space" || name == ".skip") {
     need(1, 2);
     const int64_t n = constant(ops[0]);
     const int64_t fill = ops.size() > 1 ? constant(ops[1]) : 0;
-    if (n < 0 || n > (int64_t{1} << 30)) error({pos.line, ops[0].col}, name + " size " + std::to_string(n) + " out of range");
-    if (fill < -128 || fill > 255) error({pos.line, ops[1].col}, name + " fill value does not fit in a byte");
+    if (n < 0 || n > (int64_t{1} << 30))
+      error({pos.line, ops[0].col}, name + " size " + std::to_string(n) + " out of range");
+    if (fill < -128 || fill > 255)
+      error({pos.line, ops[1].col}, name + " fill value does not fit in a byte");
     AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
     if (sec.type == SHT_NOBITS) {
       if (fill != 0) error(pos, "non-zero fill in a NOBITS section");
@@ -304,11 +349,13 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
       if (sec.type == SHT_NOBITS) error(pos, "contents in the NOBITS section " + sec.name);
       sec.data.insert(sec.data.end(), s.begin(), s.end());
     }
-  } else if (name == ".byte" || name == ".half" || name == ".short" || name == ".2byte" || name == ".word" ||
-             name == ".long" || name == ".4byte" || name == ".dword" || name == ".quad" || name == ".8byte") {
-    const int w = (name == ".byte") ? 1 : (name == ".half" || name == ".short" || name == ".2byte") ? 2
-                  : (name == ".dword" || name == ".quad" || name == ".8byte")                       ? 8
-                                                                                                    : 4;
+  } else if (name == ".byte" || name == ".half" || name == ".short" || name == ".2byte" ||
+             name == ".word" || name == ".long" || name == ".4byte" || name == ".dword" ||
+             name == ".quad" || name == ".8byte") {
+    const int w = (name == ".byte")                                           ? 1
+                  : (name == ".half" || name == ".short" || name == ".2byte") ? 2
+                  : (name == ".dword" || name == ".quad" || name == ".8byte") ? 8
+                                                                              : 4;
     if (ops.empty()) error(pos, name + " needs at least one value");
     for (const auto &o : ops) {
       Stmt st;
@@ -322,15 +369,17 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
   } else if (name == ".insn") {
     AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
     if (!(sec.flags & SHF_EXECINSTR)) error(pos, ".insn in the non-executable section " + sec.name);
-    if (sec.data.size() % 4) error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
+    if (sec.data.size() % 4)
+      error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
     Stmt st;
     st.mnemonic = ".insn";
     st.ops = ops;
     st.pos = pos;
     st.size = 4;
     reserve(std::move(st));
-  } else if (name == ".option" || name == ".file" || name == ".ident" || name == ".attribute" || name == ".addrsig" ||
-             name == ".cfi_startproc" || name == ".cfi_endproc" || name == ".cfi_sections") {
+  } else if (name == ".option" || name == ".file" || name == ".ident" || name == ".attribute" ||
+             name == ".addrsig" || name == ".cfi_startproc" || name == ".cfi_endproc" ||
+             name == ".cfi_sections") {
     // Accepted and ignored: no compressed code, no debug info.
   } else {
     error(pos, "unknown directive '" + name + "'");
@@ -404,8 +453,10 @@ void Assembler::parse_line(std::string_view raw, int line_no) {
   st.offset = unit_.sections[static_cast<size_t>(cur_)].size();
   st.label_epoch = numeric_seq_;
   AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
-  if (!(sec.flags & SHF_EXECINSTR)) error(pos, "instruction in the non-executable section " + sec.name);
-  if (sec.data.size() % 4) error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
+  if (!(sec.flags & SHF_EXECINSTR))
+    error(pos, "instruction in the non-executable section " + sec.name);
+  if (sec.data.size() % 4)
+    error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
   st.size = insn_size(st);
   reserve(std::move(st));
 }
@@ -455,13 +506,16 @@ bool Assembler::local_offset(const std::string &sym, const Stmt &st, uint64_t &o
 
 void Assembler::put_word(const Stmt &st, uint64_t at, uint32_t word) {
   auto &d = unit_.sections[static_cast<size_t>(st.section)].data;
-  for (int b = 0; b < 4; ++b) d[st.offset + at + static_cast<uint64_t>(b)] = static_cast<uint8_t>(word >> (8 * b));
+  for (int b = 0; b < 4; ++b)
+    d[st.offset + at + static_cast<uint64_t>(b)] = static_cast<uint8_t>(word >> (8 * b));
 }
 
-void Assembler::add_fixup(const Stmt &st, uint64_t at, uint32_t type, const std::string &sym, int64_t add) {
+void Assembler::add_fixup(const Stmt &st, uint64_t at, uint32_t type, const std::string &sym,
+                          int64_t add) {
   if (sym == ".") error(st.pos, "relocation against '.' is not supported");
   symbol_index(sym, st.pos);  // make sure it is in the symbol table (undefined = external)
-  unit_.sections[static_cast<size_t>(st.section)].fixups.push_back({type, st.offset + at, sym, add, st.pos});
+  unit_.sections[static_cast<size_t>(st.section)].fixups.push_back(
+      {type, st.offset + at, sym, add, st.pos});
 }
 
 std::string Assembler::make_local_label(const Stmt &st, uint64_t at) {
@@ -487,9 +541,12 @@ void Assembler::pass2() {
       if (w < 8) {
         const int64_t lo = -(int64_t{1} << (8 * w - 1)), hi = (int64_t{1} << (8 * w)) - 1;
         if (v.add < lo || v.add > hi)
-          error(st.pos, "value " + std::to_string(v.add) + " does not fit in " + std::to_string(w) + " byte(s)");
+          error(st.pos, "value " + std::to_string(v.add) + " does not fit in " + std::to_string(w) +
+                            " byte(s)");
       }
-      for (int b = 0; b < w; ++b) d[st.offset + static_cast<uint64_t>(b)] = static_cast<uint8_t>(static_cast<uint64_t>(v.add) >> (8 * b));
+      for (int b = 0; b < w; ++b)
+        d[st.offset + static_cast<uint64_t>(b)] =
+            static_cast<uint8_t>(static_cast<uint64_t>(v.add) >> (8 * b));
     } else {
       if (w != 4 && w != 8) error(st.pos, "a symbol address needs a 4- or 8-byte data directive");
       add_fixup(st, 0, w == 8 ? R_RISCV_64 : R_RISCV_32, v.sym, v.add);

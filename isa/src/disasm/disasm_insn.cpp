@@ -35,9 +35,11 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
   if (!insn) return ".4byte\t" + hex(word);
   std::string mnemonic = insn->name;
   if (mnemonic == "fence" && field_operand("fm", word) == 8 && field_operand("pred", word) == 3 &&
-      field_operand("succ", word) == 3 && field_operand("rd", word) == 0 && field_operand("rs1", word) == 0)
+      field_operand("succ", word) == 3 && field_operand("rd", word) == 0 &&
+      field_operand("rs1", word) == 0)
     return "fence.tso";
-  if (find_field("aq") && std::find(insn->fields.begin(), insn->fields.end(), "aq") != insn->fields.end()) {
+  if (find_field("aq") &&
+      std::find(insn->fields.begin(), insn->fields.end(), "aq") != insn->fields.end()) {
     const bool aq = field_operand("aq", word) != 0, rl = field_operand("rl", word) != 0;
     mnemonic += aq && rl ? ".aqrl" : aq ? ".aq" : rl ? ".rl" : "";
   }
@@ -57,7 +59,8 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
         sep();
         const int64_t v = field_operand(op.field, word);
         // binutils prints shift amounts in hex, other immediates in decimal.
-        ops += (op.field == "shamtd" || op.field == "shamtw") ? hex(static_cast<uint64_t>(v)) : std::to_string(v);
+        ops += (op.field == "shamtd" || op.field == "shamtw") ? hex(static_cast<uint64_t>(v))
+                                                              : std::to_string(v);
         break;
       }
       case OperandKind::MemOffset:
@@ -67,7 +70,8 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
         break;
       case OperandKind::MemBase:
         sep();
-        ops += "(" + std::string(xreg_name(static_cast<uint32_t>(field_operand("rs1", word)))) + ")";
+        ops +=
+            "(" + std::string(xreg_name(static_cast<uint32_t>(field_operand("rs1", word)))) + ")";
         break;
       case OperandKind::PcRel: {
         sep();

@@ -10,7 +10,8 @@ namespace opforge::isa {
 
 FlatMemory::FlatMemory(uint64_t base, uint64_t size_bytes) : base_(base), size_(size_bytes) {
   if (size_bytes == 0 || base + size_bytes < base)
-    throw Error("flat memory: bad range (base 0x" + std::to_string(base) + ", size " + std::to_string(size_bytes) + ")");
+    throw Error("flat memory: bad range (base 0x" + std::to_string(base) + ", size " +
+                std::to_string(size_bytes) + ")");
   data_.reset(new uint8_t[size_bytes]());
 }
 

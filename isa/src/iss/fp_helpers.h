@@ -33,14 +33,25 @@ inline constexpr unsigned kRne = 0, kRtz = 1, kRdn = 2, kRup = 3, kRmm = 4;
 inline constexpr uint32_t kCanonNan32 = 0x7fc00000u;
 inline constexpr uint64_t kCanonNan64 = 0x7ff8000000000000ull;
 
-template <class T> using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-template <class T> inline Bits<T> bits(T v) { return std::bit_cast<Bits<T>>(v); }
-template <class T> inline T from_bits(Bits<T> b) { return std::bit_cast<T>(b); }
-template <class T> inline T canon_nan() {
-  if constexpr (sizeof(T) == 4) return std::bit_cast<float>(kCanonNan32);
-  else return std::bit_cast<double>(kCanonNan64);
+template <class T>
+using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+template <class T>
+inline Bits<T> bits(T v) {
+  return std::bit_cast<Bits<T>>(v);
 }
-template <class T> inline bool is_snan(T v) {
+template <class T>
+inline T from_bits(Bits<T> b) {
+  return std::bit_cast<T>(b);
+}
+template <class T>
+inline T canon_nan() {
+  if constexpr (sizeof(T) == 4)
+    return std::bit_cast<float>(kCanonNan32);
+  else
+    return std::bit_cast<double>(kCanonNan64);
+}
+template <class T>
+inline bool is_snan(T v) {
   if constexpr (sizeof(T) == 4) {
     uint32_t b = bits(v);
     return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) && !(b & 0x00400000u);
@@ -50,10 +61,14 @@ template <class T> inline bool is_snan(T v) {
            !(b & 0x0008000000000000ull);
   }
 }
-template <class T> inline T canon(T v) { return v != v ? canon_nan<T>() : v; }
+template <class T>
+inline T canon(T v) {
+  return v != v ? canon_nan<T>() : v;
+}
 
 // Keep the compiler from moving arithmetic across the MXCSR accesses.
-template <class T> inline void opaque(T &v) {
+template <class T>
+inline void opaque(T &v) {
 #ifdef OPF_HOST_SSE
   asm volatile("" : "+x"(v));
 #else
@@ -82,8 +97,9 @@ inline void host_begin(unsigned rm) {
 inline uint32_t host_flags() {
 #ifdef OPF_HOST_SSE
   uint32_t c = _mm_getcsr();
-  return ((c & 1) ? csr::kFflagNv : 0) | ((c & 4) ? csr::kFflagDz : 0) | ((c & 8) ? csr::kFflagOf : 0) |
-         ((c & 16) ? csr::kFflagUf : 0) | ((c & 32) ? csr::kFflagNx : 0);
+  return ((c & 1) ? csr::kFflagNv : 0) | ((c & 4) ? csr::kFflagDz : 0) |
+         ((c & 8) ? csr::kFflagOf : 0) | ((c & 16) ? csr::kFflagUf : 0) |
+         ((c & 32) ? csr::kFflagNx : 0);
 #else
   int e = std::fetestexcept(FE_ALL_EXCEPT);
   return ((e & FE_INVALID) ? csr::kFflagNv : 0) | ((e & FE_DIVBYZERO) ? csr::kFflagDz : 0) |
@@ -97,18 +113,22 @@ inline void accrue(Hart &h, uint32_t flags) {
 }
 
 // RMM correction: s is the RNE result, err the exact error (exact = s + err).
-template <class T, class W> inline T rmm_fix(T s, W err) {
+template <class T, class W>
+inline T rmm_fix(T s, W err) {
   if (err == 0 || !std::isfinite(s)) return s;
-  T t = std::nextafter(s, err > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
+  T t = std::nextafter(
+      s, err > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
   if (!std::isfinite(t)) return s;
   W gap = W(t) - W(s);
   if (W(2) * err == gap) return std::fabs(t) > std::fabs(s) ? t : s;
   return s;
 }
 
-template <class T> inline T add(Hart &h, unsigned rm, T a, T b) {
+template <class T>
+inline T add(Hart &h, unsigned rm, T a, T b) {
   host_begin(rm);
-  opaque(a); opaque(b);
+  opaque(a);
+  opaque(b);
   T r = a + b;
   opaque(r);
   accrue(h, host_flags());
@@ -118,25 +138,33 @@ template <class T> inline T add(Hart &h, unsigned rm, T a, T b) {
   }
   return canon(r);
 }
-template <class T> inline T sub(Hart &h, unsigned rm, T a, T b) { return add(h, rm, a, -b); }
-template <class T> inline T mul(Hart &h, unsigned rm, T a, T b) {
+template <class T>
+inline T sub(Hart &h, unsigned rm, T a, T b) {
+  return add(h, rm, a, -b);
+}
+template <class T>
+inline T mul(Hart &h, unsigned rm, T a, T b) {
   host_begin(rm);
-  opaque(a); opaque(b);
+  opaque(a);
+  opaque(b);
   T r = a * b;
   opaque(r);
   accrue(h, host_flags());
   if (rm == kRmm && std::isfinite(r)) r = rmm_fix(r, std::fma(a, b, -r));
   return canon(r);
 }
-template <class T> inline T div(Hart &h, unsigned rm, T a, T b) {
+template <class T>
+inline T div(Hart &h, unsigned rm, T a, T b) {
   host_begin(rm);
-  opaque(a); opaque(b);
+  opaque(a);
+  opaque(b);
   T r = a / b;
   opaque(r);
   accrue(h, host_flags());
   return canon(r);
 }
-template <class T> inline T sqrt(Hart &h, unsigned rm, T a) {
+template <class T>
+inline T sqrt(Hart &h, unsigned rm, T a) {
   host_begin(rm);
   opaque(a);
   T r = std::sqrt(a);
@@ -147,9 +175,12 @@ template <class T> inline T sqrt(Hart &h, unsigned rm, T a) {
 // a*b + c with one rounding. RMM ties are found by recomputing a*b + c in
 // a wider format (x87 extended for float, binary128 for double) in which an
 // exact midpoint is representable and therefore computed exactly.
-template <class T> inline T fma(Hart &h, unsigned rm, T a, T b, T c) {
+template <class T>
+inline T fma(Hart &h, unsigned rm, T a, T b, T c) {
   host_begin(rm);
-  opaque(a); opaque(b); opaque(c);
+  opaque(a);
+  opaque(b);
+  opaque(c);
   T r = std::fma(a, b, c);
   opaque(r);
   uint32_t fl = host_flags();
@@ -169,7 +200,8 @@ template <class T> inline T fma(Hart &h, unsigned rm, T a, T b, T c) {
   return canon(r);
 }
 
-template <class T> inline T min(Hart &h, T a, T b) {
+template <class T>
+inline T min(Hart &h, T a, T b) {
   if (is_snan(a) || is_snan(b)) accrue(h, csr::kFflagNv);
   if (a != a && b != b) return canon_nan<T>();
   if (a != a) return b;
@@ -177,7 +209,8 @@ template <class T> inline T min(Hart &h, T a, T b) {
   if (a == 0 && b == 0) return std::signbit(a) ? a : b;
   return a < b ? a : b;
 }
-template <class T> inline T max(Hart &h, T a, T b) {
+template <class T>
+inline T max(Hart &h, T a, T b) {
   if (is_snan(a) || is_snan(b)) accrue(h, csr::kFflagNv);
   if (a != a && b != b) return canon_nan<T>();
   if (a != a) return b;
@@ -186,37 +219,57 @@ template <class T> inline T max(Hart &h, T a, T b) {
   return a > b ? a : b;
 }
 // Quiet equality; signaling less-than / less-or-equal.
-template <class T> inline bool feq(Hart &h, T a, T b) {
+template <class T>
+inline bool feq(Hart &h, T a, T b) {
   if (is_snan(a) || is_snan(b)) accrue(h, csr::kFflagNv);
   return a == b;
 }
-template <class T> inline bool flt(Hart &h, T a, T b) {
-  if (a != a || b != b) { accrue(h, csr::kFflagNv); return false; }
+template <class T>
+inline bool flt(Hart &h, T a, T b) {
+  if (a != a || b != b) {
+    accrue(h, csr::kFflagNv);
+    return false;
+  }
   return a < b;
 }
-template <class T> inline bool fle(Hart &h, T a, T b) {
-  if (a != a || b != b) { accrue(h, csr::kFflagNv); return false; }
+template <class T>
+inline bool fle(Hart &h, T a, T b) {
+  if (a != a || b != b) {
+    accrue(h, csr::kFflagNv);
+    return false;
+  }
   return a <= b;
 }
 
-template <class T> inline uint64_t fclass(T v) {
+template <class T>
+inline uint64_t fclass(T v) {
   bool neg = std::signbit(v);
   switch (std::fpclassify(v)) {
-    case FP_INFINITE: return neg ? 1u << 0 : 1u << 7;
-    case FP_NORMAL: return neg ? 1u << 1 : 1u << 6;
-    case FP_SUBNORMAL: return neg ? 1u << 2 : 1u << 5;
-    case FP_ZERO: return neg ? 1u << 3 : 1u << 4;
-    default: return is_snan(v) ? 1u << 8 : 1u << 9;
+    case FP_INFINITE:
+      return neg ? 1u << 0 : 1u << 7;
+    case FP_NORMAL:
+      return neg ? 1u << 1 : 1u << 6;
+    case FP_SUBNORMAL:
+      return neg ? 1u << 2 : 1u << 5;
+    case FP_ZERO:
+      return neg ? 1u << 3 : 1u << 4;
+    default:
+      return is_snan(v) ? 1u << 8 : 1u << 9;
   }
 }
 
 // Round to an integral value in rounding mode rm, exactly (no flags).
-template <class T> inline T round_integral(T v, unsigned rm) {
+template <class T>
+inline T round_integral(T v, unsigned rm) {
   switch (rm) {
-    case kRtz: return std::trunc(v);
-    case kRdn: return std::floor(v);
-    case kRup: return std::ceil(v);
-    case kRmm: return std::round(v);
+    case kRtz:
+      return std::trunc(v);
+    case kRdn:
+      return std::floor(v);
+    case kRup:
+      return std::ceil(v);
+    case kRmm:
+      return std::round(v);
     default: {
       T f = std::floor(v), d = v - f;
       if (d > T(0.5)) return f + 1;
@@ -228,21 +281,32 @@ template <class T> inline T round_integral(T v, unsigned rm) {
 
 // Float -> integer with RISC-V saturation: NaN -> max, out of range -> the
 // nearer bound, both with NV; NX when in range and inexact.
-template <class I, class T> inline I to_int(Hart &h, T v, unsigned rm) {
+template <class I, class T>
+inline I to_int(Hart &h, T v, unsigned rm) {
   constexpr I lo = std::numeric_limits<I>::min(), hi = std::numeric_limits<I>::max();
-  if (v != v) { accrue(h, csr::kFflagNv); return hi; }
+  if (v != v) {
+    accrue(h, csr::kFflagNv);
+    return hi;
+  }
   T r = round_integral(v, rm);
   // Bounds as exact powers of two: [lo, hi + 1).
   const T lo_f = std::is_signed_v<I> ? -std::ldexp(T(1), std::numeric_limits<I>::digits) : T(0);
   const T hi_f = std::ldexp(T(1), std::numeric_limits<I>::digits);
-  if (r < lo_f) { accrue(h, csr::kFflagNv); return lo; }
-  if (r >= hi_f) { accrue(h, csr::kFflagNv); return hi; }
+  if (r < lo_f) {
+    accrue(h, csr::kFflagNv);
+    return lo;
+  }
+  if (r >= hi_f) {
+    accrue(h, csr::kFflagNv);
+    return hi;
+  }
   if (r != v) accrue(h, csr::kFflagNx);
   return static_cast<I>(r);
 }
 
 // Integer -> float in rounding mode rm.
-template <class T, class I> inline T from_int(Hart &h, I v, unsigned rm) {
+template <class T, class I>
+inline T from_int(Hart &h, I v, unsigned rm) {
   host_begin(rm);
   opaque(v);
   T r = static_cast<T>(v);
@@ -252,8 +316,10 @@ template <class T, class I> inline T from_int(Hart &h, I v, unsigned rm) {
     using W = std::conditional_t<std::is_signed_v<I>, __int128, unsigned __int128>;
     __int128 err = static_cast<__int128>(W(v)) - static_cast<__int128>(static_cast<long double>(r));
     if (err != 0) {
-      T t = std::nextafter(r, err > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
-      __int128 gap = static_cast<__int128>(static_cast<long double>(t)) - static_cast<__int128>(static_cast<long double>(r));
+      T t = std::nextafter(
+          r, err > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity());
+      __int128 gap = static_cast<__int128>(static_cast<long double>(t)) -
+                     static_cast<__int128>(static_cast<long double>(r));
       if (2 * err == gap) r = std::fabs(t) > std::fabs(r) ? t : r;
     }
   }
@@ -266,7 +332,8 @@ inline float narrow(Hart &h, double v, unsigned rm) {
   float r = static_cast<float>(v);
   opaque(r);
   accrue(h, host_flags());
-  if (rm == kRmm && std::isfinite(r) && std::isfinite(v)) r = rmm_fix<float, double>(r, v - double(r));
+  if (rm == kRmm && std::isfinite(r) && std::isfinite(v))
+    r = rmm_fix<float, double>(r, v - double(r));
   return canon(r);
 }
 inline double widen(Hart &h, float v) {

@@ -21,9 +21,12 @@ struct NearestEvenScope {
 int elem_bytes(DpeDType t) {
   switch (t) {
     case DpeDType::BF16:
-    case DpeDType::FP16: return 2;
-    case DpeDType::FP32: return 4;
-    case DpeDType::INT8: return 1;
+    case DpeDType::FP16:
+      return 2;
+    case DpeDType::FP32:
+      return 4;
+    case DpeDType::INT8:
+      return 1;
   }
   return 0;
 }
@@ -54,9 +57,15 @@ AccelStatus FunctionalAccelerator::dpe_issue(const DpeCommand &cmd) {
     uint32_t raw = 0;
     if (!mem_.load(addr, &raw, eb)) return false;
     switch (cmd.dtype) {
-      case DpeDType::BF16: out = bf16_to_fp32(static_cast<uint16_t>(raw)); break;
-      case DpeDType::FP16: out = fp16_to_fp32(static_cast<uint16_t>(raw)); break;
-      default: std::memcpy(&out, &raw, 4); break;
+      case DpeDType::BF16:
+        out = bf16_to_fp32(static_cast<uint16_t>(raw));
+        break;
+      case DpeDType::FP16:
+        out = fp16_to_fp32(static_cast<uint16_t>(raw));
+        break;
+      default:
+        std::memcpy(&out, &raw, 4);
+        break;
     }
     return true;
   };
@@ -68,7 +77,8 @@ AccelStatus FunctionalAccelerator::dpe_issue(const DpeCommand &cmd) {
         if (cmd.accumulate && !mem_.load(c_addr, &acc, 4)) return {false, c_addr};
         for (uint32_t k = 0; k < cmd.k; ++k) {
           int8_t a = 0, b = 0;
-          const uint64_t aa = cmd.a + uint64_t(m) * cmd.lda + k, ba = cmd.b + uint64_t(k) * cmd.ldb + n;
+          const uint64_t aa = cmd.a + uint64_t(m) * cmd.lda + k,
+                         ba = cmd.b + uint64_t(k) * cmd.ldb + n;
           if (!mem_.load(aa, &a, 1)) return {false, aa};
           if (!mem_.load(ba, &b, 1)) return {false, ba};
           acc += static_cast<uint32_t>(int32_t(a) * int32_t(b));

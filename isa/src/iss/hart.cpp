@@ -16,32 +16,52 @@ namespace opforge::isa {
 
 const char *stop_reason_name(StopReason r) {
   switch (r) {
-    case StopReason::None: return "none";
-    case StopReason::InsnLimit: return "instruction limit";
-    case StopReason::CycleBudget: return "cycle budget";
-    case StopReason::Done: return "done";
-    case StopReason::Tohost: return "tohost";
-    case StopReason::Trap: return "trap";
-    case StopReason::Wfi: return "wfi";
-    case StopReason::AccelBlocked: return "accelerator wait";
+    case StopReason::None:
+      return "none";
+    case StopReason::InsnLimit:
+      return "instruction limit";
+    case StopReason::CycleBudget:
+      return "cycle budget";
+    case StopReason::Done:
+      return "done";
+    case StopReason::Tohost:
+      return "tohost";
+    case StopReason::Trap:
+      return "trap";
+    case StopReason::Wfi:
+      return "wfi";
+    case StopReason::AccelBlocked:
+      return "accelerator wait";
   }
   return "?";
 }
 
 const char *cause::name(uint64_t c) {
   switch (c) {
-    case kInsnMisaligned: return "instruction address misaligned";
-    case kInsnAccessFault: return "instruction access fault";
-    case kIllegalInsn: return "illegal instruction";
-    case kBreakpoint: return "breakpoint";
-    case kLoadMisaligned: return "load address misaligned";
-    case kLoadAccessFault: return "load access fault";
-    case kStoreMisaligned: return "store/AMO address misaligned";
-    case kStoreAccessFault: return "store/AMO access fault";
-    case kEcallU: return "environment call from U-mode";
-    case kEcallS: return "environment call from S-mode";
-    case kEcallM: return "environment call from M-mode";
-    default: return "unknown";
+    case kInsnMisaligned:
+      return "instruction address misaligned";
+    case kInsnAccessFault:
+      return "instruction access fault";
+    case kIllegalInsn:
+      return "illegal instruction";
+    case kBreakpoint:
+      return "breakpoint";
+    case kLoadMisaligned:
+      return "load address misaligned";
+    case kLoadAccessFault:
+      return "load access fault";
+    case kStoreMisaligned:
+      return "store/AMO address misaligned";
+    case kStoreAccessFault:
+      return "store/AMO access fault";
+    case kEcallU:
+      return "environment call from U-mode";
+    case kEcallS:
+      return "environment call from S-mode";
+    case kEcallM:
+      return "environment call from M-mode";
+    default:
+      return "unknown";
   }
 }
 
@@ -49,9 +69,9 @@ std::string TrapInfo::describe() const {
   char buf[256];
   const std::string &text = disassembly.empty() ? mnemonic : disassembly;
   std::snprintf(buf, sizeof buf, "%s (cause %llu) at pc=0x%llx, encoding 0x%08x%s%s%s, tval=0x%llx",
-                cause::name(cause), static_cast<unsigned long long>(cause), static_cast<unsigned long long>(pc),
-                encoding, text.empty() ? "" : " (", text.c_str(), text.empty() ? "" : ")",
-                static_cast<unsigned long long>(tval));
+                cause::name(cause), static_cast<unsigned long long>(cause),
+                static_cast<unsigned long long>(pc), encoding, text.empty() ? "" : " (",
+                text.c_str(), text.empty() ? "" : ")", static_cast<unsigned long long>(tval));
   return buf;
 }
 
@@ -66,28 +86,46 @@ struct HostFpScope {
 
 uint32_t class_cost(const CostModel &c, InsnClass k) {
   switch (k) {
-    case InsnClass::IntAlu: return c.int_alu_cycles;
-    case InsnClass::Mul: return c.mul_cycles;
-    case InsnClass::Div: return c.div_cycles;
-    case InsnClass::Load: return c.load_cycles;
-    case InsnClass::Store: return c.store_cycles;
-    case InsnClass::Branch: return c.branch_cycles;
-    case InsnClass::Jump: return c.jump_cycles;
-    case InsnClass::Csr: return c.csr_cycles;
-    case InsnClass::System: return c.system_cycles;
-    case InsnClass::Amo: return c.amo_cycles;
-    case InsnClass::FpAdd: return c.fp_add_cycles;
-    case InsnClass::FpMul: return c.fp_mul_cycles;
-    case InsnClass::FpFma: return c.fp_fma_cycles;
-    case InsnClass::FpDiv: return c.fp_div_cycles;
-    case InsnClass::FpSqrt: return c.fp_sqrt_cycles;
-    case InsnClass::FpMisc: return c.fp_misc_cycles;
-    default: return c.vec_issue_cycles;  // vector: beats are charged by the body
+    case InsnClass::IntAlu:
+      return c.int_alu_cycles;
+    case InsnClass::Mul:
+      return c.mul_cycles;
+    case InsnClass::Div:
+      return c.div_cycles;
+    case InsnClass::Load:
+      return c.load_cycles;
+    case InsnClass::Store:
+      return c.store_cycles;
+    case InsnClass::Branch:
+      return c.branch_cycles;
+    case InsnClass::Jump:
+      return c.jump_cycles;
+    case InsnClass::Csr:
+      return c.csr_cycles;
+    case InsnClass::System:
+      return c.system_cycles;
+    case InsnClass::Amo:
+      return c.amo_cycles;
+    case InsnClass::FpAdd:
+      return c.fp_add_cycles;
+    case InsnClass::FpMul:
+      return c.fp_mul_cycles;
+    case InsnClass::FpFma:
+      return c.fp_fma_cycles;
+    case InsnClass::FpDiv:
+      return c.fp_div_cycles;
+    case InsnClass::FpSqrt:
+      return c.fp_sqrt_cycles;
+    case InsnClass::FpMisc:
+      return c.fp_misc_cycles;
+    default:
+      return c.vec_issue_cycles;  // vector: beats are charged by the body
   }
 }
 }  // namespace
 
-Hart::Hart(const HartConfig &cfg, MemoryIf &mem, AcceleratorIf &accel) : cfg_(cfg), mem_(mem), accel_(accel) {
+Hart::Hart(const HartConfig &cfg, MemoryIf &mem, AcceleratorIf &accel)
+    : cfg_(cfg), mem_(mem), accel_(accel) {
   const uint32_t vlen = cfg_.vlen_bits;
   if (vlen < 128 || vlen > 4096 || (vlen & (vlen - 1)))
     throw Error("VLEN must be a power of two in 128..4096 bits, got " + std::to_string(vlen));
@@ -122,7 +160,8 @@ void Hart::reset() {
   vxrm = vxsat = 0;
   // FS and VS start Initial so programs can use FP and vectors at once.
   mstatus = csr::kMstatusMpp | (1ull << 13) | (1ull << 9);
-  misa = (2ull << 62) | (1u << 0) | (1u << 3) | (1u << 5) | (1u << 8) | (1u << 12) | (1u << 21) | (1u << 23);
+  misa = (2ull << 62) | (1u << 0) | (1u << 3) | (1u << 5) | (1u << 8) | (1u << 12) | (1u << 21) |
+         (1u << 23);
   mtvec = mepc = mcause = mtval = mscratch = mie = mip = mcounteren = mcountinhibit = 0;
   mcycle_delta = minstret_delta = 0;
   reservation = UINT64_MAX;
@@ -177,18 +216,36 @@ uint64_t Hart::set_vtype(uint64_t t, uint64_t avl) {
 void Hart::charge_vector(InsnClass c, uint64_t elements, unsigned sew_bits) {
   const CostModel &m = cfg_.cost;
   const uint64_t bits = elements * sew_bits;
-  const uint64_t beats = (bits + m.vec_datapath_bits - 1) / (m.vec_datapath_bits ? m.vec_datapath_bits : 1);
+  const uint64_t beats =
+      (bits + m.vec_datapath_bits - 1) / (m.vec_datapath_bits ? m.vec_datapath_bits : 1);
   uint32_t per = m.vec_alu_beat_cycles;
   switch (c) {
-    case InsnClass::VecMul: per = m.vec_mul_beat_cycles; break;
-    case InsnClass::VecDiv: per = m.vec_div_beat_cycles; break;
-    case InsnClass::VecFp: per = m.vec_fp_beat_cycles; break;
-    case InsnClass::VecFdiv: per = m.vec_fdiv_beat_cycles; break;
-    case InsnClass::VecMem: per = m.vec_mem_beat_cycles; break;
-    case InsnClass::VecPermute: per = m.vec_permute_beat_cycles; break;
-    case InsnClass::VecReduce: per = m.vec_reduce_beat_cycles; break;
-    case InsnClass::Sfu: per = m.sfu_beat_cycles; break;
-    default: break;
+    case InsnClass::VecMul:
+      per = m.vec_mul_beat_cycles;
+      break;
+    case InsnClass::VecDiv:
+      per = m.vec_div_beat_cycles;
+      break;
+    case InsnClass::VecFp:
+      per = m.vec_fp_beat_cycles;
+      break;
+    case InsnClass::VecFdiv:
+      per = m.vec_fdiv_beat_cycles;
+      break;
+    case InsnClass::VecMem:
+      per = m.vec_mem_beat_cycles;
+      break;
+    case InsnClass::VecPermute:
+      per = m.vec_permute_beat_cycles;
+      break;
+    case InsnClass::VecReduce:
+      per = m.vec_reduce_beat_cycles;
+      break;
+    case InsnClass::Sfu:
+      per = m.sfu_beat_cycles;
+      break;
+    default:
+      break;
   }
   cycles_ += beats * per;
 }
@@ -268,8 +325,8 @@ bool Hart::take_trap(const TrapException &t, uint64_t pc, RunResult &res) {
   mepc = pc;
   mtval = t.tval;
   const bool mie_bit = mstatus & csr::kMstatusMie;
-  mstatus = (mstatus & ~(csr::kMstatusMie | csr::kMstatusMpie)) | (mie_bit ? csr::kMstatusMpie : 0) |
-            csr::kMstatusMpp;
+  mstatus = (mstatus & ~(csr::kMstatusMie | csr::kMstatusMpie)) |
+            (mie_bit ? csr::kMstatusMpie : 0) | csr::kMstatusMpp;
   if (mtvec != 0) {
     pc_ = mtvec & ~3ull;
     return false;
@@ -306,8 +363,10 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
   HostFpScope fp_scope;
   RunResult res;
   const uint64_t start_instret = instret_, start_cycles = cycles_;
-  const uint64_t insn_end = max_instructions > UINT64_MAX - instret_ ? UINT64_MAX : instret_ + max_instructions;
-  const uint64_t cyc_end = budget_cycles > UINT64_MAX - cycles_ ? UINT64_MAX : cycles_ + budget_cycles;
+  const uint64_t insn_end =
+      max_instructions > UINT64_MAX - instret_ ? UINT64_MAX : instret_ + max_instructions;
+  const uint64_t cyc_end =
+      budget_cycles > UINT64_MAX - cycles_ ? UINT64_MAX : cycles_ + budget_cycles;
   const bool budgeted = cyc_end != UINT64_MAX;
   stop_ = StopReason::None;
   insn_end_ = insn_end;
@@ -362,8 +421,10 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
         cycles_ -= e->cost_cycles;
       }
       pc_ = pc;
-      if (stop_ != StopReason::None) res.reason = stop_;
-      else res.reason = instret_ >= insn_end ? StopReason::InsnLimit : StopReason::CycleBudget;
+      if (stop_ != StopReason::None)
+        res.reason = stop_;
+      else
+        res.reason = instret_ >= insn_end ? StopReason::InsnLimit : StopReason::CycleBudget;
       break;
     } catch (const TrapException &t) {
       if (take_trap(t, pc, res)) break;
@@ -388,8 +449,10 @@ RunResult Hart::run_traced(uint64_t max_instructions, uint64_t budget_cycles) {
     uint32_t w = 0;
     {
       uint64_t off = pc_ - ex_base_;
-      if (off < ex_lim_) std::memcpy(&w, ex_host_ + off, 4);
-      else if (!mem_.load(pc_, &w, 4)) w = 0;
+      if (off < ex_lim_)
+        std::memcpy(&w, ex_host_ + off, 4);
+      else if (!mem_.load(pc_, &w, 4))
+        w = 0;
     }
     trace_hook_(pc_, w);
     auto hook = std::move(trace_hook_);

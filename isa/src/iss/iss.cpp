@@ -13,13 +13,20 @@ namespace opforge::isa {
 
 const char *verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::Pass: return "PASS";
-    case Verdict::Fail: return "FAIL";
-    case Verdict::Done: return "DONE";
-    case Verdict::Trap: return "TRAP";
-    case Verdict::InsnLimit: return "LIMIT";
-    case Verdict::Unsupported: return "UNSUPPORTED";
-    case Verdict::Wfi: return "WFI";
+    case Verdict::Pass:
+      return "PASS";
+    case Verdict::Fail:
+      return "FAIL";
+    case Verdict::Done:
+      return "DONE";
+    case Verdict::Trap:
+      return "TRAP";
+    case Verdict::InsnLimit:
+      return "LIMIT";
+    case Verdict::Unsupported:
+      return "UNSUPPORTED";
+    case Verdict::Wfi:
+      return "WFI";
   }
   return "?";
 }
@@ -33,21 +40,24 @@ void check_isa_string(const std::string &isa) {
   while (p < s.size() && s[p] != '_') {
     const char c = s[p++];
     if (std::string_view("imafdvg").find(c) == std::string_view::npos)
-      throw Error("ISA string '" + isa + "': extension '" + std::string(1, c) + "' is not implemented (supported: i m a f d v g)");
+      throw Error("ISA string '" + isa + "': extension '" + std::string(1, c) +
+                  "' is not implemented (supported: i m a f d v g)");
   }
   while (p < s.size()) {
     ++p;  // '_'
     size_t q = s.find('_', p);
     const std::string ext = s.substr(p, q == std::string::npos ? std::string::npos : q - p);
     p = q == std::string::npos ? s.size() : q;
-    static const char *kMulti[] = {"zicsr", "zifencei", "zvfbfmin", "xmtia", "zve32f", "zve64d", "zve64x", "zve32x"};
+    static const char *kMulti[] = {"zicsr",  "zifencei", "zvfbfmin", "xmtia",
+                                   "zve32f", "zve64d",   "zve64x",   "zve32x"};
     bool known = ext.empty();
     for (const char *k : kMulti) known |= ext == k;
     if (!known) throw Error("ISA string '" + isa + "': extension '" + ext + "' is not implemented");
   }
 }
 
-SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel, const SimOptions &opt) {
+SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel,
+                      const SimOptions &opt) {
   if (!opt.isa_string.empty()) check_isa_string(opt.isa_string);
   load_elf(image, mem);
   HartConfig cfg;
@@ -92,11 +102,14 @@ SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel
       } else if (r.tohost_value & 1) {
         res.verdict = Verdict::Fail;
         res.fail_code = r.tohost_value >> 1;
-        res.message = "fail: test " + std::to_string(res.fail_code) + " failed (tohost = " + std::to_string(r.tohost_value) + ")";
+        res.message = "fail: test " + std::to_string(res.fail_code) +
+                      " failed (tohost = " + std::to_string(r.tohost_value) + ")";
       } else {
         res.verdict = Verdict::Unsupported;
-        std::snprintf(buf, sizeof buf, "unsupported HTIF request: tohost = 0x%llx (syscall proxying is not provided)",
-                      static_cast<unsigned long long>(r.tohost_value));
+        std::snprintf(
+            buf, sizeof buf,
+            "unsupported HTIF request: tohost = 0x%llx (syscall proxying is not provided)",
+            static_cast<unsigned long long>(r.tohost_value));
         res.message = buf;
       }
       break;

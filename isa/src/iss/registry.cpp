@@ -67,9 +67,10 @@ const DecodeTable &decode_table() {
     }
     // More specific encodings first so a special case wins over a general one.
     for (auto &bucket : t.by_opcode)
-      std::stable_sort(bucket.begin(), bucket.end(), [](const DecodeEntry &a, const DecodeEntry &b) {
-        return __builtin_popcount(a.mask) > __builtin_popcount(b.mask);
-      });
+      std::stable_sort(bucket.begin(), bucket.end(),
+                       [](const DecodeEntry &a, const DecodeEntry &b) {
+                         return __builtin_popcount(a.mask) > __builtin_popcount(b.mask);
+                       });
     return t;
   }();
   return table;

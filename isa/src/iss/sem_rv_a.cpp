@@ -9,12 +9,14 @@ using namespace opforge::isa::sem;
 OPF_SEM_UNIT(rv_a)
 
 namespace {
-template <class T> uint64_t check_aligned(uint64_t addr, uint64_t cause_code) {
+template <class T>
+uint64_t check_aligned(uint64_t addr, uint64_t cause_code) {
   if (addr % sizeof(T)) Hart::raise(cause_code, addr);
   return addr;
 }
 // Read-modify-write: rd gets the old value (sign-extended for .w).
-template <class T, class Op> uint64_t amo(Hart &h, Insn i, uint64_t pc, Op op) {
+template <class T, class Op>
+uint64_t amo(Hart &h, Insn i, uint64_t pc, Op op) {
   uint64_t a = check_aligned<T>(h.x[i.rs1()], cause::kStoreMisaligned);
   T old;
   try {
@@ -60,14 +62,28 @@ INSN(sc_d, Amo) {
   return NEXT;
 }
 
-#define AMO_PAIR(name, expr)                                                                            \
-  INSN(name##_w, Amo) { return amo<uint32_t>(h, i, pc, [](uint32_t a, uint32_t b) -> uint32_t { using S = S32; (void)sizeof(S); (void)a; return expr; }); } \
-  INSN(name##_d, Amo) { return amo<uint64_t>(h, i, pc, [](uint64_t a, uint64_t b) -> uint64_t { using S = S64; (void)sizeof(S); (void)a; return expr; }); }
+#define AMO_PAIR(name, expr)                                                \
+  INSN(name##_w, Amo) {                                                     \
+    return amo<uint32_t>(h, i, pc, [](uint32_t a, uint32_t b) -> uint32_t { \
+      using S = S32;                                                        \
+      (void)sizeof(S);                                                      \
+      (void)a;                                                              \
+      return expr;                                                          \
+    });                                                                     \
+  }                                                                         \
+  INSN(name##_d, Amo) {                                                     \
+    return amo<uint64_t>(h, i, pc, [](uint64_t a, uint64_t b) -> uint64_t { \
+      using S = S64;                                                        \
+      (void)sizeof(S);                                                      \
+      (void)a;                                                              \
+      return expr;                                                          \
+    });                                                                     \
+  }
 
 AMO_PAIR(amoswap, b)
 AMO_PAIR(amoadd, a + b)
 AMO_PAIR(amoxor, a ^ b)
-AMO_PAIR(amoand, a & b)
+AMO_PAIR(amoand, a &b)
 AMO_PAIR(amoor, a | b)
 AMO_PAIR(amomin, S(a) < S(b) ? a : b)
 AMO_PAIR(amomax, S(a) > S(b) ? a : b)

@@ -12,11 +12,19 @@ inline uint64_t jump_to(uint64_t target) {
     Hart::raise(cause::kInsnMisaligned, target);
   return target;
 }
-inline uint64_t branch(uint64_t pc, Insn i, bool taken) { return taken ? jump_to(pc + i.b_imm()) : pc + 4; }
+inline uint64_t branch(uint64_t pc, Insn i, bool taken) {
+  return taken ? jump_to(pc + i.b_imm()) : pc + 4;
+}
 }  // namespace
 
-INSN(lui, IntAlu) { WRITE_RD(i.u_imm()); return NEXT; }
-INSN(auipc, IntAlu) { WRITE_RD(pc + i.u_imm()); return NEXT; }
+INSN(lui, IntAlu) {
+  WRITE_RD(i.u_imm());
+  return NEXT;
+}
+INSN(auipc, IntAlu) {
+  WRITE_RD(pc + i.u_imm());
+  return NEXT;
+}
 INSN(jal, Jump) {
   uint64_t t = jump_to(pc + i.j_imm());
   WRITE_RD(pc + 4);
@@ -34,52 +42,172 @@ INSN(bge, Branch) { return branch(pc, i, int64_t(RS1) >= int64_t(RS2)); }
 INSN(bltu, Branch) { return branch(pc, i, RS1 < RS2); }
 INSN(bgeu, Branch) { return branch(pc, i, RS1 >= RS2); }
 
-INSN(lb, Load) { WRITE_RD(uint64_t(int64_t(h.load<int8_t>(RS1 + i.i_imm())))); return NEXT; }
-INSN(lh, Load) { WRITE_RD(uint64_t(int64_t(h.load<int16_t>(RS1 + i.i_imm())))); return NEXT; }
-INSN(lw, Load) { WRITE_RD(uint64_t(int64_t(h.load<int32_t>(RS1 + i.i_imm())))); return NEXT; }
-INSN(ld, Load) { WRITE_RD(h.load<uint64_t>(RS1 + i.i_imm())); return NEXT; }
-INSN(lbu, Load) { WRITE_RD(h.load<uint8_t>(RS1 + i.i_imm())); return NEXT; }
-INSN(lhu, Load) { WRITE_RD(h.load<uint16_t>(RS1 + i.i_imm())); return NEXT; }
-INSN(lwu, Load) { WRITE_RD(h.load<uint32_t>(RS1 + i.i_imm())); return NEXT; }
-INSN(sb, Store) { h.store<uint8_t>(RS1 + i.s_imm(), uint8_t(RS2)); return NEXT; }
-INSN(sh, Store) { h.store<uint16_t>(RS1 + i.s_imm(), uint16_t(RS2)); return NEXT; }
-INSN(sw, Store) { h.store<uint32_t>(RS1 + i.s_imm(), uint32_t(RS2)); return NEXT; }
-INSN(sd, Store) { h.store<uint64_t>(RS1 + i.s_imm(), RS2); return NEXT; }
+INSN(lb, Load) {
+  WRITE_RD(uint64_t(int64_t(h.load<int8_t>(RS1 + i.i_imm()))));
+  return NEXT;
+}
+INSN(lh, Load) {
+  WRITE_RD(uint64_t(int64_t(h.load<int16_t>(RS1 + i.i_imm()))));
+  return NEXT;
+}
+INSN(lw, Load) {
+  WRITE_RD(uint64_t(int64_t(h.load<int32_t>(RS1 + i.i_imm()))));
+  return NEXT;
+}
+INSN(ld, Load) {
+  WRITE_RD(h.load<uint64_t>(RS1 + i.i_imm()));
+  return NEXT;
+}
+INSN(lbu, Load) {
+  WRITE_RD(h.load<uint8_t>(RS1 + i.i_imm()));
+  return NEXT;
+}
+INSN(lhu, Load) {
+  WRITE_RD(h.load<uint16_t>(RS1 + i.i_imm()));
+  return NEXT;
+}
+INSN(lwu, Load) {
+  WRITE_RD(h.load<uint32_t>(RS1 + i.i_imm()));
+  return NEXT;
+}
+INSN(sb, Store) {
+  h.store<uint8_t>(RS1 + i.s_imm(), uint8_t(RS2));
+  return NEXT;
+}
+INSN(sh, Store) {
+  h.store<uint16_t>(RS1 + i.s_imm(), uint16_t(RS2));
+  return NEXT;
+}
+INSN(sw, Store) {
+  h.store<uint32_t>(RS1 + i.s_imm(), uint32_t(RS2));
+  return NEXT;
+}
+INSN(sd, Store) {
+  h.store<uint64_t>(RS1 + i.s_imm(), RS2);
+  return NEXT;
+}
 
-INSN(addi, IntAlu) { WRITE_RD(RS1 + i.i_imm()); return NEXT; }
-INSN(slti, IntAlu) { WRITE_RD(int64_t(RS1) < i.i_imm()); return NEXT; }
-INSN(sltiu, IntAlu) { WRITE_RD(RS1 < uint64_t(i.i_imm())); return NEXT; }
-INSN(xori, IntAlu) { WRITE_RD(RS1 ^ i.i_imm()); return NEXT; }
-INSN(ori, IntAlu) { WRITE_RD(RS1 | i.i_imm()); return NEXT; }
-INSN(andi, IntAlu) { WRITE_RD(RS1 & i.i_imm()); return NEXT; }
-INSN(slli, IntAlu) { WRITE_RD(RS1 << i.shamt()); return NEXT; }
-INSN(srli, IntAlu) { WRITE_RD(RS1 >> i.shamt()); return NEXT; }
-INSN(srai, IntAlu) { WRITE_RD(uint64_t(int64_t(RS1) >> i.shamt())); return NEXT; }
-INSN(add, IntAlu) { WRITE_RD(RS1 + RS2); return NEXT; }
-INSN(sub, IntAlu) { WRITE_RD(RS1 - RS2); return NEXT; }
-INSN(sll, IntAlu) { WRITE_RD(RS1 << (RS2 & 63)); return NEXT; }
-INSN(slt, IntAlu) { WRITE_RD(int64_t(RS1) < int64_t(RS2)); return NEXT; }
-INSN(sltu, IntAlu) { WRITE_RD(RS1 < RS2); return NEXT; }
-INSN(xor, IntAlu) { WRITE_RD(RS1 ^ RS2); return NEXT; }
-INSN(srl, IntAlu) { WRITE_RD(RS1 >> (RS2 & 63)); return NEXT; }
-INSN(sra, IntAlu) { WRITE_RD(uint64_t(int64_t(RS1) >> (RS2 & 63))); return NEXT; }
-INSN(or, IntAlu) { WRITE_RD(RS1 | RS2); return NEXT; }
-INSN(and, IntAlu) { WRITE_RD(RS1 & RS2); return NEXT; }
+INSN(addi, IntAlu) {
+  WRITE_RD(RS1 + i.i_imm());
+  return NEXT;
+}
+INSN(slti, IntAlu) {
+  WRITE_RD(int64_t(RS1) < i.i_imm());
+  return NEXT;
+}
+INSN(sltiu, IntAlu) {
+  WRITE_RD(RS1 < uint64_t(i.i_imm()));
+  return NEXT;
+}
+INSN(xori, IntAlu) {
+  WRITE_RD(RS1 ^ i.i_imm());
+  return NEXT;
+}
+INSN(ori, IntAlu) {
+  WRITE_RD(RS1 | i.i_imm());
+  return NEXT;
+}
+INSN(andi, IntAlu) {
+  WRITE_RD(RS1 & i.i_imm());
+  return NEXT;
+}
+INSN(slli, IntAlu) {
+  WRITE_RD(RS1 << i.shamt());
+  return NEXT;
+}
+INSN(srli, IntAlu) {
+  WRITE_RD(RS1 >> i.shamt());
+  return NEXT;
+}
+INSN(srai, IntAlu) {
+  WRITE_RD(uint64_t(int64_t(RS1) >> i.shamt()));
+  return NEXT;
+}
+INSN(add, IntAlu) {
+  WRITE_RD(RS1 + RS2);
+  return NEXT;
+}
+INSN(sub, IntAlu) {
+  WRITE_RD(RS1 - RS2);
+  return NEXT;
+}
+INSN(sll, IntAlu) {
+  WRITE_RD(RS1 << (RS2 & 63));
+  return NEXT;
+}
+INSN(slt, IntAlu) {
+  WRITE_RD(int64_t(RS1) < int64_t(RS2));
+  return NEXT;
+}
+INSN(sltu, IntAlu) {
+  WRITE_RD(RS1 < RS2);
+  return NEXT;
+}
+INSN(xor, IntAlu) {
+  WRITE_RD(RS1 ^ RS2);
+  return NEXT;
+}
+INSN(srl, IntAlu) {
+  WRITE_RD(RS1 >> (RS2 & 63));
+  return NEXT;
+}
+INSN(sra, IntAlu) {
+  WRITE_RD(uint64_t(int64_t(RS1) >> (RS2 & 63)));
+  return NEXT;
+}
+INSN(or, IntAlu) {
+  WRITE_RD(RS1 | RS2);
+  return NEXT;
+}
+INSN(and, IntAlu) {
+  WRITE_RD(RS1 & RS2);
+  return NEXT;
+}
 
-INSN(addiw, IntAlu) { WRITE_RD(sext32(RS1 + i.i_imm())); return NEXT; }
-INSN(slliw, IntAlu) { WRITE_RD(sext32(uint32_t(RS1) << (i.shamt() & 31))); return NEXT; }
-INSN(srliw, IntAlu) { WRITE_RD(sext32(uint32_t(RS1) >> (i.shamt() & 31))); return NEXT; }
-INSN(sraiw, IntAlu) { WRITE_RD(sext32(uint32_t(int32_t(RS1) >> (i.shamt() & 31)))); return NEXT; }
-INSN(addw, IntAlu) { WRITE_RD(sext32(RS1 + RS2)); return NEXT; }
-INSN(subw, IntAlu) { WRITE_RD(sext32(RS1 - RS2)); return NEXT; }
-INSN(sllw, IntAlu) { WRITE_RD(sext32(uint32_t(RS1) << (RS2 & 31))); return NEXT; }
-INSN(srlw, IntAlu) { WRITE_RD(sext32(uint32_t(RS1) >> (RS2 & 31))); return NEXT; }
-INSN(sraw, IntAlu) { WRITE_RD(sext32(uint32_t(int32_t(RS1) >> (RS2 & 31)))); return NEXT; }
+INSN(addiw, IntAlu) {
+  WRITE_RD(sext32(RS1 + i.i_imm()));
+  return NEXT;
+}
+INSN(slliw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(RS1) << (i.shamt() & 31)));
+  return NEXT;
+}
+INSN(srliw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(RS1) >> (i.shamt() & 31)));
+  return NEXT;
+}
+INSN(sraiw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(int32_t(RS1) >> (i.shamt() & 31))));
+  return NEXT;
+}
+INSN(addw, IntAlu) {
+  WRITE_RD(sext32(RS1 + RS2));
+  return NEXT;
+}
+INSN(subw, IntAlu) {
+  WRITE_RD(sext32(RS1 - RS2));
+  return NEXT;
+}
+INSN(sllw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(RS1) << (RS2 & 31)));
+  return NEXT;
+}
+INSN(srlw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(RS1) >> (RS2 & 31)));
+  return NEXT;
+}
+INSN(sraw, IntAlu) {
+  WRITE_RD(sext32(uint32_t(int32_t(RS1) >> (RS2 & 31))));
+  return NEXT;
+}
 
 // Memory ordering: the ISS is a single in-order hart, so fences only matter
 // for the decoded-instruction cache (fence.i).
 INSN(fence, System) { return NEXT; }
-INSN(fence_i, System) { h.flush_icache(); return NEXT; }
+INSN(fence_i, System) {
+  h.flush_icache();
+  return NEXT;
+}
 
 INSN(ecall, System) {
   if (h.ecall_hook()) return NEXT;

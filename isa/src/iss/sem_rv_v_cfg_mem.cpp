@@ -15,9 +15,12 @@ inline void require_vs(Hart &h, Insn i) {
 uint64_t setvl(Hart &h, Insn i, uint64_t pc, uint64_t vtype_value) {
   require_vs(h, i);
   uint64_t avl;
-  if (i.rs1() != 0) avl = h.x[i.rs1()];
-  else if (i.rd() != 0) avl = UINT64_MAX;
-  else avl = h.vl;  // keep vl
+  if (i.rs1() != 0)
+    avl = h.x[i.rs1()];
+  else if (i.rd() != 0)
+    avl = UINT64_MAX;
+  else
+    avl = h.vl;  // keep vl
   WRITE_RD(h.set_vtype(vtype_value, avl));
   return pc + 4;
 }
@@ -35,7 +38,8 @@ enum class Addr { Unit, Strided, Indexed };
 
 // Loads/stores of EEW-wide data: unit-stride, strided (x[rs2]) or indexed
 // (vs2 holds EEW-wide byte offsets and the data is SEW wide).
-template <Addr mode, bool is_store, class T> uint64_t vmem(Hart &h, Insn i, uint64_t pc, bool fault_first = false) {
+template <Addr mode, bool is_store, class T>
+uint64_t vmem(Hart &h, Insn i, uint64_t pc, bool fault_first = false) {
   require_vec(h, i);
   const unsigned data_bits = mode == Addr::Indexed ? h.vsew_bits : sizeof(T) * 8;
   const int data_emul = mode == Addr::Indexed ? h.vlmul_log2 : emul_log2(h, i, sizeof(T) * 8);
@@ -46,17 +50,22 @@ template <Addr mode, bool is_store, class T> uint64_t vmem(Hart &h, Insn i, uint
   const int64_t stride = mode == Addr::Strided ? static_cast<int64_t>(h.x[i.rs2()]) : 0;
   uint64_t k_cur = h.vstart;
   auto addr_of = [&](uint64_t k) -> uint64_t {
-    if constexpr (mode == Addr::Unit) return base + k * sizeof(T);
-    else if constexpr (mode == Addr::Strided) return base + static_cast<uint64_t>(static_cast<int64_t>(k) * stride);
-    else return base + static_cast<uint64_t>(get<T>(h, i.vs2(), k));
+    if constexpr (mode == Addr::Unit)
+      return base + k * sizeof(T);
+    else if constexpr (mode == Addr::Strided)
+      return base + static_cast<uint64_t>(static_cast<int64_t>(k) * stride);
+    else
+      return base + static_cast<uint64_t>(get<T>(h, i.vs2(), k));
   };
   try {
     by_sew(data_bits, [&](auto t) {
       using D = std::conditional_t<mode == Addr::Indexed, decltype(t), T>;
       each(h, i, [&](uint64_t k) {
         k_cur = k;
-        if constexpr (is_store) h.store<D>(addr_of(k), get<D>(h, i.vs3(), k));
-        else set<D>(h, i.vd(), k, h.load<D>(addr_of(k)));
+        if constexpr (is_store)
+          h.store<D>(addr_of(k), get<D>(h, i.vs3(), k));
+        else
+          set<D>(h, i.vd(), k, h.load<D>(addr_of(k)));
       });
     });
   } catch (const TrapException &) {
@@ -73,7 +82,8 @@ template <Addr mode, bool is_store, class T> uint64_t vmem(Hart &h, Insn i, uint
 }
 
 // Whole-register loads/stores: nregs * VLENB bytes, independent of vtype.
-template <bool is_store> uint64_t vwhole(Hart &h, Insn i, uint64_t pc, unsigned nregs, unsigned eew_bytes) {
+template <bool is_store>
+uint64_t vwhole(Hart &h, Insn i, uint64_t pc, unsigned nregs, unsigned eew_bytes) {
   require_vs(h, i);
   require((i.vd() & (nregs - 1)) == 0, i);
   const uint64_t base = h.x[i.rs1()];
@@ -82,8 +92,10 @@ template <bool is_store> uint64_t vwhole(Hart &h, Insn i, uint64_t pc, unsigned 
   uint64_t k = h.vstart;
   try {
     for (; k < total; ++k) {
-      if constexpr (is_store) h.store_bytes(base + k * eew_bytes, regs + k * eew_bytes, eew_bytes);
-      else h.load_bytes(base + k * eew_bytes, regs + k * eew_bytes, eew_bytes);
+      if constexpr (is_store)
+        h.store_bytes(base + k * eew_bytes, regs + k * eew_bytes, eew_bytes);
+      else
+        h.load_bytes(base + k * eew_bytes, regs + k * eew_bytes, eew_bytes);
     }
   } catch (const TrapException &) {
     h.vstart = k;
@@ -95,7 +107,8 @@ template <bool is_store> uint64_t vwhole(Hart &h, Insn i, uint64_t pc, unsigned 
 }
 
 // Mask loads/stores: ceil(vl/8) bytes, unmasked.
-template <bool is_store> uint64_t vmask_mem(Hart &h, Insn i, uint64_t pc) {
+template <bool is_store>
+uint64_t vmask_mem(Hart &h, Insn i, uint64_t pc) {
   require_vec(h, i);
   const uint64_t bytes = (h.vl + 7) / 8;
   const uint64_t base = h.x[i.rs1()];
@@ -103,8 +116,10 @@ template <bool is_store> uint64_t vmask_mem(Hart &h, Insn i, uint64_t pc) {
   uint64_t k = h.vstart;
   try {
     for (; k < bytes; ++k) {
-      if constexpr (is_store) h.store<uint8_t>(base + k, reg[k]);
-      else reg[k] = h.load<uint8_t>(base + k);
+      if constexpr (is_store)
+        h.store<uint8_t>(base + k, reg[k]);
+      else
+        reg[k] = h.load<uint8_t>(base + k);
     }
   } catch (const TrapException &) {
     h.vstart = k;
@@ -167,11 +182,12 @@ INSN(vsm_v, VecMem) { return vmask_mem<true>(h, i, pc); }
 
 #define VLRE(n, eew) \
   INSN(vl##n##re##eew##_v, VecMem) { return vwhole<false>(h, i, pc, n, eew / 8); }
-VLRE(1, 8) VLRE(1, 16) VLRE(1, 32) VLRE(1, 64)
-VLRE(2, 8) VLRE(2, 16) VLRE(2, 32) VLRE(2, 64)
-VLRE(4, 8) VLRE(4, 16) VLRE(4, 32) VLRE(4, 64)
-VLRE(8, 8) VLRE(8, 16) VLRE(8, 32) VLRE(8, 64)
-INSN(vs1r_v, VecMem) { return vwhole<true>(h, i, pc, 1, 1); }
+VLRE(1, 8)
+VLRE(1, 16) VLRE(1, 32) VLRE(1, 64) VLRE(2, 8) VLRE(2, 16) VLRE(2, 32) VLRE(2, 64) VLRE(4, 8)
+    VLRE(4, 16) VLRE(4, 32) VLRE(4, 64) VLRE(8, 8) VLRE(8, 16) VLRE(8, 32) VLRE(8, 64)
+        INSN(vs1r_v, VecMem) {
+  return vwhole<true>(h, i, pc, 1, 1);
+}
 INSN(vs2r_v, VecMem) { return vwhole<true>(h, i, pc, 2, 1); }
 INSN(vs4r_v, VecMem) { return vwhole<true>(h, i, pc, 4, 1); }
 INSN(vs8r_v, VecMem) { return vwhole<true>(h, i, pc, 8, 1); }

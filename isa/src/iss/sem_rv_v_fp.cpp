@@ -25,45 +25,46 @@ inline unsigned vrm(Hart &h, Insn i) {
   if (h.frm > 4) illegal(i);
   return h.frm;
 }
-template <class F> inline F fget(Hart &h, unsigned reg, uint64_t k) { return std::bit_cast<F>(get<fp::Bits<F>>(h, reg, k)); }
-template <class F> inline void fset(Hart &h, unsigned reg, uint64_t k, F v) { set<fp::Bits<F>>(h, reg, k, std::bit_cast<fp::Bits<F>>(v)); }
+template <class F>
+inline F fget(Hart &h, unsigned reg, uint64_t k) {
+  return std::bit_cast<F>(get<fp::Bits<F>>(h, reg, k));
+}
+template <class F>
+inline void fset(Hart &h, unsigned reg, uint64_t k, F v) {
+  set<fp::Bits<F>>(h, reg, k, std::bit_cast<fp::Bits<F>>(v));
+}
 // f[rs1] at the element width (single values must be NaN-boxed).
-template <class F> inline F fscalar(Hart &h, Insn i) {
+template <class F>
+inline F fscalar(Hart &h, Insn i) {
   const uint64_t v = h.f[i.rs1()];
-  if constexpr (sizeof(F) == 4) return std::bit_cast<float>((v >> 32) == 0xffffffffu ? uint32_t(v) : fp::kCanonNan32);
-  else return std::bit_cast<double>(v);
+  if constexpr (sizeof(F) == 4)
+    return std::bit_cast<float>((v >> 32) == 0xffffffffu ? uint32_t(v) : fp::kCanonNan32);
+  else
+    return std::bit_cast<double>(v);
 }
 // Calls f(float{}) or f(double{}) for SEW 32/64; other SEW are illegal.
-template <class Fn> inline void by_fsew(Hart &h, Insn i, Fn &&f) {
-  if (h.vsew_bits == 32) f(float{});
-  else if (h.vsew_bits == 64) f(double{});
-  else illegal(i);
+template <class Fn>
+inline void by_fsew(Hart &h, Insn i, Fn &&f) {
+  if (h.vsew_bits == 32)
+    f(float{});
+  else if (h.vsew_bits == 64)
+    f(double{});
+  else
+    illegal(i);
 }
 
 enum class Src { V, F };
-template <Src src, class F> inline F operand(Hart &h, Insn i, uint64_t k) {
-  if constexpr (src == Src::V) return fget<F>(h, i.vs1(), k);
-  else return fscalar<F>(h, i);
+template <Src src, class F>
+inline F operand(Hart &h, Insn i, uint64_t k) {
+  if constexpr (src == Src::V)
+    return fget<F>(h, i.vs1(), k);
+  else
+    return fscalar<F>(h, i);
 }
 
 // vd[k] = op(h, rm, vs2[k], b).
-template <Src src, class Op> uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
-  require_fpu(h, i);
-  require_aligned(i, i.vd(), h.vlmul_log2);
-  require_aligned(i, i.vs2(), h.vlmul_log2);
-  if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
-  require_vd_not_v0(i);
-  const unsigned rm = vrm(h, i);
-  by_fsew(h, i, [&](auto t) {
-    using F = decltype(t);
-    each(h, i, [&](uint64_t k) { fset<F>(h, i.vd(), k, op(h, rm, fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k))); });
-  });
-  h.charge_vector(cls, h.vl, h.vsew_bits);
-  return pc + 4;
-}
-
-// vd[k] = op(h, rm, vd[k], vs2[k], b): fused multiply-add family.
-template <Src src, class Op> uint64_t vfter(Hart &h, Insn i, uint64_t pc, Op op) {
+template <Src src, class Op>
+uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
   require_fpu(h, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
   require_aligned(i, i.vs2(), h.vlmul_log2);
@@ -73,20 +74,43 @@ template <Src src, class Op> uint64_t vfter(Hart &h, Insn i, uint64_t pc, Op op)
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
     each(h, i, [&](uint64_t k) {
-      fset<F>(h, i.vd(), k, op(h, rm, fget<F>(h, i.vd(), k), fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k)));
+      fset<F>(h, i.vd(), k, op(h, rm, fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k)));
+    });
+  });
+  h.charge_vector(cls, h.vl, h.vsew_bits);
+  return pc + 4;
+}
+
+// vd[k] = op(h, rm, vd[k], vs2[k], b): fused multiply-add family.
+template <Src src, class Op>
+uint64_t vfter(Hart &h, Insn i, uint64_t pc, Op op) {
+  require_fpu(h, i);
+  require_aligned(i, i.vd(), h.vlmul_log2);
+  require_aligned(i, i.vs2(), h.vlmul_log2);
+  if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
+  require_vd_not_v0(i);
+  const unsigned rm = vrm(h, i);
+  by_fsew(h, i, [&](auto t) {
+    using F = decltype(t);
+    each(h, i, [&](uint64_t k) {
+      fset<F>(h, i.vd(), k,
+              op(h, rm, fget<F>(h, i.vd(), k), fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k)));
     });
   });
   h.charge_vector(InsnClass::VecFp, h.vl, h.vsew_bits);
   return pc + 4;
 }
 
-template <Src src, class Pred> uint64_t vfcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
+template <Src src, class Pred>
+uint64_t vfcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
   require_fpu(h, i);
   require_aligned(i, i.vs2(), h.vlmul_log2);
   if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
-    each(h, i, [&](uint64_t k) { set_mbit(h, i.vd(), k, pred(h, fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k))); });
+    each(h, i, [&](uint64_t k) {
+      set_mbit(h, i.vd(), k, pred(h, fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k)));
+    });
   });
   h.charge_vector(InsnClass::VecFp, h.vl, h.vsew_bits);
   return pc + 4;
@@ -94,7 +118,8 @@ template <Src src, class Pred> uint64_t vfcmp(Hart &h, Insn i, uint64_t pc, Pred
 
 // Widening arithmetic at SEW=32: vd (double) = op(h, rm, a, b) with a = vs2
 // (float, or double when wide_a) and b = vs1/f[rs1] (float), both widened.
-template <Src src, bool wide_a, bool accumulate, class Op> uint64_t vfwide(Hart &h, Insn i, uint64_t pc, Op op) {
+template <Src src, bool wide_a, bool accumulate, class Op>
+uint64_t vfwide(Hart &h, Insn i, uint64_t pc, Op op) {
   require_fpu(h, i);
   require(h.vsew_bits == 32 && h.vlmul_log2 < 3, i);
   require_aligned(i, i.vd(), h.vlmul_log2 + 1);
@@ -104,10 +129,13 @@ template <Src src, bool wide_a, bool accumulate, class Op> uint64_t vfwide(Hart 
   const unsigned rm = vrm(h, i);
   each(h, i, [&](uint64_t k) {
     const double b = fp::widen(h, operand<src, float>(h, i, k));
-    const double a = wide_a ? fget<double>(h, i.vs2(), k) : fp::widen(h, fget<float>(h, i.vs2(), k));
+    const double a =
+        wide_a ? fget<double>(h, i.vs2(), k) : fp::widen(h, fget<float>(h, i.vs2(), k));
     double r;
-    if constexpr (accumulate) r = op(h, rm, fget<double>(h, i.vd(), k), a, b);
-    else r = op(h, rm, a, b);
+    if constexpr (accumulate)
+      r = op(h, rm, fget<double>(h, i.vd(), k), a, b);
+    else
+      r = op(h, rm, a, b);
     fset<double>(h, i.vd(), k, r);
   });
   h.charge_vector(InsnClass::VecFp, h.vl, 64);
@@ -116,10 +144,13 @@ template <Src src, bool wide_a, bool accumulate, class Op> uint64_t vfwide(Hart 
 
 // Element-wise conversion between widths: Src element type S in vs2 (EMUL
 // = LMUL * sizeof(S) / SEW), destination D in vd.
-template <class S, class D, class Op> uint64_t vconv(Hart &h, Insn i, uint64_t pc, Op op) {
+template <class S, class D, class Op>
+uint64_t vconv(Hart &h, Insn i, uint64_t pc, Op op) {
   require_fpu(h, i);
   const unsigned sew_bytes = h.vsew_bits / 8;
-  auto emul_of = [&](unsigned bytes) { return bytes > sew_bytes ? h.vlmul_log2 + 1 : h.vlmul_log2; };
+  auto emul_of = [&](unsigned bytes) {
+    return bytes > sew_bytes ? h.vlmul_log2 + 1 : h.vlmul_log2;
+  };
   require(h.vlmul_log2 + (sizeof(S) > sew_bytes || sizeof(D) > sew_bytes ? 1 : 0) <= 3, i);
   require_aligned(i, i.vd(), emul_of(sizeof(D)));
   require_aligned(i, i.vs2(), emul_of(sizeof(S)));
@@ -152,18 +183,29 @@ uint16_t to_small(Hart &h, float v, unsigned rm, int exp_bits, int man_bits) {
   const double q = mag / quantum;  // exact
   double n;
   switch (rm) {
-    case fp::kRtz: n = std::trunc(q); break;
-    case fp::kRdn: n = sign ? std::ceil(q) : std::floor(q); break;
-    case fp::kRup: n = sign ? std::floor(q) : std::ceil(q); break;
-    case fp::kRmm: n = std::round(q); break;
-    default: n = fp::round_integral(q, fp::kRne); break;
+    case fp::kRtz:
+      n = std::trunc(q);
+      break;
+    case fp::kRdn:
+      n = sign ? std::ceil(q) : std::floor(q);
+      break;
+    case fp::kRup:
+      n = sign ? std::floor(q) : std::ceil(q);
+      break;
+    case fp::kRmm:
+      n = std::round(q);
+      break;
+    default:
+      n = fp::round_integral(q, fp::kRne);
+      break;
   }
   uint32_t flags = n != q ? csr::kFflagNx : 0;
   const double res = n * quantum;
   const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -man_bits), bias);
   if (res > max_finite) {
     fp::accrue(h, csr::kFflagOf | csr::kFflagNx);
-    const bool to_inf = rm == fp::kRne || rm == fp::kRmm || (rm == fp::kRup && !sign) || (rm == fp::kRdn && sign);
+    const bool to_inf =
+        rm == fp::kRne || rm == fp::kRmm || (rm == fp::kRup && !sign) || (rm == fp::kRdn && sign);
     return sign_bit | (to_inf ? inf : static_cast<uint16_t>(inf - 1));
   }
   if (flags && res < std::ldexp(1.0, emin)) flags |= csr::kFflagUf;
@@ -173,7 +215,8 @@ uint16_t to_small(Hart &h, float v, unsigned rm, int exp_bits, int man_bits) {
     enc = static_cast<uint32_t>(res / std::ldexp(1.0, emin - man_bits));  // subnormal (or zero)
   } else {
     const int re = std::ilogb(res);
-    const uint32_t frac = static_cast<uint32_t>(res / std::ldexp(1.0, re - man_bits)) - (1u << man_bits);
+    const uint32_t frac =
+        static_cast<uint32_t>(res / std::ldexp(1.0, re - man_bits)) - (1u << man_bits);
     enc = (static_cast<uint32_t>(re + bias) << man_bits) | frac;
   }
   return static_cast<uint16_t>(sign_bit | enc);
@@ -198,11 +241,13 @@ float narrow_odd(Hart &h, double v) {
   const uint32_t fl = fp::host_flags();
   fp::accrue(h, fl);
   if (r != r) return fp::canon_nan<float>();
-  if ((fl & csr::kFflagNx) && std::isfinite(r)) r = std::bit_cast<float>(std::bit_cast<uint32_t>(r) | 1u);
+  if ((fl & csr::kFflagNx) && std::isfinite(r))
+    r = std::bit_cast<float>(std::bit_cast<uint32_t>(r) | 1u);
   return r;
 }
 
-template <class F> F fsgnj(F a, F b, int kind) {
+template <class F>
+F fsgnj(F a, F b, int kind) {
   using B = fp::Bits<F>;
   const B sign = B(1) << (sizeof(B) * 8 - 1);
   const B ab = std::bit_cast<B>(a), bb = std::bit_cast<B>(b);
@@ -212,7 +257,12 @@ template <class F> F fsgnj(F a, F b, int kind) {
 }  // namespace
 
 // ---- arithmetic: a = vs2[k], b = vs1[k] or f[rs1] ----
-#define FOP2(expr) [](Hart & h, unsigned rm, auto a, auto b) { (void)h; (void)rm; return expr; }
+#define FOP2(expr)                           \
+  [](Hart &h, unsigned rm, auto a, auto b) { \
+    (void)h;                                 \
+    (void)rm;                                \
+    return expr;                             \
+  }
 #define VFBIN(name, form, cls, expr) \
   INSN(name, cls) { return vfbin<Src::form>(h, i, pc, InsnClass::cls, FOP2(expr)); }
 VFBIN(vfadd_vv, V, VecFp, fp::add(h, rm, a, b))
@@ -237,7 +287,7 @@ VFBIN(vfsgnjx_vv, V, VecFp, fsgnj(a, b, 2))
 VFBIN(vfsgnjx_vf, F, VecFp, fsgnj(a, b, 2))
 
 // ---- fused multiply-add: d = vd[k], a = vs2[k], b = vs1[k] or f[rs1] ----
-#define FOP3(expr) [](Hart & h, unsigned rm, auto d, auto a, auto b) { return expr; }
+#define FOP3(expr) [](Hart &h, unsigned rm, auto d, auto a, auto b) { return expr; }
 #define VFTER(name, form, expr) \
   INSN(name, VecFp) { return vfter<Src::form>(h, i, pc, FOP3(expr)); }
 VFTER(vfmacc_vv, V, fp::fma(h, rm, b, a, d))
@@ -258,8 +308,10 @@ VFTER(vfnmsub_vv, V, fp::fma(h, rm, -b, d, a))
 VFTER(vfnmsub_vf, F, fp::fma(h, rm, -b, d, a))
 
 // ---- compares (vmfeq/vmfne quiet, the others signaling) ----
-#define VFCMP(name, form, expr) \
-  INSN(name, VecFp) { return vfcmp<Src::form>(h, i, pc, [](Hart &h, auto a, auto b) { return bool(expr); }); }
+#define VFCMP(name, form, expr)                                                            \
+  INSN(name, VecFp) {                                                                      \
+    return vfcmp<Src::form>(h, i, pc, [](Hart &h, auto a, auto b) { return bool(expr); }); \
+  }
 VFCMP(vmfeq_vv, V, fp::feq(h, a, b))
 VFCMP(vmfeq_vf, F, fp::feq(h, a, b))
 VFCMP(vmfne_vv, V, !fp::feq(h, a, b))
@@ -272,8 +324,11 @@ VFCMP(vmfgt_vf, F, fp::flt(h, b, a))
 VFCMP(vmfge_vf, F, fp::fle(h, b, a))
 
 // ---- widening arithmetic (SEW=32 -> 64) ----
-#define VFWIDE(name, form, wide_a, expr) \
-  INSN(name, VecFp) { return vfwide<Src::form, wide_a, false>(h, i, pc, [](Hart &h, unsigned rm, double a, double b) { return expr; }); }
+#define VFWIDE(name, form, wide_a, expr)                                          \
+  INSN(name, VecFp) {                                                             \
+    return vfwide<Src::form, wide_a, false>(                                      \
+        h, i, pc, [](Hart &h, unsigned rm, double a, double b) { return expr; }); \
+  }
 VFWIDE(vfwadd_vv, V, false, fp::add(h, rm, a, b))
 VFWIDE(vfwadd_vf, F, false, fp::add(h, rm, a, b))
 VFWIDE(vfwsub_vv, V, false, fp::sub(h, rm, a, b))
@@ -284,8 +339,11 @@ VFWIDE(vfwsub_wv, V, true, fp::sub(h, rm, a, b))
 VFWIDE(vfwsub_wf, F, true, fp::sub(h, rm, a, b))
 VFWIDE(vfwmul_vv, V, false, fp::mul(h, rm, a, b))
 VFWIDE(vfwmul_vf, F, false, fp::mul(h, rm, a, b))
-#define VFWTER(name, form, expr) \
-  INSN(name, VecFp) { return vfwide<Src::form, false, true>(h, i, pc, [](Hart &h, unsigned rm, double d, double a, double b) { return expr; }); }
+#define VFWTER(name, form, expr)                                                            \
+  INSN(name, VecFp) {                                                                       \
+    return vfwide<Src::form, false, true>(                                                  \
+        h, i, pc, [](Hart &h, unsigned rm, double d, double a, double b) { return expr; }); \
+  }
 VFWTER(vfwmacc_vv, V, fp::fma(h, rm, b, a, d))
 VFWTER(vfwmacc_vf, F, fp::fma(h, rm, b, a, d))
 VFWTER(vfwnmacc_vv, V, fp::fma(h, rm, -b, a, -d))
@@ -316,7 +374,9 @@ INSN(vfclass_v, VecFp) {
   require_vd_not_v0(i);
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
-    each(h, i, [&](uint64_t k) { set<fp::Bits<F>>(h, i.vd(), k, static_cast<fp::Bits<F>>(fp::fclass(fget<F>(h, i.vs2(), k)))); });
+    each(h, i, [&](uint64_t k) {
+      set<fp::Bits<F>>(h, i.vd(), k, static_cast<fp::Bits<F>>(fp::fclass(fget<F>(h, i.vs2(), k))));
+    });
   });
   h.charge_vector(InsnClass::VecFp, h.vl, h.vsew_bits);
   return NEXT;
@@ -334,7 +394,8 @@ uint64_t vfmerge(Hart &h, Insn i, uint64_t pc) {
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
     const F s = fscalar<F>(h, i);
-    for (uint64_t k = h.vstart; k < h.vl; ++k) fset<F>(h, i.vd(), k, (i.vm() || mbit(h, 0, k)) ? s : fget<F>(h, i.vs2(), k));
+    for (uint64_t k = h.vstart; k < h.vl; ++k)
+      fset<F>(h, i.vd(), k, (i.vm() || mbit(h, 0, k)) ? s : fget<F>(h, i.vs2(), k));
   });
   h.vstart = 0;
   h.charge_vector(InsnClass::VecAlu, h.vl, h.vsew_bits);
@@ -346,22 +407,28 @@ INSN(vfmv_v_f, VecAlu) { return vfmerge(h, i, pc); }
 
 // ---- conversions ----
 // Same width.
-#define CONV_SAME(name, expr_f, expr_d)                                                                 \
-  INSN(name, VecFp) {                                                                                   \
-    require_fpu(h, i);                                                                                  \
-    const unsigned rm = vrm(h, i);                                                                      \
-    (void)rm;                                                                                           \
-    if (h.vsew_bits == 32) return vconv<uint32_t, uint32_t>(h, i, pc, [&](uint32_t a) { return expr_f; }); \
-    if (h.vsew_bits == 64) return vconv<uint64_t, uint64_t>(h, i, pc, [&](uint64_t a) { return expr_d; }); \
-    illegal(i);                                                                                         \
+#define CONV_SAME(name, expr_f, expr_d)                                               \
+  INSN(name, VecFp) {                                                                 \
+    require_fpu(h, i);                                                                \
+    const unsigned rm = vrm(h, i);                                                    \
+    (void)rm;                                                                         \
+    if (h.vsew_bits == 32)                                                            \
+      return vconv<uint32_t, uint32_t>(h, i, pc, [&](uint32_t a) { return expr_f; }); \
+    if (h.vsew_bits == 64)                                                            \
+      return vconv<uint64_t, uint64_t>(h, i, pc, [&](uint64_t a) { return expr_d; }); \
+    illegal(i);                                                                       \
   }
 #define AS_F std::bit_cast<float>(a)
 #define AS_D std::bit_cast<double>(a)
 CONV_SAME(vfcvt_xu_f_v, fp::to_int<uint32_t>(h, AS_F, rm), fp::to_int<uint64_t>(h, AS_D, rm))
-CONV_SAME(vfcvt_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, rm)), uint64_t(fp::to_int<int64_t>(h, AS_D, rm)))
-CONV_SAME(vfcvt_rtz_xu_f_v, fp::to_int<uint32_t>(h, AS_F, fp::kRtz), fp::to_int<uint64_t>(h, AS_D, fp::kRtz))
-CONV_SAME(vfcvt_rtz_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, fp::kRtz)), uint64_t(fp::to_int<int64_t>(h, AS_D, fp::kRtz)))
-CONV_SAME(vfcvt_f_xu_v, std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)), std::bit_cast<uint64_t>(fp::from_int<double>(h, a, rm)))
+CONV_SAME(vfcvt_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, rm)),
+          uint64_t(fp::to_int<int64_t>(h, AS_D, rm)))
+CONV_SAME(vfcvt_rtz_xu_f_v, fp::to_int<uint32_t>(h, AS_F, fp::kRtz),
+          fp::to_int<uint64_t>(h, AS_D, fp::kRtz))
+CONV_SAME(vfcvt_rtz_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, fp::kRtz)),
+          uint64_t(fp::to_int<int64_t>(h, AS_D, fp::kRtz)))
+CONV_SAME(vfcvt_f_xu_v, std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)),
+          std::bit_cast<uint64_t>(fp::from_int<double>(h, a, rm)))
 CONV_SAME(vfcvt_f_x_v, std::bit_cast<uint32_t>(fp::from_int<float>(h, int32_t(a), rm)),
           std::bit_cast<uint64_t>(fp::from_int<double>(h, int64_t(a), rm)))
 
@@ -370,111 +437,146 @@ INSN(vfwcvt_xu_f_v, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, rm); });
+  return vconv<uint32_t, uint64_t>(h, i, pc,
+                                   [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, rm); });
 }
 INSN(vfwcvt_x_f_v, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, rm)); });
+  return vconv<uint32_t, uint64_t>(
+      h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, rm)); });
 }
 INSN(vfwcvt_rtz_xu_f_v, VecFp) {
   require_fpu(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, fp::kRtz); });
+  return vconv<uint32_t, uint64_t>(
+      h, i, pc, [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, fp::kRtz); });
 }
 INSN(vfwcvt_rtz_x_f_v, VecFp) {
   require_fpu(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, fp::kRtz)); });
+  return vconv<uint32_t, uint64_t>(
+      h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, fp::kRtz)); });
 }
 INSN(vfwcvt_f_xu_v, VecFp) {
   require_fpu(h, i);
-  if (h.vsew_bits == 16) return vconv<uint16_t, uint32_t>(h, i, pc, [](uint16_t a) { return std::bit_cast<uint32_t>(float(a)); });
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(h, i, pc,
+                                     [](uint16_t a) { return std::bit_cast<uint32_t>(float(a)); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [](uint32_t a) { return std::bit_cast<uint64_t>(double(a)); });
+  return vconv<uint32_t, uint64_t>(h, i, pc,
+                                   [](uint32_t a) { return std::bit_cast<uint64_t>(double(a)); });
 }
 INSN(vfwcvt_f_x_v, VecFp) {
   require_fpu(h, i);
-  if (h.vsew_bits == 16) return vconv<uint16_t, uint32_t>(h, i, pc, [](uint16_t a) { return std::bit_cast<uint32_t>(float(int16_t(a))); });
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(
+        h, i, pc, [](uint16_t a) { return std::bit_cast<uint32_t>(float(int16_t(a))); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [](uint32_t a) { return std::bit_cast<uint64_t>(double(int32_t(a))); });
+  return vconv<uint32_t, uint64_t>(
+      h, i, pc, [](uint32_t a) { return std::bit_cast<uint64_t>(double(int32_t(a))); });
 }
 INSN(vfwcvt_f_f_v, VecFp) {
   require_fpu(h, i);
   if (h.vsew_bits == 16)
-    return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) { return std::bit_cast<uint32_t>(from_small_checked(h, a, false)); });
+    return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) {
+      return std::bit_cast<uint32_t>(from_small_checked(h, a, false));
+    });
   require(h.vsew_bits == 32, i);
-  return vconv<uint32_t, uint64_t>(h, i, pc, [&](uint32_t a) { return std::bit_cast<uint64_t>(fp::widen(h, AS_F)); });
+  return vconv<uint32_t, uint64_t>(
+      h, i, pc, [&](uint32_t a) { return std::bit_cast<uint64_t>(fp::widen(h, AS_F)); });
 }
 INSN(vfwcvtbf16_f_f_v, VecFp) {
   require_fpu(h, i);
   require(h.vsew_bits == 16, i);
-  return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) { return std::bit_cast<uint32_t>(from_small_checked(h, a, true)); });
+  return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) {
+    return std::bit_cast<uint32_t>(from_small_checked(h, a, true));
+  });
 }
 
 // Narrowing: 2*SEW -> SEW.
 INSN(vfncvt_xu_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
-  if (h.vsew_bits == 16) return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, rm); });
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(h, i, pc,
+                                     [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, rm); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return fp::to_int<uint32_t>(h, AS_D, rm); });
+  return vconv<uint64_t, uint32_t>(h, i, pc,
+                                   [&](uint64_t a) { return fp::to_int<uint32_t>(h, AS_D, rm); });
 }
 INSN(vfncvt_x_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
-  if (h.vsew_bits == 16) return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, rm)); });
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(
+        h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, rm)); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return uint32_t(fp::to_int<int32_t>(h, AS_D, rm)); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return uint32_t(fp::to_int<int32_t>(h, AS_D, rm)); });
 }
 INSN(vfncvt_rtz_xu_f_w, VecFp) {
   require_fpu(h, i);
-  if (h.vsew_bits == 16) return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, fp::kRtz); });
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(
+        h, i, pc, [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, fp::kRtz); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return fp::to_int<uint32_t>(h, AS_D, fp::kRtz); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return fp::to_int<uint32_t>(h, AS_D, fp::kRtz); });
 }
 INSN(vfncvt_rtz_x_f_w, VecFp) {
   require_fpu(h, i);
   if (h.vsew_bits == 16)
-    return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, fp::kRtz)); });
+    return vconv<uint32_t, uint16_t>(
+        h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, fp::kRtz)); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return uint32_t(fp::to_int<int32_t>(h, AS_D, fp::kRtz)); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return uint32_t(fp::to_int<int32_t>(h, AS_D, fp::kRtz)); });
 }
 INSN(vfncvt_f_xu_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)); });
 }
 INSN(vfncvt_f_x_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::from_int<float>(h, int64_t(a), rm)); });
+  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) {
+    return std::bit_cast<uint32_t>(fp::from_int<float>(h, int64_t(a), rm));
+  });
 }
 INSN(vfncvt_f_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
-  if (h.vsew_bits == 16) return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return to_small(h, AS_F, rm, 5, 10); });
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(h, i, pc,
+                                     [&](uint32_t a) { return to_small(h, AS_F, rm, 5, 10); });
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::narrow(h, AS_D, rm)); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::narrow(h, AS_D, rm)); });
 }
 INSN(vfncvt_rod_f_f_w, VecFp) {
   require_fpu(h, i);
   require(h.vsew_bits == 32, i);
-  return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(narrow_odd(h, AS_D)); });
+  return vconv<uint64_t, uint32_t>(
+      h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(narrow_odd(h, AS_D)); });
 }
 INSN(vfncvtbf16_f_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
   require(h.vsew_bits == 16, i);
-  return vconv<uint32_t, uint16_t>(h, i, pc, [&](uint32_t a) { return to_small(h, AS_F, rm, 8, 7); });
+  return vconv<uint32_t, uint16_t>(h, i, pc,
+                                   [&](uint32_t a) { return to_small(h, AS_F, rm, 8, 7); });
 }
 
 // ---- reductions ----
 namespace {
-template <bool widen, class Op> uint64_t vfred(Hart &h, Insn i, uint64_t pc, Op op) {
+template <bool widen, class Op>
+uint64_t vfred(Hart &h, Insn i, uint64_t pc, Op op) {
   require_fpu(h, i);
   require(h.vstart == 0, i);
   require_aligned(i, i.vs2(), h.vlmul_log2);

@@ -46,12 +46,20 @@ const std::array<uint8_t, 128> &rsqrt7_table() {
   return t;
 }
 
-template <class F> struct Fmt;
-template <> struct Fmt<float> { static constexpr int M = 23, E = 8; };
-template <> struct Fmt<double> { static constexpr int M = 52, E = 11; };
+template <class F>
+struct Fmt;
+template <>
+struct Fmt<float> {
+  static constexpr int M = 23, E = 8;
+};
+template <>
+struct Fmt<double> {
+  static constexpr int M = 52, E = 11;
+};
 
 // Split a positive finite nonzero value into (normalized biased exponent, fraction bits).
-template <class F> void normalize(fp::Bits<F> mag, int64_t &exp, fp::Bits<F> &frac) {
+template <class F>
+void normalize(fp::Bits<F> mag, int64_t &exp, fp::Bits<F> &frac) {
   using B = fp::Bits<F>;
   constexpr int M = Fmt<F>::M;
   exp = static_cast<int64_t>(mag >> M);
@@ -66,7 +74,8 @@ template <class F> void normalize(fp::Bits<F> mag, int64_t &exp, fp::Bits<F> &fr
   }
 }
 
-template <class F> fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
+template <class F>
+fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
   using B = fp::Bits<F>;
   constexpr int M = Fmt<F>::M, E = Fmt<F>::E;
   constexpr int64_t bias = (int64_t(1) << (E - 1)) - 1;
@@ -100,7 +109,8 @@ template <class F> fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
   return sign | (B(out_e) << M) | out_frac;
 }
 
-template <class F> fp::Bits<F> rsqrt7(Hart &h, F v) {
+template <class F>
+fp::Bits<F> rsqrt7(Hart &h, F v) {
   using B = fp::Bits<F>;
   constexpr int M = Fmt<F>::M, E = Fmt<F>::E;
   constexpr int64_t bias = (int64_t(1) << (E - 1)) - 1;
@@ -119,12 +129,14 @@ template <class F> fp::Bits<F> rsqrt7(Hart &h, F v) {
   int64_t e;
   B frac;
   normalize<F>(bits, e, frac);
-  const unsigned idx = static_cast<unsigned>(((e & 1) << 6) | static_cast<int64_t>(frac >> (M - 6)));
+  const unsigned idx =
+      static_cast<unsigned>(((e & 1) << 6) | static_cast<int64_t>(frac >> (M - 6)));
   const int64_t out_e = (3 * bias - 1 - e) / 2;
   return (B(out_e) << M) | (B(rsqrt7_table()[idx]) << (M - 7));
 }
 
-template <bool recip> uint64_t vest(Hart &h, Insn i, uint64_t pc) {
+template <bool recip>
+uint64_t vest(Hart &h, Insn i, uint64_t pc) {
   require_vec(h, i);
   if (!(h.mstatus & csr::kMstatusFs)) illegal(i);
   if (h.frm > 4) illegal(i);
@@ -140,9 +152,12 @@ template <bool recip> uint64_t vest(Hart &h, Insn i, uint64_t pc) {
       set<B>(h, i.vd(), k, recip ? rec7<F>(h, v, rm) : rsqrt7<F>(h, v));
     });
   };
-  if (h.vsew_bits == 32) body(float{});
-  else if (h.vsew_bits == 64) body(double{});
-  else illegal(i);
+  if (h.vsew_bits == 32)
+    body(float{});
+  else if (h.vsew_bits == 64)
+    body(double{});
+  else
+    illegal(i);
   h.charge_vector(InsnClass::VecFp, h.vl, h.vsew_bits);
   return pc + 4;
 }

@@ -12,11 +12,16 @@ OPF_SEM_UNIT(rv_v_int)
 namespace {
 enum class Src { V, X, I, U };  // second operand: vs1, x[rs1], simm5, uimm5
 
-template <Src src, class U> inline U operand(Hart &h, Insn i, uint64_t k) {
-  if constexpr (src == Src::V) return get<U>(h, i.vs1(), k);
-  else if constexpr (src == Src::X) return static_cast<U>(h.x[i.rs1()]);
-  else if constexpr (src == Src::I) return static_cast<U>(i.simm5());
-  else return static_cast<U>(i.uimm5());
+template <Src src, class U>
+inline U operand(Hart &h, Insn i, uint64_t k) {
+  if constexpr (src == Src::V)
+    return get<U>(h, i.vs1(), k);
+  else if constexpr (src == Src::X)
+    return static_cast<U>(h.x[i.rs1()]);
+  else if constexpr (src == Src::I)
+    return static_cast<U>(i.simm5());
+  else
+    return static_cast<U>(i.uimm5());
 }
 
 inline void check_common(Hart &h, Insn i, bool vs1_is_vector) {
@@ -26,27 +31,33 @@ inline void check_common(Hart &h, Insn i, bool vs1_is_vector) {
 }
 
 // vd[k] = op(vs2[k], b) over SEW.
-template <Src src, class Op> uint64_t vbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
-  check_common(h, i, src == Src::V);
-  require_aligned(i, i.vd(), h.vlmul_log2);
-  require_vd_not_v0(i);
-  by_sew(h.vsew_bits, [&](auto t) {
-    using U = decltype(t);
-    each(h, i, [&](uint64_t k) { set<U>(h, i.vd(), k, static_cast<U>(op(get<U>(h, i.vs2(), k), operand<src, U>(h, i, k)))); });
-  });
-  h.charge_vector(cls, h.vl, h.vsew_bits);
-  return pc + 4;
-}
-
-// vd[k] = op(vd[k], vs2[k], b): multiply-add family.
-template <Src src, class Op> uint64_t vter(Hart &h, Insn i, uint64_t pc, Op op) {
+template <Src src, class Op>
+uint64_t vbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
   check_common(h, i, src == Src::V);
   require_aligned(i, i.vd(), h.vlmul_log2);
   require_vd_not_v0(i);
   by_sew(h.vsew_bits, [&](auto t) {
     using U = decltype(t);
     each(h, i, [&](uint64_t k) {
-      set<U>(h, i.vd(), k, static_cast<U>(op(get<U>(h, i.vd(), k), get<U>(h, i.vs2(), k), operand<src, U>(h, i, k))));
+      set<U>(h, i.vd(), k, static_cast<U>(op(get<U>(h, i.vs2(), k), operand<src, U>(h, i, k))));
+    });
+  });
+  h.charge_vector(cls, h.vl, h.vsew_bits);
+  return pc + 4;
+}
+
+// vd[k] = op(vd[k], vs2[k], b): multiply-add family.
+template <Src src, class Op>
+uint64_t vter(Hart &h, Insn i, uint64_t pc, Op op) {
+  check_common(h, i, src == Src::V);
+  require_aligned(i, i.vd(), h.vlmul_log2);
+  require_vd_not_v0(i);
+  by_sew(h.vsew_bits, [&](auto t) {
+    using U = decltype(t);
+    each(h, i, [&](uint64_t k) {
+      set<U>(h, i.vd(), k,
+             static_cast<U>(
+                 op(get<U>(h, i.vd(), k), get<U>(h, i.vs2(), k), operand<src, U>(h, i, k))));
     });
   });
   h.charge_vector(InsnClass::VecMul, h.vl, h.vsew_bits);
@@ -54,11 +65,14 @@ template <Src src, class Op> uint64_t vter(Hart &h, Insn i, uint64_t pc, Op op) 
 }
 
 // Mask result: vd.mask[k] = pred(vs2[k], b).
-template <Src src, class Pred> uint64_t vcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
+template <Src src, class Pred>
+uint64_t vcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
   check_common(h, i, src == Src::V);
   by_sew(h.vsew_bits, [&](auto t) {
     using U = decltype(t);
-    each(h, i, [&](uint64_t k) { set_mbit(h, i.vd(), k, pred(get<U>(h, i.vs2(), k), operand<src, U>(h, i, k))); });
+    each(h, i, [&](uint64_t k) {
+      set_mbit(h, i.vd(), k, pred(get<U>(h, i.vs2(), k), operand<src, U>(h, i, k)));
+    });
   });
   h.charge_vector(InsnClass::VecAlu, h.vl, h.vsew_bits);
   return pc + 4;
@@ -80,9 +94,12 @@ uint64_t vwide(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
       each(h, i, [&](uint64_t k) {
         U b = operand<src, U>(h, i, k);
         W r;
-        if constexpr (accumulate) r = static_cast<W>(op(get<W>(h, i.vd(), k), get<U>(h, i.vs2(), k), b));
-        else if constexpr (wide_a) r = static_cast<W>(op(get<W>(h, i.vs2(), k), b));
-        else r = static_cast<W>(op(get<U>(h, i.vs2(), k), b));
+        if constexpr (accumulate)
+          r = static_cast<W>(op(get<W>(h, i.vd(), k), get<U>(h, i.vs2(), k), b));
+        else if constexpr (wide_a)
+          r = static_cast<W>(op(get<W>(h, i.vs2(), k), b));
+        else
+          r = static_cast<W>(op(get<U>(h, i.vs2(), k), b));
         set<W>(h, i.vd(), k, r);
       });
     }
@@ -92,7 +109,8 @@ uint64_t vwide(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
 }
 
 // Narrowing shift: vd (SEW) = vs2 (2*SEW) shifted by b.
-template <Src src, bool arith> uint64_t vnshift(Hart &h, Insn i, uint64_t pc) {
+template <Src src, bool arith>
+uint64_t vnshift(Hart &h, Insn i, uint64_t pc) {
   require_vec(h, i);
   require(h.vsew_bits < 64 && h.vlmul_log2 < 3, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
@@ -116,7 +134,8 @@ template <Src src, bool arith> uint64_t vnshift(Hart &h, Insn i, uint64_t pc) {
 }
 
 // Integer extension: vd (SEW) = extend(vs2 (SEW/factor)).
-template <unsigned factor, bool sign> uint64_t vext(Hart &h, Insn i, uint64_t pc) {
+template <unsigned factor, bool sign>
+uint64_t vext(Hart &h, Insn i, uint64_t pc) {
   require_vec(h, i);
   require(h.vsew_bits / factor >= 8, i);
   int emul = h.vlmul_log2 - (factor == 2 ? 1 : factor == 4 ? 2 : 3);
@@ -139,7 +158,8 @@ template <unsigned factor, bool sign> uint64_t vext(Hart &h, Insn i, uint64_t pc
 }
 
 // Reduction: vd[0] = fold(vs1[0], active vs2[k]); widening folds into 2*SEW.
-template <bool widen, class Op> uint64_t vred(Hart &h, Insn i, uint64_t pc, Op op) {
+template <bool widen, class Op>
+uint64_t vred(Hart &h, Insn i, uint64_t pc, Op op) {
   require_vec(h, i);
   require(h.vstart == 0, i);
   if (widen) require(h.vsew_bits < 64, i);
@@ -157,54 +177,84 @@ template <bool widen, class Op> uint64_t vred(Hart &h, Insn i, uint64_t pc, Op o
   return pc + 4;
 }
 
-template <class U> U mulh_ss(U a, U b) {
+template <class U>
+U mulh_ss(U a, U b) {
   using S = signed_t<U>;
-  if constexpr (sizeof(U) < 8) return static_cast<U>((int64_t(S(a)) * int64_t(S(b))) >> (8 * sizeof(U)));
-  else return static_cast<U>((__int128(S(a)) * __int128(S(b))) >> 64);
+  if constexpr (sizeof(U) < 8)
+    return static_cast<U>((int64_t(S(a)) * int64_t(S(b))) >> (8 * sizeof(U)));
+  else
+    return static_cast<U>((__int128(S(a)) * __int128(S(b))) >> 64);
 }
-template <class U> U mulh_uu(U a, U b) {
-  if constexpr (sizeof(U) < 8) return static_cast<U>((uint64_t(a) * uint64_t(b)) >> (8 * sizeof(U)));
-  else return static_cast<U>(((unsigned __int128)a * b) >> 64);
+template <class U>
+U mulh_uu(U a, U b) {
+  if constexpr (sizeof(U) < 8)
+    return static_cast<U>((uint64_t(a) * uint64_t(b)) >> (8 * sizeof(U)));
+  else
+    return static_cast<U>(((unsigned __int128)a * b) >> 64);
 }
-template <class U> U mulh_su(U a, U b) {  // a signed, b unsigned
+template <class U>
+U mulh_su(U a, U b) {  // a signed, b unsigned
   using S = signed_t<U>;
-  if constexpr (sizeof(U) < 8) return static_cast<U>((int64_t(S(a)) * int64_t(uint64_t(b))) >> (8 * sizeof(U)));
-  else return static_cast<U>((__int128(S(a)) * __int128((unsigned __int128)b)) >> 64);
+  if constexpr (sizeof(U) < 8)
+    return static_cast<U>((int64_t(S(a)) * int64_t(uint64_t(b))) >> (8 * sizeof(U)));
+  else
+    return static_cast<U>((__int128(S(a)) * __int128((unsigned __int128)b)) >> 64);
 }
-template <class U> U div_s(U a, U b) {
+template <class U>
+U div_s(U a, U b) {
   using S = signed_t<U>;
   if (b == 0) return U(~U(0));
   if (S(b) == -1 && S(a) == std::numeric_limits<S>::min()) return a;
   return U(S(a) / S(b));
 }
-template <class U> U rem_s(U a, U b) {
+template <class U>
+U rem_s(U a, U b) {
   using S = signed_t<U>;
   if (b == 0) return a;
   if (S(b) == -1 && S(a) == std::numeric_limits<S>::min()) return 0;
   return U(S(a) % S(b));
 }
-template <class U> U div_u(U a, U b) { return b == 0 ? U(~U(0)) : U(a / b); }
-template <class U> U rem_u(U a, U b) { return b == 0 ? a : U(a % b); }
-// Wrapping multiply without int promotion overflow for narrow types.
-template <class U> U mulw(U a, U b) {
-  if constexpr (sizeof(U) < 4) return static_cast<U>(uint32_t(a) * uint32_t(b));
-  else return static_cast<U>(a * b);
+template <class U>
+U div_u(U a, U b) {
+  return b == 0 ? U(~U(0)) : U(a / b);
 }
-template <class U> constexpr unsigned shmask() { return sizeof(U) * 8 - 1; }
+template <class U>
+U rem_u(U a, U b) {
+  return b == 0 ? a : U(a % b);
+}
+// Wrapping multiply without int promotion overflow for narrow types.
+template <class U>
+U mulw(U a, U b) {
+  if constexpr (sizeof(U) < 4)
+    return static_cast<U>(uint32_t(a) * uint32_t(b));
+  else
+    return static_cast<U>(a * b);
+}
+template <class U>
+constexpr unsigned shmask() {
+  return sizeof(U) * 8 - 1;
+}
 }  // namespace
 
 // Two-operand ops: `a` is vs2[k], `b` the second operand; U unsigned SEW, S signed.
-#define OP2(expr)                            \
-  [](auto a, auto b) {                       \
-    using U = decltype(a);                   \
-    using S = signed_t<U>;                   \
-    (void)sizeof(S);                         \
-    return static_cast<U>(expr);             \
+#define OP2(expr)                \
+  [](auto a, auto b) {           \
+    using U = decltype(a);       \
+    using S = signed_t<U>;       \
+    (void)sizeof(S);             \
+    return static_cast<U>(expr); \
   }
 #define VBIN(name, form, cls, expr) \
   INSN(name, cls) { return vbin<Src::form>(h, i, pc, InsnClass::cls, OP2(expr)); }
-#define VCMP(name, form, expr) \
-  INSN(name, VecAlu) { return vcmp<Src::form>(h, i, pc, [](auto a, auto b) { using U = decltype(a); using S = signed_t<U>; (void)sizeof(S); return bool(expr); }); }
+#define VCMP(name, form, expr)                            \
+  INSN(name, VecAlu) {                                    \
+    return vcmp<Src::form>(h, i, pc, [](auto a, auto b) { \
+      using U = decltype(a);                              \
+      using S = signed_t<U>;                              \
+      (void)sizeof(S);                                    \
+      return bool(expr);                                  \
+    });                                                   \
+  }
 
 VBIN(vadd_vv, V, VecAlu, a + b)
 VBIN(vadd_vx, X, VecAlu, a + b)
@@ -221,9 +271,9 @@ VBIN(vmaxu_vv, V, VecAlu, a > b ? a : b)
 VBIN(vmaxu_vx, X, VecAlu, a > b ? a : b)
 VBIN(vmax_vv, V, VecAlu, S(a) > S(b) ? a : b)
 VBIN(vmax_vx, X, VecAlu, S(a) > S(b) ? a : b)
-VBIN(vand_vv, V, VecAlu, a & b)
-VBIN(vand_vx, X, VecAlu, a & b)
-VBIN(vand_vi, I, VecAlu, a & b)
+VBIN(vand_vv, V, VecAlu, a &b)
+VBIN(vand_vx, X, VecAlu, a &b)
+VBIN(vand_vi, I, VecAlu, a &b)
 VBIN(vor_vv, V, VecAlu, a | b)
 VBIN(vor_vx, X, VecAlu, a | b)
 VBIN(vor_vi, I, VecAlu, a | b)
@@ -278,8 +328,13 @@ VCMP(vmsgt_vx, X, S(a) > S(b))
 VCMP(vmsgt_vi, I, S(a) > S(b))
 
 // Multiply-add: d = vd[k], a = vs2[k], b = vs1[k] or x[rs1].
-#define VTER(name, form, expr) \
-  INSN(name, VecMul) { return vter<Src::form>(h, i, pc, [](auto d, auto a, auto b) { using U = decltype(a); return static_cast<U>(expr); }); }
+#define VTER(name, form, expr)                                    \
+  INSN(name, VecMul) {                                            \
+    return vter<Src::form>(h, i, pc, [](auto d, auto a, auto b) { \
+      using U = decltype(a);                                      \
+      return static_cast<U>(expr);                                \
+    });                                                           \
+  }
 VTER(vmacc_vv, V, mulw<U>(b, a) + d)
 VTER(vmacc_vx, X, mulw<U>(b, a) + d)
 VTER(vnmsac_vv, V, d - mulw<U>(b, a))
@@ -290,14 +345,15 @@ VTER(vnmsub_vv, V, a - mulw<U>(b, d))
 VTER(vnmsub_vx, X, a - mulw<U>(b, d))
 
 // Widening: W is the 2*SEW unsigned type, SW signed; a narrow (or wide for .w forms), b narrow.
-#define WOP(expr)                                 \
-  [](auto a, auto b) {                            \
-    using U = decltype(b);                        \
-    using S = signed_t<U>;                        \
-    using W = wide_t<U>;                          \
-    using SW = signed_t<W>;                       \
-    (void)sizeof(S); (void)sizeof(SW);            \
-    return static_cast<W>(expr);                  \
+#define WOP(expr)                \
+  [](auto a, auto b) {           \
+    using U = decltype(b);       \
+    using S = signed_t<U>;       \
+    using W = wide_t<U>;         \
+    using SW = signed_t<W>;      \
+    (void)sizeof(S);             \
+    (void)sizeof(SW);            \
+    return static_cast<W>(expr); \
   }
 #define VWIDE(name, form, wide_a, cls, expr) \
   INSN(name, cls) { return vwide<Src::form, wide_a, false>(h, i, pc, InsnClass::cls, WOP(expr)); }
@@ -325,17 +381,20 @@ VWIDE(vwmulsu_vv, V, false, VecMul, W(SW(S(a)) * SW(W(b))))
 VWIDE(vwmulsu_vx, X, false, VecMul, W(SW(S(a)) * SW(W(b))))
 
 // Widening multiply-add: d = vd[k] (2*SEW), a = vs2[k], b = vs1[k] or x[rs1].
-#define WTER(expr)                                \
-  [](auto d, auto a, auto b) {                    \
-    using U = decltype(b);                        \
-    using S = signed_t<U>;                        \
-    using W = wide_t<U>;                          \
-    using SW = signed_t<W>;                       \
-    (void)sizeof(S); (void)sizeof(SW);            \
-    return static_cast<W>(expr);                  \
+#define WTER(expr)               \
+  [](auto d, auto a, auto b) {   \
+    using U = decltype(b);       \
+    using S = signed_t<U>;       \
+    using W = wide_t<U>;         \
+    using SW = signed_t<W>;      \
+    (void)sizeof(S);             \
+    (void)sizeof(SW);            \
+    return static_cast<W>(expr); \
   }
-#define VWTER(name, form, expr) \
-  INSN(name, VecMul) { return vwide<Src::form, false, true>(h, i, pc, InsnClass::VecMul, WTER(expr)); }
+#define VWTER(name, form, expr)                                                    \
+  INSN(name, VecMul) {                                                             \
+    return vwide<Src::form, false, true>(h, i, pc, InsnClass::VecMul, WTER(expr)); \
+  }
 VWTER(vwmaccu_vv, V, d + W(a) * W(b))
 VWTER(vwmaccu_vx, X, d + W(a) * W(b))
 VWTER(vwmacc_vv, V, d + W(SW(S(a)) * SW(S(b))))
@@ -360,7 +419,8 @@ INSN(vsext_vf8, VecAlu) { return vext<8, true>(h, i, pc); }
 
 // Merge and move: not masked operations (vm=0 selects by v0, vm=1 moves).
 namespace {
-template <Src src> uint64_t vmerge(Hart &h, Insn i, uint64_t pc) {
+template <Src src>
+uint64_t vmerge(Hart &h, Insn i, uint64_t pc) {
   require_vec(h, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
   if (!i.vm()) {
@@ -388,18 +448,18 @@ INSN(vmv_v_x, VecAlu) { return vmerge<Src::X>(h, i, pc); }
 INSN(vmv_v_i, VecAlu) { return vmerge<Src::I>(h, i, pc); }
 
 // Reductions.
-#define VRED(name, widen, expr)                                                 \
-  INSN(name, VecReduce) {                                                       \
-    return vred<widen>(h, i, pc, [](auto acc, auto v) {                         \
-      using A = decltype(acc);                                                  \
-      using U = decltype(v);                                                    \
-      using S = signed_t<U>;                                                    \
-      (void)sizeof(S);                                                          \
-      return static_cast<A>(expr);                                              \
-    });                                                                         \
+#define VRED(name, widen, expr)                         \
+  INSN(name, VecReduce) {                               \
+    return vred<widen>(h, i, pc, [](auto acc, auto v) { \
+      using A = decltype(acc);                          \
+      using U = decltype(v);                            \
+      using S = signed_t<U>;                            \
+      (void)sizeof(S);                                  \
+      return static_cast<A>(expr);                      \
+    });                                                 \
   }
 VRED(vredsum_vs, false, acc + v)
-VRED(vredand_vs, false, acc & v)
+VRED(vredand_vs, false, acc &v)
 VRED(vredor_vs, false, acc | v)
 VRED(vredxor_vs, false, acc ^ v)
 VRED(vredminu_vs, false, acc < v ? acc : v)

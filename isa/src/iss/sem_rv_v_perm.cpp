@@ -11,9 +11,11 @@ OPF_SEM_UNIT(rv_v_perm)
 
 namespace {
 // vd.mask[k] = op(vs2.mask[k], vs1.mask[k]) for k < vl (never masked).
-template <class Op> uint64_t vmlogic(Hart &h, Insn i, uint64_t pc, Op op) {
+template <class Op>
+uint64_t vmlogic(Hart &h, Insn i, uint64_t pc, Op op) {
   require_vec(h, i);
-  for (uint64_t k = h.vstart; k < h.vl; ++k) set_mbit(h, i.vd(), k, op(mbit(h, i.vs2(), k), mbit(h, i.vs1(), k)));
+  for (uint64_t k = h.vstart; k < h.vl; ++k)
+    set_mbit(h, i.vd(), k, op(mbit(h, i.vs2(), k), mbit(h, i.vs1(), k)));
   h.vstart = 0;
   h.charge_vector(InsnClass::VecAlu, h.vl, 1);
   return pc + 4;
@@ -28,11 +30,13 @@ uint64_t vmsxf(Hart &h, Insn i, uint64_t pc, int mode) {
   each(h, i, [&](uint64_t k) {
     const bool bit = mbit(h, i.vs2(), k);
     bool out;
-    if (found) out = false;
+    if (found)
+      out = false;
     else if (bit) {
       out = mode != 0;
       found = true;
-    } else out = mode != 2;  // before the first set bit: sbf and sif set, sof clears
+    } else
+      out = mode != 2;  // before the first set bit: sbf and sif set, sof clears
     set_mbit(h, i.vd(), k, out);
   });
   h.charge_vector(InsnClass::VecAlu, h.vl, 1);
@@ -40,9 +44,12 @@ uint64_t vmsxf(Hart &h, Insn i, uint64_t pc, int mode) {
 }
 
 enum class SlideSrc { X, U };
-inline uint64_t slide_amount(Hart &h, Insn i, SlideSrc s) { return s == SlideSrc::X ? h.x[i.rs1()] : i.uimm5(); }
+inline uint64_t slide_amount(Hart &h, Insn i, SlideSrc s) {
+  return s == SlideSrc::X ? h.x[i.rs1()] : i.uimm5();
+}
 
-template <bool up> uint64_t vslide(Hart &h, Insn i, uint64_t pc, SlideSrc s) {
+template <bool up>
+uint64_t vslide(Hart &h, Insn i, uint64_t pc, SlideSrc s) {
   require_vec(h, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
   require_aligned(i, i.vs2(), h.vlmul_log2);
@@ -70,7 +77,8 @@ template <bool up> uint64_t vslide(Hart &h, Insn i, uint64_t pc, SlideSrc s) {
 }
 
 // slide1up/down with a scalar (x register bits, or an f register's bits).
-template <bool up> uint64_t vslide1(Hart &h, Insn i, uint64_t pc, uint64_t scalar) {
+template <bool up>
+uint64_t vslide1(Hart &h, Insn i, uint64_t pc, uint64_t scalar) {
   require_vec(h, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
   require_aligned(i, i.vs2(), h.vlmul_log2);
@@ -80,8 +88,10 @@ template <bool up> uint64_t vslide1(Hart &h, Insn i, uint64_t pc, uint64_t scala
     using U = decltype(t);
     each(h, i, [&](uint64_t k) {
       U v;
-      if (up) v = k == 0 ? static_cast<U>(scalar) : get<U>(h, i.vs2(), k - 1);
-      else v = k + 1 == h.vl ? static_cast<U>(scalar) : get<U>(h, i.vs2(), k + 1);
+      if (up)
+        v = k == 0 ? static_cast<U>(scalar) : get<U>(h, i.vs2(), k - 1);
+      else
+        v = k + 1 == h.vl ? static_cast<U>(scalar) : get<U>(h, i.vs2(), k + 1);
       set<U>(h, i.vd(), k, v);
     });
   });
@@ -112,10 +122,18 @@ uint64_t vrgather(Hart &h, Insn i, uint64_t pc, GatherIdx mode) {
     each(h, i, [&](uint64_t k) {
       uint64_t idx;
       switch (mode) {
-        case GatherIdx::V: idx = get<U>(h, i.vs1(), k); break;
-        case GatherIdx::VEi16: idx = get<uint16_t>(h, i.vs1(), k); break;
-        case GatherIdx::X: idx = h.x[i.rs1()]; break;
-        default: idx = i.uimm5(); break;
+        case GatherIdx::V:
+          idx = get<U>(h, i.vs1(), k);
+          break;
+        case GatherIdx::VEi16:
+          idx = get<uint16_t>(h, i.vs1(), k);
+          break;
+        case GatherIdx::X:
+          idx = h.x[i.rs1()];
+          break;
+        default:
+          idx = i.uimm5();
+          break;
       }
       set<U>(h, i.vd(), k, idx < vlmax ? get<U>(h, i.vs2(), idx) : U(0));
     });
@@ -125,14 +143,30 @@ uint64_t vrgather(Hart &h, Insn i, uint64_t pc, GatherIdx mode) {
 }
 }  // namespace
 
-INSN(vmand_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a && b; }); }
-INSN(vmnand_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return !(a && b); }); }
-INSN(vmandn_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a && !b; }); }
-INSN(vmxor_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a != b; }); }
-INSN(vmor_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a || b; }); }
-INSN(vmnor_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return !(a || b); }); }
-INSN(vmorn_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a || !b; }); }
-INSN(vmxnor_mm, VecAlu) { return vmlogic(h, i, pc, [](bool a, bool b) { return a == b; }); }
+INSN(vmand_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a && b; });
+}
+INSN(vmnand_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return !(a && b); });
+}
+INSN(vmandn_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a && !b; });
+}
+INSN(vmxor_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a != b; });
+}
+INSN(vmor_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a || b; });
+}
+INSN(vmnor_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return !(a || b); });
+}
+INSN(vmorn_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a || !b; });
+}
+INSN(vmxnor_mm, VecAlu) {
+  return vmlogic(h, i, pc, [](bool a, bool b) { return a == b; });
+}
 
 INSN(vcpop_m, VecReduce) {
   vec::require_vec(h, i);
@@ -195,23 +229,30 @@ INSN(vmv_x_s, VecAlu) {
 }
 INSN(vmv_s_x, VecAlu) {
   vec::require_vec(h, i);
-  if (h.vstart < h.vl) by_sew(h.vsew_bits, [&](auto t) { set<decltype(t)>(h, i.vd(), 0, static_cast<decltype(t)>(RS1)); });
+  if (h.vstart < h.vl)
+    by_sew(h.vsew_bits,
+           [&](auto t) { set<decltype(t)>(h, i.vd(), 0, static_cast<decltype(t)>(RS1)); });
   h.vstart = 0;
   return NEXT;
 }
 INSN(vfmv_f_s, VecAlu) {
   vec::require_vec(h, i);
   if (!(h.mstatus & csr::kMstatusFs)) illegal(i);
-  if (h.vsew_bits == 32) h.f[i.rd()] = 0xffffffff00000000ull | get<uint32_t>(h, i.vs2(), 0);
-  else if (h.vsew_bits == 64) h.f[i.rd()] = get<uint64_t>(h, i.vs2(), 0);
-  else illegal(i);
+  if (h.vsew_bits == 32)
+    h.f[i.rd()] = 0xffffffff00000000ull | get<uint32_t>(h, i.vs2(), 0);
+  else if (h.vsew_bits == 64)
+    h.f[i.rd()] = get<uint64_t>(h, i.vs2(), 0);
+  else
+    illegal(i);
   h.mstatus |= csr::kMstatusFs;
   return NEXT;
 }
 INSN(vfmv_s_f, VecAlu) {
   vec::require_vec(h, i);
   const uint64_t v = f_scalar(h, i);
-  if (h.vstart < h.vl) by_sew(h.vsew_bits, [&](auto t) { set<decltype(t)>(h, i.vd(), 0, static_cast<decltype(t)>(v)); });
+  if (h.vstart < h.vl)
+    by_sew(h.vsew_bits,
+           [&](auto t) { set<decltype(t)>(h, i.vd(), 0, static_cast<decltype(t)>(v)); });
   h.vstart = 0;
   return NEXT;
 }
@@ -222,8 +263,14 @@ INSN(vslidedown_vx, VecPermute) { return vslide<false>(h, i, pc, SlideSrc::X); }
 INSN(vslidedown_vi, VecPermute) { return vslide<false>(h, i, pc, SlideSrc::U); }
 INSN(vslide1up_vx, VecPermute) { return vslide1<true>(h, i, pc, RS1); }
 INSN(vslide1down_vx, VecPermute) { return vslide1<false>(h, i, pc, RS1); }
-INSN(vfslide1up_vf, VecPermute) { vec::require_vec(h, i); return vslide1<true>(h, i, pc, f_scalar(h, i)); }
-INSN(vfslide1down_vf, VecPermute) { vec::require_vec(h, i); return vslide1<false>(h, i, pc, f_scalar(h, i)); }
+INSN(vfslide1up_vf, VecPermute) {
+  vec::require_vec(h, i);
+  return vslide1<true>(h, i, pc, f_scalar(h, i));
+}
+INSN(vfslide1down_vf, VecPermute) {
+  vec::require_vec(h, i);
+  return vslide1<false>(h, i, pc, f_scalar(h, i));
+}
 
 INSN(vrgather_vv, VecPermute) { return vrgather(h, i, pc, GatherIdx::V); }
 INSN(vrgatherei16_vv, VecPermute) { return vrgather(h, i, pc, GatherIdx::VEi16); }
@@ -251,7 +298,8 @@ namespace {
 uint64_t vmvnr(Hart &h, Insn i, uint64_t pc, unsigned n) {
   if (!(h.mstatus & csr::kMstatusVs)) illegal(i);
   require((i.vd() & (n - 1)) == 0 && (i.vs2() & (n - 1)) == 0, i);
-  std::memmove(vbase(h) + i.vd() * h.vlenb(), vbase(h) + i.vs2() * h.vlenb(), size_t(n) * h.vlenb());
+  std::memmove(vbase(h) + i.vd() * h.vlenb(), vbase(h) + i.vs2() * h.vlenb(),
+               size_t(n) * h.vlenb());
   h.vstart = 0;
   h.charge_vector(InsnClass::VecPermute, n * h.vlenb(), 8);
   return pc + 4;

@@ -20,8 +20,10 @@ uint64_t csr_op(Hart &h, Insn i, uint64_t pc, CsrOp op, uint64_t src) {
   const bool do_write = op == CsrOp::Write || i.rs1() != 0;
   uint64_t old = 0;
   bool ok = true;
-  if (do_read || op != CsrOp::Write) old = csr_read_impl(h, num, ok);
-  else csr_read_impl(h, num, ok);  // existence check
+  if (do_read || op != CsrOp::Write)
+    old = csr_read_impl(h, num, ok);
+  else
+    csr_read_impl(h, num, ok);  // existence check
   if (!ok) ILLEGAL();
   if (do_write) {
     uint64_t nv = op == CsrOp::Write ? src : op == CsrOp::Set ? (old | src) : (old & ~src);

@@ -38,32 +38,37 @@ struct Registrar {
   }
 };
 
-inline uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
+inline uint64_t sext32(uint64_t v) {
+  return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v)));
+}
 inline uint64_t zext32(uint64_t v) { return v & 0xffffffffull; }
 
 }  // namespace opforge::isa::sem
 
 #define OPF_CAT2(a, b) a##b
 #define OPF_CAT(a, b) OPF_CAT2(a, b)
-#define INSN(ident, cls)                                                                         \
-  static uint64_t insn_##ident(::opforge::isa::Hart &h, ::opforge::isa::Insn i, uint64_t pc);    \
-  static ::opforge::isa::sem::Registrar reg_##ident(#ident, &insn_##ident,                       \
-                                                    ::opforge::isa::InsnClass::cls);             \
-  static uint64_t insn_##ident([[maybe_unused]] ::opforge::isa::Hart &h,                         \
-                               [[maybe_unused]] ::opforge::isa::Insn i, [[maybe_unused]] uint64_t pc)
+#define INSN(ident, cls)                                                                      \
+  static uint64_t insn_##ident(::opforge::isa::Hart &h, ::opforge::isa::Insn i, uint64_t pc); \
+  static ::opforge::isa::sem::Registrar reg_##ident(#ident, &insn_##ident,                    \
+                                                    ::opforge::isa::InsnClass::cls);          \
+  static uint64_t insn_##ident([[maybe_unused]] ::opforge::isa::Hart &h,                      \
+                               [[maybe_unused]] ::opforge::isa::Insn i,                       \
+                               [[maybe_unused]] uint64_t pc)
 
 // Each sem_*.cpp defines OPF_SEM_UNIT(name) once so registry.cpp can pull it
 // into the link (static registrars in an unreferenced object would be dropped).
-#define OPF_SEM_UNIT(unit) \
-  namespace opforge::isa::sem { void link_##unit() {} }
+#define OPF_SEM_UNIT(unit)      \
+  namespace opforge::isa::sem { \
+  void link_##unit() {}         \
+  }
 
 #define NEXT (pc + 4)
 #define RS1 (h.x[i.rs1()])
 #define RS2 (h.x[i.rs2()])
-#define WRITE_RD(v)          \
-  do {                       \
-    uint64_t v__ = (v);      \
-    h.x[i.rd()] = v__;       \
-    h.x[0] = 0;              \
+#define WRITE_RD(v)     \
+  do {                  \
+    uint64_t v__ = (v); \
+    h.x[i.rd()] = v__;  \
+    h.x[0] = 0;         \
   } while (0)
 #define ILLEGAL() ::opforge::isa::Hart::raise(::opforge::isa::cause::kIllegalInsn, i.bits)

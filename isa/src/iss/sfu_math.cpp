@@ -10,14 +10,30 @@ float exact(SfuFunc fn, float x) {
   const double d = x;
   double r = 0;
   switch (fn) {
-    case SfuFunc::Exp: r = std::exp(d); break;
-    case SfuFunc::Log: r = std::log(d); break;
-    case SfuFunc::Tanh: r = std::tanh(d); break;
-    case SfuFunc::Erf: r = std::erf(d); break;
-    case SfuFunc::Sin: r = std::sin(d); break;
-    case SfuFunc::Cos: r = std::cos(d); break;
-    case SfuFunc::Rsqrt: r = 1.0 / std::sqrt(d); break;
-    case SfuFunc::Recip: r = 1.0 / d; break;
+    case SfuFunc::Exp:
+      r = std::exp(d);
+      break;
+    case SfuFunc::Log:
+      r = std::log(d);
+      break;
+    case SfuFunc::Tanh:
+      r = std::tanh(d);
+      break;
+    case SfuFunc::Erf:
+      r = std::erf(d);
+      break;
+    case SfuFunc::Sin:
+      r = std::sin(d);
+      break;
+    case SfuFunc::Cos:
+      r = std::cos(d);
+      break;
+    case SfuFunc::Rsqrt:
+      r = 1.0 / std::sqrt(d);
+      break;
+    case SfuFunc::Recip:
+      r = 1.0 / d;
+      break;
   }
   float f = static_cast<float>(r);
   if (f != f) return std::bit_cast<float>(0x7fc00000u);
@@ -46,14 +62,22 @@ float evaluate(SfuFunc fn, float x, unsigned mantissa_bits) {
 
 const char *func_name(SfuFunc fn) {
   switch (fn) {
-    case SfuFunc::Exp: return "exp";
-    case SfuFunc::Log: return "log";
-    case SfuFunc::Tanh: return "tanh";
-    case SfuFunc::Erf: return "erf";
-    case SfuFunc::Sin: return "sin";
-    case SfuFunc::Cos: return "cos";
-    case SfuFunc::Rsqrt: return "rsqrt";
-    case SfuFunc::Recip: return "recip";
+    case SfuFunc::Exp:
+      return "exp";
+    case SfuFunc::Log:
+      return "log";
+    case SfuFunc::Tanh:
+      return "tanh";
+    case SfuFunc::Erf:
+      return "erf";
+    case SfuFunc::Sin:
+      return "sin";
+    case SfuFunc::Cos:
+      return "cos";
+    case SfuFunc::Rsqrt:
+      return "rsqrt";
+    case SfuFunc::Recip:
+      return "recip";
   }
   return "?";
 }

@@ -92,7 +92,21 @@ using StmtList = std::vector<StmtPtr>;
 // ---------------------------------------------------------------------------
 // Operators
 // ---------------------------------------------------------------------------
-enum class BinOpKind { Add, Sub, Mult, MatMult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd };
+enum class BinOpKind {
+  Add,
+  Sub,
+  Mult,
+  MatMult,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitOr,
+  BitXor,
+  BitAnd
+};
 enum class UnaryOpKind { UAdd, USub, Not, Invert };
 enum class BoolOpKind { And, Or };
 enum class CmpOpKind { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
@@ -157,10 +171,22 @@ struct Expr {
   const ExprKind kind;
   SourceLoc loc;
 
-  template <class T> const T *as() const { return kind == T::kKind ? static_cast<const T *>(this) : nullptr; }
-  template <class T> T *as() { return kind == T::kKind ? static_cast<T *>(this) : nullptr; }
-  template <class T> const T &cast() const { return *static_cast<const T *>(this); }
-  template <class T> bool is() const { return kind == T::kKind; }
+  template <class T>
+  const T *as() const {
+    return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
+  }
+  template <class T>
+  T *as() {
+    return kind == T::kKind ? static_cast<T *>(this) : nullptr;
+  }
+  template <class T>
+  const T &cast() const {
+    return *static_cast<const T *>(this);
+  }
+  template <class T>
+  bool is() const {
+    return kind == T::kKind;
+  }
 };
 
 // Function parameters (for `def` and `lambda`).
@@ -203,10 +229,10 @@ struct Constant : Expr {
 };
 
 struct FStringPart {
-  std::string literal;     // literal text (already unescaped) when expr is null
-  ExprPtr expr;            // {expr}
-  char conversion = 0;     // 'r', 's', 'a' for {x!r}; 0 when absent
-  std::string format_spec; // the text after ':' (nested fields kept as text)
+  std::string literal;      // literal text (already unescaped) when expr is null
+  ExprPtr expr;             // {expr}
+  char conversion = 0;      // 'r', 's', 'a' for {x!r}; 0 when absent
+  std::string format_spec;  // the text after ':' (nested fields kept as text)
 };
 struct FString : Expr {
   static constexpr ExprKind kKind = ExprKind::FString;
@@ -367,10 +393,22 @@ struct Stmt {
   const StmtKind kind;
   SourceLoc loc;
 
-  template <class T> const T *as() const { return kind == T::kKind ? static_cast<const T *>(this) : nullptr; }
-  template <class T> T *as() { return kind == T::kKind ? static_cast<T *>(this) : nullptr; }
-  template <class T> const T &cast() const { return *static_cast<const T *>(this); }
-  template <class T> bool is() const { return kind == T::kKind; }
+  template <class T>
+  const T *as() const {
+    return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
+  }
+  template <class T>
+  T *as() {
+    return kind == T::kKind ? static_cast<T *>(this) : nullptr;
+  }
+  template <class T>
+  const T &cast() const {
+    return *static_cast<const T *>(this);
+  }
+  template <class T>
+  bool is() const {
+    return kind == T::kKind;
+  }
 };
 
 struct FunctionDef : Stmt {
@@ -483,8 +521,8 @@ struct Import : Stmt {
 struct ImportFrom : Stmt {
   static constexpr StmtKind kKind = StmtKind::ImportFrom;
   ImportFrom() : Stmt(kKind) {}
-  std::string module;  // dotted; empty for `from . import x`
-  int level = 0;       // number of leading dots
+  std::string module;              // dotted; empty for `from . import x`
+  int level = 0;                   // number of leading dots
   std::vector<ImportAlias> names;  // name "*" for `import *`
 };
 

@@ -16,11 +16,16 @@ class Builder {
 
   Operation *create(OpKind kind, std::vector<Value *> operands, std::vector<Type> results,
                     std::map<std::string, Attr> attrs = {});
-  Value *create1(OpKind kind, std::vector<Value *> operands, Type result, std::map<std::string, Attr> attrs = {}) {
+  Value *create1(OpKind kind, std::vector<Value *> operands, Type result,
+                 std::map<std::string, Attr> attrs = {}) {
     return create(kind, std::move(operands), {std::move(result)}, std::move(attrs))->result(0);
   }
-  Value *int_const(int64_t v, Type t) { return create1(OpKind::Constant, {}, std::move(t), {{"value", v}}); }
-  Value *float_const(double v, Type t) { return create1(OpKind::Constant, {}, std::move(t), {{"value", v}}); }
+  Value *int_const(int64_t v, Type t) {
+    return create1(OpKind::Constant, {}, std::move(t), {{"value", v}});
+  }
+  Value *float_const(double v, Type t) {
+    return create1(OpKind::Constant, {}, std::move(t), {{"value", v}});
+  }
 };
 
 }  // namespace opforge::ttir

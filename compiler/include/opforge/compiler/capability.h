@@ -47,15 +47,15 @@ struct TargetCapabilities {
   std::map<std::string, std::string> unsupported_tl_functions;
 
   // Access patterns.
-  Support gather_loads = Support::Supported;   // load addresses computed from loaded data
-  Support scatter_stores = Support::Supported; // store/atomic addresses computed from loaded data
+  Support gather_loads = Support::Supported;    // load addresses computed from loaded data
+  Support scatter_stores = Support::Supported;  // store/atomic addresses computed from loaded data
   Support atomics = Support::Supported;
-  std::set<std::string> atomic_functions;      // "atomic_add", ...
-  std::set<std::string> atomic_dtypes;         // element types atomics accept
-  std::set<std::string> atomic_sems;           // accepted `sem=` values
-  int64_t tensor_alignment_bytes = 16;         // data pointers the fast path (DMA) expects
-  bool block_dims_power_of_two = true;         // arange ranges and block shapes
-  int64_t max_block_elements = 1 << 20;        // largest block (product of its shape)
+  std::set<std::string> atomic_functions;  // "atomic_add", ...
+  std::set<std::string> atomic_dtypes;     // element types atomics accept
+  std::set<std::string> atomic_sems;       // accepted `sem=` values
+  int64_t tensor_alignment_bytes = 16;     // data pointers the fast path (DMA) expects
+  bool block_dims_power_of_two = true;     // arange ranges and block shapes
+  int64_t max_block_elements = 1 << 20;    // largest block (product of its shape)
   int max_grid_dims = 3;
 
   std::vector<DotForm> dot_forms;

@@ -24,7 +24,8 @@ namespace opforge::compiler {
 
 class ChipExecutor : public Executor {
  public:
-  explicit ChipExecutor(model::Device &device, TargetOptions target = {}) : dev_(device), target_(std::move(target)) {}
+  explicit ChipExecutor(model::Device &device, TargetOptions target = {})
+      : dev_(device), target_(std::move(target)) {}
 
   BufferId allocate(int64_t bytes) override;
   void free(BufferId buffer) override;

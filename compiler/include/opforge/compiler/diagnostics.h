@@ -28,7 +28,7 @@ std::string_view severity_name(Severity s);  // "error", "warning", "note"
 
 // A source file's name and text with a line index.
 class SourceFile {
-public:
+ public:
   SourceFile() = default;
   SourceFile(std::string path, std::string text);
   // Reads a file; throws opforge::Error naming the path when it cannot.
@@ -40,7 +40,7 @@ public:
   // Text of a 1-based line without its newline; empty when out of range.
   std::string_view line(int line) const;
 
-private:
+ private:
   std::string path_;
   std::string text_;
   std::vector<size_t> line_starts_;
@@ -58,7 +58,7 @@ std::string source_snippet(const SourceFile &file, SourceLoc loc);
 // An error at a source location. what() is "file:line:col: message" (as for
 // every opforge::Error); rendered() is the full diagnostic with the snippet.
 class CompileError : public Error {
-public:
+ public:
   CompileError(std::string message, std::string file, SourceLoc loc, std::string snippet = {});
   // Builds the error and its snippet from a SourceFile.
   static CompileError at(const SourceFile &file, SourceLoc loc, std::string message);
@@ -68,7 +68,7 @@ public:
   // "file:line:col: error: message\n<line>\n<caret>\n"
   std::string rendered() const;
 
-private:
+ private:
   SourceLoc loc_;
   std::string snippet_;
 };

@@ -43,11 +43,11 @@ struct LaunchArg {
   enum class Kind { Tensor, Int, Float, Bool, None, Str, DType };
   std::string name;  // the parameter's name
   Kind kind = Kind::None;
-  bool is_constexpr = false;  // the parameter is annotated tl.constexpr
-  TensorHandle tensor;        // Kind::Tensor (Triton passes its data pointer)
-  int64_t int_value = 0;      // Kind::Int, Kind::Bool (0/1)
-  double float_value = 0.0;   // Kind::Float
-  std::string str_value;      // Kind::Str
+  bool is_constexpr = false;           // the parameter is annotated tl.constexpr
+  TensorHandle tensor;                 // Kind::Tensor (Triton passes its data pointer)
+  int64_t int_value = 0;               // Kind::Int, Kind::Bool (0/1)
+  double float_value = 0.0;            // Kind::Float
+  std::string str_value;               // Kind::Str
   DType dtype_value = DType::Float32;  // Kind::DType (a torch dtype passed as a constexpr)
 };
 
@@ -57,13 +57,13 @@ struct LaunchGrid {
 };
 
 struct LaunchRequest {
-  std::string kernel;                        // the jit function's name
+  std::string kernel;                          // the jit function's name
   const ast::FunctionDef *function = nullptr;  // its AST (owned by `module`)
   const ast::Module *module = nullptr;         // the source module (other jit functions it calls)
   std::vector<LaunchArg> args;  // one per parameter, in parameter order, defaults and
                                 // autotune/heuristics values applied
   LaunchGrid grid;
-  int num_warps = 4;   // launch options (accepted, recorded; no meaning on the target)
+  int num_warps = 4;  // launch options (accepted, recorded; no meaning on the target)
   int num_stages = 3;
 };
 
@@ -73,7 +73,7 @@ struct LaunchResult {
 };
 
 class Executor {
-public:
+ public:
   virtual ~Executor() = default;
   // A new device buffer of `bytes` bytes (contents unspecified).
   virtual BufferId allocate(int64_t bytes) = 0;

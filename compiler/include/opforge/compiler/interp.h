@@ -72,7 +72,8 @@ class Interpreter {
   explicit Interpreter(InterpMemory &mem) : mem_(mem) {}
   // Runs `kernel` from `m` once per program id of the grid. Throws
   // opforge::Error on a fault (out-of-bounds access, failed tt.assert, ...).
-  InterpResult run(const Module &m, const std::string &kernel, const std::vector<KernelArg> &args, Grid grid);
+  InterpResult run(const Module &m, const std::string &kernel, const std::vector<KernelArg> &args,
+                   Grid grid);
 
  private:
   InterpMemory &mem_;

@@ -25,97 +25,97 @@
 namespace opforge::ttir {
 
 // X(enum name, textual name, pure)
-#define OPFORGE_TTIR_OPS(X)                                                 \
-  X(Constant, "arith.constant", true)                                       \
-  X(MakeRange, "tt.make_range", true)                                       \
-  X(Splat, "tt.splat", true)                                                \
-  X(Broadcast, "tt.broadcast", true)                                        \
-  X(ExpandDims, "tt.expand_dims", true)                                     \
-  X(Reshape, "tt.reshape", true)                                            \
-  X(Trans, "tt.trans", true)                                                \
-  X(Join, "tt.join", true)                                                  \
-  X(Split, "tt.split", true)                                                \
-  X(Load, "tt.load", false)                                                 \
-  X(Store, "tt.store", false)                                               \
-  X(AddPtr, "tt.addptr", true)                                              \
-  X(ProgramId, "tt.get_program_id", true)                                   \
-  X(NumPrograms, "tt.get_num_programs", true)                               \
-  X(AddI, "arith.addi", true)                                               \
-  X(AddF, "arith.addf", true)                                               \
-  X(SubI, "arith.subi", true)                                               \
-  X(SubF, "arith.subf", true)                                               \
-  X(MulI, "arith.muli", true)                                               \
-  X(MulF, "arith.mulf", true)                                               \
-  X(DivF, "arith.divf", true)                                               \
-  X(DivSI, "arith.divsi", true)                                             \
-  X(DivUI, "arith.divui", true)                                             \
-  X(RemSI, "arith.remsi", true)                                             \
-  X(RemUI, "arith.remui", true)                                             \
-  X(RemF, "arith.remf", true)                                               \
-  X(NegF, "arith.negf", true)                                               \
-  X(AndI, "arith.andi", true)                                               \
-  X(OrI, "arith.ori", true)                                                 \
-  X(XOrI, "arith.xori", true)                                               \
-  X(ShLI, "arith.shli", true)                                               \
-  X(ShRSI, "arith.shrsi", true)                                             \
-  X(ShRUI, "arith.shrui", true)                                             \
-  X(CmpI, "arith.cmpi", true)                                               \
-  X(CmpF, "arith.cmpf", true)                                               \
-  X(Select, "arith.select", true)                                           \
-  X(MaxSI, "arith.maxsi", true)                                             \
-  X(MinSI, "arith.minsi", true)                                             \
-  X(MaxUI, "arith.maxui", true)                                             \
-  X(MinUI, "arith.minui", true)                                             \
-  X(MaximumF, "arith.maximumf", true)                                       \
-  X(MinimumF, "arith.minimumf", true)                                       \
-  X(MaxNumF, "arith.maxnumf", true)                                         \
-  X(MinNumF, "arith.minnumf", true)                                         \
-  X(Exp, "math.exp", true)                                                  \
-  X(Exp2, "math.exp2", true)                                                \
-  X(Log, "math.log", true)                                                  \
-  X(Log2, "math.log2", true)                                                \
-  X(Sqrt, "math.sqrt", true)                                                \
-  X(Rsqrt, "math.rsqrt", true)                                              \
-  X(Sin, "math.sin", true)                                                  \
-  X(Cos, "math.cos", true)                                                  \
-  X(Erf, "math.erf", true)                                                  \
-  X(Tanh, "math.tanh", true)                                                \
-  X(Floor, "math.floor", true)                                              \
-  X(Ceil, "math.ceil", true)                                                \
-  X(AbsF, "math.absf", true)                                                \
-  X(AbsI, "math.absi", true)                                                \
-  X(Fma, "math.fma", true)                                                  \
-  X(MulHiUI, "tt.mulhiui", true)                                            \
-  X(ExtSI, "arith.extsi", true)                                             \
-  X(ExtUI, "arith.extui", true)                                             \
-  X(TruncI, "arith.trunci", true)                                           \
-  X(SIToFP, "arith.sitofp", true)                                           \
-  X(UIToFP, "arith.uitofp", true)                                           \
-  X(FPToSI, "arith.fptosi", true)                                           \
-  X(FPToUI, "arith.fptoui", true)                                           \
-  X(ExtF, "arith.extf", true)                                               \
-  X(TruncF, "arith.truncf", true)                                           \
-  X(Bitcast, "tt.bitcast", true)                                            \
-  X(IntToPtr, "tt.int_to_ptr", true)                                        \
-  X(PtrToInt, "tt.ptr_to_int", true)                                        \
-  X(Reduce, "tt.reduce", true)                                              \
-  X(ReduceReturn, "tt.reduce.return", true)                                 \
-  X(Scan, "tt.scan", true)                                                  \
-  X(ScanReturn, "tt.scan.return", true)                                     \
-  X(Dot, "tt.dot", true)                                                    \
-  X(AtomicRMW, "tt.atomic_rmw", false)                                      \
-  X(AtomicCAS, "tt.atomic_cas", false)                                      \
-  X(MakeTensorPtr, "tt.make_tensor_ptr", true)                              \
-  X(Advance, "tt.advance", true)                                            \
-  X(For, "scf.for", false)                                                  \
-  X(If, "scf.if", false)                                                    \
-  X(While, "scf.while", false)                                              \
-  X(Condition, "scf.condition", false)                                      \
-  X(Yield, "scf.yield", false)                                              \
-  X(Call, "tt.call", false)                                                 \
-  X(Return, "tt.return", false)                                             \
-  X(Print, "tt.print", false)                                               \
-  X(Assert, "tt.assert", false)                                             \
+#define OPFORGE_TTIR_OPS(X)                    \
+  X(Constant, "arith.constant", true)          \
+  X(MakeRange, "tt.make_range", true)          \
+  X(Splat, "tt.splat", true)                   \
+  X(Broadcast, "tt.broadcast", true)           \
+  X(ExpandDims, "tt.expand_dims", true)        \
+  X(Reshape, "tt.reshape", true)               \
+  X(Trans, "tt.trans", true)                   \
+  X(Join, "tt.join", true)                     \
+  X(Split, "tt.split", true)                   \
+  X(Load, "tt.load", false)                    \
+  X(Store, "tt.store", false)                  \
+  X(AddPtr, "tt.addptr", true)                 \
+  X(ProgramId, "tt.get_program_id", true)      \
+  X(NumPrograms, "tt.get_num_programs", true)  \
+  X(AddI, "arith.addi", true)                  \
+  X(AddF, "arith.addf", true)                  \
+  X(SubI, "arith.subi", true)                  \
+  X(SubF, "arith.subf", true)                  \
+  X(MulI, "arith.muli", true)                  \
+  X(MulF, "arith.mulf", true)                  \
+  X(DivF, "arith.divf", true)                  \
+  X(DivSI, "arith.divsi", true)                \
+  X(DivUI, "arith.divui", true)                \
+  X(RemSI, "arith.remsi", true)                \
+  X(RemUI, "arith.remui", true)                \
+  X(RemF, "arith.remf", true)                  \
+  X(NegF, "arith.negf", true)                  \
+  X(AndI, "arith.andi", true)                  \
+  X(OrI, "arith.ori", true)                    \
+  X(XOrI, "arith.xori", true)                  \
+  X(ShLI, "arith.shli", true)                  \
+  X(ShRSI, "arith.shrsi", true)                \
+  X(ShRUI, "arith.shrui", true)                \
+  X(CmpI, "arith.cmpi", true)                  \
+  X(CmpF, "arith.cmpf", true)                  \
+  X(Select, "arith.select", true)              \
+  X(MaxSI, "arith.maxsi", true)                \
+  X(MinSI, "arith.minsi", true)                \
+  X(MaxUI, "arith.maxui", true)                \
+  X(MinUI, "arith.minui", true)                \
+  X(MaximumF, "arith.maximumf", true)          \
+  X(MinimumF, "arith.minimumf", true)          \
+  X(MaxNumF, "arith.maxnumf", true)            \
+  X(MinNumF, "arith.minnumf", true)            \
+  X(Exp, "math.exp", true)                     \
+  X(Exp2, "math.exp2", true)                   \
+  X(Log, "math.log", true)                     \
+  X(Log2, "math.log2", true)                   \
+  X(Sqrt, "math.sqrt", true)                   \
+  X(Rsqrt, "math.rsqrt", true)                 \
+  X(Sin, "math.sin", true)                     \
+  X(Cos, "math.cos", true)                     \
+  X(Erf, "math.erf", true)                     \
+  X(Tanh, "math.tanh", true)                   \
+  X(Floor, "math.floor", true)                 \
+  X(Ceil, "math.ceil", true)                   \
+  X(AbsF, "math.absf", true)                   \
+  X(AbsI, "math.absi", true)                   \
+  X(Fma, "math.fma", true)                     \
+  X(MulHiUI, "tt.mulhiui", true)               \
+  X(ExtSI, "arith.extsi", true)                \
+  X(ExtUI, "arith.extui", true)                \
+  X(TruncI, "arith.trunci", true)              \
+  X(SIToFP, "arith.sitofp", true)              \
+  X(UIToFP, "arith.uitofp", true)              \
+  X(FPToSI, "arith.fptosi", true)              \
+  X(FPToUI, "arith.fptoui", true)              \
+  X(ExtF, "arith.extf", true)                  \
+  X(TruncF, "arith.truncf", true)              \
+  X(Bitcast, "tt.bitcast", true)               \
+  X(IntToPtr, "tt.int_to_ptr", true)           \
+  X(PtrToInt, "tt.ptr_to_int", true)           \
+  X(Reduce, "tt.reduce", true)                 \
+  X(ReduceReturn, "tt.reduce.return", true)    \
+  X(Scan, "tt.scan", true)                     \
+  X(ScanReturn, "tt.scan.return", true)        \
+  X(Dot, "tt.dot", true)                       \
+  X(AtomicRMW, "tt.atomic_rmw", false)         \
+  X(AtomicCAS, "tt.atomic_cas", false)         \
+  X(MakeTensorPtr, "tt.make_tensor_ptr", true) \
+  X(Advance, "tt.advance", true)               \
+  X(For, "scf.for", false)                     \
+  X(If, "scf.if", false)                       \
+  X(While, "scf.while", false)                 \
+  X(Condition, "scf.condition", false)         \
+  X(Yield, "scf.yield", false)                 \
+  X(Call, "tt.call", false)                    \
+  X(Return, "tt.return", false)                \
+  X(Print, "tt.print", false)                  \
+  X(Assert, "tt.assert", false)                \
   X(Barrier, "gpu.barrier", false)
 
 enum class OpKind : uint16_t {
@@ -207,12 +207,15 @@ class Module {
 };
 
 // Walk every operation (pre-order: an op before the ops in its regions).
-template <typename F> void walk_block(Block &b, F &&f);
-template <typename F> void walk_op(Operation &op, F &&f) {
+template <typename F>
+void walk_block(Block &b, F &&f);
+template <typename F>
+void walk_op(Operation &op, F &&f) {
   f(op);
   for (auto &r : op.regions) walk_block(*r, f);
 }
-template <typename F> void walk_block(Block &b, F &&f) {
+template <typename F>
+void walk_block(Block &b, F &&f) {
   for (size_t i = 0; i < b.ops.size(); ++i) walk_op(*b.ops[i], f);
 }
 

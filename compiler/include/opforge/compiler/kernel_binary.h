@@ -33,16 +33,16 @@ struct ArgValue {
 };
 
 struct KernelBinary {
-  std::string kernel;               // the jit function's name
-  std::vector<uint8_t> elf;         // static ET_EXEC image
+  std::string kernel;        // the jit function's name
+  std::vector<uint8_t> elf;  // static ET_EXEC image
   uint64_t entry = 0;
   uint64_t text_base = 0;
   std::vector<ArgSlot> args;
   uint32_t arg_block_bytes = 0;
-  std::string spec_key;             // Specialization::key()
-  int64_t local_mem_bytes = 0;      // block buffers on the kernel's stack
+  std::string spec_key;         // Specialization::key()
+  int64_t local_mem_bytes = 0;  // block buffers on the kernel's stack
   std::string metadata_json;
-  std::string asm_text;             // the assembly the ELF was built from
+  std::string asm_text;  // the assembly the ELF was built from
 
   // Packs `values` (one per slot, in order) into an argument block; throws
   // opforge::Error naming the parameter when a value's kind does not fit.

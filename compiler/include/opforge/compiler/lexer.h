@@ -22,13 +22,13 @@
 namespace opforge::compiler {
 
 enum class TokenKind {
-  Name,      // identifier (not a keyword)
-  Keyword,   // def, if, lambda, True, None, ...
-  Int,       // int_value (wrapped for literals in [2^63, 2^64), big_unsigned set)
-  Float,     // float_value
-  String,    // text = the decoded value
-  FString,   // text = the raw body between the quotes; body_loc = its start
-  Op,        // operator or delimiter; text = its spelling ("**=", "(", "->")
+  Name,     // identifier (not a keyword)
+  Keyword,  // def, if, lambda, True, None, ...
+  Int,      // int_value (wrapped for literals in [2^63, 2^64), big_unsigned set)
+  Float,    // float_value
+  String,   // text = the decoded value
+  FString,  // text = the raw body between the quotes; body_loc = its start
+  Op,       // operator or delimiter; text = its spelling ("**=", "(", "->")
   Newline,
   Indent,
   Dedent,
@@ -63,7 +63,8 @@ std::vector<Token> tokenize(const SourceFile &file);
 
 // Tokenizes a fragment (an f-string replacement field) whose first character
 // sits at `start` in `file`; no INDENT/DEDENT/NEWLINE tokens are produced.
-std::vector<Token> tokenize_fragment(const SourceFile &file, std::string_view text, SourceLoc start);
+std::vector<Token> tokenize_fragment(const SourceFile &file, std::string_view text,
+                                     SourceLoc start);
 
 // Decodes Python escapes (\n, \t, \\, \', \", \xHH, \uXXXX, \N not supported)
 // of a string body; throws CompileError at `loc` for a bad escape.

@@ -24,9 +24,10 @@ namespace opforge::compiler {
 struct LoweredKernelPlan {
   const ttir::Function *function = nullptr;
   std::vector<ArgSlot> args;
-  std::set<const ttir::Value *> buffers;         // materialized block values
-  std::set<const ttir::Operation *> fused_loads;  // loads evaluated inside their one consumer's loop
-  int64_t local_mem_bytes = 0;                    // sum of buffer sizes
+  std::set<const ttir::Value *> buffers;  // materialized block values
+  std::set<const ttir::Operation *>
+      fused_loads;              // loads evaluated inside their one consumer's loop
+  int64_t local_mem_bytes = 0;  // sum of buffer sizes
   // Readable plan: one line per block-producing op (fused / buffer bytes).
   std::string dump() const;
 };

@@ -29,7 +29,8 @@ struct Pass {
 const std::vector<Pass> &pass_registry();
 const Pass *find_pass(const std::string &name);
 // Runs the pipeline; the pass names run are appended to `ran` when given.
-void run_pass_pipeline(Module &m, const compiler::Knobs &knobs, std::vector<std::string> *ran = nullptr);
+void run_pass_pipeline(Module &m, const compiler::Knobs &knobs,
+                       std::vector<std::string> *ran = nullptr);
 
 // The passes themselves (each defined in its own file).
 bool inline_calls(Module &m);

@@ -52,7 +52,8 @@ void register_stage(Stage stage);
 
 // Runs every stage up to and including `last` ("ast", "ttir", "opt", ...).
 // Throws opforge::Error (CompileError for source problems).
-CompileState compile_file(const std::string &path, const CompileOptions &opts, const std::string &last = "opt");
+CompileState compile_file(const std::string &path, const CompileOptions &opts,
+                          const std::string &last = "opt");
 CompileState compile_source(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,
                             const std::string &last = "opt");
 std::string dump_stage(const CompileState &state, const std::string &stage);

@@ -34,7 +34,7 @@ struct ParamSpec {
   enum class CKind { None, Bool, Int, Float, Str, DType } ckind = CKind::None;
   int64_t i = 0;
   double f = 0;
-  std::string s;  // string value, or dtype name ("float16")
+  std::string s;            // string value, or dtype name ("float16")
   std::string key() const;  // "*fp32", "i32", "constexpr=1024"
 };
 
@@ -50,25 +50,29 @@ void add_constexpr(Specialization &spec, const std::string &assignment);
 // Fills constexprs not yet in `spec` from the first triton.Config of the
 // kernel's @triton.autotune decorator (the documented "pick the first config"
 // policy); returns the names added.
-std::vector<std::string> add_autotune_defaults(const ast::FunctionDef &kernel, Specialization &spec);
+std::vector<std::string> add_autotune_defaults(const ast::FunctionDef &kernel,
+                                               Specialization &spec);
 // Specialisation of a launch (tensor dtypes, scalar kinds, constexpr values).
 Specialization specialization_of(const LaunchRequest &request);
 
 struct LoweredKernel {
   std::shared_ptr<ttir::Module> module;  // the kernel and the jit functions it calls
   std::string name;                      // the kernel's ttir function
-  std::vector<std::string> runtime_params;  // non-constexpr parameters, in order (the ttir arguments)
+  std::vector<std::string>
+      runtime_params;  // non-constexpr parameters, in order (the ttir arguments)
 };
 
 // Lowers `kernel` (a @triton.jit function of `m`). Parameters not named in
 // `spec` that have a default value are constexpr-specialised on it; others
 // are an error naming the parameter.
-LoweredKernel lower_kernel(const ast::Module &m, const std::string &kernel, const Specialization &spec);
+LoweredKernel lower_kernel(const ast::Module &m, const std::string &kernel,
+                           const Specialization &spec);
 
 // Caches lowered kernels by (source file, kernel, specialisation key).
 class KernelCache {
  public:
-  std::shared_ptr<const LoweredKernel> get(const ast::Module &m, const std::string &kernel, const Specialization &spec);
+  std::shared_ptr<const LoweredKernel> get(const ast::Module &m, const std::string &kernel,
+                                           const Specialization &spec);
   size_t size() const;
   size_t hits() const { return hits_; }
 

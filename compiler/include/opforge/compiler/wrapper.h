@@ -80,7 +80,7 @@ struct WrapperRunResult {
 };
 
 class WrapperInterpreter {
-public:
+ public:
   // `module` must outlive the interpreter and every LaunchRequest it produced.
   WrapperInterpreter(const ast::Module &module, Executor &executor, WrapperOptions options = {});
   ~WrapperInterpreter();
@@ -93,7 +93,7 @@ public:
 
   struct Impl;  // implementation detail (compiler/src/wrapper/)
 
-private:
+ private:
   Impl *impl_;
 };
 

@@ -36,22 +36,22 @@ struct Failure {
   std::string message;                          // first error, one line
   std::string snippet;                          // source line + caret ("" when unknown)
   std::vector<compiler::LintFinding> findings;  // Lint
-  std::string call_summary;                     // failing call ("aten::add.Tensor(f32[4], ...) -> f32[4]")
+  std::string call_summary;  // failing call ("aten::add.Tensor(f32[4], ...) -> f32[4]")
   int64_t call_index = -1;
-  std::optional<harness::Mismatch> mismatch;    // Mismatch
-  int64_t mismatches_total = 0;                 // Mismatch: mismatching entries of the verdict
-  uint64_t pc = 0;                              // Trap
-  std::string instruction;                      // Trap
+  std::optional<harness::Mismatch> mismatch;  // Mismatch
+  int64_t mismatches_total = 0;               // Mismatch: mismatching entries of the verdict
+  uint64_t pc = 0;                            // Trap
+  std::string instruction;                    // Trap
 };
 std::string failure_kind_name(Failure::Kind k);
 
 struct StageResult {
   Stage stage = Stage::Lint;
   bool ok = false;
-  Failure failure;             // when !ok
+  Failure failure;  // when !ok
   double wall_ms = 0;
-  int64_t calls_checked = 0;   // Verify: calls that passed
-  int64_t sim_cycles = 0;      // Run: simulated cycles (0 on the interpreter)
+  int64_t calls_checked = 0;  // Verify: calls that passed
+  int64_t sim_cycles = 0;     // Run: simulated cycles (0 on the interpreter)
 };
 
 // A candidate being evaluated; the evaluator keeps state between stages.
@@ -59,7 +59,8 @@ class KernelEvaluator {
  public:
   virtual ~KernelEvaluator() = default;
   // Starts a candidate (source text named `path` in diagnostics) for the wrapper `wrapper`.
-  virtual void begin(const std::string &path, const std::string &source, const std::string &wrapper) = 0;
+  virtual void begin(const std::string &path, const std::string &source,
+                     const std::string &wrapper) = 0;
   virtual StageResult run_stage(Stage stage) = 0;
 };
 
@@ -69,15 +70,15 @@ using ExecutorFactory = std::function<std::unique_ptr<compiler::Executor>()>;
 ExecutorFactory interp_executor_factory();
 
 struct EvaluatorOptions {
-  std::vector<harness::Call> calls;          // calls with expected outputs
+  std::vector<harness::Call> calls;  // calls with expected outputs
   // The overload's schema ("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> ...");
   // names the arguments so that mutated inputs are read back and compared too.
   std::string schema;
-  const harness::Corpus *corpus = nullptr;   // tolerance overrides (optional)
-  ExecutorFactory executor;                  // default: interp_executor_factory()
+  const harness::Corpus *corpus = nullptr;  // tolerance overrides (optional)
+  ExecutorFactory executor;                 // default: interp_executor_factory()
   compiler::LintOptions lint;
-  double run_timeout_s = 60;                 // wall clock for all calls of a Run
-  int64_t max_sim_cycles = 0;                // simulated-cycle budget per call (0: none; chip executors)
+  double run_timeout_s = 60;   // wall clock for all calls of a Run
+  int64_t max_sim_cycles = 0;  // simulated-cycle budget per call (0: none; chip executors)
   int64_t max_wrapper_steps = 2'000'000;
 };
 

@@ -22,6 +22,7 @@ struct FeedbackOptions {
   size_t max_findings = 5;
 };
 
-std::string summarize_failure(Stage stage, const Failure &failure, const FeedbackOptions &options = {});
+std::string summarize_failure(Stage stage, const Failure &failure,
+                              const FeedbackOptions &options = {});
 
 }  // namespace opforge::generator

@@ -42,10 +42,10 @@ struct LoopBudget {
 struct AttemptResult {
   int attempt = 0;
   State final_state = State::Failed;
-  std::string reason;      // why it failed ("" when Done)
+  std::string reason;  // why it failed ("" when Done)
   int model_calls = 0;
   int dialogs = 0;
-  std::string source;      // the passing source (Done)
+  std::string source;  // the passing source (Done)
   std::string last_feedback;
 };
 
@@ -58,14 +58,15 @@ struct OverloadJob {
 
 struct LoopOptions {
   LoopBudget budget;
-  int k = 1;                 // independent attempts
-  uint64_t seed = 0;         // attempt i uses seed + i
+  int k = 1;          // independent attempts
+  uint64_t seed = 0;  // attempt i uses seed + i
   FeedbackOptions feedback;
 };
 
 // Runs the k attempts of one overload to Done or Failed, logging everything.
-std::vector<AttemptResult> run_overload(const OverloadJob &job, const PromptTemplates &templates, Provider &provider,
-                                        RunLog &log, const LoopOptions &options);
+std::vector<AttemptResult> run_overload(const OverloadJob &job, const PromptTemplates &templates,
+                                        Provider &provider, RunLog &log,
+                                        const LoopOptions &options);
 
 // Unbiased pass@k estimator (Chen et al. 2021): 1 - C(n-c, k) / C(n, k).
 double pass_at_k(int n, int c, int k);

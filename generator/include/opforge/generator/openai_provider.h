@@ -28,8 +28,8 @@ struct OpenAIConfig {
   int max_tokens = 4096;
   double connect_timeout_s = 10;
   double request_timeout_s = 300;
-  int concurrency = 4;        // requests in flight
-  int max_retries = 4;        // retries after the first try (429, 5xx, timeouts)
+  int concurrency = 4;  // requests in flight
+  int max_retries = 4;  // retries after the first try (429, 5xx, timeouts)
   double backoff_initial_s = 1.0;
   double backoff_max_s = 60.0;
 

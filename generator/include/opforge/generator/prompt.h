@@ -19,12 +19,12 @@
 namespace opforge::generator {
 
 struct PromptContext {
-  std::string overload;      // "aten::add.Tensor"
-  std::string wrapper;       // "add_Tensor"
+  std::string overload;  // "aten::add.Tensor"
+  std::string wrapper;   // "add_Tensor"
   std::string schema;
   std::string docstring;
-  std::string category;      // harness catalog category name
-  std::string dtypes;        // "float32, float16"
+  std::string category;            // harness catalog category name
+  std::string dtypes;              // "float32, float16"
   std::string target_constraints;  // compiler::describe(capabilities)
   std::string reference_kernels;   // rendered reference files
   std::string feedback;            // summarized failure

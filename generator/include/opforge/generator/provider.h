@@ -33,19 +33,19 @@ struct CallKey {
 struct ChatRequest {
   CallKey key;
   std::vector<ChatMessage> messages;
-  uint64_t seed = 0;         // per attempt; providers that sample pass it on
-  double temperature = -1;   // < 0: the provider's configured value
+  uint64_t seed = 0;        // per attempt; providers that sample pass it on
+  double temperature = -1;  // < 0: the provider's configured value
 };
 
 struct ChatReply {
   enum class Status { Ok, HttpError, Timeout, Malformed, Transport };
   Status status = Status::Ok;
-  std::string text;        // the assistant message (Ok)
-  std::string error;       // one line (not Ok)
-  int http_status = 0;     // last HTTP status seen (0: none)
-  int tries = 0;           // HTTP requests made (retries included)
+  std::string text;     // the assistant message (Ok)
+  std::string error;    // one line (not Ok)
+  int http_status = 0;  // last HTTP status seen (0: none)
+  int tries = 0;        // HTTP requests made (retries included)
   double latency_ms = 0;
-  std::string model;       // the model that answered, when known
+  std::string model;  // the model that answered, when known
   bool ok() const { return status == Status::Ok; }
 };
 

@@ -22,7 +22,8 @@ const std::vector<std::string> &view_ops();
 
 // The view `overload` makes of its arguments (a tensor over the input's buffer).
 // Throws opforge::Error naming the overload for bad arguments or an unsupported one.
-compiler::WrapperValue run_view_op(const std::string &overload, const std::vector<compiler::WrapperValue> &args,
-                                   const std::vector<std::pair<std::string, compiler::WrapperValue>> &kwargs);
+compiler::WrapperValue run_view_op(
+    const std::string &overload, const std::vector<compiler::WrapperValue> &args,
+    const std::vector<std::pair<std::string, compiler::WrapperValue>> &kwargs);
 
 }  // namespace opforge::harness

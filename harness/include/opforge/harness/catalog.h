@@ -18,14 +18,22 @@
 
 namespace opforge::harness {
 
-enum class Category { Pointwise, Reduction, Indexing, ShapeView, LinearAlgebra, NormalizationDL, Other };
+enum class Category {
+  Pointwise,
+  Reduction,
+  Indexing,
+  ShapeView,
+  LinearAlgebra,
+  NormalizationDL,
+  Other
+};
 
-inline constexpr Category kAllCategories[] = {Category::Pointwise,     Category::Reduction,
-                                              Category::Indexing,      Category::ShapeView,
-                                              Category::LinearAlgebra, Category::NormalizationDL,
-                                              Category::Other};
+inline constexpr Category kAllCategories[] = {
+    Category::Pointwise,     Category::Reduction,       Category::Indexing, Category::ShapeView,
+    Category::LinearAlgebra, Category::NormalizationDL, Category::Other};
 
-// "pointwise", "reduction", "indexing", "shape/view", "linear algebra", "normalization/DL", "other".
+// "pointwise", "reduction", "indexing", "shape/view", "linear algebra", "normalization/DL",
+// "other".
 std::string_view category_name(Category c);
 // Accepts the names above and short forms ("shape", "view", "linalg", "norm", "dl").
 std::optional<Category> parse_category(std::string_view name);

@@ -90,9 +90,9 @@ struct Tolerance {
 };
 
 struct OpInfoEntry {
-  std::string name;       // "add", "nn.functional.relu", "normal.number_mean"
-  std::string aten_name;  // OpInfo's aten_name
-  std::string docstring;  // of the public function it tests
+  std::string name;                    // "add", "nn.functional.relu", "normal.number_mean"
+  std::string aten_name;               // OpInfo's aten_name
+  std::string docstring;               // of the public function it tests
   std::vector<opforge::DType> dtypes;  // dtypes the OpInfo supports on CPU (of the exported ones)
 };
 
@@ -111,7 +111,7 @@ struct OverloadEntry {
 };
 
 class Corpus {
-public:
+ public:
   // Opens and checks the file; throws opforge::Error naming the file and what is wrong.
   static Corpus open(const std::string &path);
   // OPFORGE_CORPUS if set, else <source dir>/corpus/opinfo.h5.
@@ -151,7 +151,7 @@ public:
   void for_each_call(const std::string &overload, std::optional<opforge::DType> dtype,
                      const std::function<bool(const Call &)> &fn) const;
 
-private:
+ private:
   struct State;
   explicit Corpus(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

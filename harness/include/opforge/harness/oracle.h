@@ -21,12 +21,12 @@
 namespace opforge::harness {
 
 struct OracleResult {
-  Value out;  // one value, or a List for several returns
+  Value out;                                           // one value, or a List for several returns
   std::vector<std::pair<std::string, Value>> mutated;  // written arguments after the call
 };
 
 class Oracle {
-public:
+ public:
   // The overload's schema text; throws opforge::Error naming an unknown overload.
   static std::string schema(const std::string &overload);
   static bool has_overload(const std::string &overload);

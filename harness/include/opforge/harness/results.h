@@ -29,8 +29,8 @@ struct PointResult {
   uint64_t cycles = 0;
   uint64_t instructions = 0;
   double host_seconds = 0;
-  nlohmann::json config;      // resolved architecture document
-  nlohmann::json axis_values; // {"grid.rows": 4, ...}
+  nlohmann::json config;       // resolved architecture document
+  nlohmann::json axis_values;  // {"grid.rows": 4, ...}
   std::vector<std::pair<std::string, uint64_t>> counters;
   // Sampled counter traces: names, sample cycles and a row per sample.
   std::vector<std::string> trace_names;

@@ -20,13 +20,13 @@
 namespace opforge::harness {
 
 struct RunOptions {
-  std::string opforge_exe;      // the binary that runs `sweep-point`
-  std::string scenario_file;    // handed to the children
-  std::filesystem::path out;    // results file
-  unsigned jobs = 0;            // 0: number of cores
+  std::string opforge_exe;    // the binary that runs `sweep-point`
+  std::string scenario_file;  // handed to the children
+  std::filesystem::path out;  // results file
+  unsigned jobs = 0;          // 0: number of cores
   bool resume = false;
-  bool retry_failed = false;    // with resume: run failed points again
-  double timeout_s = -1;        // <0: the scenario's
+  bool retry_failed = false;  // with resume: run failed points again
+  double timeout_s = -1;      // <0: the scenario's
   std::ostream *progress = nullptr;
 };
 

@@ -30,15 +30,15 @@ struct Workload {
   enum class Kind { Elf, Asm, Aten };
   std::string name;
   Kind kind = Kind::Elf;
-  std::string path;                 // Elf / Asm: absolute path of the program
-  bool grid_per_pe = false;         // one program instance per PE of the point
-  uint32_t grid[3] = {1, 1, 1};     // otherwise this grid
+  std::string path;              // Elf / Asm: absolute path of the program
+  bool grid_per_pe = false;      // one program instance per PE of the point
+  uint32_t grid[3] = {1, 1, 1};  // otherwise this grid
   std::vector<KernelArg> args;
 };
 
 // One sweep axis: a single field, or several fields zipped (same length).
 struct SweepAxis {
-  std::vector<std::string> fields;               // dotted arch paths ("grid.rows")
+  std::vector<std::string> fields;                  // dotted arch paths ("grid.rows")
   std::vector<std::vector<nlohmann::json>> values;  // values[i][f]: i-th step of field f
 };
 
@@ -50,12 +50,12 @@ struct Scenario {
   std::vector<std::pair<std::string, nlohmann::json>> overrides;
   std::vector<SweepAxis> axes;
   std::vector<Workload> workloads;
-  std::string timing;                    // "functional", "lt" or "" (the preset's)
-  uint64_t sample_interval_cycles = 0;   // 0: no counter traces
+  std::string timing;                        // "functional", "lt" or "" (the preset's)
+  uint64_t sample_interval_cycles = 0;       // 0: no counter traces
   std::vector<std::string> sample_counters;  // globs sampled when the interval is set
-  double timeout_s = 300;                // per point
-  std::string output;                    // results file (resolved against the cwd)
-  nlohmann::json document;               // the scenario as read
+  double timeout_s = 300;                    // per point
+  std::string output;                        // results file (resolved against the cwd)
+  nlohmann::json document;                   // the scenario as read
 };
 
 // Read and validate a scenario file. Throws opforge::Error.

@@ -47,9 +47,9 @@ class KernelLibrary {
  public:
   struct File {
     std::string path;
-    std::string overload;  // from the file name: "aten::add.Tensor"
+    std::string overload;                           // from the file name: "aten::add.Tensor"
     std::shared_ptr<compiler::ast::Module> module;  // null when it failed to load
-    std::string error;     // why it failed to parse or lint ("" when loaded)
+    std::string error;                  // why it failed to parse or lint ("" when loaded)
     std::vector<std::string> wrappers;  // top-level non-jit functions
     // The wrapper of this file serving `overload` ("" when none).
     std::string wrapper_for(const std::string &overload) const;
@@ -76,27 +76,27 @@ ExecutorKind parse_executor_kind(const std::string &text);
 std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind);
 
 struct ValidateOptions {
-  std::vector<std::string> overloads;     // empty: every overload the corpus records
-  std::vector<opforge::DType> dtypes;     // empty: every dtype group of the corpus
+  std::vector<std::string> overloads;  // empty: every overload the corpus records
+  std::vector<opforge::DType> dtypes;  // empty: every dtype group of the corpus
   ExecutorKind executor = ExecutorKind::Interp;
-  int jobs = 1;                           // overloads validated in parallel
+  int jobs = 1;  // overloads validated in parallel
   size_t max_calls_per_overload = SIZE_MAX;
 };
 
 struct CallFailure {
   opforge::DType dtype = opforge::DType::Float32;
-  int64_t index = 0;     // call index within its dtype group
-  std::string summary;   // Call::summary()
-  std::string reason;    // one line
+  int64_t index = 0;    // call index within its dtype group
+  std::string summary;  // Call::summary()
+  std::string reason;   // one line
 };
 
 struct OverloadResult {
   std::string overload;
-  std::string file;   // library file used ("" when none)
+  std::string file;  // library file used ("" when none)
   int64_t passed = 0;
   int64_t total = 0;  // calls selected
   std::string error;  // library-level problem (no wrapper, parse/lint error); all calls fail
-  std::vector<CallFailure> failures;  // in call order
+  std::vector<CallFailure> failures;                                // in call order
   std::map<opforge::DType, std::pair<int64_t, int64_t>> per_dtype;  // passed, total
   bool ok() const { return error.empty() && passed == total; }
   // The library error, else the first call failure, else "".
@@ -122,6 +122,7 @@ std::string run_call(const compiler::ast::Module &module, const std::string &wra
 // Runs one recorded call of a view/metadata overload through the runtime (aten_runtime.h).
 std::string run_view_call(compiler::Executor &executor, const Call &call, const Corpus &corpus);
 
-ValidateReport validate(const Corpus &corpus, const KernelLibrary &library, const ValidateOptions &options);
+ValidateReport validate(const Corpus &corpus, const KernelLibrary &library,
+                        const ValidateOptions &options);
 
 }  // namespace opforge::harness

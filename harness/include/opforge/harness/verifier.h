@@ -57,12 +57,12 @@ struct Verdict {
   std::string first_reason() const;
 };
 
-Verdict compare_tensors(const HostTensor &actual, const HostTensor &expected, const CompareOptions &options = {},
-                        const std::string &path = "out");
+Verdict compare_tensors(const HostTensor &actual, const HostTensor &expected,
+                        const CompareOptions &options = {}, const std::string &path = "out");
 // Values of any kind: tensors as above, lists element by element, Python floats
 // with float64 tolerance, everything else exactly.
-Verdict compare_values(const Value &actual, const Value &expected, const CompareOptions &options = {},
-                       const std::string &path = "out");
+Verdict compare_values(const Value &actual, const Value &expected,
+                       const CompareOptions &options = {}, const std::string &path = "out");
 
 // Checks a call's outputs and mutated inputs against the recorded ones. The
 // tolerance comes from options, else the corpus's toleranceOverride for the

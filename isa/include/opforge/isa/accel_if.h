@@ -54,7 +54,7 @@ struct AccelStatus {
 };
 
 class AcceleratorIf {
-public:
+ public:
   virtual ~AcceleratorIf() = default;
   virtual AccelStatus dma_issue(const DmaCommand &cmd) = 0;
   // Block until every DMA with this tag has completed.

@@ -38,10 +38,10 @@ struct Fixup {
 };
 
 struct AsmSection {
-  std::string name;         // ".text", ".data", ".rodata", ".bss", ...
-  uint32_t type = 1;        // SHT_PROGBITS or SHT_NOBITS
-  uint64_t flags = 0;       // SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR
-  uint64_t align = 1;       // bytes
+  std::string name;    // ".text", ".data", ".rodata", ".bss", ...
+  uint32_t type = 1;   // SHT_PROGBITS or SHT_NOBITS
+  uint64_t flags = 0;  // SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR
+  uint64_t align = 1;  // bytes
   std::vector<uint8_t> data;
   uint64_t nobits_size = 0;  // size of a SHT_NOBITS section
   std::vector<Fixup> fixups;
@@ -50,7 +50,7 @@ struct AsmSection {
 
 struct AsmSymbol {
   std::string name;
-  int section = -1;  // index into AsmUnit::sections; -1 undefined
+  int section = -1;       // index into AsmUnit::sections; -1 undefined
   bool absolute = false;  // .equ/.set constant (section ignored)
   uint64_t value = 0;     // offset in section, or the constant
   bool global = false;
@@ -72,6 +72,7 @@ AsmUnit assemble(std::string_view source, const std::string &filename);
 // Convenience for tests and tools: the bytes of .text of a source with no
 // relocations left (branches/jumps to labels in .text resolve; anything
 // needing a relocation is an error).
-std::vector<uint8_t> assemble_text_bytes(std::string_view source, const std::string &filename = "<input>");
+std::vector<uint8_t> assemble_text_bytes(std::string_view source,
+                                         const std::string &filename = "<input>");
 
 }  // namespace opforge::isa

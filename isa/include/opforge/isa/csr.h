@@ -17,7 +17,8 @@ inline constexpr uint16_t kHpmcounter3 = 0xc03, kHpmcounter31 = 0xc1f;
 inline constexpr uint16_t kMvendorid = 0xf11, kMarchid = 0xf12, kMimpid = 0xf13, kMhartid = 0xf14;
 inline constexpr uint16_t kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305;
 inline constexpr uint16_t kMcounteren = 0x306, kMcountinhibit = 0x320;
-inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344;
+inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343,
+                          kMip = 0x344;
 inline constexpr uint16_t kMcycle = 0xb00, kMinstret = 0xb02;
 inline constexpr uint16_t kMhpmcounter3 = 0xb03, kMhpmcounter31 = 0xb1f;
 inline constexpr uint16_t kMhpmevent3 = 0x323, kMhpmevent31 = 0x33f;
@@ -38,8 +39,10 @@ inline constexpr uint32_t kFflagNx = 1, kFflagUf = 2, kFflagOf = 4, kFflagDz = 8
 }  // namespace opforge::isa::csr
 
 namespace opforge::isa::cause {
-inline constexpr uint64_t kInsnMisaligned = 0, kInsnAccessFault = 1, kIllegalInsn = 2, kBreakpoint = 3;
-inline constexpr uint64_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisaligned = 6, kStoreAccessFault = 7;
+inline constexpr uint64_t kInsnMisaligned = 0, kInsnAccessFault = 1, kIllegalInsn = 2,
+                          kBreakpoint = 3;
+inline constexpr uint64_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisaligned = 6,
+                          kStoreAccessFault = 7;
 inline constexpr uint64_t kEcallU = 8, kEcallS = 9, kEcallM = 11;
 // Name of an exception cause ("illegal instruction"), "unknown" otherwise.
 const char *name(uint64_t cause);

@@ -30,6 +30,7 @@ std::string disassemble(uint32_t word, uint64_t pc = 0, const Symbolizer &sym = 
 // Throws opforge::Error naming the file for unreadable or malformed input.
 std::string disassemble_file(const std::string &path, uint64_t raw_base = 0);
 // Same for bytes already in memory (`name` is used in messages and header).
-std::string disassemble_bytes(const std::vector<uint8_t> &bytes, const std::string &name, uint64_t raw_base = 0);
+std::string disassemble_bytes(const std::vector<uint8_t> &bytes, const std::string &name,
+                              uint64_t raw_base = 0);
 
 }  // namespace opforge::isa

@@ -27,7 +27,7 @@ struct LinkOptions {
 
 // The unit after layout: section addresses, fixups applied to the bytes.
 struct LinkedImage {
-  AsmUnit unit;                       // sections hold the final bytes
+  AsmUnit unit;                        // sections hold the final bytes
   std::vector<uint64_t> section_addr;  // per unit.sections
   uint64_t entry = 0;
   uint64_t symbol_address(const AsmSymbol &s) const;

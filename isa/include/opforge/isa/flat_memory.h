@@ -15,7 +15,7 @@
 namespace opforge::isa {
 
 class FlatMemory : public MemoryIf {
-public:
+ public:
   FlatMemory(uint64_t base, uint64_t size_bytes);
 
   bool load(uint64_t addr, void *dst, size_t len) override;
@@ -24,11 +24,15 @@ public:
 
   uint64_t base() const { return base_; }
   uint64_t size_bytes() const { return size_; }
-  bool contains(uint64_t addr, uint64_t len) const { return addr >= base_ && addr - base_ <= size_ && len <= size_ - (addr - base_); }
+  bool contains(uint64_t addr, uint64_t len) const {
+    return addr >= base_ && addr - base_ <= size_ && len <= size_ - (addr - base_);
+  }
   // Host pointer for guest addr (nullptr outside the range).
-  uint8_t *host(uint64_t addr) { return contains(addr, 1) ? data_.get() + (addr - base_) : nullptr; }
+  uint8_t *host(uint64_t addr) {
+    return contains(addr, 1) ? data_.get() + (addr - base_) : nullptr;
+  }
 
-private:
+ private:
   uint64_t base_;
   uint64_t size_;
   std::unique_ptr<uint8_t[]> data_;

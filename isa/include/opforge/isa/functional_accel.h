@@ -17,7 +17,7 @@
 namespace opforge::isa {
 
 class FunctionalAccelerator : public AcceleratorIf {
-public:
+ public:
   explicit FunctionalAccelerator(MemoryIf &mem) : mem_(mem) {}
 
   AccelStatus dma_issue(const DmaCommand &cmd) override;
@@ -32,7 +32,7 @@ public:
   uint64_t dpe_macs() const { return dpe_macs_; }
   uint64_t sfu_elements() const { return sfu_elements_; }
 
-private:
+ private:
   MemoryIf &mem_;
   uint64_t dma_commands_ = 0, dma_bytes_ = 0, dpe_commands_ = 0, dpe_macs_ = 0, sfu_elements_ = 0;
 };

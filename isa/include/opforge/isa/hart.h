@@ -65,9 +65,32 @@ struct CostModel {
 
 // Instruction classes the cost model charges (one per decoded instruction).
 enum class InsnClass : uint8_t {
-  IntAlu, Mul, Div, Load, Store, Branch, Jump, Csr, System, Amo,
-  FpAdd, FpMul, FpFma, FpDiv, FpSqrt, FpMisc,
-  VecConfig, VecAlu, VecMul, VecDiv, VecFp, VecFdiv, VecMem, VecPermute, VecReduce, Sfu,
+  IntAlu,
+  Mul,
+  Div,
+  Load,
+  Store,
+  Branch,
+  Jump,
+  Csr,
+  System,
+  Amo,
+  FpAdd,
+  FpMul,
+  FpFma,
+  FpDiv,
+  FpSqrt,
+  FpMisc,
+  VecConfig,
+  VecAlu,
+  VecMul,
+  VecDiv,
+  VecFp,
+  VecFdiv,
+  VecMem,
+  VecPermute,
+  VecReduce,
+  Sfu,
 };
 
 // Values of the Xmtia read-only CSRs, set by the command processor before a
@@ -108,8 +131,8 @@ struct TrapInfo {
   uint64_t cause = 0;
   uint64_t pc = 0;
   uint64_t tval = 0;
-  uint32_t encoding = 0;  // the instruction word at pc (0 if it could not be fetched)
-  std::string mnemonic;   // from the tables, empty for an undecodable word
+  uint32_t encoding = 0;    // the instruction word at pc (0 if it could not be fetched)
+  std::string mnemonic;     // from the tables, empty for an undecodable word
   std::string disassembly;  // "fdiv.s ft0, ft1, ft2" when the word decodes
   // "illegal instruction at pc=0x80000010 (encoding 0xffffffff, ...)"
   std::string describe() const;
@@ -133,7 +156,7 @@ class Hart;
 using InsnFn = uint64_t (*)(Hart &h, Insn insn, uint64_t pc);  // returns the next pc
 
 class Hart {
-public:
+ public:
   Hart(const HartConfig &cfg, MemoryIf &mem, AcceleratorIf &accel);
   ~Hart();
   Hart(const Hart &) = delete;
@@ -150,7 +173,9 @@ public:
   uint64_t pc() const { return pc_; }
   void set_pc(uint64_t pc) { pc_ = pc; }
   uint64_t xreg(unsigned i) const { return x[i & 31]; }
-  void set_xreg(unsigned i, uint64_t v) { if (i & 31) x[i & 31] = v; }
+  void set_xreg(unsigned i, uint64_t v) {
+    if (i & 31) x[i & 31] = v;
+  }
   uint64_t freg(unsigned i) const { return f[i & 31]; }
   void set_freg(unsigned i, uint64_t v) { f[i & 31] = v; }
   // Vector register i as VLEN/8 bytes.
@@ -168,15 +193,21 @@ public:
   void set_xmtia_ids(const XmtiaIds &ids) { xmtia_ = ids; }
   const XmtiaIds &xmtia_ids() const { return xmtia_; }
   // hpmcounter3..31 values come from the model: index is 3..31.
-  void set_hpm_reader(std::function<uint64_t(unsigned index)> reader) { hpm_reader_ = std::move(reader); }
+  void set_hpm_reader(std::function<uint64_t(unsigned index)> reader) {
+    hpm_reader_ = std::move(reader);
+  }
   // `time` CSR source; defaults to the cycle count.
   void set_time_reader(std::function<uint64_t()> reader) { time_reader_ = std::move(reader); }
   // Environment call hook (user-mode test harnesses): called on ecall; if it
   // returns true the ecall is handled and execution continues after it.
-  void set_ecall_handler(std::function<bool(Hart &)> handler) { ecall_handler_ = std::move(handler); }
+  void set_ecall_handler(std::function<bool(Hart &)> handler) {
+    ecall_handler_ = std::move(handler);
+  }
   // Trace hook called before each instruction executes (slow path: the run
   // loop switches to single-stepping while a hook is set).
-  void set_trace_hook(std::function<void(uint64_t pc, uint32_t word)> hook) { trace_hook_ = std::move(hook); }
+  void set_trace_hook(std::function<void(uint64_t pc, uint32_t word)> hook) {
+    trace_hook_ = std::move(hook);
+  }
 
   // Drop cached direct-memory regions (the model calls this when a DMI
   // grant is revoked) and decoded instructions (on code changes).
@@ -203,12 +234,14 @@ public:
   uint64_t mcycle_delta = 0, minstret_delta = 0;
   // Decoded vtype (valid when !vill).
   bool vill = true;
-  unsigned vsew_bits = 8;     // 8..64
-  int vlmul_log2 = 0;         // -3..3
+  unsigned vsew_bits = 8;  // 8..64
+  int vlmul_log2 = 0;      // -3..3
   bool vta = false, vma = false;
 
   // ----- helpers for semantics bodies -----
-  [[noreturn]] static void raise(uint64_t cause, uint64_t tval) { throw TrapException{cause, tval}; }
+  [[noreturn]] static void raise(uint64_t cause, uint64_t tval) {
+    throw TrapException{cause, tval};
+  }
   // Request the run loop to stop after this instruction.
   void request_stop(StopReason r) {
     stop_ = r;
@@ -221,7 +254,8 @@ public:
   // Set vtype/vl as vsetvl* does; returns the new vl.
   uint64_t set_vtype(uint64_t vtype_value, uint64_t avl);
 
-  template <class T> T load(uint64_t addr) {
+  template <class T>
+  T load(uint64_t addr) {
     uint64_t off = addr - rd_base_;
     if (off < rd_lim_) [[likely]] {
       T v;
@@ -232,7 +266,8 @@ public:
     load_slow(addr, &v, sizeof(T));
     return v;
   }
-  template <class T> void store(uint64_t addr, T v) {
+  template <class T>
+  void store(uint64_t addr, T v) {
     uint64_t off = addr - wr_base_;
     if (off < wr_lim_ && addr - tohost_ >= tohost_span_) [[likely]] {
       std::memcpy(wr_host_ + off, &v, sizeof(T));
@@ -246,13 +281,14 @@ public:
   // LR/SC reservation.
   uint64_t reservation = UINT64_MAX;
 
-private:
+ private:
   struct CacheEntry {
     uint64_t pc = UINT64_MAX;
     InsnFn fn = nullptr;
     Insn insn;
     uint32_t cost_cycles = 0;
-    bool reads_counters = false;  // CSR instructions see instret/cycle: the fast loop syncs them first
+    bool reads_counters =
+        false;  // CSR instructions see instret/cycle: the fast loop syncs them first
   };
   void load_slow(uint64_t addr, void *dst, size_t len);
   void store_slow(uint64_t addr, const void *src, size_t len);

@@ -14,7 +14,9 @@ namespace opforge::isa {
 struct Insn {
   uint32_t bits = 0;
 
-  constexpr uint32_t field(int msb, int lsb) const { return (bits >> lsb) & ((1u << (msb - lsb + 1)) - 1u); }
+  constexpr uint32_t field(int msb, int lsb) const {
+    return (bits >> lsb) & ((1u << (msb - lsb + 1)) - 1u);
+  }
   constexpr int64_t sfield(int msb, int lsb) const {
     return static_cast<int64_t>(static_cast<int32_t>(bits << (31 - msb)) >> (31 - msb + lsb));
   }
@@ -30,13 +32,17 @@ struct Insn {
   constexpr unsigned shamt() const { return (bits >> 20) & 63; }
 
   constexpr int64_t i_imm() const { return static_cast<int32_t>(bits) >> 20; }
-  constexpr int64_t s_imm() const { return int64_t(static_cast<int32_t>(bits & 0xfe000000u) >> 20) | int64_t((bits >> 7) & 31); }
+  constexpr int64_t s_imm() const {
+    return int64_t(static_cast<int32_t>(bits & 0xfe000000u) >> 20) | int64_t((bits >> 7) & 31);
+  }
   constexpr int64_t b_imm() const {
-    return (sfield(31, 31) << 12) | (field(7, 7) << 11) | (field(30, 25) << 5) | (field(11, 8) << 1);
+    return (sfield(31, 31) << 12) | (field(7, 7) << 11) | (field(30, 25) << 5) |
+           (field(11, 8) << 1);
   }
   constexpr int64_t u_imm() const { return static_cast<int32_t>(bits & 0xfffff000u); }
   constexpr int64_t j_imm() const {
-    return (sfield(31, 31) << 20) | (field(19, 12) << 12) | (field(20, 20) << 11) | (field(30, 21) << 1);
+    return (sfield(31, 31) << 20) | (field(19, 12) << 12) | (field(20, 20) << 11) |
+           (field(30, 21) << 1);
   }
 
   // Vector fields.

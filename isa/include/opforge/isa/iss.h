@@ -24,11 +24,11 @@ namespace opforge::isa {
 struct SimOptions {
   uint32_t vlen_bits = 128;
   uint64_t max_instructions = 2'000'000'000ull;
-  std::string isa_string;           // empty: everything the ISS implements
-  std::ostream *trace = nullptr;    // one line per instruction when set
+  std::string isa_string;         // empty: everything the ISS implements
+  std::ostream *trace = nullptr;  // one line per instruction when set
   CostModel cost;
   XmtiaIds xmtia;
-  uint64_t stack_top = 0;           // sp at entry; 0: leave sp = 0
+  uint64_t stack_top = 0;  // sp at entry; 0: leave sp = 0
   // Called after the hart is set up and before it runs (extra set-up, hooks).
   std::function<void(Hart &)> prepare;
 };
@@ -38,13 +38,13 @@ const char *verdict_name(Verdict v);
 
 struct SimResult {
   Verdict verdict = Verdict::Trap;
-  uint64_t fail_code = 0;      // Verdict::Fail
-  uint64_t tohost_value = 0;   // the raw value written to tohost
+  uint64_t fail_code = 0;     // Verdict::Fail
+  uint64_t tohost_value = 0;  // the raw value written to tohost
   uint64_t instructions = 0;
   uint64_t cycles = 0;
   uint64_t final_pc = 0;
-  TrapInfo trap;               // Verdict::Trap
-  std::string message;         // one line for people
+  TrapInfo trap;        // Verdict::Trap
+  std::string message;  // one line for people
   bool ok() const { return verdict == Verdict::Pass || verdict == Verdict::Done; }
 };
 
@@ -57,10 +57,12 @@ std::vector<std::string> semantics_mnemonics();
 void check_isa_string(const std::string &isa);
 
 // Load `image` into `mem`, run from its entry point, report the verdict.
-SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel, const SimOptions &opt);
+SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel,
+                      const SimOptions &opt);
 
 // Convenience: a FlatMemory spanning the image plus `extra_bytes` above it
 // (stack at the top), a FunctionalAccelerator, then run_program().
-SimResult run_elf_functional(const ElfImage &image, const SimOptions &opt, uint64_t extra_bytes = 16ull << 20);
+SimResult run_elf_functional(const ElfImage &image, const SimOptions &opt,
+                             uint64_t extra_bytes = 16ull << 20);
 
 }  // namespace opforge::isa

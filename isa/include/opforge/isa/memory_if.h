@@ -25,7 +25,7 @@ struct DmiRegion {
 };
 
 class MemoryIf {
-public:
+ public:
   virtual ~MemoryIf() = default;
   // Copy len bytes; false if any byte is unmapped (or not writable for store).
   virtual bool load(uint64_t addr, void *dst, size_t len) = 0;

@@ -18,13 +18,15 @@ namespace opforge::isa {
 
 // One operand field from isa/spec/fields.csv (e.g. rd = bits 11..7).
 struct FieldSpec {
-  std::string name;  // "rd", "rs1", "imm12", "bimm12hi", "vm", "zimm11", ...
-  int msb = 0;       // highest bit in the instruction word
-  int lsb = 0;       // lowest bit
+  std::string name;         // "rd", "rs1", "imm12", "bimm12hi", "vm", "zimm11", ...
+  int msb = 0;              // highest bit in the instruction word
+  int lsb = 0;              // lowest bit
   std::string kind;         // reg, freg, vreg, simm, uimm, part, csr, rm, bit, fence, vtype, vm
   std::string description;  // one line, from fields.csv
   int width() const { return msb - lsb + 1; }
-  uint32_t mask() const { return ((msb - lsb + 1) >= 32 ? ~0u : ((1u << (msb - lsb + 1)) - 1u)) << lsb; }
+  uint32_t mask() const {
+    return ((msb - lsb + 1) >= 32 ? ~0u : ((1u << (msb - lsb + 1)) - 1u)) << lsb;
+  }
   uint32_t extract(uint32_t word) const { return (word & mask()) >> lsb; }
 };
 
@@ -42,9 +44,9 @@ struct InsnSpec {
 // One named CSR from isa/spec/csrs.csv (names for the assembler and
 // disassembler; which CSRs a hart implements is the ISS's business).
 struct CsrSpec {
-  std::string name;         // "mstatus", "mtia.pid_x"
-  uint32_t number = 0;      // 12-bit CSR address
-  std::string extension;    // "rv_system", "rv_v", "xmtia", ...
+  std::string name;       // "mstatus", "mtia.pid_x"
+  uint32_t number = 0;    // 12-bit CSR address
+  std::string extension;  // "rv_system", "rv_v", "xmtia", ...
   std::string description;
 };
 

@@ -31,7 +31,7 @@ struct CounterSeries {
 };
 
 class Chip : public sc_core::sc_module {
-public:
+ public:
   SC_HAS_PROCESS(Chip);
 
   Chip(sc_core::sc_module_name name, const ChipParams &p);
@@ -57,7 +57,7 @@ public:
 
   double now_cycles() const { return clk_.cycles(sc_core::sc_time_stamp()); }
 
-private:
+ private:
   void sampler();
   bool host_transfer(tlm::tlm_command cmd, uint64_t addr, void *data, uint64_t len);
 

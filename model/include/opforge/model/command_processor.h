@@ -24,7 +24,7 @@ struct ProgramInstance {
 };
 
 class CommandProcessor {
-public:
+ public:
   CommandProcessor(const ChipParams &p, CounterRegistry &counters);
 
   // Start a launch now (simulation time); PEs start after the launch latency.
@@ -44,7 +44,7 @@ public:
   const std::vector<InstanceRecord> &records() const { return records_; }
   double end_cycle() const { return end_cycle_; }
 
-private:
+ private:
   void maybe_finish();
 
   const ChipParams &p_;

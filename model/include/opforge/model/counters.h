@@ -21,7 +21,7 @@ namespace opforge::model {
 using CounterSnapshot = std::vector<std::pair<std::string, uint64_t>>;
 
 class CounterRegistry {
-public:
+ public:
   // A new counter, zero. Throws opforge::Error on a duplicate name.
   uint64_t &add(const std::string &name);
   // Index of a name (for fast sampling), or -1.
@@ -39,7 +39,7 @@ public:
   // after - before, by name (both from this registry).
   static CounterSnapshot delta(const CounterSnapshot &before, const CounterSnapshot &after);
 
-private:
+ private:
   std::deque<uint64_t> values_;  // stable addresses
   std::vector<std::string> names_;
   std::unordered_map<std::string, size_t> index_;

@@ -44,10 +44,10 @@ struct PeActivity {
 };
 
 struct LaunchResult {
-  uint64_t cycles = 0;          // launch latency to the last instance's end
+  uint64_t cycles = 0;  // launch latency to the last instance's end
   uint64_t start_cycle = 0, end_cycle = 0;
-  uint64_t instructions = 0;    // all PEs
-  double host_seconds = 0;      // wall time the simulation took
+  uint64_t instructions = 0;  // all PEs
+  double host_seconds = 0;    // wall time the simulation took
   CounterSnapshot counter_deltas;
   std::vector<PeActivity> pe_activity;
   std::vector<InstanceRecord> instances;
@@ -56,7 +56,7 @@ struct LaunchResult {
 };
 
 class Device {
-public:
+ public:
   explicit Device(const ChipParams &params);
   ~Device();
   Device(const Device &) = delete;
@@ -94,7 +94,7 @@ public:
 
   uint64_t now_cycles() const;
 
-private:
+ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -20,7 +20,7 @@
 namespace opforge::model {
 
 class DramTarget : public sc_core::sc_module {
-public:
+ public:
   tlm_utils::simple_target_socket<DramTarget> socket;
 
   DramTarget(sc_core::sc_module_name name, const ChipParams &p, CounterRegistry &counters);
@@ -33,7 +33,7 @@ public:
   }
   SparseStore &store() { return store_; }
 
-private:
+ private:
   void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
   unsigned transport_dbg(tlm::tlm_generic_payload &tr);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload &tr, tlm::tlm_dmi &dmi);

@@ -38,7 +38,7 @@ struct InstanceRecord {
   // Trap / watchdog details.
   uint64_t pc = 0;
   uint64_t cause = 0;
-  uint64_t addr = 0;  // faulting address (tval)
+  uint64_t addr = 0;    // faulting address (tval)
   std::string message;  // "pe[0][1] pc=0x80000010: load access fault at 0x... (...)"
 };
 

@@ -20,7 +20,7 @@
 namespace opforge::model {
 
 class LocalMemTarget : public sc_core::sc_module {
-public:
+ public:
   tlm_utils::simple_target_socket<LocalMemTarget> socket;
 
   LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p, uint32_t pe,
@@ -36,7 +36,7 @@ public:
   double access(uint64_t off, uint64_t len, bool is_write, double t);
   void clear() { std::fill(data_.begin(), data_.end(), 0); }
 
-private:
+ private:
   void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
   unsigned transport_dbg(tlm::tlm_generic_payload &tr);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload &tr, tlm::tlm_dmi &dmi);

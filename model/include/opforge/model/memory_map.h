@@ -18,7 +18,7 @@
 namespace opforge::model {
 
 class MemoryMap {
-public:
+ public:
   enum class Kind { Local, Sram, Dram };
   struct Range {
     uint64_t base, size;
@@ -38,7 +38,7 @@ public:
   uint64_t alias_base() const { return alias_base_; }
   uint64_t local_bytes() const { return local_bytes_; }
 
-private:
+ private:
   std::vector<Range> ranges_;
   uint64_t alias_base_, local_bytes_, win_base_, win_stride_;
 };

@@ -20,7 +20,7 @@
 namespace opforge::model {
 
 class NocModel {
-public:
+ public:
   enum Dir { East = 0, West = 1, North = 2, South = 3, MemPort = 4 };
 
   // window_cycles: accounting window of the shared links (SharedResource).
@@ -43,7 +43,7 @@ public:
   uint32_t hops(const Route &r) const { return static_cast<uint32_t>(r.links.size()); }
   static uint32_t link_id(uint32_t node, Dir d) { return node * 5 + d; }
 
-private:
+ private:
   GridParams grid_;
   NocParams p_;
   std::vector<SharedResource> links_;

@@ -55,18 +55,18 @@ struct LocalMemParams {
 };
 
 struct DmaParams {
-  uint32_t engines = 0;           // per PE
-  uint32_t queue_depth = 0;       // commands in flight per engine
-  uint32_t setup_cycles = 0;      // per command
-  uint32_t bytes_per_cycle = 0;   // engine issue bandwidth
-  uint32_t burst_bytes = 0;       // transfer granule on the fabric
+  uint32_t engines = 0;          // per PE
+  uint32_t queue_depth = 0;      // commands in flight per engine
+  uint32_t setup_cycles = 0;     // per command
+  uint32_t bytes_per_cycle = 0;  // engine issue bandwidth
+  uint32_t burst_bytes = 0;      // transfer granule on the fabric
 };
 
 struct DpeParams {
   uint32_t macs_per_cycle_bf16 = 0;  // also fp16
   uint32_t macs_per_cycle_fp32 = 0;
   uint32_t macs_per_cycle_int8 = 0;
-  uint32_t setup_cycles = 0;         // per command
+  uint32_t setup_cycles = 0;  // per command
   uint32_t queue_depth = 0;
 };
 
@@ -94,14 +94,14 @@ struct SramParams {
 struct DramParams {
   uint64_t capacity_bytes = 0;
   uint32_t channels = 0;
-  double channel_gbps = 0;       // GB/s per channel (1e9 bytes/s)
+  double channel_gbps = 0;  // GB/s per channel (1e9 bytes/s)
   double latency_ns = 0;
-  uint32_t interleave_bytes = 0; // consecutive bytes on one channel
+  uint32_t interleave_bytes = 0;  // consecutive bytes on one channel
 };
 
 struct HostLinkParams {
-  double gbps = 0;         // GB/s each direction
-  double latency_us = 0;   // per copy
+  double gbps = 0;        // GB/s each direction
+  double latency_us = 0;  // per copy
 };
 
 struct CommandProcessorParams {
@@ -112,10 +112,10 @@ struct CommandProcessorParams {
 
 // Guest physical memory map (docs/model/memory-map.md).
 struct MemoryMapParams {
-  uint64_t local_alias_base = 0;    // each PE sees its own local memory here
-  uint64_t local_window_base = 0;   // PE i's local memory at base + i * stride
+  uint64_t local_alias_base = 0;   // each PE sees its own local memory here
+  uint64_t local_window_base = 0;  // PE i's local memory at base + i * stride
   uint64_t local_window_stride = 0;
-  uint64_t sram_base = 0;           // scratch-mode SRAM window
+  uint64_t sram_base = 0;  // scratch-mode SRAM window
   uint64_t dram_base = 0;
   uint64_t code_reserved_bytes = 0;  // DRAM bottom kept for program images (not alloc'd)
 };
@@ -123,8 +123,8 @@ struct MemoryMapParams {
 struct SimParams {
   TimingMode timing = TimingMode::Lt;
   uint64_t quantum_cycles = 0;
-  uint64_t watchdog_cycles = 0;        // per launch
-  uint64_t sample_period_cycles = 0;   // 0: no sampler
+  uint64_t watchdog_cycles = 0;       // per launch
+  uint64_t sample_period_cycles = 0;  // 0: no sampler
 };
 
 struct GridParams {

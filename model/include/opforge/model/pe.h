@@ -26,7 +26,7 @@
 namespace opforge::model {
 
 class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
-public:
+ public:
   SC_HAS_PROCESS(Pe);
   tlm_utils::simple_initiator_socket<Pe> socket;  // to the bus
   LocalMemTarget lmem;
@@ -50,7 +50,9 @@ public:
   uint64_t translate(uint64_t addr) const override { return map_.translate(id_, addr); }
   bool global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t,
                      double &done) override;
-  bool mapped(uint64_t addr, uint64_t len) const override { return map_.decode(addr, len) != nullptr; }
+  bool mapped(uint64_t addr, uint64_t len) const override {
+    return map_.decode(addr, len) != nullptr;
+  }
   LocalMemTarget &local_mem() override { return lmem; }
 
   // HTIF tohost address of the programs to run (rebuilds the hart if it changes).
@@ -59,7 +61,7 @@ public:
   // The ISS cost table for this configuration and timing mode.
   static isa::CostModel cost_model(const ChipParams &p);
 
-private:
+ private:
   void thread();
   void run_instance(const ProgramInstance &inst);
   std::string where() const;
@@ -74,9 +76,9 @@ private:
   isa::HartConfig hart_cfg_;
   std::unique_ptr<isa::Hart> hart_;
   tlm_utils::tlm_quantumkeeper qk_;
-  double base_abs_ = 0;       // absolute cycle at the start of the current run
-  uint64_t base_hart_ = 0;    // hart.cycles() at the same moment
-  uint64_t generation_ = 0;   // last launch seen (flushes decoded code)
+  double base_abs_ = 0;            // absolute cycle at the start of the current run
+  uint64_t base_hart_ = 0;         // hart.cycles() at the same moment
+  uint64_t generation_ = 0;        // last launch seen (flushes decoded code)
   std::vector<size_t> hpm_index_;  // hpmcounter3.. -> registry index
   CounterRegistry &counters_;
   uint64_t *instret_, *cycles_, *programs_, *traps_, *idle_cycles_;

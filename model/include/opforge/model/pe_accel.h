@@ -33,9 +33,9 @@ class LocalMemTarget;
 
 // What the accelerators need from their PE.
 class PeServices {
-public:
+ public:
   virtual ~PeServices() = default;
-  virtual double now_cycles() = 0;           // the hart's current absolute time
+  virtual double now_cycles() = 0;  // the hart's current absolute time
   virtual void stall_until(double t, uint64_t &reason_counter) = 0;
   // Own local memory alias or window -> window address; others unchanged.
   virtual uint64_t translate(uint64_t addr) const = 0;
@@ -49,7 +49,7 @@ public:
 };
 
 class PeAccelerator : public isa::AcceleratorIf {
-public:
+ public:
   PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, CounterRegistry &counters);
 
   isa::AccelStatus dma_issue(const isa::DmaCommand &cmd) override;
@@ -66,7 +66,7 @@ public:
   uint64_t &stall_mem_cycles() { return *stall_mem_; }
   const char *last_fault() const { return last_fault_.c_str(); }
 
-private:
+ private:
   // One byte range access on the PE's behalf: own local memory directly,
   // everything else through the bus.
   bool move(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done);

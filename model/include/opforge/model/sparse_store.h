@@ -13,7 +13,7 @@
 namespace opforge::model {
 
 class SparseStore {
-public:
+ public:
   static constexpr uint64_t kPageBytes = 64 * 1024;
 
   explicit SparseStore(uint64_t size_bytes) : size_bytes_(size_bytes) {}
@@ -26,7 +26,7 @@ public:
   uint64_t pages_allocated() const { return pages_.size(); }
   void clear() { pages_.clear(); }
 
-private:
+ private:
   uint64_t size_bytes_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };

@@ -23,7 +23,7 @@
 namespace opforge::model {
 
 class SramTarget : public sc_core::sc_module {
-public:
+ public:
   tlm_utils::simple_target_socket<SramTarget> socket;
   tlm_utils::simple_initiator_socket<SramTarget> dram_socket;  // cache mode
 
@@ -36,7 +36,7 @@ public:
   // Cache mode: is the line holding DRAM offset `off` present (no side effects)?
   bool contains(uint64_t off) const;
 
-private:
+ private:
   void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
   unsigned transport_dbg(tlm::tlm_generic_payload &tr);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload &tr, tlm::tlm_dmi &dmi);
@@ -48,8 +48,8 @@ private:
   ChipClock clk_;
   uint64_t sets_ = 0;
   uint32_t ways_ = 0;
-  std::vector<uint64_t> tag_;   // line index + 1; 0 = invalid
-  std::vector<uint64_t> lru_;   // last-use stamp
+  std::vector<uint64_t> tag_;  // line index + 1; 0 = invalid
+  std::vector<uint64_t> lru_;  // last-use stamp
   std::vector<uint8_t> dirty_;
   uint64_t stamp_ = 0;
   SparseStore scratch_;

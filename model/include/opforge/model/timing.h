@@ -37,7 +37,7 @@ struct Resource {
 // its arrival window onward (spilling into later windows when full) and
 // finishes at the later of t + busy and where its window's packed work ends.
 class SharedResource {
-public:
+ public:
   explicit SharedResource(double window = 1) : window_(window) {}
   // Start time (finish - busy) of a request arriving at t holding busy cycles.
   double occupy(double t, double busy) {
@@ -58,11 +58,12 @@ public:
       first = false;
       ++b;
     }
-    if (used_.size() > kMaxWindows) used_.erase(used_.begin(), std::next(used_.begin(), kMaxWindows / 2));
+    if (used_.size() > kMaxWindows)
+      used_.erase(used_.begin(), std::next(used_.begin(), kMaxWindows / 2));
     return finish - busy;
   }
 
-private:
+ private:
   static constexpr size_t kMaxWindows = 1u << 16;  // bookkeeping bound, not timing
   double window_;
   std::map<int64_t, double> used_;
@@ -71,7 +72,7 @@ private:
 // A 64-bit counter fed with fractional amounts: it holds the whole part of
 // the running sum. Reset-safe: it adds only the change of the whole part.
 class FracCounter {
-public:
+ public:
   FracCounter() = default;
   explicit FracCounter(uint64_t &target) : target_(&target) {}
   void add(double amount) {
@@ -80,7 +81,7 @@ public:
     *target_ += static_cast<uint64_t>(std::floor(sum_) - before);
   }
 
-private:
+ private:
   uint64_t *target_ = nullptr;
   double sum_ = 0;
 };

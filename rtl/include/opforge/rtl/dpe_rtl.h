@@ -21,11 +21,11 @@
 namespace opforge::rtl {
 
 struct DpeRtlOptions {
-  DpeArrayShape array{4, 4};      // one of DpeRtl::available_arrays()
-  uint32_t burst_cycles = 100;    // cycles per inner burst
-  std::string trace_vcd_path;     // empty: no waveform
-  uint64_t trace_start_cycle = 0; // first cycle dumped
-  uint64_t trace_cycles = 0;      // cycles dumped (0: to the end)
+  DpeArrayShape array{4, 4};       // one of DpeRtl::available_arrays()
+  uint32_t burst_cycles = 100;     // cycles per inner burst
+  std::string trace_vcd_path;      // empty: no waveform
+  uint64_t trace_start_cycle = 0;  // first cycle dumped
+  uint64_t trace_cycles = 0;       // cycles dumped (0: to the end)
 };
 
 struct DpeRunResult {
@@ -34,7 +34,7 @@ struct DpeRunResult {
 };
 
 class DpeRtl {
-public:
+ public:
   // Throws opforge::Error (path rtl.dpe.array) for a size not verilated.
   explicit DpeRtl(DpeRtlOptions options = {});
   ~DpeRtl();
@@ -60,7 +60,7 @@ public:
 
   struct Impl;  // one verilated array size (dpe_rtl.cpp)
 
-private:
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

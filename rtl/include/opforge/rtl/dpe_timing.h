@@ -21,7 +21,8 @@ struct DpeArrayShape {
   uint32_t cols = 4;
 };
 
-inline uint64_t dpe_command_cycles(DpeArrayShape array, uint32_t m, uint32_t n, uint32_t k, bool accumulate) {
+inline uint64_t dpe_command_cycles(DpeArrayShape array, uint32_t m, uint32_t n, uint32_t k,
+                                   bool accumulate) {
   if (m == 0 || n == 0) return 2;
   const uint64_t tiles_m = (static_cast<uint64_t>(m) + array.rows - 1) / array.rows;
   const uint64_t tiles_n = (static_cast<uint64_t>(n) + array.cols - 1) / array.cols;

@@ -18,7 +18,9 @@ inline constexpr uint32_t kCanonicalNaN = 0x7FC00000u;
 inline bool fp32_bits_is_nan(uint32_t bits) { return (bits & 0x7FFFFFFFu) > 0x7F800000u; }
 
 // Replace any NaN by the canonical quiet NaN.
-inline uint32_t canonicalize_nan(uint32_t bits) { return fp32_bits_is_nan(bits) ? kCanonicalNaN : bits; }
+inline uint32_t canonicalize_nan(uint32_t bits) {
+  return fp32_bits_is_nan(bits) ? kCanonicalNaN : bits;
+}
 
 // Round sign * sig * 2^e (0 < sig < 2^63) to fp32, nearest-even.
 inline uint32_t round_pack(bool sign, uint64_t sig, int e) {

@@ -21,7 +21,7 @@ struct SfuLaneRunResult {
 };
 
 class SfuLaneRtl {
-public:
+ public:
   explicit SfuLaneRtl(std::string trace_vcd_path = {});
   ~SfuLaneRtl();
   SfuLaneRtl(const SfuLaneRtl &) = delete;
@@ -31,7 +31,7 @@ public:
   // (0 = full fp32, at most 31). Throws opforge::Error for a bad prec.
   SfuLaneRunResult run(unsigned func, unsigned prec, std::span<const uint32_t> x_bits);
 
-private:
+ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -107,8 +107,10 @@ inline uint32_t sfu_recip_fp32_bits(uint32_t x) {
 // codes give the canonical NaN, as the RTL lane does).
 inline uint32_t sfu_ref_bits(unsigned func, unsigned prec, uint32_t x) {
   uint32_t y = kCanonicalNaN;
-  if (func == kSfuFuncExp) y = sfu_exp_fp32_bits(x);
-  else if (func == kSfuFuncRecip) y = sfu_recip_fp32_bits(x);
+  if (func == kSfuFuncExp)
+    y = sfu_exp_fp32_bits(x);
+  else if (func == kSfuFuncRecip)
+    y = sfu_recip_fp32_bits(x);
   return round_to_precision(y, prec);
 }
 

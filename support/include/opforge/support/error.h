@@ -23,7 +23,7 @@ struct ErrorContext {
 };
 
 class Error : public std::runtime_error {
-public:
+ public:
   explicit Error(std::string message, ErrorContext ctx = {});
 
   const std::string &message() const { return message_; }
@@ -36,7 +36,7 @@ public:
   // "file:line:col: path: message" with absent parts omitted.
   static std::string format(const std::string &message, const ErrorContext &ctx);
 
-private:
+ private:
   std::string message_;
   ErrorContext ctx_;
 };

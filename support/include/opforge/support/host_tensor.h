@@ -17,7 +17,7 @@
 namespace opforge {
 
 class HostTensor {
-public:
+ public:
   HostTensor() = default;
   // A new contiguous tensor, zero-filled.
   HostTensor(DType dtype, std::vector<int64_t> sizes);
@@ -66,7 +66,7 @@ public:
   // large ones summarised.
   std::string to_string(int64_t max_elements = 64) const;
 
-private:
+ private:
   DType dtype_ = DType::Float32;
   std::vector<int64_t> sizes_;
   std::vector<int64_t> strides_;
