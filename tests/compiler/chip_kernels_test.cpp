@@ -1,5 +1,4 @@
-//===- chip_kernels_test.cpp - test kernels on the chip vs the IR interpreter (softmax, layer norm,
-//argmax, matmul) ===//
+//===- chip_kernels_test.cpp - test kernels on the chip vs the IR interpreter -===//
 #include <gtest/gtest.h>
 
 #include <cmath>

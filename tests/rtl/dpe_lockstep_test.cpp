@@ -1,5 +1,4 @@
-//===- dpe_lockstep_test.cpp - the lockstep comparison passes healthy runs and reports an injected
-//fault -===//
+//===- dpe_lockstep_test.cpp - lockstep passes healthy runs, catches a fault -===//
 #include <gtest/gtest.h>
 
 #include <bit>

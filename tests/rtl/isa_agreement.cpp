@@ -1,5 +1,4 @@
-//===- isa_agreement.cpp - the RTL blocks agree with the ISA's own numerics (sfu_math,
-//FunctionalAccelerator) -===//
+//===- isa_agreement.cpp - RTL blocks agree with the ISA numerics -===//
 //
 // Built only when opforge_isa exists: the RTL references (sfu_ref.h,
 // dpe_reference) and the verilated blocks against the definitions the ISS

@@ -182,12 +182,25 @@ INSN(vsm_v, VecMem) { return vmask_mem<true>(h, i, pc); }
 
 #define VLRE(n, eew) \
   INSN(vl##n##re##eew##_v, VecMem) { return vwhole<false>(h, i, pc, n, eew / 8); }
+// clang-format off
 VLRE(1, 8)
-VLRE(1, 16) VLRE(1, 32) VLRE(1, 64) VLRE(2, 8) VLRE(2, 16) VLRE(2, 32) VLRE(2, 64) VLRE(4, 8)
-    VLRE(4, 16) VLRE(4, 32) VLRE(4, 64) VLRE(8, 8) VLRE(8, 16) VLRE(8, 32) VLRE(8, 64)
-        INSN(vs1r_v, VecMem) {
-  return vwhole<true>(h, i, pc, 1, 1);
-}
+VLRE(1, 16)
+VLRE(1, 32)
+VLRE(1, 64)
+VLRE(2, 8)
+VLRE(2, 16)
+VLRE(2, 32)
+VLRE(2, 64)
+VLRE(4, 8)
+VLRE(4, 16)
+VLRE(4, 32)
+VLRE(4, 64)
+VLRE(8, 8)
+VLRE(8, 16)
+VLRE(8, 32)
+VLRE(8, 64)
+// clang-format on
+INSN(vs1r_v, VecMem) { return vwhole<true>(h, i, pc, 1, 1); }
 INSN(vs2r_v, VecMem) { return vwhole<true>(h, i, pc, 2, 1); }
 INSN(vs4r_v, VecMem) { return vwhole<true>(h, i, pc, 4, 1); }
 INSN(vs8r_v, VecMem) { return vwhole<true>(h, i, pc, 8, 1); }
