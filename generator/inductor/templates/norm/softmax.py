@@ -1,0 +1,85 @@
+"""{{SCHEMA}}
+
+Lowered by opforge's inductor provider (norm family, softmax template): the
+softmax dim is permuted to the end and made contiguous; each program takes one
+row in three passes (max, sum of exp(x - max), write), in float32, and rounds
+once to the result dtype.
+"""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_rows_kernel(x_ptr, out_ptr, n_cols, LOG: tl.constexpr, ROUND16: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    offs = tl.arange(0, BLOCK)
+    base = row.to(tl.int64) * n_cols
+    m = tl.zeros([BLOCK], dtype=tl.float32) - float('inf')
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offs
+        v = tl.load(x_ptr + base + cols, mask=cols < n_cols, other=-float('inf')).to(tl.float32)
+        m = tl.where((v > m) | (v != v), v, m)
+    row_max = tl.max(m, axis=0)
+    row_max = tl.where(tl.max((m != m).to(tl.int32), axis=0) != 0, float('nan'), row_max)
+    # an all -inf row: exp(x - max) would be NaN; ATen gives NaN there too, so keep the max
+    s = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offs
+        mask = cols < n_cols
+        v = tl.load(x_ptr + base + cols, mask=mask, other=0).to(tl.float32)
+        s += tl.where(mask, tl.exp(v - row_max), 0.0)
+    total = tl.sum(s, axis=0)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offs
+        mask = cols < n_cols
+        v = tl.load(x_ptr + base + cols, mask=mask, other=0).to(tl.float32)
+        if LOG and ROUND16:
+            # 16-bit floats: ATen rounds x - max and log(sum) to the input dtype before subtracting
+            dt = x_ptr.dtype.element_ty
+            r = (v - row_max).to(dt).to(tl.float32) - tl.log(total.to(dt).to(tl.float32)).to(dt).to(tl.float32)
+        elif LOG:
+            r = (v - row_max) - tl.log(total)
+        else:
+            r = tl.exp(v - row_max) / total
+        tl.store(out_ptr + base + cols, r, mask=mask)
+
+
+def _softmax_rows(self, dim, half_to_float, log):
+    if half_to_float:
+        out_dtype = torch.float32
+    elif self.is_floating_point():
+        out_dtype = self.dtype
+    else:
+        out_dtype = torch.float32
+    ndim = self.dim()
+    rank = ndim if ndim > 0 else 1
+    if dim < -rank or dim >= rank:
+        raise IndexError("Dimension out of range (expected to be in range of [" + str(-rank) + ", " +
+                         str(rank - 1) + "], but got " + str(dim) + ")")
+    dim = dim % rank
+    if self.numel() == 0:
+        return torch.empty(self.shape, dtype=out_dtype, device=self.device)
+    x = self
+    if ndim == 0:
+        x = self.reshape([1])
+    perm = [d for d in range(x.dim()) if d != dim] + [dim]
+    inverse = [0] * x.dim()
+    for i, d in enumerate(perm):
+        inverse[d] = i
+    xp = x.permute(perm).contiguous()
+    n_cols = x.shape[dim]
+    n_rows = x.numel() // n_cols
+    y = torch.empty(xp.shape, dtype=torch.float32, device=self.device)
+    BLOCK = triton.next_power_of_2(n_cols)
+    if BLOCK > 1024:
+        BLOCK = 1024
+    softmax_rows_kernel[(n_rows, )](xp, y, n_cols, LOG=log, ROUND16=self.dtype == torch.bfloat16 or self.dtype == torch.float16, BLOCK=BLOCK)
+    out = y.permute(inverse).to(out_dtype)
+    if ndim == 0:
+        return out.reshape([])
+    return out
+
+
+def {{WRAPPER}}({{SIGNATURE}}):
+    return _softmax_rows({{ARGS}}, {{LOG}})
