@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""capture-model-trace.py - record the ATen calls of a small model's forward pass.
+
+Runs a small NanoGPT-style or DLRM-style model (defined here, random weights,
+fixed seed) under a TorchDispatchMode with Debian's python3-torch and writes
+every ATen call in call order as JSON: the overload ("aten::mm"), and each
+argument as a call spec (docs/scenarios.md): tensors as {"shape", "dtype"},
+scalars, lists, None, dtypes as {"dtype_value"}. Integer tensors record the
+value range they held ("low"/"high"), so replayed indices stay in bounds.
+
+usage: capture-model-trace.py {nanogpt,dlrm} --out scenarios/traces/NAME.json
+"""
+import argparse
+import json
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+
+DTYPES = {
+    torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
+    torch.float64: "float64", torch.int64: "int64", torch.int32: "int32",
+    torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool",
+}
+
+
+def spec(v):
+    if isinstance(v, torch.Tensor):
+        s = {"shape": list(v.shape), "dtype": DTYPES.get(v.dtype, str(v.dtype))}
+        if v.dtype in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8) and v.numel():
+            s["low"] = int(v.min())
+            s["high"] = int(v.max()) + 1
+        return s
+    if isinstance(v, torch.dtype):
+        return {"dtype_value": DTYPES.get(v, str(v))}
+    if isinstance(v, (list, tuple)):
+        return [spec(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (torch.device, torch.layout, torch.memory_format)):
+        return str(v).replace("torch.", "")
+    return str(v)
+
+
+class Recorder(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = func._schema.name
+        if func._overloadname != "default":
+            name += "." + func._overloadname
+        self.calls.append({"op": name, "args": [spec(a) for a in args],
+                           "kwargs": {k: spec(v) for k, v in kwargs.items()}})
+        return func(*args, **kwargs)
+
+
+class Block(nn.Module):
+    """One pre-norm transformer block: causal self-attention and an MLP."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.ln2 = nn.LayerNorm(dim)
+        self.fc = nn.Linear(dim, 4 * dim)
+        self.out = nn.Linear(4 * dim, dim)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+        q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (c // self.heads) ** 0.5)
+        mask = torch.tril(torch.ones(t, t, dtype=torch.bool))
+        att = att.masked_fill(~mask, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + self.proj(y)
+        return x + self.out(F.gelu(self.fc(self.ln2(x))))
+
+
+class NanoGPT(nn.Module):
+    def __init__(self, vocab=256, ctx=32, dim=64, heads=4, layers=2):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, dim)
+        self.pos = nn.Embedding(ctx, dim)
+        self.blocks = nn.ModuleList([Block(dim, heads) for _ in range(layers)])
+        self.ln = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, idx):
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t))
+        for blk in self.blocks:
+            x = blk(x)
+        return self.head(self.ln(x))
+
+
+class DLRM(nn.Module):
+    """Bottom MLP over dense features, embedding tables for sparse ones, dot
+    interaction, top MLP, sigmoid."""
+
+    def __init__(self, dense=13, tables=4, rows=1000, dim=16):
+        super().__init__()
+        self.bottom = nn.Sequential(nn.Linear(dense, 64), nn.ReLU(), nn.Linear(64, dim), nn.ReLU())
+        self.emb = nn.ModuleList([nn.EmbeddingBag(rows, dim, mode="sum") for _ in range(tables)])
+        n = tables + 1
+        self.top = nn.Sequential(nn.Linear(dim + n * (n - 1) // 2, 64), nn.ReLU(), nn.Linear(64, 1))
+
+    def forward(self, dense, idx, offsets):
+        x = self.bottom(dense)
+        feats = [x] + [e(idx[i], offsets[i]) for i, e in enumerate(self.emb)]
+        z = torch.stack(feats, dim=1)
+        inter = torch.bmm(z, z.transpose(1, 2))
+        n = z.shape[1]
+        li, lj = torch.tril_indices(n, n, offset=-1)
+        flat = inter[:, li, lj]
+        return torch.sigmoid(self.top(torch.cat([x, flat], dim=1)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("model", choices=["nanogpt", "dlrm"])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--batch", type=int, default=2)
+    a = ap.parse_args()
+    torch.manual_seed(0)
+    if a.model == "nanogpt":
+        m = NanoGPT().eval()
+        inputs = (torch.randint(0, 256, (a.batch, 32)),)
+        desc = "NanoGPT-style decoder: vocab 256, context 32, dim 64, 4 heads, 2 layers; batch %d" % a.batch
+    else:
+        m = DLRM().eval()
+        per_bag = 3
+        inputs = (torch.randn(a.batch, 13),
+                  torch.randint(0, 1000, (4, a.batch * per_bag)),
+                  torch.arange(0, a.batch * per_bag, per_bag).repeat(4, 1))
+        desc = "DLRM-style recommender: 13 dense features, 4 tables x 1000 rows x 16, MLPs 64; batch %d" % a.batch
+    rec = Recorder()
+    with torch.no_grad(), rec:
+        m(*inputs)
+    doc = {"model": a.model, "description": desc, "torch_version": torch.__version__,
+           "calls": rec.calls}
+    with open(a.out, "w") as f:
+        json.dump(doc, f, indent=None, separators=(",", ":"))
+        f.write("\n")
+    print("%s: %d ATen calls -> %s" % (a.model, len(rec.calls), a.out), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,317 @@
+#!/usr/bin/python3
+"""plot-results.py - matplotlib figures of an opforge sweep results file.
+
+usage: plot-results.py RESULTS.h5 --out DIR   (run by `opforge plot`)
+
+Reads the file with h5py (layout in docs/results.md) and writes PNGs:
+  roofline.png          instruction roofline per kernel (workload): instructions per
+                        cycle against instructions per DRAM byte, with the issue roof
+                        (one instruction per PE per cycle) and the DRAM roof of each
+                        configuration
+  sweep_<field>.png     cycles against a single swept field, a line per workload
+  heatmap_<a>_x_<b>.png cycles over two swept fields, a panel per workload
+  timeline_point<N>.png sampled counters (increments per interval) of point N
+  ops_point<N>.png      per-op cycles and status of aten/corpus/trace workloads
+Prints the files written.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+plt.rcParams.update({"font.size": 9, "axes.titlesize": 10, "figure.dpi": 130})
+
+
+def s(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def load(path):
+    f = h5py.File(path, "r")
+    pts = []
+    for key in sorted(f["points"].keys(), key=int):
+        g = f["points"][key]
+        a = g.attrs
+        p = {"index": int(a["index"]), "workload": s(a["workload"]), "status": s(a["status"]),
+             "reason": s(a["reason"]), "cycles": int(a["cycles"]),
+             "instructions": int(a["instructions"]),
+             "config": json.loads(s(a["config"])) if s(a["config"]) not in ("", "null") else {},
+             "axes": json.loads(s(a["axis_values"])) if s(a["axis_values"]) else {},
+             "counters": {}}
+        if "counters" in g:
+            for n, v in g["counters"][:]:
+                p["counters"][s(n)] = int(v)
+        if "trace" in g:
+            names = g["trace"].attrs["names"]
+            p["trace_names"] = json.loads(s(names)) if isinstance(names, (str, bytes)) else [s(n) for n in names]
+            p["trace_cycles"] = g["trace"]["cycles"][:]
+            p["trace_values"] = g["trace"]["values"][:]
+        if "ops" in g:
+            p["ops"] = [(s(r["op"]), s(r["status"]), int(r["cycles"])) for r in g["ops"][:]]
+        pts.append(p)
+    name = s(f["meta"].attrs["scenario_name"])
+    return name, pts
+
+
+def cfg(c, path, default):
+    for k in path.split("."):
+        if not isinstance(c, dict) or k not in c:
+            return default
+        c = c[k]
+    return c if isinstance(c, (int, float)) else default
+
+
+def total(counters, prefix, suffix):
+    return sum(v for n, v in counters.items() if n.startswith(prefix) and n.endswith(suffix))
+
+
+def label_of(axes):
+    return ", ".join("%s=%s" % (k.split(".")[-1] if len(axes) > 2 else k, v) for k, v in axes.items()) or "base"
+
+
+def roofline(name, pts, out):
+    ok = [p for p in pts if p["status"] == "ok" and p["cycles"] > 0 and p["instructions"] > 0]
+    if not ok:
+        return None
+    kernels = sorted({p["workload"] for p in ok}, key=lambda w: [q["workload"] for q in ok].index(w))
+    n = len(kernels)
+    cols = min(3, n)
+    rows = math.ceil(n / cols)
+    fig, axs = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
+    for i, w in enumerate(kernels):
+        ax = axs[i // cols][i % cols]
+        roofs = {}
+        for p in [q for q in ok if q["workload"] == w]:
+            c = p["config"]
+            pes = cfg(c, "pe_grid.rows", 1) * cfg(c, "pe_grid.cols", 1)
+            bpc = cfg(c, "dram.bandwidth_gbps", 0) / cfg(c, "clock_ghz", 1)
+            dram = total(p["counters"], "dram.ch[", ".bytes_read") + total(p["counters"], "dram.ch[", ".bytes_written")
+            ipc = p["instructions"] / p["cycles"]
+            ai = p["instructions"] / dram if dram else None
+            roofs[(pes, round(bpc, 3))] = True
+            x = ai if ai else 1e3
+            ax.scatter([x], [ipc], s=36, zorder=3, marker="o" if ai else ">",
+                       label=label_of(p["axes"]) + ("" if ai else " (no DRAM traffic)"))
+        xs = np.logspace(-4, 4, 200)
+        for (pes, bpc) in list(roofs)[:6]:
+            ax.plot(xs, np.minimum(pes, xs * bpc) if bpc else np.full_like(xs, pes), "--", lw=1,
+                    color="gray", zorder=1)
+            ax.text(1.2e3, pes * 1.08, "%d PEs" % pes, fontsize=7, color="gray", ha="right")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(1e-4, 1e4)
+        ax.set_xlabel("instructions per DRAM byte")
+        ax.set_ylabel("instructions per cycle (chip)")
+        ax.set_title("roofline: %s" % w)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    for j in range(n, rows * cols):
+        axs[j // cols][j % cols].axis("off")
+    fig.suptitle("%s: instruction roofline per kernel (dashed: issue and DRAM roofs)" % name)
+    fig.tight_layout()
+    path = os.path.join(out, "roofline.png")
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def sweeps(name, pts, out):
+    files = []
+    fields = []
+    for p in pts:
+        for k in p["axes"]:
+            if k not in fields:
+                fields.append(k)
+    workloads = []
+    for p in pts:
+        if p["workload"] not in workloads:
+            workloads.append(p["workload"])
+    varying = [f for f in fields if len({json.dumps(p["axes"].get(f)) for p in pts}) > 1]
+    # Zipped fields move together; keep the first of each group of identical orderings.
+    distinct = []
+    for f in varying:
+        key = [json.dumps(p["axes"].get(f)) for p in pts]
+        if not any(key == [json.dumps(p["axes"].get(g)) for p in pts] for g in distinct):
+            distinct.append(f)
+    if len(distinct) == 1:
+        f = distinct[0]
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        for w in workloads:
+            sel = [p for p in pts if p["workload"] == w and p["status"] == "ok"]
+            xs = [str(p["axes"][f]) for p in sel]
+            ax.plot(xs, [p["cycles"] for p in sel], "o-", label=w)
+        ax.set_xlabel(" = ".join(g for g in varying if [json.dumps(p["axes"].get(g)) for p in pts] ==
+                                 [json.dumps(p["axes"].get(f)) for p in pts]))
+        ax.set_ylabel("cycles")
+        ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title("%s: cycles per workload" % name)
+        fig.tight_layout()
+        path = os.path.join(out, "sweep_%s.png" % re.sub(r"[^A-Za-z0-9_]+", "_", f))
+        fig.savefig(path)
+        plt.close(fig)
+        files.append(path)
+    for ia in range(len(distinct)):
+        for ib in range(ia + 1, len(distinct)):
+            a, b = distinct[ia], distinct[ib]
+            av = sorted({json.dumps(p["axes"][a]) for p in pts}, key=lambda v: (isinstance(json.loads(v), str), json.loads(v)))
+            bv = sorted({json.dumps(p["axes"][b]) for p in pts}, key=lambda v: (isinstance(json.loads(v), str), json.loads(v)))
+            cols = min(3, len(workloads))
+            rows = math.ceil(len(workloads) / cols)
+            fig, axs = plt.subplots(rows, cols, figsize=(1.2 + 0.9 * len(av) * cols + 1.5 * cols, 1.2 + 0.6 * len(bv) * rows + 1.2 * rows), squeeze=False)
+            for i, w in enumerate(workloads):
+                ax = axs[i // cols][i % cols]
+                grid = np.full((len(bv), len(av)), np.nan)
+                # Mean over the other axes (one value when these are the only two).
+                acc = {}
+                for p in pts:
+                    if p["workload"] != w or p["status"] != "ok":
+                        continue
+                    key = (bv.index(json.dumps(p["axes"][b])), av.index(json.dumps(p["axes"][a])))
+                    acc.setdefault(key, []).append(p["cycles"])
+                for (r, c), v in acc.items():
+                    grid[r, c] = float(np.mean(v))
+                if not np.isfinite(grid).any():
+                    ax.text(0.5, 0.5, "no successful point", ha="center", va="center",
+                            transform=ax.transAxes, color="gray")
+                    ax.set_title(w)
+                    ax.set_xticks([])
+                    ax.set_yticks([])
+                    continue
+                im = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower")
+                ax.set_xticks(range(len(av)))
+                ax.set_xticklabels([json.loads(v) for v in av], rotation=30, ha="right", fontsize=8)
+                ax.set_yticks(range(len(bv)))
+                ax.set_yticklabels([json.loads(v) for v in bv], fontsize=8)
+                ax.set_xlabel(a)
+                ax.set_ylabel(b)
+                ax.set_title(w)
+                finite = grid[np.isfinite(grid)]
+                mid = (finite.min() + finite.max()) / 2 if finite.size else 0
+                for r in range(len(bv)):
+                    for c in range(len(av)):
+                        if np.isfinite(grid[r, c]):
+                            ax.text(c, r, "%.3g" % grid[r, c], ha="center", va="center", fontsize=7,
+                                    color="white" if grid[r, c] > mid else "black")
+                fig.colorbar(im, ax=ax, label="cycles" + (" (mean over other axes)" if len(distinct) > 2 else ""))
+            for j in range(len(workloads), rows * cols):
+                axs[j // cols][j % cols].axis("off")
+            fig.suptitle("%s: cycles over %s x %s" % (name, a, b))
+            fig.tight_layout()
+            path = os.path.join(out, "heatmap_%s_x_%s.png" % (re.sub(r"[^A-Za-z0-9_]+", "_", a),
+                                                               re.sub(r"[^A-Za-z0-9_]+", "_", b)))
+            fig.savefig(path)
+            plt.close(fig)
+            files.append(path)
+    return files
+
+
+def group_name(n):
+    # pe[3][5].dma.bytes_read -> pe[*].dma.bytes_read
+    return re.sub(r"\[\d+\]", "[*]", n)
+
+
+def timelines(name, pts, out, limit=6):
+    files = []
+    for p in [q for q in pts if "trace_names" in q and len(q["trace_cycles"]) > 1][:limit]:
+        cyc = np.asarray(p["trace_cycles"], dtype=float)
+        vals = np.asarray(p["trace_values"], dtype=float)
+        inc = np.diff(vals, axis=0)
+        groups = {}
+        for k, n in enumerate(p["trace_names"]):
+            groups.setdefault(group_name(n), []).append(k)
+        g = list(groups.items())[:8]
+        fig, axs = plt.subplots(len(g), 1, figsize=(7.5, 1.9 * len(g) + 0.6), sharex=True, squeeze=False)
+        for ax, (gn, ks) in zip(axs[:, 0], g):
+            for k in ks[:16]:
+                ax.plot(cyc[1:], inc[:, k], lw=1, alpha=0.8)
+            if len(ks) > 1:
+                ax.plot(cyc[1:], inc[:, ks].sum(axis=1), color="black", lw=1.6, label="sum of %d" % len(ks))
+                ax.legend(fontsize=7, loc="upper right")
+            ax.set_ylabel("per interval", fontsize=8)
+            ax.set_title(gn, fontsize=9, loc="left")
+            ax.grid(True, alpha=0.3)
+        axs[-1, 0].set_xlabel("chip cycle")
+        fig.suptitle("%s point %d (%s, %s): sampled counters" % (name, p["index"], p["workload"], label_of(p["axes"])))
+        fig.tight_layout()
+        path = os.path.join(out, "timeline_point%d.png" % p["index"])
+        fig.savefig(path)
+        plt.close(fig)
+        files.append(path)
+    return files
+
+
+def ops(name, pts, out, limit=6):
+    files = []
+    colors = {"ok": "tab:green", "failed": "tab:red", "unsupported": "tab:gray"}
+    for p in [q for q in pts if q.get("ops")][:limit]:
+        rows = p["ops"]
+        # Aggregate by op (a trace repeats ops); keep call order of first appearance.
+        agg = {}
+        for op, st, c in rows:
+            a = agg.setdefault(op, {"cycles": 0, "calls": 0, "status": set()})
+            a["cycles"] += c
+            a["calls"] += 1
+            a["status"].add(st)
+        names = list(agg)[:40]
+        fig, ax = plt.subplots(figsize=(7.5, 0.28 * len(names) + 1.4))
+        ys = np.arange(len(names))
+        cyc = [max(agg[n]["cycles"], 0) for n in names]
+        col = [colors["failed"] if "failed" in agg[n]["status"] else
+               colors["unsupported"] if "unsupported" in agg[n]["status"] else colors["ok"] for n in names]
+        ax.barh(ys, cyc, color=col)
+        ax.set_yticks(ys)
+        ax.set_yticklabels(["%s x%d" % (n.replace("aten::", ""), agg[n]["calls"]) for n in names], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("kernel cycles on the chip (sum over calls)")
+        okc = sum(c for _, st, c in rows if st == "ok")
+        ax.set_title("%s point %d (%s): %d calls, %d ok, total %d cycles\ngreen ok, red failed, gray no kernel"
+                     % (name, p["index"], p["workload"], len(rows), sum(1 for r in rows if r[1] == "ok"), okc),
+                     fontsize=9)
+        ax.grid(True, axis="x", alpha=0.3)
+        fig.tight_layout()
+        path = os.path.join(out, "ops_point%d.png" % p["index"])
+        fig.savefig(path)
+        plt.close(fig)
+        files.append(path)
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description="matplotlib figures of an opforge sweep results file")
+    ap.add_argument("results")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    try:
+        name, pts = load(a.results)
+    except (OSError, KeyError) as e:
+        print("plot-results.py: error: %s: not a readable sweep results file (%s)" % (a.results, e), file=sys.stderr)
+        return 1
+    os.makedirs(a.out, exist_ok=True)
+    files = []
+    r = roofline(name, pts, a.out)
+    if r:
+        files.append(r)
+    files += sweeps(name, pts, a.out)
+    files += timelines(name, pts, a.out)
+    files += ops(name, pts, a.out)
+    for f in files:
+        print(f)
+    if not files:
+        print("plot-results.py: no successful point to plot in %s" % a.results, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
