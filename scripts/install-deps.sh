@@ -18,6 +18,8 @@ PACKAGES=(
   python3 python3-torch python3-h5py python3-numpy python3-matplotlib
   # RISC-V references
   binutils-riscv64-unknown-elf gcc-riscv64-unknown-elf qemu-user
+  # single-node Slurm for the sweep runner's Slurm backend test
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()
