@@ -38,7 +38,8 @@ struct ChatRequest {
 };
 
 struct ChatReply {
-  enum class Status { Ok, HttpError, Timeout, Malformed, Transport };
+  // Unsupported: the provider has no answer for this overload (no lowering rule).
+  enum class Status { Ok, HttpError, Timeout, Malformed, Transport, Unsupported };
   Status status = Status::Ok;
   std::string text;     // the assistant message (Ok)
   std::string error;    // one line (not Ok)
