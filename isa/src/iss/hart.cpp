@@ -1,6 +1,7 @@
 //===- hart.cpp - the hart's run loop, decoded-instruction cache and traps -===//
 #include "opforge/isa/hart.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "opforge/isa/disasm.h"
@@ -173,7 +174,10 @@ void Hart::reset() {
 }
 
 void Hart::flush_icache() {
-  for (auto &e : icache_) e.pc = UINT64_MAX;
+  for (auto &e : icache_) {
+    e.pc = UINT64_MAX;
+    e.run_len = 0;
+  }
 }
 
 void Hart::invalidate_dmi() {
@@ -305,17 +309,82 @@ uint32_t Hart::fetch_word(uint64_t pc) {
   return w;
 }
 
+namespace {
+bool is_vector_class(InsnClass c) { return c >= InsnClass::VecConfig; }
+}  // namespace
+
 Hart::CacheEntry &Hart::fill(uint64_t pc) {
   if (pc & 3) raise(cause::kInsnMisaligned, pc);
-  CacheEntry &e = icache_[(pc >> 2) & icache_mask_];
+  const size_t idx = (pc >> 2) & icache_mask_;
+  CacheEntry &e = icache_[idx];
   uint32_t w = fetch_word(pc);
   const sem::DecodeEntry *d = sem::decode_for_iss(w);
   e.pc = pc;
   e.insn = Insn{w};
   e.fn = d ? d->fn : sem::illegal_handler();
   e.cost_cycles = d ? class_cost_[static_cast<int>(d->cls)] : 0;
-  e.reads_counters = d && d->cls == InsnClass::Csr;
+  e.vector = d && is_vector_class(d->cls);
+  e.role = RunRole::Plain;
+  if (!d || !d->has_semantics) {
+    e.role = RunRole::Alone;
+  } else {
+    switch (d->cls) {
+      case InsnClass::Csr:
+      case InsnClass::System:
+        e.role = RunRole::Alone;
+        break;
+      case InsnClass::Branch:
+      case InsnClass::Jump:
+      case InsnClass::Store:
+      case InsnClass::Amo:
+      case InsnClass::VecMem:
+        e.role = RunRole::Last;
+        break;
+      default:
+        break;
+    }
+  }
+  // Runs that ran through this slot are stale now.
+  e.run_len = 0;
+  for (size_t k = 1; k < kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
   return e;
+}
+
+// A run is the straight line from `head` up to the first instruction that
+// may branch or stop (included) or must execute alone (excluded), at most
+// kMaxRunInsns long and within one direct-fetch region (look-ahead never
+// touches memory through the slow path).
+void Hart::form_run(CacheEntry &head) {
+  const size_t idx0 = static_cast<size_t>(&head - icache_.data());
+  const size_t room = std::min<size_t>(kMaxRunInsns, icache_.size() - idx0);
+  unsigned len = 0;
+  uint32_t cost = 0;
+  bool vector = false;
+  for (size_t k = 0; k < room; ++k) {
+    const uint64_t want = head.pc + 4 * k;
+    CacheEntry *c = &icache_[idx0 + k];
+    if (c->pc != want) {
+      if (want - ex_base_ >= ex_lim_) break;
+      try {
+        c = &fill(want);
+      } catch (const TrapException &) {
+        break;
+      }
+    }
+    if (c->role == RunRole::Alone) break;
+    ++len;
+    cost += c->cost_cycles;
+    vector |= c->vector;
+    if (c->role == RunRole::Last) break;
+  }
+  if (len == 0) {  // an instruction that executes alone
+    len = 1;
+    cost = head.cost_cycles;
+    vector = head.vector;
+  }
+  head.run_len = static_cast<uint8_t>(len);
+  head.run_cost_cycles = cost;
+  head.run_vector = vector;
 }
 
 // ---------------------------------------------------------------- traps
@@ -369,56 +438,43 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
       budget_cycles > UINT64_MAX - cycles_ ? UINT64_MAX : cycles_ + budget_cycles;
   const bool budgeted = cyc_end != UINT64_MAX;
   stop_ = StopReason::None;
-  insn_end_ = insn_end;
+  insn_end_ = insn_end;  // request_stop() sets it to 0
   uint64_t pc = pc_;
-  const CacheEntry *e = nullptr;
+  // The run being executed: a trap inside it retires the instructions
+  // before the trapping one.
+  const CacheEntry *run_head = nullptr;
   for (;;) {
     try {
-      // Two copies of the loop: the cycle budget is checked only when one is set.
-      if (budgeted) {
-        while (instret_ < insn_end_ && cycles_ < cyc_end) {
-          e = &icache_[(pc >> 2) & icache_mask_];
-          if (e->pc != pc) [[unlikely]] {
-            pc_ = pc;
-            e = &fill(pc);
-          }
+      while (instret_ < insn_end_ && cycles_ < cyc_end) {
+        CacheEntry *e = &icache_[(pc >> 2) & icache_mask_];
+        if (e->pc != pc) [[unlikely]] {
+          pc_ = pc;
+          e = &fill(pc);
+        }
+        if (e->run_len == 0) [[unlikely]]
+          form_run(*e);
+        const unsigned len = e->run_len;
+        // A whole run when it fits the instruction limit and, under a cycle
+        // budget, cannot cross it (then it stops where single steps would).
+        if (len > 1 && insn_end_ - instret_ >= len &&
+            (!budgeted || (!e->run_vector && cyc_end - cycles_ >= e->run_cost_cycles)))
+            [[likely]] {
+          run_head = e;
+          const CacheEntry *op = e, *end = e + len;
+          do {
+            pc = op->fn(*this, op->insn, pc);
+          } while (++op != end);
+          run_head = nullptr;
+          instret_ += len;
+          cycles_ += e->run_cost_cycles;
+        } else {
           pc = e->fn(*this, e->insn, pc);
-          cycles_ += e->cost_cycles;
-          ++instret_;
-        }
-      } else {
-        // Unbudgeted: retired instructions and their cycles are counted in
-        // locals and written back before CSR instructions, traps and exit.
-        uint64_t n = 0, cyc = 0;
-        uint64_t limit = insn_end_ - instret_;  // instructions left, counted from n = 0
-        try {
-          while (n < limit && stop_ == StopReason::None) {
-            e = &icache_[(pc >> 2) & icache_mask_];
-            if (e->pc != pc) [[unlikely]] {
-              pc_ = pc;
-              e = &fill(pc);
-            }
-            if (e->reads_counters) [[unlikely]] {
-              instret_ += n;
-              cycles_ += cyc;
-              limit -= n;
-              n = cyc = 0;
-            }
-            pc = e->fn(*this, e->insn, pc);
-            cyc += e->cost_cycles;
-            ++n;
+          // A wait that did not complete retires when it is run again.
+          if (stop_ != StopReason::AccelBlocked) [[likely]] {
+            ++instret_;
+            cycles_ += e->cost_cycles;
           }
-        } catch (...) {
-          instret_ += n;
-          cycles_ += cyc;
-          throw;
         }
-        instret_ += n;
-        cycles_ += cyc;
-      }
-      if (stop_ == StopReason::AccelBlocked && e) {  // the wait did not complete: it retires later
-        --instret_;
-        cycles_ -= e->cost_cycles;
       }
       pc_ = pc;
       if (stop_ != StopReason::None)
@@ -427,6 +483,13 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
         res.reason = instret_ >= insn_end ? StopReason::InsnLimit : StopReason::CycleBudget;
       break;
     } catch (const TrapException &t) {
+      if (run_head) {  // retire the run's instructions before the trapping one
+        for (const CacheEntry *op = run_head; op->pc != pc; ++op) {
+          ++instret_;
+          cycles_ += op->cost_cycles;
+        }
+        run_head = nullptr;
+      }
       if (take_trap(t, pc, res)) break;
       pc = pc_;
     }

@@ -282,17 +282,29 @@ class Hart {
   uint64_t reservation = UINT64_MAX;
 
  private:
+  // How an instruction joins a run (a straight line of cached instructions
+  // executed back to back, with instret/cycles added once per run).
+  enum class RunRole : uint8_t {
+    Plain,  // falls through to pc + 4 and never stops the hart
+    Last,   // may branch or stop the hart (branches, jumps, stores, AMOs): ends a run
+    Alone,  // reads counters, traps on purpose or stops (CSR, system, illegal): own step
+  };
   struct CacheEntry {
     uint64_t pc = UINT64_MAX;
     InsnFn fn = nullptr;
     Insn insn;
     uint32_t cost_cycles = 0;
-    bool reads_counters =
-        false;  // CSR instructions see instret/cycle: the fast loop syncs them first
+    RunRole role = RunRole::Alone;
+    bool vector = false;   // charges extra cycles as it runs (vector, SFU)
+    bool run_vector = false;  // some instruction of the run starting here is vector
+    uint8_t run_len = 0;   // instructions in the run starting here; 0 = not formed yet
+    uint32_t run_cost_cycles = 0;  // static cost of that run
   };
+  static constexpr unsigned kMaxRunInsns = 32;
   void load_slow(uint64_t addr, void *dst, size_t len);
   void store_slow(uint64_t addr, const void *src, size_t len);
   CacheEntry &fill(uint64_t pc);
+  void form_run(CacheEntry &head);
   uint32_t fetch_word(uint64_t pc);
   bool take_trap(const TrapException &t, uint64_t pc, RunResult &res);
   RunResult run_traced(uint64_t max_instructions, uint64_t budget_cycles);
