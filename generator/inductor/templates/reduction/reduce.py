@@ -305,6 +305,9 @@ def _vector_norm(self, p, dim, keepdim, dtype):
     if p == -math.inf:
         return _reduce(self, dim, keepdim, dtype, 9)
     s = _reduce(self, dim, keepdim, torch.float32, 10, p)
+    if dtype == torch.float16:
+        # ATen's float16 norm keeps the sum of powers in float16: it overflows to inf
+        s = s.to(torch.float16).to(torch.float32)
     return _unary(s, 1, 1.0 / p, dtype)
 
 
@@ -380,6 +383,28 @@ def _aminmax(self, dim, keepdim):
         # ATen keeps a reduced dim of a 0-d tensor as size 1
         return lo.reshape([1]), hi.reshape([1])
     return lo, hi
+
+
+@triton.jit
+def sub_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask, other=0).to(tl.float32)
+    b = tl.load(b_ptr + offs, mask=mask, other=0).to(tl.float32)
+    tl.store(out_ptr + offs, a - b, mask=mask)
+
+
+def _dist(self, other, p):
+    # the p-norm of self - other (broadcast), rounded to the promoted dtype
+    dtype = torch.promote_types(self.dtype, other.dtype)
+    shape = torch.broadcast_shapes(self.shape, other.shape)
+    a = self.expand(shape).contiguous()
+    b = other.expand(shape).contiguous()
+    diff = torch.empty(shape, dtype=torch.float32, device=self.device)
+    n = diff.numel()
+    if n > 0:
+        sub_kernel[(triton.cdiv(n, 256), )](a, b, diff, n, BLOCK=256)
+    return _vector_norm(diff, p, None, False, dtype)
 
 
 def _block(n):
