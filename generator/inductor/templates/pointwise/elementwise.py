@@ -30,6 +30,7 @@ def {{KERNEL}}_kernel(x_ptr, y_ptr, z_ptr, out_ptr, n_elements, s0, s1, s2,
         y = y.to(tl.float32)
         z = z.to(tl.float32)
     if IS_FLOAT:
+        {{FLOAT_PRE}}
         result = {{EXPR}}
     else:
         result = {{INT_EXPR}}
