@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
   std::printf("ISS vs qemu-riscv64 (VLEN=%u), simulated instructions per host second\n", vlen);
   std::printf("rates per CPU second; wall seconds in the *_wall_s columns\n");
   std::printf("%-14s %14s %10s %10s %12s %10s %10s %12s %8s\n", "program", "instructions",
-              "iss_wall_s", "iss_cpu_s", "iss_Minst/s", "qemu_wall_s", "qemu_cpu_s",
-              "qemu_Minst/s", "ratio");
+              "iss_wall_s", "iss_cpu_s", "iss_Minst/s", "qemu_wall_s", "qemu_cpu_s", "qemu_Minst/s",
+              "ratio");
   const char *programs[] = {"scalar_loop", "rvv_loop_m1", "rvv_loop_m2", "rvv_loop_m4",
                             "rvv_loop_m8"};
   int failures = 0;

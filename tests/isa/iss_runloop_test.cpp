@@ -158,8 +158,8 @@ TEST(IssRunLoop, CycleBudgetStopsWhereSingleStepsWould) {
   Sim whole(elf);
   ASSERT_EQ(whole.hart->run(UINT64_MAX).reason, StopReason::Done);
   const uint64_t total = whole.hart->cycles();
-  for (uint64_t budget : {uint64_t(1), uint64_t(2), uint64_t(5), uint64_t(13), total / 7,
-                          total / 3, total / 2, total - total / 5, total - 3}) {
+  for (uint64_t budget : {uint64_t(1), uint64_t(2), uint64_t(5), uint64_t(13), total / 7, total / 3,
+                          total / 2, total - total / 5, total - 3}) {
     Sim ref(elf);
     while (ref.hart->cycles() < budget)
       ASSERT_EQ(ref.hart->step().reason, StopReason::InsnLimit) << "budget beyond the program";
@@ -244,8 +244,8 @@ _start:
 
 TEST(IssRunLoop, WfiStopsAfterTheInstruction) {
   TempDir dir;
-  const std::string elf =
-      build_program(dir, "wfi", ".globl _start\n_start:\n  addi a0, zero, 3\n  wfi\n  addi a0, zero, 4\n");
+  const std::string elf = build_program(
+      dir, "wfi", ".globl _start\n_start:\n  addi a0, zero, 3\n  wfi\n  addi a0, zero, 4\n");
   SimOptions opt;
   opt.max_instructions = 100;
   SimResult r = run_elf_functional(read_elf(elf), opt);

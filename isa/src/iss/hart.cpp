@@ -252,6 +252,7 @@ void Hart::charge_vector(InsnClass c, uint64_t elements, unsigned sew_bits) {
       break;
   }
   cycles_ += beats * per;
+  if (c != InsnClass::Sfu) vector_busy_cycles_ += beats * per;
 }
 
 // ---------------------------------------------------------------- memory
@@ -457,8 +458,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
         // A whole run when it fits the instruction limit and, under a cycle
         // budget, cannot cross it (then it stops where single steps would).
         if (len > 1 && insn_end_ - instret_ >= len &&
-            (!budgeted || (!e->run_vector && cyc_end - cycles_ >= e->run_cost_cycles)))
-            [[likely]] {
+            (!budgeted || (!e->run_vector && cyc_end - cycles_ >= e->run_cost_cycles))) [[likely]] {
           run_head = e;
           const CacheEntry *op = e, *end = e + len;
           do {

@@ -1,4 +1,11 @@
 //===- sem_rv_fd.cpp - RV64F and RV64D semantics ---------------------------===//
+//
+// F and D instructions that differ only in the format share one template
+// body over a format descriptor (Single / Double); INSN_FD registers its
+// two instantiations under the mnemonics <name>.s and <name>.d. Loads,
+// stores, moves and the single<->double conversions stay one body each.
+//
+//===----------------------------------------------------------------------===//
 #include "fp_helpers.h"
 #include "semantics.h"
 
@@ -11,354 +18,287 @@ namespace {
 inline void require_fp(Hart &h, Insn i) {
   if (!(h.mstatus & csr::kMstatusFs)) Hart::raise(cause::kIllegalInsn, i.bits);
 }
-// Single values live NaN-boxed in the 64-bit f registers.
-inline float unbox_s(uint64_t v) {
-  return (v >> 32) == 0xffffffffu ? std::bit_cast<float>(uint32_t(v))
-                                  : std::bit_cast<float>(fp::kCanonNan32);
+
+// Single values live NaN-boxed in the 64-bit f registers; an unboxed value
+// reads as the canonical NaN.
+struct Single {
+  using T = float;
+  using Bits = uint32_t;
+  static Bits bits(uint64_t reg) {
+    return (reg >> 32) == 0xffffffffu ? uint32_t(reg) : fp::kCanonNan32;
+  }
+  static uint64_t box(Bits b) { return 0xffffffff00000000ull | b; }
+};
+struct Double {
+  using T = double;
+  using Bits = uint64_t;
+  static Bits bits(uint64_t reg) { return reg; }
+  static uint64_t box(Bits b) { return b; }
+};
+
+// Operand access for one instruction of format F (checks that FP is on).
+template <class F>
+struct Fp {
+  using T = typename F::T;
+  using Bits = typename F::Bits;
+  static constexpr Bits kSign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  Hart &h;
+  Insn i;
+  Fp(Hart &hart, Insn insn) : h(hart), i(insn) { require_fp(h, i); }
+  Bits bits1() const { return F::bits(h.f[i.rs1()]); }
+  Bits bits2() const { return F::bits(h.f[i.rs2()]); }
+  T a() const { return std::bit_cast<T>(bits1()); }
+  T b() const { return std::bit_cast<T>(bits2()); }
+  T c() const { return std::bit_cast<T>(F::bits(h.f[i.rs3()])); }
+  unsigned rm() const { return fp::resolve_rm(h, i.rm(), i.bits); }
+  void set_bits(Bits v) {
+    h.f[i.rd()] = F::box(v);
+    h.mstatus |= csr::kMstatusFs;
+  }
+  void set(T v) { set_bits(std::bit_cast<Bits>(v)); }
+  void set_x(uint64_t v) {
+    h.x[i.rd()] = v;
+    h.x[0] = 0;
+  }
+};
+
+// ---- arithmetic ----
+template <class F>
+uint64_t fadd(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::add(h, o.rm(), o.a(), o.b()));
+  return pc + 4;
 }
-inline uint64_t box_s(float v) { return 0xffffffff00000000ull | std::bit_cast<uint32_t>(v); }
-inline uint64_t box_s_bits(uint32_t b) { return 0xffffffff00000000ull | b; }
-inline double as_d(uint64_t v) { return std::bit_cast<double>(v); }
-inline uint64_t d_bits(double v) { return std::bit_cast<uint64_t>(v); }
-inline unsigned rm_of(Hart &h, Insn i) { return fp::resolve_rm(h, i.rm(), i.bits); }
+template <class F>
+uint64_t fsub(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::sub(h, o.rm(), o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fmul(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::mul(h, o.rm(), o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fdiv(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::div(h, o.rm(), o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fsqrt(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::sqrt(h, o.rm(), o.a()));
+  return pc + 4;
+}
+// Fused multiply-add family: (+-a) * b + (+-c), one rounding.
+template <class F, bool kNegProduct, bool kNegAddend>
+uint64_t fused(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  const typename F::T a = kNegProduct ? -o.a() : o.a();
+  const typename F::T c = kNegAddend ? -o.c() : o.c();
+  o.set(fp::fma(h, o.rm(), a, o.b(), c));
+  return pc + 4;
+}
+template <class F>
+uint64_t fmadd(Hart &h, Insn i, uint64_t pc) {
+  return fused<F, false, false>(h, i, pc);
+}
+template <class F>
+uint64_t fmsub(Hart &h, Insn i, uint64_t pc) {
+  return fused<F, false, true>(h, i, pc);
+}
+template <class F>
+uint64_t fnmsub(Hart &h, Insn i, uint64_t pc) {
+  return fused<F, true, false>(h, i, pc);
+}
+template <class F>
+uint64_t fnmadd(Hart &h, Insn i, uint64_t pc) {
+  return fused<F, true, true>(h, i, pc);
+}
+
+// ---- sign injection (bit operations, no canonicalization) ----
+template <class F>
+uint64_t fsgnj(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_bits((o.bits1() & ~o.kSign) | (o.bits2() & o.kSign));
+  return pc + 4;
+}
+template <class F>
+uint64_t fsgnjn(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_bits((o.bits1() & ~o.kSign) | (~o.bits2() & o.kSign));
+  return pc + 4;
+}
+template <class F>
+uint64_t fsgnjx(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_bits(o.bits1() ^ (o.bits2() & o.kSign));
+  return pc + 4;
+}
+
+// ---- min/max, compares, classify ----
+template <class F>
+uint64_t fmin(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::min(h, o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fmax(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::max(h, o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t feq(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_x(fp::feq(h, o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t flt(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_x(fp::flt(h, o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fle(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_x(fp::fle(h, o.a(), o.b()));
+  return pc + 4;
+}
+template <class F>
+uint64_t fclass(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set_x(fp::fclass(o.a()));
+  return pc + 4;
+}
+
+// ---- conversions with integers (32-bit results are sign-extended) ----
+template <class F, class Int>
+uint64_t to_int(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  const Int v = fp::to_int<Int>(h, o.a(), o.rm());
+  o.set_x(sizeof(Int) == 4 ? sext32(uint64_t(v)) : uint64_t(v));
+  return pc + 4;
+}
+template <class F>
+uint64_t fcvt_w(Hart &h, Insn i, uint64_t pc) {
+  return to_int<F, int32_t>(h, i, pc);
+}
+template <class F>
+uint64_t fcvt_wu(Hart &h, Insn i, uint64_t pc) {
+  return to_int<F, uint32_t>(h, i, pc);
+}
+template <class F>
+uint64_t fcvt_l(Hart &h, Insn i, uint64_t pc) {
+  return to_int<F, int64_t>(h, i, pc);
+}
+template <class F>
+uint64_t fcvt_lu(Hart &h, Insn i, uint64_t pc) {
+  return to_int<F, uint64_t>(h, i, pc);
+}
+template <class F, class Int>
+uint64_t from_int(Hart &h, Insn i, uint64_t pc) {
+  Fp<F> o(h, i);
+  o.set(fp::from_int<typename F::T>(h, Int(h.x[i.rs1()]), o.rm()));
+  return pc + 4;
+}
 }  // namespace
 
-#define FS1 unbox_s(h.f[i.rs1()])
-#define FS2 unbox_s(h.f[i.rs2()])
-#define FS3 unbox_s(h.f[i.rs3()])
-#define FD1 as_d(h.f[i.rs1()])
-#define FD2 as_d(h.f[i.rs2()])
-#define FD3 as_d(h.f[i.rs3()])
-#define WRITE_FRD_BITS(v)         \
-  do {                            \
-    h.f[i.rd()] = (v);            \
-    h.mstatus |= csr::kMstatusFs; \
-  } while (0)
-#define WRITE_FRD_S(v) WRITE_FRD_BITS(box_s(v))
-#define WRITE_FRD_D(v) WRITE_FRD_BITS(d_bits(v))
-#define REQ require_fp(h, i)
-#define RM rm_of(h, i)
+// Registers template<F> body `ident` as "<ident>.s" and "<ident>.d".
+#define INSN_FD(ident, cls)                                                      \
+  static Registrar reg_##ident##_s(#ident "_s", &ident<Single>, InsnClass::cls); \
+  static Registrar reg_##ident##_d(#ident "_d", &ident<Double>, InsnClass::cls)
+// Registers from_int<F, Int> as "fcvt.s.<suffix>" and "fcvt.d.<suffix>".
+#define INSN_FD_FROM_INT(suffix, Int)                                             \
+  static Registrar reg_fcvt_s_##suffix("fcvt_s_" #suffix, &from_int<Single, Int>, \
+                                       InsnClass::FpMisc);                        \
+  static Registrar reg_fcvt_d_##suffix("fcvt_d_" #suffix, &from_int<Double, Int>, InsnClass::FpMisc)
 
-// ---- loads, stores, moves ----
+INSN_FD(fadd, FpAdd);
+INSN_FD(fsub, FpAdd);
+INSN_FD(fmul, FpMul);
+INSN_FD(fdiv, FpDiv);
+INSN_FD(fsqrt, FpSqrt);
+INSN_FD(fmadd, FpFma);
+INSN_FD(fmsub, FpFma);
+INSN_FD(fnmsub, FpFma);
+INSN_FD(fnmadd, FpFma);
+INSN_FD(fsgnj, FpMisc);
+INSN_FD(fsgnjn, FpMisc);
+INSN_FD(fsgnjx, FpMisc);
+INSN_FD(fmin, FpMisc);
+INSN_FD(fmax, FpMisc);
+INSN_FD(feq, FpMisc);
+INSN_FD(flt, FpMisc);
+INSN_FD(fle, FpMisc);
+INSN_FD(fclass, FpMisc);
+INSN_FD(fcvt_w, FpMisc);
+INSN_FD(fcvt_wu, FpMisc);
+INSN_FD(fcvt_l, FpMisc);
+INSN_FD(fcvt_lu, FpMisc);
+INSN_FD_FROM_INT(w, int32_t);
+INSN_FD_FROM_INT(wu, uint32_t);
+INSN_FD_FROM_INT(l, int64_t);
+INSN_FD_FROM_INT(lu, uint64_t);
+
+// ---- loads, stores, moves: the width is the difference ----
 INSN(flw, Load) {
-  REQ;
-  WRITE_FRD_BITS(box_s_bits(h.load<uint32_t>(RS1 + i.i_imm())));
+  Fp<Single> o(h, i);
+  o.set_bits(h.load<uint32_t>(RS1 + i.i_imm()));
   return NEXT;
 }
 INSN(fld, Load) {
-  REQ;
-  WRITE_FRD_BITS(h.load<uint64_t>(RS1 + i.i_imm()));
+  Fp<Double> o(h, i);
+  o.set_bits(h.load<uint64_t>(RS1 + i.i_imm()));
   return NEXT;
 }
 INSN(fsw, Store) {
-  REQ;
+  require_fp(h, i);
   h.store<uint32_t>(RS1 + i.s_imm(), uint32_t(h.f[i.rs2()]));
   return NEXT;
 }
 INSN(fsd, Store) {
-  REQ;
+  require_fp(h, i);
   h.store<uint64_t>(RS1 + i.s_imm(), h.f[i.rs2()]);
   return NEXT;
 }
 INSN(fmv_x_w, FpMisc) {
-  REQ;
+  require_fp(h, i);
   WRITE_RD(sext32(h.f[i.rs1()]));
   return NEXT;
 }
 INSN(fmv_w_x, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(box_s_bits(uint32_t(RS1)));
+  Fp<Single> o(h, i);
+  o.set_bits(uint32_t(RS1));
   return NEXT;
 }
 INSN(fmv_x_d, FpMisc) {
-  REQ;
+  require_fp(h, i);
   WRITE_RD(h.f[i.rs1()]);
   return NEXT;
 }
 INSN(fmv_d_x, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(RS1);
+  Fp<Double> o(h, i);
+  o.set_bits(RS1);
   return NEXT;
 }
 
-// ---- arithmetic ----
-INSN(fadd_s, FpAdd) {
-  REQ;
-  WRITE_FRD_S(fp::add(h, RM, FS1, FS2));
-  return NEXT;
-}
-INSN(fsub_s, FpAdd) {
-  REQ;
-  WRITE_FRD_S(fp::sub(h, RM, FS1, FS2));
-  return NEXT;
-}
-INSN(fmul_s, FpMul) {
-  REQ;
-  WRITE_FRD_S(fp::mul(h, RM, FS1, FS2));
-  return NEXT;
-}
-INSN(fdiv_s, FpDiv) {
-  REQ;
-  WRITE_FRD_S(fp::div(h, RM, FS1, FS2));
-  return NEXT;
-}
-INSN(fsqrt_s, FpSqrt) {
-  REQ;
-  WRITE_FRD_S(fp::sqrt(h, RM, FS1));
-  return NEXT;
-}
-INSN(fmadd_s, FpFma) {
-  REQ;
-  WRITE_FRD_S(fp::fma(h, RM, FS1, FS2, FS3));
-  return NEXT;
-}
-INSN(fmsub_s, FpFma) {
-  REQ;
-  WRITE_FRD_S(fp::fma(h, RM, FS1, FS2, -FS3));
-  return NEXT;
-}
-INSN(fnmsub_s, FpFma) {
-  REQ;
-  WRITE_FRD_S(fp::fma(h, RM, -FS1, FS2, FS3));
-  return NEXT;
-}
-INSN(fnmadd_s, FpFma) {
-  REQ;
-  WRITE_FRD_S(fp::fma(h, RM, -FS1, FS2, -FS3));
-  return NEXT;
-}
-INSN(fadd_d, FpAdd) {
-  REQ;
-  WRITE_FRD_D(fp::add(h, RM, FD1, FD2));
-  return NEXT;
-}
-INSN(fsub_d, FpAdd) {
-  REQ;
-  WRITE_FRD_D(fp::sub(h, RM, FD1, FD2));
-  return NEXT;
-}
-INSN(fmul_d, FpMul) {
-  REQ;
-  WRITE_FRD_D(fp::mul(h, RM, FD1, FD2));
-  return NEXT;
-}
-INSN(fdiv_d, FpDiv) {
-  REQ;
-  WRITE_FRD_D(fp::div(h, RM, FD1, FD2));
-  return NEXT;
-}
-INSN(fsqrt_d, FpSqrt) {
-  REQ;
-  WRITE_FRD_D(fp::sqrt(h, RM, FD1));
-  return NEXT;
-}
-INSN(fmadd_d, FpFma) {
-  REQ;
-  WRITE_FRD_D(fp::fma(h, RM, FD1, FD2, FD3));
-  return NEXT;
-}
-INSN(fmsub_d, FpFma) {
-  REQ;
-  WRITE_FRD_D(fp::fma(h, RM, FD1, FD2, -FD3));
-  return NEXT;
-}
-INSN(fnmsub_d, FpFma) {
-  REQ;
-  WRITE_FRD_D(fp::fma(h, RM, -FD1, FD2, FD3));
-  return NEXT;
-}
-INSN(fnmadd_d, FpFma) {
-  REQ;
-  WRITE_FRD_D(fp::fma(h, RM, -FD1, FD2, -FD3));
-  return NEXT;
-}
-
-// ---- sign injection (bit operations, no canonicalization) ----
-namespace {
-inline uint32_t sbits(float v) { return std::bit_cast<uint32_t>(v); }
-}  // namespace
-INSN(fsgnj_s, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(box_s_bits((sbits(FS1) & 0x7fffffffu) | (sbits(FS2) & 0x80000000u)));
-  return NEXT;
-}
-INSN(fsgnjn_s, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(box_s_bits((sbits(FS1) & 0x7fffffffu) | (~sbits(FS2) & 0x80000000u)));
-  return NEXT;
-}
-INSN(fsgnjx_s, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(box_s_bits(sbits(FS1) ^ (sbits(FS2) & 0x80000000u)));
-  return NEXT;
-}
-INSN(fsgnj_d, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS((h.f[i.rs1()] & ~(1ull << 63)) | (h.f[i.rs2()] & (1ull << 63)));
-  return NEXT;
-}
-INSN(fsgnjn_d, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS((h.f[i.rs1()] & ~(1ull << 63)) | (~h.f[i.rs2()] & (1ull << 63)));
-  return NEXT;
-}
-INSN(fsgnjx_d, FpMisc) {
-  REQ;
-  WRITE_FRD_BITS(h.f[i.rs1()] ^ (h.f[i.rs2()] & (1ull << 63)));
-  return NEXT;
-}
-
-// ---- min/max, compares, classify ----
-INSN(fmin_s, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::min(h, FS1, FS2));
-  return NEXT;
-}
-INSN(fmax_s, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::max(h, FS1, FS2));
-  return NEXT;
-}
-INSN(fmin_d, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::min(h, FD1, FD2));
-  return NEXT;
-}
-INSN(fmax_d, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::max(h, FD1, FD2));
-  return NEXT;
-}
-INSN(feq_s, FpMisc) {
-  REQ;
-  WRITE_RD(fp::feq(h, FS1, FS2));
-  return NEXT;
-}
-INSN(flt_s, FpMisc) {
-  REQ;
-  WRITE_RD(fp::flt(h, FS1, FS2));
-  return NEXT;
-}
-INSN(fle_s, FpMisc) {
-  REQ;
-  WRITE_RD(fp::fle(h, FS1, FS2));
-  return NEXT;
-}
-INSN(feq_d, FpMisc) {
-  REQ;
-  WRITE_RD(fp::feq(h, FD1, FD2));
-  return NEXT;
-}
-INSN(flt_d, FpMisc) {
-  REQ;
-  WRITE_RD(fp::flt(h, FD1, FD2));
-  return NEXT;
-}
-INSN(fle_d, FpMisc) {
-  REQ;
-  WRITE_RD(fp::fle(h, FD1, FD2));
-  return NEXT;
-}
-INSN(fclass_s, FpMisc) {
-  REQ;
-  WRITE_RD(fp::fclass(FS1));
-  return NEXT;
-}
-INSN(fclass_d, FpMisc) {
-  REQ;
-  WRITE_RD(fp::fclass(FD1));
-  return NEXT;
-}
-
-// ---- conversions ----
-INSN(fcvt_w_s, FpMisc) {
-  REQ;
-  WRITE_RD(uint64_t(int64_t(fp::to_int<int32_t>(h, FS1, RM))));
-  return NEXT;
-}
-INSN(fcvt_wu_s, FpMisc) {
-  REQ;
-  WRITE_RD(sext32(fp::to_int<uint32_t>(h, FS1, RM)));
-  return NEXT;
-}
-INSN(fcvt_l_s, FpMisc) {
-  REQ;
-  WRITE_RD(uint64_t(fp::to_int<int64_t>(h, FS1, RM)));
-  return NEXT;
-}
-INSN(fcvt_lu_s, FpMisc) {
-  REQ;
-  WRITE_RD(fp::to_int<uint64_t>(h, FS1, RM));
-  return NEXT;
-}
-INSN(fcvt_w_d, FpMisc) {
-  REQ;
-  WRITE_RD(uint64_t(int64_t(fp::to_int<int32_t>(h, FD1, RM))));
-  return NEXT;
-}
-INSN(fcvt_wu_d, FpMisc) {
-  REQ;
-  WRITE_RD(sext32(fp::to_int<uint32_t>(h, FD1, RM)));
-  return NEXT;
-}
-INSN(fcvt_l_d, FpMisc) {
-  REQ;
-  WRITE_RD(uint64_t(fp::to_int<int64_t>(h, FD1, RM)));
-  return NEXT;
-}
-INSN(fcvt_lu_d, FpMisc) {
-  REQ;
-  WRITE_RD(fp::to_int<uint64_t>(h, FD1, RM));
-  return NEXT;
-}
-INSN(fcvt_s_w, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::from_int<float>(h, int32_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_s_wu, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::from_int<float>(h, uint32_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_s_l, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::from_int<float>(h, int64_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_s_lu, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::from_int<float>(h, uint64_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_d_w, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::from_int<double>(h, int32_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_d_wu, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::from_int<double>(h, uint32_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_d_l, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::from_int<double>(h, int64_t(RS1), RM));
-  return NEXT;
-}
-INSN(fcvt_d_lu, FpMisc) {
-  REQ;
-  WRITE_FRD_D(fp::from_int<double>(h, uint64_t(RS1), RM));
-  return NEXT;
-}
+// ---- between the formats ----
 INSN(fcvt_s_d, FpMisc) {
-  REQ;
-  WRITE_FRD_S(fp::narrow(h, FD1, RM));
+  Fp<Double> src(h, i);
+  Fp<Single> dst(h, i);
+  dst.set(fp::narrow(h, src.a(), src.rm()));
   return NEXT;
 }
 INSN(fcvt_d_s, FpMisc) {
-  REQ;
-  (void)RM;
-  WRITE_FRD_D(fp::widen(h, FS1));
+  Fp<Single> src(h, i);
+  Fp<Double> dst(h, i);
+  (void)src.rm();  // a reserved rounding mode is still illegal
+  dst.set(fp::widen(h, src.a()));
   return NEXT;
 }

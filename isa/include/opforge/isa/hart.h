@@ -217,6 +217,9 @@ class Hart {
   uint64_t instret() const { return instret_; }
   uint64_t cycles() const { return cycles_; }
   void add_cycles(uint64_t c) { cycles_ += c; }
+  // Cycles the vector datapath spent on element groups (beats; SFU beats
+  // and issue cycles excluded), summed over the hart's life.
+  uint64_t vector_busy_cycles() const { return vector_busy_cycles_; }
   const HartConfig &config() const { return cfg_; }
   MemoryIf &memory() { return mem_; }
   AcceleratorIf &accel() { return accel_; }
@@ -295,9 +298,9 @@ class Hart {
     Insn insn;
     uint32_t cost_cycles = 0;
     RunRole role = RunRole::Alone;
-    bool vector = false;   // charges extra cycles as it runs (vector, SFU)
-    bool run_vector = false;  // some instruction of the run starting here is vector
-    uint8_t run_len = 0;   // instructions in the run starting here; 0 = not formed yet
+    bool vector = false;           // charges extra cycles as it runs (vector, SFU)
+    bool run_vector = false;       // some instruction of the run starting here is vector
+    uint8_t run_len = 0;           // instructions in the run starting here; 0 = not formed yet
     uint32_t run_cost_cycles = 0;  // static cost of that run
   };
   static constexpr unsigned kMaxRunInsns = 32;
@@ -315,6 +318,7 @@ class Hart {
   XmtiaIds xmtia_;
   uint64_t pc_ = 0;
   uint64_t instret_ = 0, cycles_ = 0;
+  uint64_t vector_busy_cycles_ = 0;
   StopReason stop_ = StopReason::None;
   uint64_t insn_end_ = 0;  // the run loop's instret limit (0 once a stop is requested)
   uint64_t tohost_value_ = 0;
