@@ -5,6 +5,8 @@
 // row tiles outer, column tiles inner. Per tile:
 //   LOAD  (accumulate only) rows_t beats on cin: row r of the C tile, COLS lanes
 //   COMP  k beats on op: A[row0+r][kk] for r < ROWS, B[kk][col0+c] for c < COLS
+//         (int8: ceil(k/2) beats, each lane carrying k steps kk in bits 7:0
+//         and kk+1 in bits 15:8; every cell adds both products)
 //   DRAIN rows_t beats on cout: row r of the result tile, COLS lanes
 // where rows_t = min(ROWS, m - row0). Then one DONE cycle (done = 1).
 // Lanes past m or n carry don't-care values in both directions.
@@ -22,7 +24,8 @@ module dpe #(
     input  logic [31:0]          cmd_k,
     input  logic [1:0]           cmd_dtype,       // isa::DpeDType: 0 bf16, 1 fp16, 3 int8 (2 fp32: unsupported)
     input  logic                 cmd_accumulate,
-    // operand beats: lane r of op_a is A[.][kk] (bf16/fp16, or int8 in bits 7:0)
+    // operand beats: lane r of op_a is A[.][kk] (bf16/fp16), or int8
+    // A[.][kk] in bits 7:0 and A[.][kk+1] in bits 15:8
     input  logic                 op_valid,
     output logic                 op_ready,
     input  logic [ROWS*16-1:0]   op_a,
@@ -51,6 +54,7 @@ module dpe #(
 
   state_t state;
   logic [31:0] m_q, n_q, k_q, row0, col0, beat, rows_t;
+  logic [31:0] k_beats;  // COMP beats per tile: k, or ceil(k/2) for int8
   logic int8_q, fp16_q, acc_q;
   localparam int CELLS = ROWS * COLS;
   // Accumulator of cell (r, c) at bits [(r*COLS + c)*32 +: 32].
@@ -61,6 +65,7 @@ module dpe #(
   assign op_ready = state == S_COMP;
   assign cout_valid = state == S_DRAIN;
   assign done = state == S_DONE;
+  assign k_beats = int8_q ? (k_q >> 1) + 32'(k_q[0]) : k_q;
 
   always_comb begin
     cout_data = '0;
@@ -120,7 +125,7 @@ module dpe #(
         end
         S_COMP: begin
           if (op_valid) begin
-            if (beat + 32'd1 == k_q) begin
+            if (beat + 32'd1 == k_beats) begin
               beat <= '0;
               state <= S_DRAIN;
             end else begin
@@ -161,7 +166,9 @@ module dpe #(
       acc[beat*COLS*32+:COLS*32] <= cin_data;
     end else if (state == S_COMP && op_valid && int8_q) begin
       for (int i = 0; i < CELLS; i++) begin
-        acc[i*32+:32] <= acc[i*32+:32] + 32'($signed(op_a[(i/COLS)*16+:8]) * $signed(op_b[(i%COLS)*16+:8]));
+        acc[i*32+:32] <= acc[i*32+:32]
+            + 32'($signed(op_a[(i/COLS)*16+:8]) * $signed(op_b[(i%COLS)*16+:8]))
+            + 32'($signed(op_a[(i/COLS)*16+8+:8]) * $signed(op_b[(i%COLS)*16+8+:8]));
       end
     end else if (state == S_COMP && op_valid) begin
       for (int i = 0; i < CELLS; i++) begin

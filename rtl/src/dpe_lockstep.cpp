@@ -95,7 +95,7 @@ DpeLockstepResult dpe_lockstep(DpeRtl &rtl, const isa::DpeCommand &cmd, std::spa
   const DpeArrayShape array = rtl.array_shape();
   const DpeRunResult run = rtl.run(cmd, mem, base);
   return compare_dpe_results(cmd, array, expected, mem, base,
-                             dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate),
+                             dpe_command_cycles(array, cmd),
                              run.cycles);
 }
 

@@ -90,24 +90,25 @@ class DpeModelImpl final : public DpeRtl::Impl {
     top_->eval();
   }
 
-  void dump() {
+  // Dump the current values if `cycle` is inside the window.
+  void dump(uint64_t cycle) {
     if (!vcd_) return;
     const uint64_t start = options_.trace_start_cycle;
-    if (cycle_ >= start && (options_.trace_cycles == 0 || cycle_ < start + options_.trace_cycles))
+    if (cycle >= start && (options_.trace_cycles == 0 || cycle < start + options_.trace_cycles))
       vcd_->dump(context_->time());
   }
 
-  // One clock cycle: rising edge, then falling edge.
+  // One clock cycle: rising edge, then falling edge (both dumped as `cycle`).
   void tick() {
+    const uint64_t cycle = cycle_++;
     top_->clk = 1;
     top_->eval();
     context_->timeInc(1);
-    dump();
-    ++cycle_;
+    dump(cycle);
     top_->clk = 0;
     top_->eval();
     context_->timeInc(1);
-    dump();
+    dump(cycle);
   }
 
   DpeRtlOptions options_;
@@ -134,8 +135,10 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
     const uint64_t row0 = (tile / tiles_n) * rows;
     return static_cast<uint32_t>(std::min<uint64_t>(rows, cmd.m - row0));
   };
+  const uint32_t k_beats =
+      int8 ? static_cast<uint32_t>((uint64_t(cmd.k) + kDpeInt8PerBeat - 1) / kDpeInt8PerBeat)
+           : cmd.k;
   auto elem16 = [&](const uint8_t *p) -> uint32_t {
-    if (int8) return *p;
     uint16_t v;
     std::memcpy(&v, p, 2);
     return v;
@@ -160,7 +163,7 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
   top.cout_ready = 1;
 
   const uint64_t watchdog_cycles =
-      4 * dpe_command_cycles(array, cmd.m, cmd.n, cmd.k, cmd.accumulate) + 1000;
+      4 * dpe_command_cycles(array, cmd) + 1000;
   uint64_t cycles = 0;
   bool accepted = false, finished = false;
   while (!finished) {
@@ -185,16 +188,38 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
         if (top.op_valid) {
           const uint64_t row0 = (op.tile / tiles_n) * rows;
           const uint64_t col0 = (op.tile % tiles_n) * cols;
-          const uint64_t kk = op.beat;
-          for (uint32_t r = 0; r < rows; ++r) {
-            const uint32_t v =
-                row0 + r < cmd.m ? elem16(a_base + ((row0 + r) * cmd.lda + kk) * esz) : 0;
-            put_lane(top.op_a, r * 16, 16, v);
-          }
-          for (uint32_t c = 0; c < cols; ++c) {
-            const uint32_t v =
-                col0 + c < cmd.n ? elem16(b_base + (kk * cmd.ldb + col0 + c) * esz) : 0;
-            put_lane(top.op_b, c * 16, 16, v);
+          if (int8) {
+            // Two k steps per beat: kk in bits 7:0, kk + 1 (0 past k) in bits 15:8.
+            const uint64_t kk = uint64_t(op.beat) * kDpeInt8PerBeat;
+            const bool second = kk + 1 < cmd.k;
+            for (uint32_t r = 0; r < rows; ++r) {
+              uint32_t v = 0;
+              if (row0 + r < cmd.m) {
+                const uint8_t *p = a_base + (row0 + r) * cmd.lda + kk;
+                v = p[0] | (second ? uint32_t(p[1]) << 8 : 0u);
+              }
+              put_lane(top.op_a, r * 16, 16, v);
+            }
+            for (uint32_t c = 0; c < cols; ++c) {
+              uint32_t v = 0;
+              if (col0 + c < cmd.n) {
+                const uint8_t *p = b_base + kk * cmd.ldb + col0 + c;
+                v = p[0] | (second ? uint32_t(p[cmd.ldb]) << 8 : 0u);
+              }
+              put_lane(top.op_b, c * 16, 16, v);
+            }
+          } else {
+            const uint64_t kk = op.beat;
+            for (uint32_t r = 0; r < rows; ++r) {
+              const uint32_t v =
+                  row0 + r < cmd.m ? elem16(a_base + ((row0 + r) * cmd.lda + kk) * esz) : 0;
+              put_lane(top.op_a, r * 16, 16, v);
+            }
+            for (uint32_t c = 0; c < cols; ++c) {
+              const uint32_t v =
+                  col0 + c < cmd.n ? elem16(b_base + (kk * cmd.ldb + col0 + c) * esz) : 0;
+              put_lane(top.op_b, c * 16, 16, v);
+            }
           }
         }
       }
@@ -227,7 +252,7 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
         cin_dirty = true;
       }
       if (fire_op) {
-        advance(op, cmd.k);
+        advance(op, k_beats);
         op_dirty = true;
       }
       if (fire_cout) advance(cout, rows_in_tile(cout.tile));

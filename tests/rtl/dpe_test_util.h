@@ -70,7 +70,7 @@ inline int run_and_compare(DpeRtl &rtl, DpeCase &tc, bool expect_match = true) {
   dpe_reference(tc.cmd, ref_mem, DpeCase::kBase);
   const DpeRunResult res = rtl.run(tc.cmd, tc.mem, DpeCase::kBase);
   EXPECT_EQ(res.cycles,
-            dpe_command_cycles(rtl.array_shape(), tc.cmd.m, tc.cmd.n, tc.cmd.k, tc.cmd.accumulate))
+            dpe_command_cycles(rtl.array_shape(), tc.cmd))
       << "m=" << tc.cmd.m << " n=" << tc.cmd.n << " k=" << tc.cmd.k << " acc=" << tc.cmd.accumulate;
   // Bytes outside C's m x n elements must be untouched by both.
   std::vector<bool> in_c(tc.mem.size(), false);
