@@ -62,14 +62,21 @@ inline F operand(Hart &h, Insn i, uint64_t k) {
     return fscalar<F>(h, i);
 }
 
-// vd[k] = op(h, rm, vs2[k], b).
-template <Src src, class Op>
-uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
+// The checks of a same-width operation vd = op(vs2, vs1 | f[rs1]): FP on,
+// register groups aligned to LMUL, a masked vd not v0.
+template <Src src>
+inline void require_same_width(Hart &h, Insn i) {
   require_fpu(h, i);
   require_aligned(i, i.vd(), h.vlmul_log2);
   require_aligned(i, i.vs2(), h.vlmul_log2);
   if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
   require_vd_not_v0(i);
+}
+
+// vd[k] = op(h, rm, vs2[k], b).
+template <Src src, class Op>
+uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
+  require_same_width<src>(h, i);
   const unsigned rm = vrm(h, i);
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
@@ -84,11 +91,7 @@ uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
 // vd[k] = op(h, rm, vd[k], vs2[k], b): fused multiply-add family.
 template <Src src, class Op>
 uint64_t vfter(Hart &h, Insn i, uint64_t pc, Op op) {
-  require_fpu(h, i);
-  require_aligned(i, i.vd(), h.vlmul_log2);
-  require_aligned(i, i.vs2(), h.vlmul_log2);
-  if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
-  require_vd_not_v0(i);
+  require_same_width<src>(h, i);
   const unsigned rm = vrm(h, i);
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
