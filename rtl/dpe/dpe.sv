@@ -57,8 +57,18 @@ module dpe #(
   logic [31:0] k_beats;  // COMP beats per tile: k, or ceil(k/2) for int8
   logic int8_q, fp16_q, acc_q;
   localparam int CELLS = ROWS * COLS;
-  // Accumulator of cell (r, c) at bits [(r*COLS + c)*32 +: 32].
-  logic [CELLS*32-1:0] acc;
+  // Accumulator of cell (r, c): acc[r*COLS + c]. An unpacked array and
+  // per-lane operand wires keep every index a word index in the simulation
+  // (no variable part-selects of wide vectors on the per-cycle path).
+  logic [31:0] acc [CELLS];
+  logic [15:0] a_lane [ROWS];
+  logic [15:0] b_lane [COLS];
+  for (genvar r = 0; r < ROWS; r++) begin : g_a_lane
+    assign a_lane[r] = op_a[r*16+:16];
+  end
+  for (genvar c = 0; c < COLS; c++) begin : g_b_lane
+    assign b_lane[c] = op_b[c*16+:16];
+  end
 
   assign cmd_ready = state == S_IDLE;
   assign cin_ready = state == S_LOAD;
@@ -69,7 +79,8 @@ module dpe #(
 
   always_comb begin
     cout_data = '0;
-    if (beat < 32'(ROWS)) cout_data = acc[beat*COLS*32+:COLS*32];
+    if (beat < 32'(ROWS))
+      for (int c = 0; c < COLS; c++) cout_data[c*32+:32] = acc[beat*COLS+c];
   end
 
   function automatic logic [31:0] min_rows(input logic [31:0] m, input logic [31:0] r0);
@@ -160,26 +171,30 @@ module dpe #(
 
   // The MAC array: every cell updates its accumulator on an operand beat.
   // Accumulators start at +0 when the tile is not loaded from C. The cell
-  // loops stay loops in simulation (--unroll-count), one multiply-add body.
+  // loops stay loops in simulation (--unroll-count), one multiply-add body;
+  // they compute into `nxt` (blocking, as Verilator needs for arrays written
+  // in loops) and the whole array is registered at once.
   always_ff @(posedge clk) begin
+    logic [31:0] nxt [CELLS];
+    nxt = acc;  // verilator lint_off BLKSEQ
     if (state == S_LOAD && cin_valid) begin
-      acc[beat*COLS*32+:COLS*32] <= cin_data;
+      for (int c = 0; c < COLS; c++) nxt[beat*COLS+c] = cin_data[c*32+:32];
     end else if (state == S_COMP && op_valid && int8_q) begin
       for (int i = 0; i < CELLS; i++) begin
-        acc[i*32+:32] <= acc[i*32+:32]
-            + 32'($signed(op_a[(i/COLS)*16+:8]) * $signed(op_b[(i%COLS)*16+:8]))
-            + 32'($signed(op_a[(i/COLS)*16+8+:8]) * $signed(op_b[(i%COLS)*16+8+:8]));
+        nxt[i] = acc[i]
+            + 32'($signed(a_lane[i/COLS][7:0]) * $signed(b_lane[i%COLS][7:0]))
+            + 32'($signed(a_lane[i/COLS][15:8]) * $signed(b_lane[i%COLS][15:8]));
       end
     end else if (state == S_COMP && op_valid) begin
       for (int i = 0; i < CELLS; i++) begin
-        acc[i*32+:32] <= fma16(op_a[(i/COLS)*16+:16], op_b[(i%COLS)*16+:16], acc[i*32+:32], fp16_q,
-                               inject_fault && i == 0);
+        nxt[i] = fma16(a_lane[i/COLS], b_lane[i%COLS], acc[i], fp16_q, inject_fault && i == 0);
       end
-    end else if (state == S_IDLE && cmd_valid && !cmd_accumulate) begin
-      acc <= '0;
-    end else if (state == S_DRAIN && !acc_q && cout_ready && beat + 32'd1 == rows_t) begin
-      acc <= '0;  // the next tile starts from +0 as well
-    end
+    end else if ((state == S_IDLE && cmd_valid && !cmd_accumulate)
+                 || (state == S_DRAIN && !acc_q && cout_ready && beat + 32'd1 == rows_t)) begin
+      // A command, and every next tile, starts from +0 unless loaded from C.
+      for (int i = 0; i < CELLS; i++) nxt[i] = '0;
+    end  // verilator lint_on BLKSEQ
+    acc <= nxt;
   end
 
 endmodule
