@@ -33,6 +33,7 @@ def {{KERNEL}}_kernel(x_ptr, y_ptr, z_ptr, out_ptr, n_elements, s0, s1, s2,
         {{FLOAT_PRE}}
         result = {{EXPR}}
     else:
+        {{INT_PRE}}
         result = {{INT_EXPR}}
     tl.store(out_ptr + offsets, result, mask=mask)
 
