@@ -78,6 +78,16 @@ uint64_t vcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
   return pc + 4;
 }
 
+// fn(U{}, W{}, k) for every active element k, U the SEW type (8..32 bits)
+// and W twice as wide (SEW = 64 has no wider type: nothing runs).
+template <class Fn>
+inline void each_wide(Hart &h, Insn i, Fn fn) {
+  by_sew(h.vsew_bits, [&](auto t) {
+    using U = decltype(t);
+    if constexpr (sizeof(U) < 8) each(h, i, [&](uint64_t k) { fn(U{}, wide_t<U>{}, k); });
+  });
+}
+
 // Widening: vd (2*SEW) = op(a, b) with a = vs2 (SEW, or 2*SEW when wide_a), b SEW.
 template <Src src, bool wide_a, bool accumulate, class Op>
 uint64_t vwide(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
@@ -87,22 +97,18 @@ uint64_t vwide(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
   require_aligned(i, i.vs2(), wide_a ? h.vlmul_log2 + 1 : h.vlmul_log2);
   if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
   require_vd_not_v0(i);
-  by_sew(h.vsew_bits, [&](auto t) {
-    using U = decltype(t);
-    if constexpr (sizeof(U) < 8) {
-      using W = wide_t<U>;
-      each(h, i, [&](uint64_t k) {
-        U b = operand<src, U>(h, i, k);
-        W r;
-        if constexpr (accumulate)
-          r = static_cast<W>(op(get<W>(h, i.vd(), k), get<U>(h, i.vs2(), k), b));
-        else if constexpr (wide_a)
-          r = static_cast<W>(op(get<W>(h, i.vs2(), k), b));
-        else
-          r = static_cast<W>(op(get<U>(h, i.vs2(), k), b));
-        set<W>(h, i.vd(), k, r);
-      });
-    }
+  each_wide(h, i, [&](auto u, auto w, uint64_t k) {
+    using U = decltype(u);
+    using W = decltype(w);
+    U b = operand<src, U>(h, i, k);
+    W r;
+    if constexpr (accumulate)
+      r = static_cast<W>(op(get<W>(h, i.vd(), k), get<U>(h, i.vs2(), k), b));
+    else if constexpr (wide_a)
+      r = static_cast<W>(op(get<W>(h, i.vs2(), k), b));
+    else
+      r = static_cast<W>(op(get<U>(h, i.vs2(), k), b));
+    set<W>(h, i.vd(), k, r);
   });
   h.charge_vector(cls, h.vl, h.vsew_bits * 2);
   return pc + 4;
@@ -117,17 +123,13 @@ uint64_t vnshift(Hart &h, Insn i, uint64_t pc) {
   require_aligned(i, i.vs2(), h.vlmul_log2 + 1);
   if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
   require_vd_not_v0(i);
-  by_sew(h.vsew_bits, [&](auto t) {
-    using U = decltype(t);
-    if constexpr (sizeof(U) < 8) {
-      using W = wide_t<U>;
-      each(h, i, [&](uint64_t k) {
-        const unsigned sh = operand<src, U>(h, i, k) & (sizeof(W) * 8 - 1);
-        W a = get<W>(h, i.vs2(), k);
-        U r = arith ? static_cast<U>(static_cast<signed_t<W>>(a) >> sh) : static_cast<U>(a >> sh);
-        set<U>(h, i.vd(), k, r);
-      });
-    }
+  each_wide(h, i, [&](auto u, auto w, uint64_t k) {
+    using U = decltype(u);
+    using W = decltype(w);
+    const unsigned sh = operand<src, U>(h, i, k) & (sizeof(W) * 8 - 1);
+    W a = get<W>(h, i.vs2(), k);
+    U r = arith ? static_cast<U>(static_cast<signed_t<W>>(a) >> sh) : static_cast<U>(a >> sh);
+    set<U>(h, i.vd(), k, r);
   });
   h.charge_vector(InsnClass::VecAlu, h.vl, h.vsew_bits);
   return pc + 4;
