@@ -94,93 +94,48 @@ test_##n:                                                               \
 #define TEST_INT_FP_OP_S(n, inst, expect, v1)                           \
   TEST_FPS_BITS(n, 0, expect, 0.0, 0.0, 0.0, li a4, v1; inst f3, a4; fmv.x.s a0, f3)
 
-/* Expected single result as a float literal (compared via its bits), or
-   any data directive for the expected word (TEST_FPS_RAW: `.word 0x7fc00000`). */
+/* One FP case: operands v1..v3 (directive vdir, `size` bytes each, loaded
+   with fload into f0..f2), the expected value (directive edir, at offset
+   eoff, loaded with eload into a3); `code` leaves its result in a0. */
+#define TEST_FP_GEN(n, flags, fload, size, vdir, eload, eoff, edir, v1, v2, v3, ...) \
+test_##n:                                                               \
+  li TESTNUM, n;                                                        \
+  la a0, test_##n##_data;                                               \
+  fload f0, 0(a0);                                                      \
+  fload f1, size(a0);                                                   \
+  fload f2, 2 * size(a0);                                               \
+  eload a3, eoff(a0);                                                   \
+  __VA_ARGS__;                                                          \
+  fsflags a1, x0;                                                       \
+  li a2, flags;                                                         \
+  bne a0, a3, fail;                                                     \
+  bne a1, a2, fail;                                                     \
+  .pushsection .data;                                                   \
+  .align 3;                                                             \
+test_##n##_data:                                                        \
+  vdir v1, v2, v3;                                                      \
+  .align 3;                                                             \
+  edir;                                                                 \
+  .popsection
+
+/* Single operands (.float). The expected result: a float literal compared
+   as sign-extended bits (TEST_FPS_BITS), any data directive for the
+   expected word (TEST_FPS_RAW: `.word 0x7fc00000`), or an integer
+   (TEST_FPS_INT: compares, conversions to integer, classify). */
 #define TEST_FPS_BITS(n, flags, expect, v1, v2, v3, ...)                \
   TEST_FPS_RAW(n, flags, .float expect, v1, v2, v3, __VA_ARGS__)
-#define TEST_FPS_RAW(n, flags, expect_dir, v1, v2, v3, ...)             \
-test_##n:                                                               \
-  li TESTNUM, n;                                                        \
-  la a0, test_##n##_data;                                               \
-  flw f0, 0(a0);                                                        \
-  flw f1, 4(a0);                                                        \
-  flw f2, 8(a0);                                                        \
-  lw a3, 12(a0);                                                        \
-  __VA_ARGS__;                                                          \
-  fsflags a1, x0;                                                       \
-  li a2, flags;                                                         \
-  bne a0, a3, fail;                                                     \
-  bne a1, a2, fail;                                                     \
-  .pushsection .data;                                                   \
-  .align 3;                                                             \
-test_##n##_data:                                                        \
-  .float v1, v2, v3;                                                    \
-  expect_dir;                                                           \
-  .popsection
-
-/* Expected integer result (compares, conversions to integer, classify). */
+#define TEST_FPS_RAW(n, flags, edir, v1, v2, v3, ...)                   \
+  TEST_FP_GEN(n, flags, flw, 4, .float, lw, 16, edir, v1, v2, v3, __VA_ARGS__)
 #define TEST_FPS_INT(n, flags, expect, v1, v2, v3, ...)                 \
-test_##n:                                                               \
-  li TESTNUM, n;                                                        \
-  la a0, test_##n##_data;                                               \
-  flw f0, 0(a0);                                                        \
-  flw f1, 4(a0);                                                        \
-  flw f2, 8(a0);                                                        \
-  ld a3, 16(a0);                                                        \
-  __VA_ARGS__;                                                          \
-  fsflags a1, x0;                                                       \
-  li a2, flags;                                                         \
-  bne a0, a3, fail;                                                     \
-  bne a1, a2, fail;                                                     \
-  .pushsection .data;                                                   \
-  .align 3;                                                             \
-test_##n##_data:                                                        \
-  .float v1, v2, v3, 0.0;                                               \
-  .dword expect;                                                        \
-  .popsection
+  TEST_FP_GEN(n, flags, flw, 4, .float, ld, 16, .dword expect, v1, v2, v3, __VA_ARGS__)
 
-/* Double precision versions. */
+/* Double operands (.double), likewise. */
 #define TEST_FPD_BITS(n, flags, expect, v1, v2, v3, ...)                \
   TEST_FPD_RAW(n, flags, .double expect, v1, v2, v3, __VA_ARGS__)
-#define TEST_FPD_RAW(n, flags, expect_dir, v1, v2, v3, ...)             \
-test_##n:                                                               \
-  li TESTNUM, n;                                                        \
-  la a0, test_##n##_data;                                               \
-  fld f0, 0(a0);                                                        \
-  fld f1, 8(a0);                                                        \
-  fld f2, 16(a0);                                                       \
-  ld a3, 24(a0);                                                        \
-  __VA_ARGS__;                                                          \
-  fsflags a1, x0;                                                       \
-  li a2, flags;                                                         \
-  bne a0, a3, fail;                                                     \
-  bne a1, a2, fail;                                                     \
-  .pushsection .data;                                                   \
-  .align 3;                                                             \
-test_##n##_data:                                                        \
-  .double v1, v2, v3;                                                   \
-  expect_dir;                                                           \
-  .popsection
-
+#define TEST_FPD_RAW(n, flags, edir, v1, v2, v3, ...)                   \
+  TEST_FP_GEN(n, flags, fld, 8, .double, ld, 24, edir, v1, v2, v3, __VA_ARGS__)
 #define TEST_FPD_INT(n, flags, expect, v1, v2, v3, ...)                 \
-test_##n:                                                               \
-  li TESTNUM, n;                                                        \
-  la a0, test_##n##_data;                                               \
-  fld f0, 0(a0);                                                        \
-  fld f1, 8(a0);                                                        \
-  fld f2, 16(a0);                                                       \
-  ld a3, 24(a0);                                                        \
-  __VA_ARGS__;                                                          \
-  fsflags a1, x0;                                                       \
-  li a2, flags;                                                         \
-  bne a0, a3, fail;                                                     \
-  bne a1, a2, fail;                                                     \
-  .pushsection .data;                                                   \
-  .align 3;                                                             \
-test_##n##_data:                                                        \
-  .double v1, v2, v3;                                                   \
-  .dword expect;                                                        \
-  .popsection
+  TEST_FP_GEN(n, flags, fld, 8, .double, ld, 24, .dword expect, v1, v2, v3, __VA_ARGS__)
 
 #define TEST_FP_OP1_D(n, inst, flags, expect, v1)                       \
   TEST_FPD_BITS(n, flags, expect, v1, 0.0, 0.0, inst f3, f0; fmv.x.d a0, f3)
