@@ -19,8 +19,7 @@
 using namespace opforge::model;
 
 static int run_one(const std::string &arch, const std::string &timing, uint64_t iters) {
-  ChipParams p = load_chip_params(arch);
-  p.sim.timing = parse_timing_mode(timing);
+  ChipParams p = load_params(arch, {"simulation.timing_mode=" + timing});
   Device dev(p);
   KernelLaunch k;
   k.image = read_elf_file(BENCH_LOOP_ELF);

@@ -87,7 +87,7 @@ void run(model::Device &dev, const Bench &b) {
 int main(int argc, char **argv) {
   std::string preset = argc > 1 ? argv[1] : "mtia-2i";
   try {
-    model::Device dev(model::load_chip_params(preset));
+    model::Device dev(model::load_params(preset));
     double pes = dev.params().grid.rows * dev.params().grid.cols;
     double vec_flops = pes * dev.params().core.vec_lanes;  // fp32 lanes per cycle
     double dpe_fp32 = pes * dev.params().dpe.macs_per_cycle_fp32 * 2;

@@ -52,8 +52,9 @@ void report(const char *name, const ChipParams &p, const LaunchResult &r, double
               name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak);
 }
 
-int run_one(const std::string &bench, ChipParams p) {
-  if (bench == "dram_copy") p.sram.mode = SramMode::Scratch;  // every byte reaches DRAM
+int run_one(const std::string &bench, const std::string &arch, std::vector<std::string> sets) {
+  if (bench == "dram_copy") sets.push_back("sram.mode=scratch");  // every byte reaches DRAM
+  const ChipParams p = load_params(arch, sets);
   Device dev(p);
   const uint32_t n = p.num_pes();
   KernelLaunch k;
@@ -134,9 +135,7 @@ int main(int argc, char **argv) {
   }
   try {
     if (!one.empty()) {
-      nlohmann::json doc = chip_params_to_json(load_chip_params(arch));
-      for (const auto &s : sets) apply_override(doc, s);
-      return run_one(one, chip_params_from_json(doc, arch));
+      return run_one(one, arch, sets);
     }
   } catch (const opforge::Error &e) {
     std::fprintf(stderr, "bench_micro: %s\n", e.what());

@@ -33,7 +33,7 @@ struct Device::Impl {
 
   void charge_host(uint64_t bytes, bool in) {
     double freq = ChipClock(params).freq_ghz();
-    double cycles = params.host_link.latency_us * 1000.0 * freq +
+    double cycles = params.host_link.latency_ns * freq +
                     double(bytes) / (params.host_link.gbps / freq);
     double before = std::floor(host_frac);
     host_frac += cycles;
@@ -260,7 +260,7 @@ uint64_t Device::now_cycles() const { return uint64_t(std::llround(impl_->chip->
 void Device::write_counters_h5(const std::string &path, const LaunchResult *last) const {
   const Chip &chip = *impl_->chip;
   write_counters_h5_file(path, impl_->chip->counters().snapshot(), chip.series(),
-                         chip_params_to_json(impl_->params).dump(), last);
+                         impl_->params.arch.to_json().dump(), last);
 }
 
 }  // namespace opforge::model

@@ -26,14 +26,15 @@ LocalMemTarget::LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p
 
 double LocalMemTarget::access(uint64_t off, uint64_t len, bool is_write, double t) {
   *(is_write ? bytes_written_ : bytes_read_) += len;
-  uint64_t g = p_.local_mem.bank_bytes_per_cycle;
+  const uint64_t g = p_.local_mem.interleave_bytes;
   double done = t;
   while (len) {
     uint64_t n = std::min(len, g - off % g);
     uint32_t b = uint32_t((off / g) % p_.local_mem.banks);
-    double start = banks_[b].occupy(t, 1.0);
+    double busy = double(n) / p_.local_mem.bank_bytes_per_cycle;
+    double start = banks_[b].occupy(t, busy);
     conflict_.add(start - t);
-    done = std::max(done, start + 1.0 + p_.local_mem.latency_cycles);
+    done = std::max(done, start + busy + p_.local_mem.latency_cycles);
     off += n;
     len -= n;
   }

@@ -1,6 +1,7 @@
 //===- pe.cpp - PE run loop, memory adapter, quantum keeping --------------===//
 #include "opforge/model/pe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -11,7 +12,9 @@ static const char *kHpmCounters[] = {
     "dma.bytes_read",        "dma.bytes_written", "dpe.macs",
     "sfu.elements",          "stall.mem_cycles",  "stall.dma_wait_cycles",
     "stall.dpe_wait_cycles", "lmem.bytes_read",   "lmem.bytes_written",
-    "dma.commands",          "dpe.commands"};
+    "dma.commands",          "dpe.commands",      "vec.busy_cycles",
+    "dma.busy_cycles",       "dpe.busy_cycles",   "sfu.busy_cycles",
+    "stall.dma_queue_cycles", "stall.dpe_queue_cycles"};
 
 isa::CostModel Pe::cost_model(const ChipParams &p) {
   isa::CostModel m;
@@ -28,26 +31,39 @@ isa::CostModel Pe::cost_model(const ChipParams &p) {
     m.vec_permute_beat_cycles = m.vec_reduce_beat_cycles = m.sfu_beat_cycles = 0;
     return m;
   }
-  const CoreCostParams &c = p.core.cost;
-  m.int_alu_cycles = c.alu_cycles;
-  m.mul_cycles = c.mul_cycles;
-  m.div_cycles = c.div_cycles;
+  // Scalar classes map one to one; the ISS charges one cost for every
+  // conditional branch (not-taken) and jumps at the taken-branch cost.
+  const ScalarTimingConfig &c = p.arch.pe.scalar_timing;
+  m.int_alu_cycles = c.int_alu_cycles;
+  m.mul_cycles = c.int_mul_cycles;
+  m.div_cycles = c.int_div_cycles;
   m.load_cycles = c.load_cycles;
   m.store_cycles = c.store_cycles;
-  m.branch_cycles = c.branch_cycles;
-  m.jump_cycles = c.branch_cycles;
+  m.branch_cycles = c.branch_not_taken_cycles;
+  m.jump_cycles = c.branch_taken_cycles;
   m.csr_cycles = c.csr_cycles;
   m.system_cycles = c.csr_cycles;
   m.amo_cycles = c.load_cycles + c.store_cycles;
-  m.fp_add_cycles = m.fp_mul_cycles = m.fp_fma_cycles = c.fp_cycles;
-  m.fp_div_cycles = m.fp_sqrt_cycles = c.fdiv_cycles;
-  m.fp_misc_cycles = c.alu_cycles;
-  m.vec_issue_cycles = c.vec_issue_cycles;
+  m.fp_add_cycles = c.fp_add_cycles;
+  m.fp_mul_cycles = c.fp_mul_cycles;
+  m.fp_fma_cycles = c.fp_fma_cycles;
+  m.fp_div_cycles = c.fp_div_cycles;
+  m.fp_sqrt_cycles = c.fp_sqrt_cycles;
+  m.fp_misc_cycles = c.fp_add_cycles;  // moves, compares, conversions
+  // Vector: startup + beats * class cycles, a beat being one element group
+  // of lanes x 32 bits (ArchConfig::vector_op_cycles). The ISS has one beat
+  // cost per wider class: the slowest of its ArchConfig members.
+  const VectorTimingConfig &v = p.arch.pe.vector_timing;
+  m.vec_issue_cycles = v.startup_cycles;
   m.vec_datapath_bits = p.core.vec_lanes * 32;
-  m.vec_alu_beat_cycles = m.vec_mul_beat_cycles = m.vec_fp_beat_cycles = m.vec_mem_beat_cycles = 1;
-  m.vec_div_beat_cycles = m.vec_fdiv_beat_cycles = c.vec_div_beat_cycles;
-  m.vec_permute_beat_cycles = c.vec_permute_beat_cycles;
-  m.vec_reduce_beat_cycles = c.vec_reduce_beat_cycles;
+  m.vec_alu_beat_cycles = v.int_alu_cycles;
+  m.vec_mul_beat_cycles = v.int_mul_cycles;
+  m.vec_div_beat_cycles = v.int_div_cycles;
+  m.vec_fp_beat_cycles = std::max({v.fp_add_cycles, v.fp_mul_cycles, v.fp_fma_cycles});
+  m.vec_fdiv_beat_cycles = std::max(v.fp_div_cycles, v.fp_sqrt_cycles);
+  m.vec_mem_beat_cycles = std::max(v.load_cycles, v.store_cycles);
+  m.vec_permute_beat_cycles = v.permute_cycles;
+  m.vec_reduce_beat_cycles = v.fp_add_cycles + v.reduction_step_cycles;
   // One beat is vec_lanes elements; the SFU retires elements_per_cycle of them.
   m.sfu_beat_cycles = (p.core.vec_lanes + p.sfu.elements_per_cycle - 1) / p.sfu.elements_per_cycle;
   return m;
@@ -72,7 +88,9 @@ Pe::Pe(sc_core::sc_module_name name, const ChipParams &p, uint32_t id, const Mem
   programs_ = &counters.add(pre + "core.programs");
   traps_ = &counters.add(pre + "core.traps");
   idle_cycles_ = &counters.add(pre + "core.start_cycles");
+  vec_busy_ = &counters.add(pre + "vec.busy_cycles");
   for (const char *n : kHpmCounters) hpm_index_.push_back(size_t(counters.find(pre + n)));
+  vec_busy_hpm_ = size_t(counters.find(pre + "vec.busy_cycles"));
 
   isa::HartConfig &hc = hart_cfg_;
   hc.vlen_bits = p.core.vlen_bits;
@@ -93,9 +111,14 @@ void Pe::set_tohost(std::optional<uint64_t> addr) {
   if (hart_ && hart_cfg_.tohost_addr == addr) return;
   hart_cfg_.tohost_addr = addr;
   hart_ = std::make_unique<isa::Hart>(hart_cfg_, *this, accel_);
+  vec_busy_seen_ = 0;
   hart_->set_hpm_reader([this](unsigned index) -> uint64_t {
     unsigned i = index - 3;
-    return i < hpm_index_.size() ? counters_.value_at(hpm_index_[i]) : 0;
+    if (i >= hpm_index_.size()) return 0;
+    uint64_t v = counters_.value_at(hpm_index_[i]);
+    // The hart's vector busy time since the last fold into the registry.
+    if (hpm_index_[i] == vec_busy_hpm_) v += hart_->vector_busy_cycles() - vec_busy_seen_;
+    return v;
   });
   hart_->set_time_reader([this] { return uint64_t(now_cycles()); });
 }
@@ -209,6 +232,8 @@ void Pe::run_instance(const ProgramInstance &inst) {
     base_hart_ = h.cycles();
     isa::RunResult res = h.run(UINT64_MAX, budget);
     uint64_t elapsed = h.cycles() - base_hart_;
+    *vec_busy_ += h.vector_busy_cycles() - vec_busy_seen_;
+    vec_busy_seen_ = h.vector_busy_cycles();
     *instret_ += res.instructions;
     *cycles_ += elapsed;
     rec.instructions += res.instructions;

@@ -2,19 +2,150 @@
 #include "opforge/model/pe_accel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <map>
+#include <mutex>
 
 #include "opforge/model/dpe_compute.h"
 #include "opforge/model/local_mem.h"
+#include "opforge/support/error.h"
 
 namespace opforge::model {
+
+DpeArrayDims dpe_array_dims(const DpeParams &p) {
+  const uint32_t macs = std::max<uint32_t>(1, p.macs_per_cycle_bf16);
+  uint32_t rows = 1;
+  while (uint64_t(rows) * 2 * rows * 2 <= macs) rows *= 2;
+  return {rows, std::max<uint32_t>(1, macs / rows)};
+}
+
+uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd) {
+  if (cmd.dtype == isa::DpeDType::FP32) {
+    const uint64_t macs = uint64_t(cmd.m) * cmd.n * cmd.k;
+    const uint64_t rate = std::max<uint32_t>(1, p.macs_per_cycle_fp32);
+    return (macs + rate - 1) / rate;
+  }
+  if (cmd.m == 0 || cmd.n == 0) return 2;
+  const DpeArrayDims a = dpe_array_dims(p);
+  const uint64_t tiles_m = (uint64_t(cmd.m) + a.rows - 1) / a.rows;
+  const uint64_t tiles_n = (uint64_t(cmd.n) + a.cols - 1) / a.cols;
+  uint64_t k_beats = cmd.k;
+  if (cmd.dtype == isa::DpeDType::INT8) {
+    const uint64_t per_cell =
+        std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(a.rows) * a.cols));
+    k_beats = (k_beats + per_cell - 1) / per_cell;
+  }
+  return 2 + tiles_n * cmd.m * (cmd.accumulate ? 2 : 1) + tiles_m * tiles_n * k_beats;
+}
+
+DpeOutcome TlmDpeBackend::execute(const DpeJob &job) {
+  const isa::DpeCommand &cmd = job.cmd;
+  uint8_t *mem = job.local_mem.data();
+  dpe_matmul(cmd, mem + (cmd.a - job.local_base), mem + (cmd.b - job.local_base),
+             mem + (cmd.c - job.local_base));
+  return DpeOutcome{dpe_tlm_cycles(p_, cmd), true, {}};
+}
+
+namespace {
+
+struct BackendTable {
+  std::mutex mu;
+  std::map<std::string, DpeBackendFactory> factories;
+  DpeBackendOptions options;
+  BackendTable() {
+    factories["tlm"] = [](const ChipParams &p, uint32_t, uint32_t, const DpeBackendOptions &) {
+      return std::make_unique<TlmDpeBackend>(p.dpe);
+    };
+  }
+};
+
+BackendTable &backend_table() {
+  static BackendTable t;
+  return t;
+}
+
+}  // namespace
+
+DpeBackendOptions parse_rtl_trace_request(const std::string &spec, uint64_t window_cycles) {
+  DpeBackendOptions o;
+  o.trace = true;
+  o.trace_window_cycles = window_cycles;
+  auto bad = [&] {
+    return Error("'" + spec + "' is not pe=ROW,COL[,file=OUT.vcd]").with_path("--trace-rtl");
+  };
+  if (spec.rfind("pe=", 0) != 0) throw bad();
+  std::string rest = spec.substr(3);
+  const size_t file_at = rest.find(",file=");
+  if (file_at != std::string::npos) {
+    o.trace_path = rest.substr(file_at + 6);
+    rest = rest.substr(0, file_at);
+    if (o.trace_path.empty()) throw bad();
+  }
+  const size_t comma = rest.find(',');
+  if (comma == std::string::npos || comma == 0 || comma + 1 == rest.size()) throw bad();
+  const std::string row = rest.substr(0, comma), col = rest.substr(comma + 1);
+  auto digits = [](const std::string &t) {
+    return !t.empty() && t.size() < 9 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!digits(row) || !digits(col)) throw bad();
+  o.trace_pe_row = uint32_t(std::stoul(row));
+  o.trace_pe_col = uint32_t(std::stoul(col));
+  return o;
+}
+
+void set_dpe_backend_options(DpeBackendOptions options) {
+  BackendTable &t = backend_table();
+  std::lock_guard lock(t.mu);
+  t.options = std::move(options);
+}
+
+const DpeBackendOptions &dpe_backend_options() { return backend_table().options; }
+
+void register_dpe_backend(const std::string &impl, DpeBackendFactory factory) {
+  BackendTable &t = backend_table();
+  std::lock_guard lock(t.mu);
+  t.factories[impl] = std::move(factory);
+}
+
+std::vector<std::string> dpe_backend_names() {
+  BackendTable &t = backend_table();
+  std::lock_guard lock(t.mu);
+  std::vector<std::string> names;
+  for (const auto &[name, f] : t.factories) names.push_back(name);
+  return names;
+}
+
+std::unique_ptr<DpeBackend> make_dpe_backend(const std::string &impl, const ChipParams &p,
+                                             uint32_t pe_row, uint32_t pe_col) {
+  BackendTable &t = backend_table();
+  DpeBackendFactory f;
+  {
+    std::lock_guard lock(t.mu);
+    auto it = t.factories.find(impl);
+    if (it == t.factories.end()) {
+      std::string have;
+      for (const auto &[name, g] : t.factories) have += (have.empty() ? "" : ", ") + name;
+      const bool rtl_kind = impl == "rtl" || impl == "lockstep";
+      throw Error("DPE implementation '" + impl + "' is not available (have " + have + ")" +
+                  (rtl_kind ? "; it needs opforge_rtl (Verilator) linked and registered" : ""))
+          .with_path("pe.dpe.impl");
+    }
+    f = it->second;
+  }
+  return f(p, pe_row, pe_col, t.options);
+}
 
 PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, CounterRegistry &c)
     : p_(p),
       timed_(p.sim.timing == TimingMode::Lt),
       svc_(svc),
       buf_(p.dma.burst_bytes),
-      dma_(p.dma.engines) {
+      dma_(p.dma.engines),
+      pe_row_(pe / p.grid.cols),
+      pe_col_(pe % p.grid.cols) {
+  const std::string &impl = dpe_backend_options().impl;
+  dpe_backend_ = make_dpe_backend(impl.empty() ? std::string(to_string(p.arch.pe.dpe.impl)) : impl, p, pe_row_, pe_col_);
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".";
   dma_cmds_ = &c.add(pre + "dma.commands");
   dma_bytes_read_ = &c.add(pre + "dma.bytes_read");
@@ -144,14 +275,23 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
   Operand ops[3] = {{cmd.a, (uint64_t(cmd.m - 1) * cmd.lda + cmd.k) * eb},
                     {cmd.b, (uint64_t(cmd.k - 1) * cmd.ldb + cmd.n) * eb},
                     {cmd.c, (uint64_t(cmd.m - 1) * cmd.ldc + cmd.n) * 4}};
-  uint8_t *ptr[3];
+  uint64_t local[3];
   for (int i = 0; i < 3; ++i) {
     uint64_t a = svc_.translate(ops[i].addr);
     if (!lm.contains(a, ops[i].bytes))
       return bad(ops[i].addr, "operand outside the PE's local memory");
-    ptr[i] = lm.data() + (a - lm.base());
+    local[i] = a;
   }
-  dpe_matmul(cmd, ptr[0], ptr[1], ptr[2]);
+  DpeJob job{cmd, std::span<uint8_t>(lm.data(), lm.size_bytes()), lm.base(), pe_row_, pe_col_,
+             dpe_command_index_++, timed_ ? svc_.now_cycles() : 0.0};
+  job.cmd.a = local[0];
+  job.cmd.b = local[1];
+  job.cmd.c = local[2];
+  DpeOutcome out = dpe_backend_->execute(job);
+  if (!out.ok) {  // the backend stops the run (a lockstep divergence, an RTL error)
+    last_fault_ = out.fault;
+    return isa::AccelStatus{false, cmd.a};
+  }
   uint64_t macs = uint64_t(cmd.m) * cmd.n * cmd.k;
   ++*dpe_cmds_;
   *dpe_macs_ += macs;
@@ -163,10 +303,7 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
     now = svc_.now_cycles();
     dpe_inflight_.pop_front();
   }
-  uint32_t rate = cmd.dtype == isa::DpeDType::INT8   ? p_.dpe.macs_per_cycle_int8
-                  : cmd.dtype == isa::DpeDType::FP32 ? p_.dpe.macs_per_cycle_fp32
-                                                     : p_.dpe.macs_per_cycle_bf16;
-  double busy = double(macs) / rate;
+  double busy = double(out.busy_cycles);
   double start = dpe_.occupy(now + p_.dpe.setup_cycles, busy);
   dpe_busy_.add(busy);
   dpe_done_ = std::max(dpe_done_, start + busy);

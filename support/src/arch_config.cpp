@@ -185,6 +185,7 @@ FieldSpec count(double lo, double hi, std::string unit) {
 }
 FieldSpec gbps() { return quantity(Dimension::Bandwidth).range(0.001, 1e6); }
 FieldSpec impl() { return enumeration({}); }
+FieldSpec address() { return integer().range(0, double(1ull << 52)).unit("address"); }
 
 Tables make_tables() {
   Declarer d;
@@ -221,6 +222,11 @@ Tables make_tables() {
         pe.local_mem.bandwidth_gbps);
   FIELD("pe.local_mem.latency_cycles", cycles().describe("Load-to-use latency."),
         pe.local_mem.latency_cycles);
+  FIELD("pe.local_mem.interleave_bytes",
+        quantity(Dimension::Size)
+            .range(4, 1 << 20)
+            .describe("Consecutive bytes mapped to one bank (power of two)."),
+        pe.local_mem.interleave_bytes);
 
   d.group("pe.scalar_timing", "Cycles per instruction class of the scalar RV64 core.");
   FIELD("pe.scalar_timing.int_alu_cycles",
@@ -336,8 +342,8 @@ Tables make_tables() {
   FIELD("pe.sfu.latency_cycles", cycles().describe("Latency of one operation."),
         pe.sfu.latency_cycles);
   FIELD("pe.sfu.precision_bits",
-        count(0, 52, "mantissa bits")
-            .describe("Mantissa bits the results keep; 0 = exact (correctly rounded fp32)."),
+        count(0, 23, "mantissa bits")
+            .describe("Mantissa bits the fp32 results keep; 0 = exact (correctly rounded fp32)."),
         pe.sfu.precision_bits);
   FIELD("pe.sfu.impl", impl().describe("Model: tlm, rtl or lockstep."), pe.sfu.impl);
 
@@ -350,6 +356,11 @@ Tables make_tables() {
         pe.dma.outstanding);
   FIELD("pe.dma.setup_cycles", cycles().describe("Fixed cost per descriptor."),
         pe.dma.setup_cycles);
+  FIELD("pe.dma.burst_bytes",
+        quantity(Dimension::Size)
+            .range(8, 1 << 20)
+            .describe("Transfer granule on the fabric: one read and one write per burst."),
+        pe.dma.burst_bytes);
 
   d.group("noc", "The network on chip joining PEs, SRAM and DRAM.");
   FIELD("noc.topology", enumeration({}).describe("Topology."), noc.topology);
@@ -405,6 +416,28 @@ Tables make_tables() {
   FIELD("command_processor.dispatch_policy",
         enumeration({}).describe("round_robin over PEs or first_free PE."),
         command_processor.dispatch_policy);
+
+  d.group("memory_map",
+          "Guest physical address map (docs/model/memory-map.md); windows must not overlap.");
+  FIELD("memory_map.local_alias_base",
+        address().describe("Each PE sees its own local memory at this address."),
+        memory_map.local_alias_base);
+  FIELD("memory_map.local_window_base",
+        address().describe("PE i's local memory, seen by everyone, at base + i * stride."),
+        memory_map.local_window_base);
+  FIELD("memory_map.local_window_stride_bytes",
+        quantity(Dimension::Size)
+            .range(1024, 1ull << 40)
+            .describe("Distance between PE windows (at least the local memory size)."),
+        memory_map.local_window_stride_bytes);
+  FIELD("memory_map.sram_base", address().describe("The SRAM window in scratch mode."),
+        memory_map.sram_base);
+  FIELD("memory_map.dram_base", address().describe("Start of DRAM."), memory_map.dram_base);
+  FIELD("memory_map.code_reserved_bytes",
+        quantity(Dimension::Size)
+            .range(0, 1ull << 40)
+            .describe("DRAM bottom kept for program images (never handed out by alloc)."),
+        memory_map.code_reserved_bytes);
 
   d.group("simulation", "How the model runs.");
   FIELD("simulation.timing_mode",
@@ -510,6 +543,36 @@ void ArchConfig::check(const std::string &file) const {
                                      " bytes is not a whole number of " + n(dram.channels) +
                                      " channels x " + n(dram.interleave_bytes) +
                                      "-byte interleave blocks");
+  if (!pow2(pe.local_mem.interleave_bytes))
+    fail("/pe/local_mem/interleave_bytes",
+         "interleave " + n(pe.local_mem.interleave_bytes) + " bytes is not a power of two");
+  const auto &m = memory_map;
+  if (m.local_window_stride_bytes < pe.local_mem.size_bytes)
+    fail("/memory_map/local_window_stride_bytes",
+         "stride " + n(m.local_window_stride_bytes) + " bytes is smaller than the local memory (" +
+             n(pe.local_mem.size_bytes) + " bytes)");
+  if (m.code_reserved_bytes >= dram.capacity_bytes)
+    fail("/memory_map/code_reserved_bytes", "reserves all of DRAM (" + n(dram.capacity_bytes) +
+                                                " bytes)");
+  struct Window {
+    const char *path;
+    uint64_t base, size;
+  };
+  const Window windows[] = {
+      {"/memory_map/local_alias_base", m.local_alias_base, pe.local_mem.size_bytes},
+      {"/memory_map/local_window_base", m.local_window_base,
+       m.local_window_stride_bytes * num_pes()},
+      {"/memory_map/sram_base", m.sram_base, sram.mode == SramMode::Scratch ? sram.size_bytes : 0},
+      {"/memory_map/dram_base", m.dram_base, dram.capacity_bytes}};
+  for (const Window &w : windows)
+    if (w.size && w.base + w.size < w.base)
+      fail(w.path, "window at " + n(w.base) + " of " + n(w.size) + " bytes wraps around");
+  for (size_t i = 0; i < 4; ++i)
+    for (size_t j = i + 1; j < 4; ++j) {
+      const Window &a = windows[i], &b = windows[j];
+      if (a.size && b.size && a.base < b.base + b.size && b.base < a.base + a.size)
+        fail(b.path, std::string("window overlaps ") + a.path);
+    }
   if (dpe_macs_per_cycle(DType::BFloat16) + dpe_macs_per_cycle(DType::Float16) +
           dpe_macs_per_cycle(DType::Float32) + dpe_macs_per_cycle(DType::Int8) ==
       0)

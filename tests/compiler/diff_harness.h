@@ -124,7 +124,7 @@ inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
 // The one Device of this process (SystemC elaborates once), on a preset.
 inline model::Device &device(const std::string &preset = "tiny") {
   static std::unique_ptr<model::Device> dev;
-  if (!dev) dev = std::make_unique<model::Device>(model::load_chip_params(preset));
+  if (!dev) dev = std::make_unique<model::Device>(model::load_params(preset));
   return *dev;
 }
 

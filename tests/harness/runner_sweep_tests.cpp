@@ -46,9 +46,9 @@ class RunnerSweep : public ::testing::Test {
               {"arch", "tiny"},
               {"timing", "lt"},
               {"timeout_s", timeout_s},
-              {"overrides", {{"sim.watchdog_cycles", 1000000000000ull}}},
-              {"sweep", json::parse(R"([{"field": "clock.freq_ghz", "values": [1, 2]},
-                                        {"field": "dma.engines", "values": [1, 2]}])")},
+              {"overrides", {{"simulation.watchdog_cycles", 1000000000000ull}}},
+              {"sweep", json::parse(R"([{"field": "clock_ghz", "values": [1, 2]},
+                                        {"field": "pe.dma.engines", "values": [1, 2]}])")},
               {"workloads", workloads}};
     fs::path p = dir_ / "scenario.json";
     std::ofstream(p) << d.dump(2);
@@ -89,13 +89,13 @@ TEST_F(RunnerSweep, FourPointsWithTwoJobsAllSucceedAndScaleWithClock) {
   for (const auto &s : st) EXPECT_EQ(s, "ok");
   auto cycles = f.read_int_column("/summary", "cycles");
   for (auto c : cycles) EXPECT_GT(c, 2000);  // 2000 loop iterations at least
-  auto clock = f.read_double_column("/summary", "clock.freq_ghz");
+  auto clock = f.read_double_column("/summary", "clock_ghz");
   EXPECT_EQ(clock[0], 1.0);
   EXPECT_EQ(clock[3], 2.0);
   // Each point records its resolved config and counters.
   json cfg = f.attr_json("/points/3", "config");
-  EXPECT_EQ(cfg["dma"]["engines"], 2);
-  EXPECT_EQ(cfg["grid"]["rows"], 2);
+  EXPECT_EQ(cfg["pe"]["dma"]["engines"], 2);
+  EXPECT_EQ(cfg["pe_grid"]["rows"], 2);
   EXPECT_TRUE(f.exists("/points/0/counters"));
   EXPECT_EQ(f.attr_json("/meta", "scenario")["name"], "t");
   auto instr = f.read_int_column("/summary", "instructions");
@@ -188,7 +188,7 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
   std::string report = harness::format_report(dir_ / "out.h5");
   EXPECT_NE(report.find("speedup"), std::string::npos) << report;
   EXPECT_NE(report.find("1.00x"), std::string::npos) << report;
-  EXPECT_NE(report.find("clock.freq_ghz"), std::string::npos) << report;
+  EXPECT_NE(report.find("clock_ghz"), std::string::npos) << report;
 }
 
 TEST_F(RunnerSweep, BadScenarioIsAUsageErrorNamingTheField) {

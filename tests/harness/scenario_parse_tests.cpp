@@ -35,7 +35,7 @@ std::string error_of(const json &doc) {
 
 TEST(ScenarioParse, ListAxisTimesWorkloadsGivesProductInOrder) {
   json d = base_doc();
-  d["sweep"] = json::parse(R"([{"field": "dma.engines", "values": [1, 2, 4]}])");
+  d["sweep"] = json::parse(R"([{"field": "pe.dma.engines", "values": [1, 2, 4]}])");
   d["workloads"].push_back(json::parse(R"({"name": "w2", "kind": "asm", "path": "spin.S"})"));
   auto pts = expand_sweep(parse(d));
   ASSERT_EQ(pts.size(), 6u);
@@ -48,7 +48,7 @@ TEST(ScenarioParse, ListAxisTimesWorkloadsGivesProductInOrder) {
 
 TEST(ScenarioParse, StepAndFactorRangesIncludeStop) {
   json d = base_doc();
-  d["sweep"] = json::parse(R"([{"field": "grid.rows", "values": {"start": 1, "stop": 4, "step": 1}},
+  d["sweep"] = json::parse(R"([{"field": "pe_grid.rows", "values": {"start": 1, "stop": 4, "step": 1}},
                                {"field": "dram.channels", "values": {"start": 2, "stop": 16, "factor": 2}}])");
   Scenario s = parse(d);
   ASSERT_EQ(s.axes.size(), 2u);
@@ -62,7 +62,7 @@ TEST(ScenarioParse, StepAndFactorRangesIncludeStop) {
 
 TEST(ScenarioParse, ZippedAxesStepTogether) {
   json d = base_doc();
-  d["sweep"] = json::parse(R"([{"zip": {"grid.rows": [2, 4, 8], "grid.cols": [2, 4, 8]}}])");
+  d["sweep"] = json::parse(R"([{"zip": {"pe_grid.rows": [2, 4, 8], "pe_grid.cols": [2, 4, 8]}}])");
   auto pts = expand_sweep(parse(d));
   ASSERT_EQ(pts.size(), 3u);
   EXPECT_EQ(pts[2].axis_values.size(), 2u);
@@ -73,12 +73,12 @@ TEST(ScenarioParse, PointDocumentCarriesOverridesAxesAndTiming) {
   json d = base_doc();
   d["overrides"] = {{"dram.channels", 4}};
   d["timing"] = "functional";
-  d["sweep"] = json::parse(R"([{"field": "grid.cols", "values": [3]}])");
+  d["sweep"] = json::parse(R"([{"field": "pe_grid.cols", "values": [3]}])");
   Scenario s = parse(d);
   json doc = point_arch_document(s, expand_sweep(s)[0]);
   EXPECT_EQ(doc["dram"]["channels"], 4);
-  EXPECT_EQ(doc["grid"]["cols"], 3);
-  EXPECT_EQ(doc["sim"]["timing"], "functional");
+  EXPECT_EQ(doc["pe_grid"]["cols"], 3);
+  EXPECT_EQ(doc["simulation"]["timing_mode"], "functional");
 }
 
 TEST(ScenarioParse, UnknownSweepFieldIsNamed) {
@@ -120,7 +120,7 @@ TEST(ScenarioParse, UnknownTopLevelAndNestedFieldsRejectedWithPath) {
 
 TEST(ScenarioParse, ZipOfUnequalLengthsRejected) {
   json d = base_doc();
-  d["sweep"] = json::parse(R"([{"zip": {"grid.rows": [2, 4], "grid.cols": [2]}}])");
+  d["sweep"] = json::parse(R"([{"zip": {"pe_grid.rows": [2, 4], "pe_grid.cols": [2]}}])");
   std::string e = error_of(d);
   EXPECT_NE(e.find("same number of values"), std::string::npos) << e;
 }

@@ -13,7 +13,7 @@ namespace {
 using testing::CmdList;
 
 TEST(ChipCountersH5, SampledSeriesAndSnapshotAreReadableWithH5py) {
-  ChipParams p = testing::preset("tiny", {"sim.sample_period_cycles=200"});
+  ChipParams p = testing::preset("tiny", {"simulation.sample_interval_cycles=200"});
   Device dev(p);
   dev.set_sampled_counters({"pe[*].dma.bytes_read", "dram.ch[*].busy_cycles"});
   uint64_t src = dev.alloc(16384), dst = dev.alloc(16384);
@@ -44,7 +44,7 @@ TEST(ChipCountersH5, SampledSeriesAndSnapshotAreReadableWithH5py) {
          "series = s[:, col]\n"
          "assert all(b >= a for a, b in zip(series, series[1:])) and series[-1] > 0\n"
          "cfg = json.loads(f.attrs['config'])\n"
-         "assert cfg['grid']['rows'] == 2\n"
+         "assert cfg['pe_grid']['rows'] == 2\n"
          "assert f['launch'].attrs['cycles'] == " +
              std::to_string(r.cycles) +
              "\n"

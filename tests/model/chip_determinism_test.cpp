@@ -38,7 +38,7 @@ TEST(ChipDeterminismChild, Workload) {
   const char *timing = std::getenv("MODEL_DETERMINISM_TIMING");
   if (!out_path || !timing) GTEST_SKIP() << "runs as a child of ChipDeterminism";
   ChipParams p = testing::preset(
-      "tiny", {std::string("sim.timing=") + timing, "command_processor.policy=first_free"});
+      "tiny", {std::string("simulation.timing_mode=") + timing, "command_processor.dispatch_policy=first_free"});
   Device dev(p);
   const uint64_t bytes = 3000;
   std::ofstream out(out_path, std::ios::binary);

@@ -65,7 +65,7 @@ TEST(ChipDispatch, RoundRobinGridRunsEveryInstanceOnItsPe) {
 }
 
 TEST(ChipDispatch, FirstFreePolicyRunsEveryInstance) {
-  ChipParams p = testing::preset("tiny", {"command_processor.policy=first_free"});
+  ChipParams p = testing::preset("tiny", {"command_processor.dispatch_policy=first_free"});
   Device dev(p);
   Grid3 grid{7, 1, 1};
   uint64_t out = 0;
@@ -75,7 +75,7 @@ TEST(ChipDispatch, FirstFreePolicyRunsEveryInstance) {
 }
 
 TEST(ChipDispatch, FunctionalModeRunsTheSameProgram) {
-  ChipParams p = testing::preset("tiny", {"sim.timing=functional"});
+  ChipParams p = testing::preset("tiny", {"simulation.timing_mode=functional"});
   Device dev(p);
   Grid3 grid{4, 1, 1};
   uint64_t out = 0;

@@ -34,7 +34,7 @@ SfuRun run_exp(Device &dev, uint64_t n) {
 }
 
 TEST(ChipSfu, ExactPrecisionMatchesExpAndIsCounted) {
-  ChipParams p = testing::preset("tiny", {"sfu.precision_bits=0"});
+  ChipParams p = testing::preset("tiny", {"pe.sfu.precision_bits=0"});
   Device dev(p);
   const uint64_t n = 100;
   SfuRun s = run_exp(dev, n);
@@ -49,7 +49,7 @@ TEST(ChipSfu, ExactPrecisionMatchesExpAndIsCounted) {
 }
 
 TEST(ChipSfu, ReducedPrecisionIsVisibleToTheGuestAndBoundsTheError) {
-  ChipParams p = testing::preset("tiny", {"sfu.precision_bits=8"});
+  ChipParams p = testing::preset("tiny", {"pe.sfu.precision_bits=8"});
   Device dev(p);
   const uint64_t n = 64;
   SfuRun s = run_exp(dev, n);

@@ -42,7 +42,7 @@ TEST(ChipTrap, UnmappedLoadReportsPePcAndAddress) {
 }
 
 TEST(ChipTrap, WatchdogStopsAKernelThatNeverEnds) {
-  ChipParams p = testing::preset("tiny", {"sim.watchdog_cycles=20000"});
+  ChipParams p = testing::preset("tiny", {"simulation.watchdog_cycles=20000"});
   Device dev(p);
   KernelLaunch k;
   k.image = read_elf_file(testing::kernel("spin"));

@@ -53,7 +53,7 @@ TEST(Dram, StreamRunsAtConfiguredBandwidthAndScalesWithChannels) {
   double gbps = double(bytes) / (cycles / p.clock.freq_ghz);
   double peak = p.dram.channels * p.dram.channel_gbps;
   EXPECT_NEAR(gbps, peak, 0.01 * peak);
-  ChipParams doubled = testing::preset("mtia-2i", {"dram.channels=32"});
+  ChipParams doubled = testing::preset("mtia-2i", {"dram.channels=32", "dram.bandwidth_gbps=409.6"});
   double half = stream_cycles(doubled, "dram_stream32", bytes);
   EXPECT_NEAR(half / cycles, 0.5, 0.05);
 }

@@ -1,9 +1,8 @@
-//===- unit_params_test.cpp - presets, overrides and config errors --------===//
+//===- unit_params_test.cpp - the model's parameters come from ArchConfig -===//
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include "opforge/model/memory_map.h"
+#include "opforge/model/pe.h"
 #include "opforge/support/error.h"
 #include "test_util.h"
 
@@ -11,7 +10,8 @@ namespace opforge::model {
 namespace {
 
 TEST(Params, PresetsLoadWithThePublicFigures) {
-  ChipParams p = load_chip_params("mtia-2i");
+  ChipParams p = load_params("mtia-2i");
+  EXPECT_EQ(p.name, "mtia-2i");
   EXPECT_EQ(p.num_pes(), 64u);
   EXPECT_DOUBLE_EQ(p.clock.freq_ghz, 1.35);
   EXPECT_EQ(p.local_mem.size_bytes, 384u * 1024);
@@ -19,39 +19,84 @@ TEST(Params, PresetsLoadWithThePublicFigures) {
   // 177 TFLOPS bf16 and 354 TOPS int8 over 64 PEs at 1.35 GHz.
   EXPECT_NEAR(2.0 * p.dpe.macs_per_cycle_bf16 * 64 * 1.35e9 / 1e12, 177, 177 * 0.01);
   EXPECT_NEAR(2.0 * p.dpe.macs_per_cycle_int8 * 64 * 1.35e9 / 1e12, 354, 354 * 0.01);
-  EXPECT_EQ(load_chip_params("tiny").num_pes(), 4u);
-  EXPECT_EQ(load_chip_params("mtia-v1").local_mem.size_bytes, 128u * 1024);
+  EXPECT_EQ(load_params("tiny").num_pes(), 4u);
+  EXPECT_EQ(load_params("mtia-v1").local_mem.size_bytes, 128u * 1024);
+}
+
+TEST(Params, BandwidthsBecomeBytesPerCycleOfTheArchConfig) {
+  ArchConfig a = ArchConfig::load("mtia-2i");
+  ChipParams p = params_from(a);
+  EXPECT_DOUBLE_EQ(p.local_mem.bank_bytes_per_cycle * p.local_mem.banks,
+                   a.pe.local_mem.bandwidth_gbps / a.clock_ghz);
+  EXPECT_DOUBLE_EQ(p.sram.bank_bytes_per_cycle * p.sram.banks, a.sram.bandwidth_gbps / a.clock_ghz);
+  EXPECT_DOUBLE_EQ(p.dma.bytes_per_cycle, a.pe.dma.bandwidth_gbps / a.clock_ghz);
+  EXPECT_DOUBLE_EQ(p.noc.link_bytes_per_cycle, a.noc.link_bandwidth_gbps / a.clock_ghz);
+  EXPECT_DOUBLE_EQ(p.dram.channel_gbps * p.dram.channels, a.dram.bandwidth_gbps);
+  EXPECT_EQ(p.cp.program_start_cycles, a.command_processor.dispatch_latency_cycles);
+  EXPECT_EQ(p.map.dram_base, a.memory_map.dram_base);
+  EXPECT_EQ(p.dma.burst_bytes, a.pe.dma.burst_bytes);
+  // The resolved config the model writes beside results is ArchConfig's.
+  EXPECT_EQ(p.arch.to_json(), a.to_json());
+}
+
+TEST(Params, OverridesUseArchConfigNames) {
+  ChipParams p = load_params("tiny", {"dram.channels=4", "pe.dma.engines=3",
+                                      "simulation.timing_mode=functional", "pe_grid.rows=3"});
+  EXPECT_EQ(p.dram.channels, 4u);
+  EXPECT_EQ(p.dma.engines, 3u);
+  EXPECT_EQ(p.sim.timing, TimingMode::Functional);
+  EXPECT_EQ(p.grid.rows, 3u);
+  EXPECT_THROW(load_params("tiny", {"dram.nope=3"}), Error);
+  EXPECT_THROW(load_params("tiny", {"novalue"}), Error);
+  EXPECT_THROW(load_params("no-such-preset"), Error);
 }
 
 TEST(Params, ErrorsNameTheField) {
-  nlohmann::json doc = nlohmann::json::parse(
-      std::ifstream(std::string(OPFORGE_SOURCE_DIR) + "/model/presets/tiny.json"));
-  auto expect_error = [&](nlohmann::json d, const std::string &path) {
+  auto expect_error = [](const std::vector<std::string> &sets, const std::string &path) {
     try {
-      chip_params_from_json(d, "x.json");
-      ADD_FAILURE() << "accepted " << path;
+      load_params("tiny", sets);
+      ADD_FAILURE() << "accepted " << sets.front();
     } catch (const Error &e) {
       EXPECT_EQ(e.context().path, path) << e.what();
-      EXPECT_EQ(e.context().file, "x.json");
+      EXPECT_NE(e.context().file.find("tiny"), std::string::npos) << e.what();
     }
   };
-  auto d1 = doc;
-  d1["dram"].erase("channels");
-  expect_error(d1, "/dram/channels");
-  auto d2 = doc;
-  d2["sram"]["mode"] = "magic";
-  expect_error(d2, "/sram/mode");
-  auto d3 = doc;
-  d3["clock"]["freq_ghz"] = -1;
-  expect_error(d3, "/clock/freq_ghz");
-  auto d4 = doc;
-  d4["memory_map"]["dram_base"] = doc["memory_map"]["local_window_base"];
-  expect_error(d4, "/memory_map/dram_base");
-  EXPECT_THROW(apply_override(doc, "dram.nope=3"), Error);
-  EXPECT_THROW(apply_override(doc, "novalue"), Error);
-  apply_override(doc, "dram.channels=4");
-  EXPECT_EQ(chip_params_from_json(doc).dram.channels, 4u);
-  EXPECT_THROW(load_chip_params("no-such-preset"), Error);
+  // A bad --set value names the key it came from.
+  for (const char *set : {"sram.mode=magic", "clock_ghz=-1"}) {
+    try {
+      load_params("tiny", {set});
+      ADD_FAILURE() << "accepted " << set;
+    } catch (const Error &e) {
+      std::string key = std::string(set).substr(0, std::string(set).find('='));
+      EXPECT_NE(std::string(e.what()).find("key '" + key + "'"), std::string::npos) << e.what();
+    }
+  }
+  expect_error({"memory_map.dram_base=536870912"}, "/memory_map/dram_base");
+  expect_error({"memory_map.local_window_stride_bytes=4096"}, "/memory_map/local_window_stride_bytes");
+  expect_error({"pe.local_mem.interleave_bytes=48"}, "/pe/local_mem/interleave_bytes");
+  // A 64x64 grid's PE windows run into the SRAM/DRAM windows.
+  expect_error({"pe_grid.rows=64", "pe_grid.cols=64"}, "/memory_map/dram_base");
+  try {
+    load_params("tiny", {"pe.vector.vlen_bits=64", "pe.vector.lanes=2"});
+    ADD_FAILURE() << "accepted VLEN 64";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "/pe/vector/vlen_bits") << e.what();
+  }
+}
+
+TEST(Params, IssCostTableComesFromTheTimingClasses) {
+  ChipParams p = load_params("mtia-2i", {"pe.scalar_timing.int_div_cycles=33",
+                                         "pe.vector_timing.fp_div_cycles=7",
+                                         "pe.vector_timing.startup_cycles=3"});
+  isa::CostModel m = Pe::cost_model(p);
+  EXPECT_EQ(m.div_cycles, 33u);
+  EXPECT_EQ(m.vec_fdiv_beat_cycles, 7u);
+  EXPECT_EQ(m.vec_issue_cycles, 3u);
+  EXPECT_EQ(m.vec_datapath_bits, p.arch.pe.vector.lanes * 32);
+  EXPECT_EQ(m.load_cycles, p.arch.pe.scalar_timing.load_cycles);
+  // Functional mode: one cycle per instruction, whatever the config says.
+  ChipParams f = load_params("mtia-2i", {"simulation.timing_mode=functional"});
+  EXPECT_EQ(Pe::cost_model(f).div_cycles, 1u);
 }
 
 TEST(Params, MemoryMapDecodesEveryWindowAndTheAlias) {

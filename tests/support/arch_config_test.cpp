@@ -150,6 +150,17 @@ TEST(ArchConfig, CrossFieldChecksNameTheField) {
       load_error("tiny", {"dram.channels=3"}),
       HasSubstr(
           "/dram/capacity_bytes: capacity 67108864 bytes is not a whole number of 3 channels"));
+  EXPECT_THAT(load_error("tiny", {"sram.mode=scratch", "memory_map.sram_base=2147483648"}),
+              HasSubstr("/memory_map/dram_base: window overlaps /memory_map/sram_base"));
+  EXPECT_EQ(load_error("tiny", {"memory_map.sram_base=2147483648"}),
+            "");  // no SRAM window in cache mode
+  EXPECT_THAT(load_error("tiny", {"memory_map.local_window_stride_bytes=4096"}),
+              HasSubstr("/memory_map/local_window_stride_bytes: stride 4096 bytes is smaller than the "
+                        "local memory (65536 bytes)"));
+  EXPECT_THAT(load_error("tiny", {"memory_map.code_reserved_bytes=64MiB"}),
+              HasSubstr("/memory_map/code_reserved_bytes: reserves all of DRAM"));
+  EXPECT_THAT(load_error("tiny", {"pe.local_mem.interleave_bytes=48"}),
+              HasSubstr("/pe/local_mem/interleave_bytes: interleave 48 bytes"));
   EXPECT_THAT(load_error("tiny", {"pe.dpe.macs_per_cycle.bf16=0", "pe.dpe.macs_per_cycle.fp16=0",
                                   "pe.dpe.macs_per_cycle.fp32=0", "pe.dpe.macs_per_cycle.int8=0"}),
               HasSubstr("/pe/dpe/macs_per_cycle: the DPE supports no dtype"));
@@ -243,14 +254,14 @@ TEST(ArchConfig, UnitSuffixesMatchFieldUnits) {
 }
 
 TEST(ArchConfig, VectorCostScalesWithVlAndLanes) {
-  ArchConfig c = ArchConfig::load("mtia-2i");  // 16 lanes, startup 2
+  ArchConfig c = ArchConfig::load("mtia-2i", {"pe.vector_timing.startup_cycles=2"});  // 16 lanes
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::FpFma, 16, 32), 2u + 1);
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::FpFma, 17, 32), 2u + 2);
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::FpFma, 64, 16), 2u + 2);  // 32 fp16 per cycle
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::FpDiv, 32, 32), 2u + 2 * 4);
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::Indexed, 10, 32), 2u + 10);
   EXPECT_EQ(c.vector_op_cycles(VectorOpClass::Reduction, 16, 32), 2u + 1 + 4);
-  ArchConfig t = ArchConfig::load("tiny");  // 4 lanes
+  ArchConfig t = ArchConfig::load("tiny", {"pe.vector_timing.startup_cycles=2"});  // 4 lanes
   EXPECT_EQ(t.vector_op_cycles(VectorOpClass::IntAlu, 16, 32), 2u + 4);
 }
 

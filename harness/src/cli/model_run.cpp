@@ -26,11 +26,11 @@ constexpr const char *kUsage =
     "PE (0,0), or a grid of program instances dispatched over the PEs. Prints\n"
     "cycles, instructions, per-instance status and traps.\n\n"
     "  --arch NAME|FILE   architecture preset or JSON file (default mtia-2i)\n"
-    "  --set K=V          override a parameter, e.g. --set dram.channels=32\n"
+    "  --set K=V          override a parameter, e.g. --set dram.channels=32 (docs/config.md)\n"
     "  --timing MODE      functional (no timing) or lt (loosely timed; default from the preset)\n"
     "  --grid X,Y,Z       program instances (default 1,1,1)\n"
     "  --counters OUT.h5  write counters, sampled series and config to HDF5\n"
-    "  --sample GLOB      counters to sample every sim.sample_period_cycles\n"
+    "  --sample GLOB      counters to sample every simulation.sample_interval_cycles\n"
     "  --args FILE        bytes of the argument block (a0 points at it)\n"
     "Exit status: 0 if every instance ended (done or tohost 1), 1 otherwise, 2 usage.\n";
 
@@ -98,12 +98,9 @@ int run_chip_sim(const std::vector<std::string> &args) {
   }
   if (program.empty()) return usage_error("chip-sim", "no program given");
   try {
-    // Preset or file, then overrides, then the timing mode.
-    model::ChipParams base = model::load_chip_params(arch);
-    nlohmann::json doc = model::chip_params_to_json(base);
-    for (const auto &s : sets) model::apply_override(doc, s);
-    if (!timing.empty()) doc["sim"]["timing"] = timing;
-    model::ChipParams p = model::chip_params_from_json(doc, arch);
+    // Preset or file, then overrides, then the timing mode (all via ArchConfig).
+    if (!timing.empty()) sets.push_back("simulation.timing_mode=" + timing);
+    model::ChipParams p = model::load_params(arch, sets);
 
     model::KernelLaunch k;
     k.image = model::read_elf_file(program);

@@ -119,9 +119,9 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
   fs::path work = shard.parent_path() / ("work-" + std::to_string(p.index));
   try {
     r.config = point_arch_document(s, p);
-    model::ChipParams params =
-        model::chip_params_from_json(r.config, s.file + " (point " + std::to_string(p.index) + ")");
-    r.config = model::chip_params_to_json(params);
+    model::ChipParams params = model::params_from(ArchConfig::from_document(
+        r.config, s.file + " (point " + std::to_string(p.index) + ")"));
+    r.config = params.arch.to_json();
     model::KernelLaunch k;
     fs::path elf = w.kind == Workload::Kind::Asm ? build_asm(w, work) : fs::path(w.path);
     k.image = model::read_elf_file(elf.string());

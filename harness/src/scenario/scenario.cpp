@@ -7,6 +7,7 @@
 #include <set>
 
 #include "opforge/model/params.h"
+#include "opforge/support/arch_config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::harness {
@@ -172,7 +173,7 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
 }  // namespace
 
 json resolved_arch_document(const std::string &arch) {
-  return model::chip_params_to_json(model::load_chip_params(arch));
+  return ArchConfig::load(arch).to_json();
 }
 
 void set_arch_field(json &doc, const std::string &dotted, const json &value,

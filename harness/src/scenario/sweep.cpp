@@ -48,9 +48,9 @@ nlohmann::json point_arch_document(const Scenario &s, const SweepPoint &p) {
   nlohmann::json doc = resolved_arch_document(s.arch);
   std::string where = s.file.empty() ? s.name : s.file;
   for (const auto &[field, value] : p.settings) set_arch_field(doc, field, value, where);
-  if (!s.timing.empty()) set_arch_field(doc, "sim.timing", s.timing, where);
+  if (!s.timing.empty()) set_arch_field(doc, "simulation.timing_mode", s.timing, where);
   if (s.sample_interval_cycles)
-    set_arch_field(doc, "sim.sample_period_cycles", s.sample_interval_cycles, where);
+    set_arch_field(doc, "simulation.sample_interval_cycles", s.sample_interval_cycles, where);
   return doc;
 }
 

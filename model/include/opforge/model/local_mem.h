@@ -1,8 +1,8 @@
 //===- local_mem.h - a PE's local memory (scratchpad): banks, DMI ---------===//
 //
 // Serves PE i's window [local_window_base + i * stride, + size). Consecutive
-// bank_bytes_per_cycle granules rotate over the banks; each bank moves one
-// granule per cycle (a Resource) and an access adds latency_cycles. The PE's
+// interleave_bytes granules rotate over the banks; each bank moves
+// bank_bytes_per_cycle (a Resource) and an access adds latency_cycles. The PE's
 // own core reaches it through DMI (and charges the core's load/store cost);
 // its DMA engines and DPE call access() directly; other PEs come through the
 // bus and the NoC.

@@ -81,7 +81,9 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   uint64_t generation_ = 0;        // last launch seen (flushes decoded code)
   std::vector<size_t> hpm_index_;  // hpmcounter3.. -> registry index
   CounterRegistry &counters_;
-  uint64_t *instret_, *cycles_, *programs_, *traps_, *idle_cycles_;
+  uint64_t *instret_, *cycles_, *programs_, *traps_, *idle_cycles_, *vec_busy_;
+  uint64_t vec_busy_seen_ = 0;  // hart.vector_busy_cycles() already counted
+  size_t vec_busy_hpm_ = 0;     // registry index of vec.busy_cycles
   tlm::tlm_generic_payload tr_;
 };
 

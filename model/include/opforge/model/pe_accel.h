@@ -9,8 +9,10 @@
 //    bytes_per_cycle; every burst reads its source and writes its destination
 //    through local memory banks or the bus (NoC, SRAM, DRAM). Completion per
 //    tag is the latest burst's completion.
-//  - DPE: one engine with a queue; a command occupies it m*n*k/macs_per_cycle
-//    cycles (setup_cycles of latency overlap the previous command).
+//  - DPE: one engine with a queue; its DpeBackend (pe.dpe.impl) computes C
+//    and says how many cycles the command occupies it (setup_cycles of
+//    latency overlap the previous command). The `tlm` backend uses
+//    dpe_tlm_cycles(), the cycle count of the RTL MAC array (docs/rtl/dpe.md).
 //  - SFU: the hart computes and charges the beats; here it is counted.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +21,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +35,84 @@
 namespace opforge::model {
 
 class LocalMemTarget;
+
+// --- DPE implementations (pe.dpe.impl = tlm | rtl | lockstep) -------------
+
+// The DPE's MAC array: rows x cols cells, one bf16/fp16 MAC per cell and
+// cycle; rows is the largest power of two with rows^2 <= macs_per_cycle_bf16,
+// cols = macs_per_cycle_bf16 / rows (tiny: 8x8, mtia-2i: 32x32).
+struct DpeArrayDims {
+  uint32_t rows = 1, cols = 1;
+};
+DpeArrayDims dpe_array_dims(const DpeParams &p);
+
+// Cycles one command occupies the DPE (the RTL block's count, docs/rtl/dpe.md):
+// bf16/fp16/int8: 2 + tiles_n*m*(accumulate ? 2 : 1) + tiles_m*tiles_n*k_beats,
+// tiles over the array, k_beats = k (bf16/fp16) or ceil(k / int8_per_cell)
+// with int8_per_cell = max(1, macs_per_cycle_int8 / (rows*cols)); fp32 (not
+// in the array) takes ceil(m*n*k / macs_per_cycle_fp32).
+uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd);
+
+// One checked command for a backend: operand addresses are translated into
+// the PE's local memory, whose first byte `local_mem[0]` is at `local_base`.
+struct DpeJob {
+  isa::DpeCommand cmd;
+  std::span<uint8_t> local_mem;
+  uint64_t local_base = 0;
+  uint32_t pe_row = 0, pe_col = 0;
+  uint64_t command_index = 0;  // commands this PE's DPE ran before this one
+  double issue_cycle = 0;      // the hart's time at issue (0 in functional mode)
+};
+
+struct DpeOutcome {
+  uint64_t busy_cycles = 0;  // cycles the command occupies the unit
+  bool ok = true;            // false: the run stops with `fault` (a trap)
+  std::string fault;
+};
+
+class DpeBackend {
+ public:
+  virtual ~DpeBackend() = default;
+  // Compute C in local memory and time the command.
+  virtual DpeOutcome execute(const DpeJob &job) = 0;
+};
+
+// The C++ DPE: dpe_matmul() numerics, dpe_tlm_cycles() timing.
+class TlmDpeBackend final : public DpeBackend {
+ public:
+  explicit TlmDpeBackend(const DpeParams &p) : p_(p) {}
+  DpeOutcome execute(const DpeJob &job) override;
+
+ private:
+  DpeParams p_;
+};
+
+// Process-wide options for the DPE backends, set by the front end before the
+// Device is built (`opforge chip-sim --trace-rtl pe=R,C --trace-window N`).
+struct DpeBackendOptions {
+  std::string impl;              // overrides the architecture's impl when not empty
+  bool trace = false;            // waveform of one PE's block (RTL backends)
+  uint32_t trace_pe_row = 0, trace_pe_col = 0;
+  uint64_t trace_window_cycles = 0;  // cycles dumped from the block's first (0: all)
+  std::string trace_path;            // empty: dpe_pe<R>_<C>.vcd
+};
+// Parse a waveform request "pe=ROW,COL[,file=OUT.vcd]" (and the window in
+// cycles, 0 = all) into options with trace set; throws opforge::Error (path
+// --trace-rtl) for a malformed one.
+DpeBackendOptions parse_rtl_trace_request(const std::string &spec, uint64_t window_cycles);
+void set_dpe_backend_options(DpeBackendOptions options);
+const DpeBackendOptions &dpe_backend_options();
+
+// Backends by impl name; `tlm` is built in, opforge_rtl registers `rtl` and
+// `lockstep` (rtl::register_model_backends()).
+using DpeBackendFactory = std::function<std::unique_ptr<DpeBackend>(
+    const ChipParams &p, uint32_t pe_row, uint32_t pe_col, const DpeBackendOptions &options)>;
+void register_dpe_backend(const std::string &impl, DpeBackendFactory factory);
+std::vector<std::string> dpe_backend_names();
+// The backend for a PE; throws opforge::Error (path pe.dpe.impl) for an impl
+// nobody registered.
+std::unique_ptr<DpeBackend> make_dpe_backend(const std::string &impl, const ChipParams &p,
+                                             uint32_t pe_row, uint32_t pe_col);
 
 // What the accelerators need from their PE.
 class PeServices {
@@ -82,6 +165,9 @@ class PeAccelerator : public isa::AcceleratorIf {
   std::vector<Engine> dma_;
   std::array<double, 16> tag_done_{};
   Resource dpe_;
+  std::unique_ptr<DpeBackend> dpe_backend_;
+  uint32_t pe_row_ = 0, pe_col_ = 0;
+  uint64_t dpe_command_index_ = 0;
   std::deque<double> dpe_inflight_;
   double dpe_done_ = 0;
   std::string last_fault_;

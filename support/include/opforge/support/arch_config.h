@@ -41,8 +41,9 @@ struct VectorUnitConfig {
 struct LocalMemConfig {
   uint64_t size_bytes = 384ull << 10;
   uint32_t banks = 16;
-  double bandwidth_gbps = 1000;
+  double bandwidth_gbps = 1000;  // total over all banks
   uint32_t latency_cycles = 2;
+  uint64_t interleave_bytes = 64;  // consecutive bytes on one bank
 };
 
 // Cycles per instruction class of the scalar core.
@@ -65,7 +66,7 @@ struct ScalarTimingConfig {
 // Vector instruction cost: startup_cycles + ceil(VL / elements_per_cycle) *
 // <class>_cycles, with elements_per_cycle = lanes * 32 / SEW (at least 1).
 struct VectorTimingConfig {
-  uint32_t startup_cycles = 2;
+  uint32_t startup_cycles = 0;
   uint32_t int_alu_cycles = 1;
   uint32_t int_mul_cycles = 1;
   uint32_t int_div_cycles = 8;
@@ -126,6 +127,7 @@ struct DmaConfig {
   double bandwidth_gbps = 256;  // per engine
   uint32_t outstanding = 8;     // transfers in flight per engine
   uint32_t setup_cycles = 20;
+  uint64_t burst_bytes = 256;  // transfer granule on the fabric
 };
 
 struct PeConfig {
@@ -173,6 +175,16 @@ struct CommandProcessorConfig {
   DispatchPolicy dispatch_policy = DispatchPolicy::RoundRobin;
 };
 
+// Guest physical memory map (docs/model/memory-map.md).
+struct MemoryMapConfig {
+  uint64_t local_alias_base = 0x1000'0000;     // each PE sees its own local memory here
+  uint64_t local_window_base = 0x2000'0000;    // PE i's local memory at base + i * stride
+  uint64_t local_window_stride_bytes = 16ull << 20;  // between PE windows
+  uint64_t sram_base = 0x6000'0000;            // scratch-mode SRAM window
+  uint64_t dram_base = 0x8000'0000;
+  uint64_t code_reserved_bytes = 16ull << 20;  // DRAM bottom kept for program images
+};
+
 struct SimulationConfig {
   TimingMode timing_mode = TimingMode::Lt;
   uint64_t quantum_cycles = 1000;
@@ -190,6 +202,7 @@ struct ArchConfig {
   DramConfig dram;
   HostLinkConfig host_link;
   CommandProcessorConfig command_processor;
+  MemoryMapConfig memory_map;
   SimulationConfig simulation;
 
   // Resolve `name_or_file` (a preset name in the arch directories or a JSON
