@@ -304,5 +304,61 @@ def _masked_fill(self, mask, value, inplace=False):
     return out
 
 
+@triton.jit
+def offset_accumulate_kernel(idx_ptr, off_ptr, n, stride, size, BLOCK: tl.constexpr):
+    # off += wrap(idx) * stride, over dense broadcast index tensors
+    i = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    idx = tl.load(idx_ptr + i, mask=mask, other=0).to(tl.int64)
+    idx = tl.where(idx < 0, idx + size, idx)
+    off = tl.load(off_ptr + i, mask=mask, other=0)
+    tl.store(off_ptr + i, off + idx * stride, mask=mask)
+
+
+def _advanced(self, indices):
+    # advanced indexing by integer tensors: (offsets over the broadcast index shape, result shape,
+    # result-coordinate strides into self, result-coordinate strides into the offsets)
+    nd = self.dim()
+    dims = [d for d in range(len(indices)) if indices[d] is not None]
+    for d in dims:
+        if indices[d].dtype == torch.bool or indices[d].dtype == torch.uint8:
+            raise NotImplementedError("boolean mask indices have a data-dependent result shape")
+    bshape = torch.broadcast_shapes(*[indices[d].shape for d in dims])
+    bshape = [bshape[k] for k in range(len(bshape))]
+    off = torch.zeros(bshape, dtype=torch.int64, device=self.device)
+    n = off.numel()
+    for d in dims:
+        if n > 0:
+            ix = indices[d].expand(bshape).contiguous()
+            offset_accumulate_kernel[(triton.cdiv(n, 256), )](ix, off, n, self.stride(d), self.shape[d], BLOCK=256)
+    rest = [d for d in range(nd) if d not in dims]
+    adjacent = dims[len(dims) - 1] - dims[0] + 1 == len(dims)
+    bstr = _contig_strides(bshape)
+    if adjacent:
+        before = [d for d in rest if d < dims[0]]
+        after = [d for d in rest if d > dims[0]]
+    else:
+        before = []
+        after = rest
+    shape = [self.shape[d] for d in before] + bshape + [self.shape[d] for d in after]
+    src_strides = [self.stride(d) for d in before] + [0] * len(bshape) + [self.stride(d) for d in after]
+    off_strides = [0] * len(before) + bstr + [0] * len(after)
+    return off, shape, src_strides, off_strides
+
+
+def _index_tensor(self, indices):
+    off, shape, src_strides, off_strides = _advanced(self, indices)
+    return _gather_launch(self, off, shape, src_strides, off_strides, 1, self.numel() + 1)
+
+
+def _index_put(self, indices, values, accumulate):
+    out = self.contiguous().clone()
+    off, shape, src_strides, off_strides = _advanced(out, indices)
+    v = values.to(self.dtype).expand(shape)
+    _scatter_launch(out, off, v, shape, src_strides, off_strides, [v.stride(k) for k in range(len(shape))], 1,
+                    out.numel() + 1, 1 if accumulate else 0, True)
+    return out
+
+
 def {{WRAPPER}}({{SIGNATURE}}):
     return {{RESULT}}
