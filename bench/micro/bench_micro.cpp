@@ -1,16 +1,21 @@
 //===- bench_micro.cpp - microbenchmarks: achieved vs configured figures --===//
 //
 //   bench_micro [--arch NAME] [--set K=V]... [BENCH...]
-// Benchmarks: dram_read dram_copy dpe_bf16 dpe_int8 vfma_fp32. Each runs in
-// its own child process (one Device per process) with every PE busy, and
-// prints the achieved figure, the configured peak and their ratio. "steady"
-// figures use the span of the program instances (launch latency excluded);
-// "launch" figures include it.
+// Benchmarks: dram_read dram_copy sram_read lmem_copy dma_engine noc_hop
+// dpe_bf16 dpe_int8 vfma_fp32 sfu_exp dram_channels. Each runs in its own
+// child process (one Device per process) with every PE busy (noc_hop: one
+// PE), and prints the achieved figure, the configured one and their ratio.
+// "steady" figures use the span of the program instances (launch latency
+// excluded); "launch" figures include it. dram_channels runs dram_read on the
+// configuration and on one with twice the channels (same per-channel
+// bandwidth) and prints the ratio of their times.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -48,12 +53,16 @@ void report(const char *name, const ChipParams &p, const LaunchResult &r, double
   double f = p.clock.freq_ghz * 1e9;
   double steady = work / (span_cycles(r) / f) / unit_scale;
   double launch = work / (double(r.cycles) / f) / unit_scale;
-  std::printf("%-10s %-8s steady %10.2f %s  launch %10.2f %s  configured %10.2f %s  ratio %.3f\n",
-              name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak);
+  std::printf(
+      "%-12s %-8s steady %10.2f %s  launch %10.2f %s  configured %10.2f %s  ratio %.3f  "
+      "span_cycles %.0f\n",
+      name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak, span_cycles(r));
 }
 
 int run_one(const std::string &bench, const std::string &arch, std::vector<std::string> sets) {
-  if (bench == "dram_copy") sets.push_back("sram.mode=scratch");  // every byte reaches DRAM
+  if (bench == "dram_copy" || bench == "sram_read")
+    sets.push_back("sram.mode=scratch");  // copy: every byte reaches DRAM; read: SRAM window
+  if (bench == "dma_engine") sets.push_back("pe.dma.engines=1");  // one engine per PE
   const ChipParams p = load_params(arch, sets);
   Device dev(p);
   const uint32_t n = p.num_pes();
@@ -96,6 +105,90 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     double peak = 2.0 * (i8 ? p.dpe.macs_per_cycle_int8 : p.dpe.macs_per_cycle_bf16) * n *
                   p.clock.freq_ghz * 1e9 / 1e12;
     report(bench.c_str(), p, r, ops, peak, i8 ? "TOPS" : "TFLOPS", 1e12);
+    return 0;
+  }
+  if (bench == "sram_read") {
+    // Every PE streams its own slice of the SRAM scratch window.
+    const uint64_t per = std::min<uint64_t>(1ull << 20, p.sram.size_bytes / n), chunk = 16384;
+    k.image = read_elf_file(kernel("stream"));
+    for (uint64_t v : {p.map.sram_base, per, chunk, p.map.local_alias_base, uint64_t(0),
+                       uint64_t(0)})
+      put<uint64_t>(k.args, v);
+    LaunchResult r = dev.launch(k);
+    if (!r.ok()) throw opforge::Error(r.traps.front());
+    report(bench.c_str(), p, r, double(per) * n, p.arch.sram.bandwidth_gbps, "GB/s", 1e9);
+    // SRAM traffic enters the mesh at one memory port per row (noc.md).
+    std::printf("%-12s %-8s NoC memory ports carry at most %.2f GB/s (%u rows x %.2f GB/s)\n",
+                bench.c_str(), p.name.c_str(), p.grid.rows * p.arch.noc.link_bandwidth_gbps,
+                p.grid.rows, p.arch.noc.link_bandwidth_gbps);
+    return 0;
+  }
+  if (bench == "lmem_copy" || bench == "dma_engine") {
+    // DMA inside each PE's local memory: a quarter of it copied to the
+    // other half, 32 times. Every byte is read and written in local memory.
+    const uint64_t chunk = p.local_mem.size_bytes / 4, reps = 32, la = p.map.local_alias_base;
+    k.image = read_elf_file(kernel("dma_local"));
+    for (uint64_t v : {la, la + p.local_mem.size_bytes / 2, chunk, reps}) put<uint64_t>(k.args, v);
+    LaunchResult r = dev.launch(k);
+    if (!r.ok()) throw opforge::Error(r.traps.front());
+    double bytes = double(chunk) * reps * n;
+    if (bench == "lmem_copy")
+      report(bench.c_str(), p, r, 2 * bytes, p.arch.pe.local_mem.bandwidth_gbps * n, "GB/s", 1e9);
+    else
+      report(bench.c_str(), p, r, bytes, p.arch.pe.dma.bandwidth_gbps * n, "GB/s", 1e9);
+    return 0;
+  }
+  if (bench == "noc_hop") {
+    // PE (0,0) loads from the local memories of PEs (0,1)..(0,cols-1), then
+    // down the last column: hop count = column + row. Latency per hop is the
+    // least-squares slope of cycles per load over hops.
+    std::vector<double> hops, cycles;
+    std::vector<uint64_t> targets;
+    for (uint32_t c = 1; c < p.grid.cols; ++c) {
+      targets.push_back(c);
+      hops.push_back(c);
+    }
+    for (uint32_t r = 1; r < p.grid.rows; ++r) {
+      targets.push_back(uint64_t(r) * p.grid.cols + p.grid.cols - 1);
+      hops.push_back(p.grid.cols - 1 + r);
+    }
+    if (targets.size() < 2) throw opforge::Error("noc_hop needs a grid with at least 3 PEs");
+    const uint64_t loads = 200;
+    uint64_t out = dev.alloc(8 * targets.size());
+    k.grid = {1, 1, 1};
+    k.image = read_elf_file(kernel("noc_lat"));
+    for (uint64_t v : {uint64_t(targets.size()), loads, out}) put<uint64_t>(k.args, v);
+    for (uint64_t t : targets)
+      put<uint64_t>(k.args, p.map.local_window_base + t * p.map.local_window_stride);
+    LaunchResult r = dev.launch(k);
+    if (!r.ok()) throw opforge::Error(r.traps.front());
+    std::vector<uint64_t> got(targets.size());
+    dev.copy_out(out, got.data(), 8 * got.size());
+    for (uint64_t g : got) cycles.push_back(double(g) / loads);
+    double mh = std::accumulate(hops.begin(), hops.end(), 0.0) / hops.size();
+    double mc = std::accumulate(cycles.begin(), cycles.end(), 0.0) / cycles.size();
+    double sxy = 0, sxx = 0;
+    for (size_t i = 0; i < hops.size(); ++i) {
+      sxy += (hops[i] - mh) * (cycles[i] - mc);
+      sxx += (hops[i] - mh) * (hops[i] - mh);
+    }
+    double slope = sxy / sxx, configured = p.noc.hop_latency_cycles;
+    std::printf(
+        "%-12s %-8s per hop %8.3f cycles  (load at 1 hop %.1f, at %.0f hops %.1f cycles)  "
+        "configured %u cycles  ratio %.3f\n",
+        bench.c_str(), p.name.c_str(), slope, cycles.front(), hops.back(), cycles.back(),
+        p.noc.hop_latency_cycles, configured ? slope / configured : 0.0);
+    return 0;
+  }
+  if (bench == "sfu_exp") {
+    const uint64_t iters = 400;
+    k.image = read_elf_file(kernel("sfu_loop"));
+    put<uint64_t>(k.args, iters);
+    LaunchResult r = dev.launch(k);
+    if (!r.ok()) throw opforge::Error(r.traps.front());
+    double elements = 32.0 * iters * (8 * p.core.vlen_bits / 32) * n;
+    double peak = double(p.sfu.elements_per_cycle) * n * p.clock.freq_ghz * 1e9 / 1e9;
+    report(bench.c_str(), p, r, elements, peak, "Gelem/s", 1e9);
     return 0;
   }
   if (bench == "vfma_fp32") {
@@ -141,17 +234,53 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "bench_micro: %s\n", e.what());
     return 1;
   }
-  if (benches.empty()) benches = {"dram_read", "dram_copy", "dpe_bf16", "dpe_int8", "vfma_fp32"};
+  if (benches.empty())
+    benches = {"dram_read", "dram_copy", "sram_read", "lmem_copy",     "dma_engine",
+               "noc_hop",   "dpe_bf16",  "dpe_int8",  "vfma_fp32",     "sfu_exp",
+               "dram_channels"};
   char exe[4096];
   ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (len <= 0) return 1;
   exe[len] = 0;
-  int rc = 0;
-  for (const auto &b : benches) {
+  // Runs one benchmark in a child; echoes its output; returns span_cycles (< 0: failed).
+  auto child = [&](const std::string &b, const std::vector<std::string> &extra) {
     std::string cmd = std::string(exe) + " --arch " + arch + " --one " + b;
     for (const auto &s : sets) cmd += " --set " + s;
+    for (const auto &s : extra) cmd += " --set " + s;
     std::fflush(stdout);
-    rc |= std::system(cmd.c_str());
+    FILE *f = popen(cmd.c_str(), "r");
+    if (!f) return -1.0;
+    double span = 0;
+    char line[1024];
+    while (std::fgets(line, sizeof line, f)) {
+      std::fputs(line, stdout);
+      if (const char *at = std::strstr(line, "span_cycles ")) span = std::atof(at + 12);
+    }
+    return pclose(f) == 0 ? span : -1.0;
+  };
+  int rc = 0;
+  for (const auto &b : benches) {
+    if (b != "dram_channels") {
+      rc |= child(b, {}) < 0;
+      continue;
+    }
+    // Doubling the channels (each keeping its bandwidth) should halve a
+    // DRAM-bound stream's time.
+    ChipParams p = load_params(arch, sets);
+    std::string twice = std::to_string(2 * p.dram.channels);
+    char bw[64];
+    std::snprintf(bw, sizeof bw, "%.6g", 2 * p.arch.dram.bandwidth_gbps);
+    double base = child("dram_read", {}),
+           doubled = child("dram_read", {"dram.channels=" + twice,
+                                         std::string("dram.bandwidth_gbps=") + bw});
+    if (base <= 0 || doubled <= 0) {
+      rc = 1;
+      continue;
+    }
+    double ratio = doubled / base;
+    std::printf("dram_channels %-8s %u -> %s channels: time ratio %.3f (ideal 0.500)  %s\n",
+                p.name.c_str(), p.dram.channels, twice.c_str(), ratio,
+                std::abs(ratio - 0.5) <= 0.05 ? "within 10%" : "NOT within 10%");
   }
   return rc ? 1 : 0;
 }

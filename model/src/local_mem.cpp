@@ -14,7 +14,7 @@ LocalMemTarget::LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p
       clk_(p),
       base_(p.map.local_window_base + uint64_t(pe) * p.map.local_window_stride),
       data_(p.local_mem.size_bytes),
-      banks_(p.local_mem.banks) {
+      banks_(p.local_mem.banks, SharedResource(double(p.sim.quantum_cycles))) {
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".lmem.";
   conflict_ = FracCounter(counters.add(pre + "conflict_cycles"));
   bytes_read_ = &counters.add(pre + "bytes_read");

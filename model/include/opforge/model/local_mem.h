@@ -2,7 +2,8 @@
 //
 // Serves PE i's window [local_window_base + i * stride, + size). Consecutive
 // interleave_bytes granules rotate over the banks; each bank moves
-// bank_bytes_per_cycle (a Resource) and an access adds latency_cycles. The PE's
+// bank_bytes_per_cycle (a SharedResource: its users run out of time order)
+// and an access adds latency_cycles. The PE's
 // own core reaches it through DMI (and charges the core's load/store cost);
 // its DMA engines and DPE call access() directly; other PEs come through the
 // bus and the NoC.
@@ -45,7 +46,7 @@ class LocalMemTarget : public sc_core::sc_module {
   ChipClock clk_;
   uint64_t base_;
   std::vector<uint8_t> data_;
-  std::vector<Resource> banks_;
+  std::vector<SharedResource> banks_;  // DMA engines, DPE and remote PEs interleave
   FracCounter conflict_;
   uint64_t *bytes_read_, *bytes_written_;
 };
