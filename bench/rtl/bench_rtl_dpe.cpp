@@ -4,10 +4,17 @@
 // Prints, for the verilated DPE in burst mode, simulated clock cycles per
 // host second for bf16 and int8 matmul commands at several burst lengths
 // on the 4x4 array (and at 100-cycle bursts on the 8x8 array),
-// next to the C++ reference's speed on the same commands, and the SFU lane's
-// elements per host second. Usage: bench_rtl_dpe [seconds_per_point [bf16|int8|sfu]]
+// next to the C++ reference's speed on the same commands, the SFU lane's
+// elements per host second, and (group `kernel`) the whole-kernel slowdown of
+// pe.dpe.impl=rtl and lockstep against tlm: a tiled matmul command-list
+// kernel on every PE of `tiny`, each implementation in its own process (one
+// SystemC Device per process).
+// Usage: bench_rtl_dpe [seconds_per_point [bf16|int8|sfu|kernel]]
 //
 //===----------------------------------------------------------------------===//
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +27,10 @@
 #include "opforge/rtl/dpe_rtl.h"
 #include "opforge/rtl/sfu_lane_rtl.h"
 #include "opforge/rtl/sfu_ref.h"
+#ifdef OPFORGE_BENCH_RTL_KERNEL
+#include "dpe_model_test_util.h"
+#include "opforge/rtl/dpe_backends.h"
+#endif
 
 namespace {
 
@@ -111,6 +122,75 @@ void bench_sfu(const char *name, unsigned func, double budget_s) {
               cycles / s / 1e6);
 }
 
+#ifdef OPFORGE_BENCH_RTL_KERNEL
+struct KernelFigures {
+  double host_s = 0;
+  uint64_t cycles = 0, launches = 0;
+  uint64_t first_cycles = 0;  // simulated cycles of the first launch
+  int ok = 0;
+};
+
+// One implementation in a child process: launches of the kernel for about
+// budget_s host seconds (at least one).
+KernelFigures kernel_child(const std::string &impl, opforge::isa::DpeDType dtype,
+                           const opforge::rtl::testing::MatmulShape &shape, double budget_s) {
+  int fds[2];
+  KernelFigures f;
+  if (pipe(fds) != 0) return f;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    KernelFigures c;
+    try {
+      opforge::rtl::register_model_backends();
+      opforge::model::Device dev(opforge::model::load_params("tiny", {"pe.dpe.impl=" + impl}));
+      opforge::rtl::testing::MatmulKernel kern(shape, dtype, 1);
+      c.ok = 1;
+      do {
+        opforge::rtl::testing::MatmulRun r = opforge::rtl::testing::run_matmul(dev, kern);
+        c.ok &= r.launch.ok() ? 1 : 0;
+        c.host_s += r.launch.host_seconds;
+        c.cycles += r.launch.cycles;
+        if (c.launches++ == 0) c.first_cycles = r.launch.cycles;
+      } while (c.host_s < budget_s && c.ok);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "bench_rtl_dpe: %s: %s\n", impl.c_str(), e.what());
+      c.ok = 0;
+    }
+    if (write(fds[1], &c, sizeof c) != sizeof c) _exit(1);
+    _exit(0);
+  }
+  close(fds[1]);
+  if (pid > 0) {
+    if (read(fds[0], &f, sizeof f) != sizeof f) f.ok = 0;
+    waitpid(pid, nullptr, 0);
+  }
+  close(fds[0]);
+  return f;
+}
+
+void bench_kernel(const char *name, opforge::isa::DpeDType dtype,
+                  opforge::rtl::testing::MatmulShape shape, double budget_s) {
+  const KernelFigures tlm = kernel_child("tlm", dtype, shape, budget_s);
+  for (const char *impl : {"tlm", "rtl", "lockstep"}) {
+    const KernelFigures f = std::string(impl) == "tlm" ? tlm : kernel_child(impl, dtype, shape, budget_s);
+    if (!f.ok || !f.launches) {
+      std::printf("kernel %s %ux%ux%u %-8s  FAILED\n", name, shape.m, shape.n, shape.k, impl);
+      continue;
+    }
+    const double per_launch_s = f.host_s / f.launches;
+    const double tlm_per_launch_s = tlm.launches ? tlm.host_s / tlm.launches : 0;
+    std::printf(
+        "kernel %s %ux%ux%u tiles %ux%ux%u on tiny (4 PEs)  %-8s  first launch %8llu cycles%s"
+        "  %9.3f ms/launch  %7.2f M sim cycles/s  slowdown vs tlm %6.1fx\n",
+        name, shape.m, shape.n, shape.k, shape.tm, shape.tn, shape.tk, impl,
+        static_cast<unsigned long long>(f.first_cycles),
+        f.first_cycles == tlm.first_cycles ? " (= tlm)" : " (differs from tlm!)", per_launch_s * 1e3,
+        f.cycles / f.host_s / 1e6, tlm_per_launch_s > 0 ? per_launch_s / tlm_per_launch_s : 0.0);
+  }
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -127,6 +207,12 @@ int main(int argc, char **argv) {
       bench_dpe("int8", DpeDType::INT8, DpeArrayShape{4, 4}, burst, budget_s);
     bench_dpe("int8", DpeDType::INT8, DpeArrayShape{8, 8}, 100, budget_s);
   }
+#ifdef OPFORGE_BENCH_RTL_KERNEL
+  if (only.empty() || only == "kernel") {
+    bench_kernel("bf16", DpeDType::BF16, {64, 64, 64, 16, 16, 16}, budget_s);
+    bench_kernel("int8", DpeDType::INT8, {64, 64, 64, 16, 16, 16}, budget_s);
+  }
+#endif
   if (only.empty() || only == "sfu") {
     bench_sfu("exp", opforge::rtl::kSfuFuncExp, budget_s);
     bench_sfu("recip", opforge::rtl::kSfuFuncRecip, budget_s);

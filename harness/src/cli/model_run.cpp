@@ -12,6 +12,7 @@
 
 #include "opforge/harness/cli.h"
 #include "opforge/model/device.h"
+#include "opforge/model/pe_accel.h"
 #include "opforge/support/error.h"
 
 namespace opforge::cli {
@@ -21,6 +22,7 @@ constexpr const char *kUsage =
     "usage: opforge chip-sim PROGRAM.elf [--arch mtia-2i|mtia-v1|tiny|FILE] [--set K=V]...\n"
     "                        [--timing functional|lt] [--grid X,Y,Z] [--counters OUT.h5]\n"
     "                        [--sample GLOB]... [--args FILE]\n"
+    "                        [--trace-rtl pe=ROW,COL[,file=OUT.vcd]] [--trace-window CYCLES]\n"
     "       opforge sim PROGRAM.elf --arch ... (same options)\n\n"
     "Run a bare-metal RISC-V program on the SystemC chip model: one instance on\n"
     "PE (0,0), or a grid of program instances dispatched over the PEs. Prints\n"
@@ -32,6 +34,9 @@ constexpr const char *kUsage =
     "  --counters OUT.h5  write counters, sampled series and config to HDF5\n"
     "  --sample GLOB      counters to sample every simulation.sample_interval_cycles\n"
     "  --args FILE        bytes of the argument block (a0 points at it)\n"
+    "  --trace-rtl SPEC   VCD waveform of one PE's verilated DPE (pe.dpe.impl=rtl|lockstep;\n"
+    "                     default file dpe_pe<ROW>_<COL>.vcd)\n"
+    "  --trace-window N   dump only the block's first N cycles (default: all)\n"
     "Exit status: 0 if every instance ended (done or tohost 1), 1 otherwise, 2 usage.\n";
 
 bool parse_grid(const std::string &s, model::Grid3 &g) {
@@ -56,6 +61,8 @@ bool parse_grid(const std::string &s, model::Grid3 &g) {
 int run_chip_sim(const std::vector<std::string> &args) {
   std::string program, arch = "mtia-2i", timing, counters_out, args_file;
   std::vector<std::string> sets, samples;
+  std::string trace_rtl;
+  uint64_t trace_window_cycles = 0;
   model::Grid3 grid;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string &a = args[k];
@@ -88,6 +95,13 @@ int run_chip_sim(const std::vector<std::string> &args) {
     } else if (a == "--args") {
       if (!(v = value())) return usage_error("chip-sim", "--args needs a file");
       args_file = *v;
+    } else if (a == "--trace-rtl") {
+      if (!(v = value())) return usage_error("chip-sim", "--trace-rtl needs pe=ROW,COL");
+      trace_rtl = *v;
+    } else if (a == "--trace-window") {
+      if (!(v = value()) || v->empty() || v->find_first_not_of("0123456789") != std::string::npos)
+        return usage_error("chip-sim", "--trace-window needs a number of cycles");
+      trace_window_cycles = std::stoull(*v);
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("chip-sim", "unknown option '" + a + "'");
     } else if (program.empty()) {
@@ -101,6 +115,18 @@ int run_chip_sim(const std::vector<std::string> &args) {
     // Preset or file, then overrides, then the timing mode (all via ArchConfig).
     if (!timing.empty()) sets.push_back("simulation.timing_mode=" + timing);
     model::ChipParams p = model::load_params(arch, sets);
+    if (!trace_rtl.empty()) {
+      model::DpeBackendOptions o = model::parse_rtl_trace_request(trace_rtl, trace_window_cycles);
+      if (p.arch.pe.dpe.impl == UnitImpl::Tlm)
+        throw Error("a waveform needs the verilated DPE (--set pe.dpe.impl=rtl or lockstep)")
+            .with_path("--trace-rtl");
+      if (o.trace_pe_row >= p.grid.rows || o.trace_pe_col >= p.grid.cols)
+        throw Error("PE " + std::to_string(o.trace_pe_row) + "," + std::to_string(o.trace_pe_col) +
+                    " is outside the " + std::to_string(p.grid.rows) + "x" +
+                    std::to_string(p.grid.cols) + " grid")
+            .with_path("--trace-rtl");
+      model::set_dpe_backend_options(o);
+    }
 
     model::KernelLaunch k;
     k.image = model::read_elf_file(program);

@@ -1,0 +1,186 @@
+//===- dpe_backend_test.cpp - pe.dpe.impl=rtl|lockstep: the verilated DPE inside the chip model -===//
+//
+// Each test case builds one Device (SystemC elaborates once per process;
+// ctest runs every case in its own process).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "dpe_model_test_util.h"
+#include "opforge/rtl/dpe_backends.h"
+#include "opforge/rtl/dpe_timing.h"
+#include "opforge/support/error.h"
+
+namespace opforge::rtl::testing {
+namespace {
+
+std::string dtype_name(DpeDType t) {
+  static const char *const kNames[] = {"bf16", "fp16", "fp32", "int8"};
+  return kNames[int(t)];
+}
+
+struct LockstepCase {
+  DpeDType dtype;
+  MatmulShape shape;
+};
+
+std::string case_name(const ::testing::TestParamInfo<LockstepCase> &i) {
+  const MatmulShape &s = i.param.shape;
+  return dtype_name(i.param.dtype) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k) + "_tile" + std::to_string(s.tm) + "x" + std::to_string(s.tn) + "x" +
+         std::to_string(s.tk);
+}
+
+class DpeLockstepKernel : public ::testing::TestWithParam<LockstepCase> {};
+
+TEST_P(DpeLockstepKernel, ResultsAndCyclesAgreeOnEveryCommandOfEveryPe) {
+  register_model_backends();
+  model::Device dev(model::load_params("tiny", {"pe.dpe.impl=lockstep"}));
+  MatmulKernel kern(GetParam().shape, GetParam().dtype, 7);
+  MatmulRun r = run_matmul(dev, kern);
+  ASSERT_TRUE(r.launch.ok()) << r.launch.traps.front();
+  const std::vector<uint32_t> want = kern.reference();
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(r.c[i], want[i]) << "C[" << i / kern.s.n << "][" << i % kern.s.n << "]";
+  const uint32_t pes = dev.params().num_pes();
+  for (uint32_t pe = 0; pe < pes; ++pe) {
+    const std::string pre =
+        "pe[" + std::to_string(pe / dev.params().grid.cols) + "][" +
+        std::to_string(pe % dev.params().grid.cols) + "].dpe.";
+    EXPECT_EQ(dev.counter(pre + "commands"), kern.commands) << pre;
+    EXPECT_EQ(dev.counter(pre + "bad_descriptors"), 0u) << pre;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiny, DpeLockstepKernel,
+    ::testing::Values(LockstepCase{DpeDType::BF16, {8, 8, 16, 8, 8, 16}},
+                      LockstepCase{DpeDType::BF16, {16, 16, 32, 16, 16, 16}},
+                      LockstepCase{DpeDType::BF16, {20, 28, 40, 16, 16, 16}},
+                      LockstepCase{DpeDType::BF16, {5, 7, 9, 4, 8, 5}},
+                      LockstepCase{DpeDType::FP16, {12, 24, 20, 8, 16, 16}},
+                      LockstepCase{DpeDType::INT8, {8, 8, 16, 8, 8, 16}},
+                      LockstepCase{DpeDType::INT8, {16, 16, 32, 16, 16, 16}},
+                      LockstepCase{DpeDType::INT8, {20, 28, 41, 16, 16, 16}},
+                      LockstepCase{DpeDType::INT8, {5, 7, 9, 4, 8, 5}}),
+    case_name);
+
+TEST(DpeBackendRtl, BusyCyclesAreTheTlmPrediction) {
+  register_model_backends();
+  model::Device dev(model::load_params("tiny", {"pe.dpe.impl=rtl"}));
+  MatmulKernel kern({20, 28, 41, 16, 16, 16}, DpeDType::INT8, 3);
+  MatmulRun r = run_matmul(dev, kern);
+  ASSERT_TRUE(r.launch.ok()) << r.launch.traps.front();
+  EXPECT_EQ(r.c, kern.reference());
+  // The RTL's cycles (booked by the rtl backend) equal dpe_tlm_cycles().
+  uint64_t predicted = 0;
+  for (const isa::DpeCommand &c : kern.cmds) predicted += model::dpe_tlm_cycles(dev.params().dpe, c);
+  EXPECT_EQ(dev.counter("pe[0][0].dpe.busy_cycles"), predicted);
+  EXPECT_EQ(dev.counter("pe[1][1].dpe.busy_cycles"), predicted);
+}
+
+TEST(DpeBackendLockstep, InjectedFaultStopsTheRunWithAPreciseReport) {
+  register_model_backends(RtlBackendOptions{100, true});
+  model::Device dev(model::load_params("tiny", {"pe.dpe.impl=lockstep"}));
+  // C[0][0] = 1 + 1 * 2^-24 is a tie: nearest-even keeps 1.0, the faulty
+  // cell (0,0) rounds away to 1 + 2^-23.
+  MatmulKernel kern({8, 8, 16, 8, 8, 16}, DpeDType::BF16, 5);
+  const uint16_t one = fp32_to_bf16(1.0f), tiny = fp32_to_bf16(std::ldexp(1.0f, -12));
+  std::fill(kern.a.begin(), kern.a.begin() + 2 * kern.s.k, 0);
+  std::fill(kern.c0.begin(), kern.c0.end(), 0u);
+  for (uint32_t kk = 0; kk < kern.s.k; ++kk) {  // column 0 of B
+    kern.b[size_t(kk) * kern.s.n * 2] = 0;
+    kern.b[size_t(kk) * kern.s.n * 2 + 1] = 0;
+  }
+  std::memcpy(&kern.a[0], &one, 2);
+  std::memcpy(&kern.b[0], &one, 2);
+  std::memcpy(&kern.a[2], &tiny, 2);
+  std::memcpy(&kern.b[size_t(kern.s.n) * 2], &tiny, 2);
+  MatmulRun r = run_matmul(dev, kern);
+  ASSERT_FALSE(r.launch.ok());
+  const std::string &msg = r.launch.traps.front();
+  EXPECT_NE(msg.find("DPE lockstep divergence at pe["), std::string::npos) << msg;
+  EXPECT_NE(msg.find("dpe command #0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("dpe bf16 m=8 n=8 k=16 acc=1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("C[0][0] (tile 0,0 cell 0,0) expected 0x3f800000 (1) got 0x3f800001"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("cycles expected"), std::string::npos) << msg;
+}
+
+TEST(DpeBackendRtl, WaveformOfTheChosenPeWithinTheWindow) {
+  const std::string path = std::string(OPFORGE_BINARY_DIR) + "/dpe_backend_trace_test.vcd";
+  std::remove(path.c_str());
+  register_model_backends();
+  model::DpeBackendOptions o;
+  o.trace = true;
+  o.trace_pe_row = 1;
+  o.trace_pe_col = 0;
+  o.trace_window_cycles = 50;
+  o.trace_path = path;
+  model::set_dpe_backend_options(o);
+  {
+    model::Device dev(model::load_params("tiny", {"pe.dpe.impl=rtl"}));
+    MatmulKernel kern({16, 16, 32, 16, 16, 16}, DpeDType::BF16, 9);
+    MatmulRun r = run_matmul(dev, kern);
+    ASSERT_TRUE(r.launch.ok()) << r.launch.traps.front();
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string vcd = ss.str();
+  ASSERT_NE(vcd.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(vcd.find("$var"), std::string::npos);
+  EXPECT_NE(vcd.find("op_valid"), std::string::npos);
+  // Value changes after the header, and no more time stamps than the window's
+  // two half-cycle samples per cycle.
+  const std::string body = vcd.substr(vcd.find("$enddefinitions"));
+  int stamps = 0;
+  for (size_t p = body.find("\n#"); p != std::string::npos; p = body.find("\n#", p + 1)) ++stamps;
+  EXPECT_EQ(stamps, 100);
+  EXPECT_NE(body.find("\nb"), std::string::npos);  // a vector value change
+  if (!::testing::Test::HasFailure()) std::remove(path.c_str());
+}
+
+TEST(DpeBackend, UnknownImplIsAnErrorNamingTheField) {
+  const model::ChipParams p = model::load_params("tiny");
+  try {
+    (void)model::make_dpe_backend("gate-level", p, 0, 0);
+    FAIL() << "an unregistered DPE implementation was accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.context().path, "pe.dpe.impl");
+    EXPECT_NE(std::string(e.what()).find("gate-level"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(model::make_dpe_backend("tlm", p, 0, 0), nullptr);
+}
+
+TEST(DpeBackend, TlmPredictionIsTheRtlCycleFormulaForEveryDtypeAndShape) {
+  model::DpeParams p;
+  p.macs_per_cycle_bf16 = 64;
+  p.macs_per_cycle_int8 = 128;
+  p.macs_per_cycle_fp32 = 16;
+  const model::DpeArrayDims dims = model::dpe_array_dims(p);
+  ASSERT_EQ(dims.rows, 8u);
+  ASSERT_EQ(dims.cols, 8u);
+  for (DpeDType t : {DpeDType::BF16, DpeDType::FP16, DpeDType::INT8})
+    for (uint32_t m : {1u, 7u, 8u, 9u, 16u, 33u})
+      for (uint32_t n : {1u, 8u, 13u, 64u})
+        for (uint32_t k : {1u, 2u, 15u, 16u, 64u})
+          for (bool acc : {false, true}) {
+            isa::DpeCommand c{0, 0, 0, m, n, k, k, n, n, t, acc};
+            ASSERT_EQ(model::dpe_tlm_cycles(p, c), dpe_command_cycles(DpeArrayShape{8, 8}, c))
+                << dtype_name(t) << " " << m << "x" << n << "x" << k << " acc " << acc;
+          }
+  p.macs_per_cycle_bf16 = 1024;
+  EXPECT_EQ(model::dpe_array_dims(p).rows, 32u);
+  EXPECT_EQ(model::dpe_array_dims(p).cols, 32u);
+  p.macs_per_cycle_bf16 = 500;
+  EXPECT_EQ(model::dpe_array_dims(p).rows, 16u);
+  EXPECT_EQ(model::dpe_array_dims(p).cols, 31u);
+}
+
+}  // namespace
+}  // namespace opforge::rtl::testing
