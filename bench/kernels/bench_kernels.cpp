@@ -3,12 +3,19 @@
 // For each kernel: source-to-binary compile time, simulated cycles of one
 // launch on the preset (default mtia-2i, its timing mode), the roofline bound
 // (max of bytes / DRAM bandwidth and FLOPs / peak of the unit used) and the
-// ratio bound / simulated. Usage: bench_kernels [PRESET]
+// ratio bound / simulated; for matmuls also FLOPs / unit peak / simulated
+// (the fraction of the DPE peak reached). A second line per kernel says
+// where the cycles went, summed over the PEs as a share of PEs x cycles:
+// DMA wait and memory stalls, DMA and DPE busy time, and bytes moved by DMA.
+// Usage: bench_kernels [PRESET] [KERNEL...]
 //
 //===----------------------------------------------------------------------===//
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <random>
+
+#include "opforge/support/dtype.h"
 
 #include "opforge/compiler/codegen.h"
 #include "opforge/model/device.h"
@@ -20,11 +27,31 @@ using namespace opforge::compiler;
 namespace {
 
 struct Arg {
-  int64_t elems = 0;  // >0: an fp32 tensor of this many elements
+  int64_t elems = 0;  // >0: a tensor of this many elements of `dtype`
   int64_t i = 0;
   double f = 0;
   bool is_float = false;
+  DType dtype = DType::Float32;
 };
+
+// A tensor argument of n elements of dtype d.
+Arg tensor(int64_t n, DType d = DType::Float32) {
+  Arg a;
+  a.elems = n;
+  a.dtype = d;
+  return a;
+}
+
+// Sum over the PEs of the counters named pe[..][..].<suffix>.
+double pe_sum(const model::LaunchResult &r, const char *suffix) {
+  double n = 0;
+  size_t len = std::strlen(suffix);
+  for (auto &[name, v] : r.counter_deltas)
+    if (name.rfind("pe[", 0) == 0 && name.size() > len &&
+        name.compare(name.size() - len, len, suffix) == 0)
+      n += double(v);
+  return n;
+}
 
 struct Bench {
   const char *name, *file, *signature;
@@ -32,6 +59,7 @@ struct Bench {
   std::vector<Arg> args;
   uint32_t grid;
   double bytes, flops, peak_flops_per_cycle;  // peak of the unit used, whole chip
+  bool report_unit_peak = false;              // print FLOPs / peak / simulated too
 };
 
 void run(model::Device &dev, const Bench &b) {
@@ -52,10 +80,19 @@ void run(model::Device &dev, const Bench &b) {
   std::vector<uint64_t> bufs;
   for (auto &a : b.args) {
     if (a.elems) {
-      std::vector<float> host(a.elems);
-      for (auto &x : host) x = dist(rng);
-      uint64_t addr = dev.alloc(a.elems * 4);
-      dev.copy_in(addr, host.data(), a.elems * 4);
+      size_t eb = a.dtype == DType::Float32 ? 4 : 2;
+      std::vector<uint8_t> host(a.elems * eb);
+      for (int64_t i = 0; i < a.elems; ++i) {
+        float x = dist(rng);
+        if (eb == 4) {
+          std::memcpy(&host[i * 4], &x, 4);
+        } else {
+          uint16_t h = a.dtype == DType::BFloat16 ? fp32_to_bf16(x) : fp32_to_fp16(x);
+          std::memcpy(&host[i * 2], &h, 2);
+        }
+      }
+      uint64_t addr = dev.alloc(a.elems * eb);
+      dev.copy_in(addr, host.data(), a.elems * eb);
       bufs.push_back(addr);
       values.push_back({ArgValue::Kind::Address, addr, 0, 0});
     } else if (a.is_float) {
@@ -75,11 +112,24 @@ void run(model::Device &dev, const Bench &b) {
   double dram_bytes_per_cycle = p.dram.channels * p.dram.channel_gbps / ghz;
   double bound = std::max(b.bytes / dram_bytes_per_cycle,
                           b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0);
+  double cycles = std::max<double>(1, r.cycles);
   std::printf(
       "%-14s compile %7.2f ms  simulated %10llu cycles (%9.2f us)  roofline %10.0f cycles  ratio "
-      "%5.1f%%  %s\n",
+      "%5.1f%%",
       b.name, compile_ms, static_cast<unsigned long long>(r.cycles), r.cycles / ghz / 1000.0, bound,
-      100.0 * bound / std::max<double>(1, r.cycles), r.ok() ? "" : r.traps.front().c_str());
+      100.0 * bound / cycles);
+  if (b.report_unit_peak)
+    std::printf("  unit peak %5.1f%%", 100.0 * b.flops / b.peak_flops_per_cycle / cycles);
+  std::printf("  %s\n", r.ok() ? "" : r.traps.front().c_str());
+  double pe_cycles = cycles * p.grid.rows * p.grid.cols;
+  std::printf(
+      "%-14s   per PE-cycle: dma wait %4.1f%%  mem stall %4.1f%%  dma busy %4.1f%%  dpe busy "
+      "%4.1f%%  instructions %.2f  dma %.1f MB\n",
+      "", 100 * pe_sum(r, "stall.dma_wait_cycles") / pe_cycles,
+      100 * pe_sum(r, "stall.mem_cycles") / pe_cycles,
+      100 * pe_sum(r, "dma.busy_cycles") / pe_cycles,
+      100 * pe_sum(r, "dpe.busy_cycles") / pe_cycles, pe_sum(r, "core.instret") / pe_cycles,
+      pe_sum(r, "dma.bytes_read") / 1e6);
 }
 
 }  // namespace
@@ -91,7 +141,8 @@ int main(int argc, char **argv) {
     double pes = dev.params().grid.rows * dev.params().grid.cols;
     double vec_flops = pes * dev.params().core.vec_lanes;  // fp32 lanes per cycle
     double dpe_fp32 = pes * dev.params().dpe.macs_per_cycle_fp32 * 2;
-    const int64_t n = 1 << 20, rows = 1024, cols = 1024, mm = 128;
+    double dpe_bf16 = pes * dev.params().dpe.macs_per_cycle_bf16 * 2;
+    const int64_t n = 1 << 20, rows = 1024, cols = 1024, mm = 128, big = 1024;
     std::vector<Bench> benches = {
         {"vector_add",
          "vector_add.py",
@@ -159,10 +210,37 @@ int main(int argc, char **argv) {
          static_cast<uint32_t>((mm / 32) * (mm / 32)),
          3.0 * mm * mm * 4,
          2.0 * mm * mm * mm,
-         dpe_fp32},
+         dpe_fp32,
+         true},
+        {"matmul_bf16",
+         "matmul.py",
+         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
+         {"BLOCK_SIZE_M=64", "BLOCK_SIZE_N=64", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
+         {tensor(big * big, DType::BFloat16),
+          tensor(big * big, DType::BFloat16),
+          tensor(big * big),
+          {0, big},
+          {0, big},
+          {0, big},
+          {0, big},
+          {0, 1},
+          {0, big},
+          {0, 1},
+          {0, big},
+          {0, 1}},
+         static_cast<uint32_t>((big / 64) * (big / 64)),
+         big * big * (2.0 + 2.0 + 4.0),
+         2.0 * big * big * big,
+         dpe_bf16,
+         true},
     };
     std::printf("preset %s\n", preset.c_str());
-    for (auto &b : benches) run(dev, b);
+    for (auto &b : benches) {
+      bool wanted = argc <= 2;
+      for (int i = 2; i < argc; ++i) wanted |= b.name == std::string(argv[i]);
+      if (wanted) run(dev, b);
+    }
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_kernels: %s\n", e.what());
     return 1;

@@ -37,12 +37,14 @@ TEST(CodegenPipeline, StagesAfterOptAreRegisteredInOrder) {
   EXPECT_EQ(at("bin"), static_cast<long>(names.size()) - 1);
 }
 
-TEST(CodegenPipeline, VectorAddFusesLoadsIntoTheStoreLoop) {
+TEST(CodegenPipeline, VectorAddMovesBothLoadsAndTheStoreByDma) {
   register_codegen_stages();
   auto s = compile_file(kernels() + "vector_add.py", vector_add_options(), "lowered");
   std::string plan = dump_stage(s, "lowered");
-  EXPECT_NE(plan.find("local memory: 0 bytes in 0 buffers"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("load fused into its consumer's loop"), std::string::npos) << plan;
+  // Two 4 KiB load buffers and one 4 KiB store buffer; no other block buffers.
+  EXPECT_NE(plan.find("local memory: 12288 bytes in 0 buffers"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("dma load into a 4096-byte buffer"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("dma store from a 4096-byte buffer"), std::string::npos) << plan;
   EXPECT_NE(plan.find("args (40 bytes)"), std::string::npos) << plan;
 }
 
@@ -53,6 +55,8 @@ TEST(CodegenPipeline, VectorAddAsmIsVectorizedAndUsesXmtiaFromTheTables) {
   EXPECT_NE(ir.find("define void @_start(ptr %args)"), std::string::npos);
   EXPECT_NE(ir.find("csrr $0, 0xfc0"), std::string::npos) << "program id from mtia.pid_x";
   EXPECT_NE(ir.find(".insn r 11, 0, 0, x0, x0, x0"), std::string::npos) << "xmtia.done";
+  EXPECT_NE(ir.find(".insn r 11, 1, 0, x0, $0, $1"), std::string::npos) << "xmtia.dma";
+  EXPECT_NE(ir.find(".insn r 11, 2, 0, x0, $0, x0"), std::string::npos) << "xmtia.dmawait";
   std::string text = dump_stage(s, "asm");
   EXPECT_NE(text.find("vsetvli"), std::string::npos) << text;
 }
@@ -99,7 +103,7 @@ TEST(CodegenPipeline, BinaryCarriesEntryArgumentLayoutAndMetadata) {
   EXPECT_EQ(b.elf[1], 'E');
   std::string elf(b.elf.begin(), b.elf.end());
   EXPECT_NE(elf.find(".opforge.meta"), std::string::npos);
-  EXPECT_NE(elf.find("\"local_mem_bytes\":0"), std::string::npos);
+  EXPECT_NE(elf.find("\"local_mem_bytes\":12288"), std::string::npos);
   // Argument packing refuses a tensor where an integer goes.
   std::vector<ArgValue> bad(5, ArgValue{ArgValue::Kind::Address, 0x1000, 0, 0});
   EXPECT_THROW(b.pack_args(bad), Error);

@@ -40,6 +40,11 @@ std::string insn_r(uint32_t word, const std::string &rd, const std::string &rs1,
 
 std::string done_asm() { return insn_r(xmtia_encode("xmtia.done"), "x0", "x0", "x0"); }
 
+std::string dma_issue_asm() { return insn_r(xmtia_encode("xmtia.dma"), "x0", "$0", "$1"); }
+std::string dma_wait_asm() { return insn_r(xmtia_encode("xmtia.dmawait"), "x0", "$0", "x0"); }
+std::string dpe_issue_asm() { return insn_r(xmtia_encode("xmtia.dpe"), "x0", "$0", "x0"); }
+std::string dpe_wait_asm() { return insn_r(xmtia_encode("xmtia.dpewait"), "x0", "x0", "x0"); }
+
 std::string sfu_mnemonic(ttir::OpKind k) {
   switch (k) {
     case ttir::OpKind::Exp:
@@ -67,6 +72,21 @@ std::string sfu_scalar_asm(ttir::OpKind k) {
   uint32_t w = xmtia_encode(m, {{"vm", 1}});
   return "vsetivli zero, 1, e32, m1, ta, ma\\0A\\09vfmv.s.f v8, $1\\0A\\09" +
          insn_r(w, "v8", "x0", "v8") + "\\0A\\09vfmv.f.s $0, v8";
+}
+
+}  // namespace opforge::compiler
+
+namespace opforge::compiler {
+
+std::string sfu_strip_asm(ttir::OpKind k) {
+  std::string m = sfu_mnemonic(k);
+  if (m.empty()) throw Error("codegen: no SFU instruction for this operation");
+  uint32_t w = xmtia_encode(m, {{"vm", 1}});
+  const char *nl = "\\0A\\09";
+  return std::string(".Lsfu${:uid}:") + nl + "vsetvli $2, $0, e32, m8, ta, ma" + nl +
+         "vle32.v v8, ($1)" + nl + insn_r(w, "v8", "x0", "v8") + nl + "vse32.v v8, ($1)" + nl +
+         "sub $0, $0, $2" + nl + "slli $2, $2, 2" + nl + "add $1, $1, $2" + nl +
+         "bnez $0, .Lsfu${:uid}";
 }
 
 }  // namespace opforge::compiler

@@ -7,6 +7,9 @@
 //  - loads, unless every use reaches exactly one consumer in the same block
 //    with no side-effecting op in between (then the load runs inside that
 //    consumer's loop, which is what fuses `load; add; store` into one loop).
+// Loads and stores of rank-1/2 affine pointer blocks are DMA transfers
+// through a local-memory buffer instead (lower/affine.cpp proves the form);
+// tl.dot with bf16/fp16/fp32 (ieee)/int8 operands runs on the DPE.
 //
 //===----------------------------------------------------------------------===//
 #include <sstream>
@@ -94,6 +97,12 @@ class Planner {
     plan_block(*f.body);
     for (auto *v : plan_.buffers)
       plan_.local_mem_bytes += v->type.numel() * buffer_elem_bytes(v->type.elem);
+    for (auto *op : plan_.dma_loads)
+      plan_.local_mem_bytes +=
+          op->result()->type.numel() * memory_elem_bytes(op->result()->type.elem);
+    for (auto *op : plan_.dma_stores)
+      plan_.local_mem_bytes +=
+          op->operands[0]->type.numel() * memory_elem_bytes(op->operands[0]->type.pointee);
     return std::move(plan_);
   }
 
@@ -114,15 +123,20 @@ class Planner {
         throw Error("codegen: " + op.describe() + " is not supported by the code generator yet");
       for (auto &r : op.results) {
         if (!r->type.is_block()) continue;
-        if (always_buffer(op.kind))
+        if (always_buffer(op.kind) || is_sfu_block_op(op))
           plan_.buffers.insert(r.get());
         else if (op.kind == OpKind::Load) {
-          if (load_fusable(b, i))
+          if (dma_ok(op.operands[0], r->type))
+            plan_.dma_loads.insert(&op);
+          else if (load_fusable(b, i))
             plan_.fused_loads.insert(&op);
           else
             plan_.buffers.insert(r.get());
         }
       }
+      if (op.kind == OpKind::Store && dma_ok(op.operands[0], op.operands[0]->type))
+        plan_.dma_stores.insert(&op);
+      if (op.kind == OpKind::Dot && dpe_ok(op)) plan_.dpe_dots.insert(&op);
       if (op.kind != OpKind::Reduce)
         for (auto &r : op.regions) plan_block(*r);
     }
@@ -137,13 +151,32 @@ class Planner {
         continue;
       }
       bool fused_block = !u->results.empty() && u->results[0]->type.is_block() &&
-                         !always_buffer(u->kind) && u->kind != OpKind::Load;
+                         !always_buffer(u->kind) && !is_sfu_block_op(*u) && u->kind != OpKind::Load;
       if (fused_block) {
         for (auto &r : u->results) roots(r.get(), home, out, escapes);
       } else {
         out.insert(u);
       }
     }
+  }
+
+  // A rank-1/2 block access through an affine pointer block.
+  static bool dma_ok(const Value *ptr, const ttir::Type &t) {
+    if (!ptr->type.is_block() || !t.is_block()) return false;
+    if (t.shape.empty() || t.shape.size() > 2 || t.numel() <= 0) return false;
+    return is_affine_block(ptr);
+  }
+
+  // Operand and accumulator types the DPE takes (fp32 only with ieee precision).
+  static bool dpe_ok(const Operation &op) {
+    Elem a = op.operands[0]->type.elem, b = op.operands[1]->type.elem;
+    Elem c = op.result()->type.elem;
+    if (a != b || op.operands[0]->type.shape.size() != 2) return false;
+    if (a == Elem::I8) return c == Elem::I32;
+    if (c != Elem::F32) return false;
+    if (a == Elem::F32)
+      return !op.has_attr("input_precision") || op.str_attr("input_precision") == "ieee";
+    return a == Elem::BF16 || a == Elem::F16;
   }
 
   bool load_fusable(ttir::Block &b, size_t index) {
@@ -166,6 +199,44 @@ class Planner {
 };
 
 }  // namespace
+
+bool is_sfu_block_op(const Operation &op) {
+  if (op.results.size() != 1 || !op.result()->type.is_block()) return false;
+  Elem e = op.result()->type.elem;
+  if (e != Elem::F32 && e != Elem::F16 && e != Elem::BF16) return false;
+  if (op.operands.empty() || op.operands[0]->type.elem != e) return false;
+  switch (op.kind) {
+    case OpKind::Exp:
+    case OpKind::Exp2:
+    case OpKind::Log:
+    case OpKind::Log2:
+    case OpKind::Tanh:
+    case OpKind::Erf:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Rsqrt:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t memory_elem_bytes(Elem e) {
+  switch (e) {
+    case Elem::I1:
+    case Elem::I8:
+      return 1;
+    case Elem::I16:
+    case Elem::F16:
+    case Elem::BF16:
+      return 2;
+    case Elem::I32:
+    case Elem::F32:
+      return 4;
+    default:
+      return 8;
+  }
+}
 
 int64_t buffer_elem_bytes(Elem e) {
   switch (e) {
@@ -195,13 +266,21 @@ std::string LoweredKernelPlan::dump() const {
   int n = 0;
   ttir::walk_block(*function->body, [&](const Operation &op) {
     ++n;
+    if (dma_stores.count(&op))
+      os << "  op " << n << " " << op.describe() << ": dma store from a "
+         << op.operands[0]->type.numel() * memory_elem_bytes(op.operands[0]->type.pointee)
+         << "-byte buffer\n";
     for (auto &r : op.results) {
       if (!r->type.is_block()) continue;
       os << "  op " << n << " " << op.describe() << " -> " << r->type.str() << ": ";
       if (buffers.count(r.get()))
-        os << "buffer " << r->type.numel() * buffer_elem_bytes(r->type.elem) << " bytes";
+        os << "buffer " << r->type.numel() * buffer_elem_bytes(r->type.elem) << " bytes"
+           << (dpe_dots.count(&op) ? " (dpe)" : "");
       else if (fused_loads.count(&op))
         os << "load fused into its consumer's loop";
+      else if (dma_loads.count(&op))
+        os << "dma load into a " << r->type.numel() * memory_elem_bytes(r->type.elem)
+           << "-byte buffer";
       else
         os << "fused";
       os << "\n";

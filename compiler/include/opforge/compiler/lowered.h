@@ -5,7 +5,11 @@
 // strip-mined loop) or materialized into a buffer in the PE's local memory
 // (loads feeding several consumers, reductions, scans, dots, shape
 // permutations, loop-carried blocks); it fixes the argument-block layout and
-// the local-memory footprint. The LLVM IR emitter (codegen.h) follows it.
+// the local-memory footprint. It also picks the units: loads and stores of
+// affine pointer blocks (rank 1 or 2: base + i*row_stride + j*col_stride,
+// strides known at run time) move through DMA between global memory and a
+// local-memory buffer; tl.dot on bf16/fp16/fp32/int8 runs on the DPE. The
+// LLVM IR emitter (codegen.h) follows it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -26,8 +30,12 @@ struct LoweredKernelPlan {
   std::vector<ArgSlot> args;
   std::set<const ttir::Value *> buffers;  // materialized block values
   std::set<const ttir::Operation *>
-      fused_loads;              // loads evaluated inside their one consumer's loop
-  int64_t local_mem_bytes = 0;  // sum of buffer sizes
+      fused_loads;                               // loads evaluated inside their one consumer's loop
+  std::set<const ttir::Operation *> dma_loads;   // affine loads: DMA into a local buffer
+  std::set<const ttir::Operation *> dma_stores;  // affine stores: DMA from a local buffer
+  std::set<const ttir::Operation *> dpe_dots;    // tl.dot on the DPE
+  int64_t dpe_tile_max = 64;                     // largest m, n and k of one DPE command
+  int64_t local_mem_bytes = 0;                   // sum of buffer sizes (DMA buffers included)
   // Readable plan: one line per block-producing op (fused / buffer bytes).
   std::string dump() const;
 };
@@ -36,6 +44,21 @@ struct LoweredKernelPlan {
 // opforge::Error naming the op for constructs the code generator lacks.
 LoweredKernelPlan plan_kernel(const ttir::Function &f);
 
+// Whether block `v` is an affine function of its indices: built from
+// tl.arange, splats of scalars, broadcasts, expand_dims, +, -, * by a
+// uniform value, integer casts and pointer offsets, or a loop-carried block
+// whose initial value is affine and which each iteration advances by a
+// uniform amount. Such a block is base + sum_d index_d * stride_d.
+bool is_affine_block(const ttir::Value *v);
+// Whether `v` has the same value in every element (a splat of a scalar).
+bool is_uniform_block(const ttir::Value *v);
+
+// A block-valued special function (exp, exp2, log, log2, tanh, erf, sin,
+// cos, rsqrt) on fp32/fp16/bf16: planned as a buffer that the SFU fills with
+// whole-vector instructions.
+bool is_sfu_block_op(const ttir::Operation &op);
+// Bytes one element of `e` takes in global memory (and in a DMA buffer).
+int64_t memory_elem_bytes(ttir::Elem e);
 // Bytes one element of `e` takes in a block buffer (i1 as a byte, fp16/bf16 as fp32).
 int64_t buffer_elem_bytes(ttir::Elem e);
 

@@ -1,0 +1,199 @@
+//===- llir_control.cpp - scf.for, scf.if and tt.reduce as loops and branches ===//
+#include "llir_emitter.h"
+
+namespace opforge::compiler::llir {
+
+void Emitter::for_loop(const Operation &op) {
+  const ttir::Block &body = *op.regions[0];
+  Elem ive = op.operands[0]->type.elem;
+  std::string ity = llty(ive);
+  std::vector<std::string> slots;  // scalar carried slots, or the block buffer
+  for (size_t j = 3; j < op.operands.size(); ++j) {
+    const Value *init = op.operands[j], *arg = body.arg(j - 2);
+    if (arg->type.is_block()) {
+      std::string buf = buffer_for(arg);
+      fill(arg, buf, init);
+      slots.push_back(buf);
+    } else {
+      std::string s = alloca_of(llty(arg->type.elem));
+      line("store " + llty(arg->type.elem) + " " + scalar(init) + ", ptr " + s);
+      slots.push_back(s);
+    }
+  }
+  std::string ivs = alloca_of(ity);
+  line("store " + ity + " " + scalar(op.operands[0]) + ", ptr " + ivs);
+  std::string head = label(), bl = label(), exit = label();
+  line("br label %" + head);
+  start(head);
+  std::string iv = emit("load " + ity + ", ptr " + ivs);
+  line("br i1 " + emit("icmp slt " + ity + " " + iv + ", " + scalar(op.operands[1])) + ", label %" +
+       bl + ", label %" + exit);
+  start(bl);
+  auto saved = memo_;
+  scalars_[body.arg(0)] = iv;
+  for (size_t j = 1; j < body.args.size(); ++j)
+    if (!body.arg(j)->type.is_block())
+      scalars_[body.arg(j)] =
+          emit("load " + llty(body.arg(j)->type.elem) + ", ptr " + slots[j - 1]);
+  for (auto &o : body.ops) {
+    if (o->kind == OpKind::Yield)
+      yield_into(*o, body, slots, true);
+    else
+      emit_op(*o);
+  }
+  memo_ = saved;
+  // Stop before the induction variable would wrap past the bound.
+  std::string next = emit("add " + ity + " " + iv + ", " + scalar(op.operands[2]));
+  std::string last =
+      emit("icmp sgt " + ity + " " + iv + ", " +
+           emit("sub " + ity + " " + scalar(op.operands[1]) + ", " + scalar(op.operands[2])));
+  line("store " + ity + " " + next + ", ptr " + ivs);
+  line("br i1 " + last + ", label %" + exit + ", label %" + head);
+  start(exit);
+  for (size_t j = 0; j < op.results.size(); ++j) {
+    const Value *r = op.result(j);
+    if (r->type.is_block()) {
+      bufs_[r] = slots[j];
+      if (dpe_written_.count(body.arg(j + 1))) dpe_written_.insert(r);
+    } else
+      scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
+  }
+}
+
+void Emitter::yield_into(const Operation &y, const ttir::Block &,
+                         const std::vector<std::string> &slots, bool via_temp) {
+  flush_loads();
+  // In-place DPE accumulators are not copied; anything else read from a DPE
+  // result must wait for it.
+  for (size_t j = 0; j < y.operands.size(); ++j) {
+    const Value *v = y.operands[j];
+    auto b = bufs_.find(v);
+    bool in_place = via_temp && b != bufs_.end() && b->second == slots[j];
+    std::set<const Value *> seen;
+    if (!in_place && depends_on_dpe(v, seen)) flush_dpe();
+  }
+  // Sources: a materialized result's own buffer (it cannot alias a slot),
+  // otherwise a temporary filled before any slot is written.
+  std::vector<std::string> temps(y.operands.size());
+  for (size_t j = 0; j < y.operands.size(); ++j) {
+    const Value *v = y.operands[j];
+    if (!v->type.is_block() || !via_temp) continue;
+    auto b = bufs_.find(v);
+    if (v->def && b != bufs_.end()) {
+      temps[j] = b->second;
+    } else {
+      temps[j] = alloca_of(bufty(v->type.elem), v->type.numel());
+      fill(v, temps[j], v);
+    }
+  }
+  for (size_t j = 0; j < y.operands.size(); ++j) {
+    const Value *v = y.operands[j];
+    if (v->type.is_block()) {
+      if (via_temp) {
+        if (temps[j] == slots[j]) continue;  // computed in place (a DPE accumulator)
+        // An element loop, not llvm.memcpy: there is no C library to call.
+        std::string ty = bufty(v->type.elem);
+        loop(0, v->type.numel(), [&](const std::string &i) {
+          std::string x = emit("load " + ty + ", ptr " +
+                               emit("getelementptr " + ty + ", ptr " + temps[j] + ", i64 " + i));
+          line("store " + ty + " " + x + ", ptr " +
+               emit("getelementptr " + ty + ", ptr " + slots[j] + ", i64 " + i));
+        });
+      } else {
+        fill(v, slots[j], v);
+      }
+    } else {
+      line("store " + llty(v->type.elem) + " " + scalar(v) + ", ptr " + slots[j]);
+    }
+  }
+}
+
+void Emitter::if_op(const Operation &op) {
+  std::vector<std::string> slots;
+  for (auto &r : op.results) {
+    if (r->type.is_block())
+      slots.push_back(buffer_for(r.get()));
+    else
+      slots.push_back(alloca_of(llty(r->type.elem)));
+  }
+  std::string thenl = label(), elsel = label(), join = label();
+  line("br i1 " + scalar(op.operands[0]) + ", label %" + thenl + ", label %" + elsel);
+  for (size_t k = 0; k < 2; ++k) {
+    start(k == 0 ? thenl : elsel);
+    if (k < op.regions.size()) {
+      auto saved = memo_;
+      for (auto &o : op.regions[k]->ops) {
+        if (o->kind == OpKind::Yield)
+          yield_into(*o, *op.regions[k], slots, false);
+        else
+          emit_op(*o);
+      }
+      memo_ = saved;
+    }
+    line("br label %" + join);
+  }
+  start(join);
+  for (size_t j = 0; j < op.results.size(); ++j) {
+    const Value *r = op.result(j);
+    if (!r->type.is_block()) scalars_[r] = emit("load " + llty(r->type.elem) + ", ptr " + slots[j]);
+  }
+}
+
+std::vector<std::string> Emitter::combine(const ttir::Block &region,
+                                          const std::vector<std::string> &args) {
+  for (size_t k = 0; k < args.size(); ++k) scalars_[region.arg(k)] = args[k];
+  for (auto &o : region.ops) {
+    if (o->kind == OpKind::ReduceReturn) {
+      std::vector<std::string> out;
+      for (auto *v : o->operands) out.push_back(scalar(v));
+      return out;
+    }
+    emit_op(*o);
+  }
+  throw Error("codegen: combine region without tt.reduce.return");
+}
+
+void Emitter::reduce(const Operation &op) {
+  size_t n = op.operands.size();
+  int64_t axis = op.int_attr("axis");
+  const auto &in_shape = op.operands[0]->type.shape;
+  const ttir::Block &region = *op.regions[0];
+  std::vector<std::string> accs(n), bufs(n);
+  for (size_t j = 0; j < n; ++j) {
+    accs[j] = alloca_of(llty(op.operands[j]->type.elem));
+    if (op.result(j)->type.is_block()) bufs[j] = buffer_for(op.result(j));
+  }
+  const auto &out_shape = op.result(0)->type.shape;
+  auto one = [&](const Idx &oidx) {
+    auto at = [&](const std::string &k) {
+      Idx s = oidx;
+      s.insert(s.begin() + axis, k);
+      return s;
+    };
+    for (size_t j = 0; j < n; ++j)
+      line("store " + llty(op.operands[j]->type.elem) + " " + elem(op.operands[j], at("0")) +
+           ", ptr " + accs[j]);
+    loop(1, in_shape[axis], [&](const std::string &k) {
+      std::vector<std::string> args;
+      for (size_t j = 0; j < n; ++j)
+        args.push_back(emit("load " + llty(op.operands[j]->type.elem) + ", ptr " + accs[j]));
+      for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], at(k)));
+      auto r = combine(region, args);
+      for (size_t j = 0; j < n; ++j)
+        line("store " + llty(op.operands[j]->type.elem) + " " + r[j] + ", ptr " + accs[j]);
+    });
+    for (size_t j = 0; j < n; ++j) {
+      std::string a = emit("load " + llty(op.operands[j]->type.elem) + ", ptr " + accs[j]);
+      if (op.result(j)->type.is_block())
+        buf_store(op.result(j), bufs[j], oidx, a);
+      else
+        scalars_[op.result(j)] = a;
+    }
+  };
+  if (out_shape.empty())
+    one({});
+  else
+    loop_nest(out_shape, one);
+}
+
+}  // namespace opforge::compiler::llir

@@ -1,0 +1,213 @@
+//===- llir_dma.cpp - affine block loads/stores as Xmtia DMA transfers -----===//
+//
+// A load of an affine pointer block (plan.dma_loads) becomes: evaluate the
+// pointer block at index 0 and at the unit index of each dimension (base and
+// byte strides), then either one 2-D DMA (rows of contiguous elements, any
+// row stride, including 0 and negative) or one DMA per row with
+// element-sized rows (a non-unit column stride) into a local-memory buffer
+// that holds the block in memory format. Consumers read that buffer with
+// plain (vectorizable) loads; the DMA is issued where the load stands and
+// waited for (tag 1) just before the first code that reads buffers, so
+// several loads are in flight together.
+//
+// Masks: when every element of the mask holds the DMA runs; otherwise (a
+// partial tile) an element loop copies the active elements and writes
+// `other` into the rest, so masked-off addresses are never touched. A store
+// (plan.dma_stores) converts the block into a buffer, then DMAs it out (tag
+// 2) or, under a partial mask, copies the active elements one by one. Before
+// a store's buffer is refilled inside a loop the previous transfer is waited
+// for; the PE drains outstanding DMAs before it takes the next program.
+//
+//===----------------------------------------------------------------------===//
+#include "llir_emitter.h"
+#include "xmtia_asm.h"
+
+namespace opforge::compiler::llir {
+
+namespace {
+
+std::string zero_of(Elem e) {
+  if (ttir::elem_is_float(e)) return float_lit(0, e);
+  if (e == Elem::I1) return "false";
+  if (e == Elem::Ptr) return "null";
+  return "0";
+}
+
+}  // namespace
+
+Emitter::Geometry Emitter::geometry(const Value *ptr) {
+  Geometry g;
+  const auto &shape = ptr->type.shape;
+  bool two_d = shape.size() == 2;
+  g.rows = two_d ? shape[0] : 1;
+  g.cols = shape.back();
+  auto at = [&](const char *i, const char *j) { return two_d ? Idx{i, j} : Idx{j}; };
+  auto addr = [&](const Idx &idx) { return emit("ptrtoint ptr " + val(ptr, idx) + " to i64"); };
+  g.base = addr(at("0", "0"));
+  g.col_stride = g.cols > 1 ? emit("sub i64 " + addr(at("0", "1")) + ", " + g.base) : "0";
+  g.row_stride = g.rows > 1 ? emit("sub i64 " + addr(at("1", "0")) + ", " + g.base) : "0";
+  return g;
+}
+
+void Emitter::dma_issue(const std::string &src, const std::string &dst,
+                        const std::string &row_bytes, const std::string &rows,
+                        const std::string &src_stride, const std::string &dst_stride, int tag) {
+  std::string desc = alloca_of("i64", 6);
+  const std::string fields[6] = {src, dst, row_bytes, rows, src_stride, dst_stride};
+  for (int f = 0; f < 6; ++f)
+    line("store i64 " + fields[f] + ", ptr " +
+         emit("getelementptr i64, ptr " + desc + ", i64 " + std::to_string(f)));
+  line("call void asm sideeffect \"" + dma_issue_asm() + "\", \"r,r,~{memory}\"(ptr " + desc +
+       ", i64 " + std::to_string(tag) + ")");
+}
+
+void Emitter::dma_wait(int tag) {
+  line("call void asm sideeffect \"" + dma_wait_asm() + "\", \"r,~{memory}\"(i64 " +
+       std::to_string(tag) + ")");
+}
+
+void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes,
+                        bool to_local, int tag) {
+  std::string lbase = emit("ptrtoint ptr " + local + " to i64");
+  std::string eb = std::to_string(elem_bytes);
+  std::string row_bytes = std::to_string(g.cols * elem_bytes);
+  auto contiguous = [&] {
+    if (to_local)
+      dma_issue(g.base, lbase, row_bytes, std::to_string(g.rows), g.row_stride, row_bytes, tag);
+    else
+      dma_issue(lbase, g.base, row_bytes, std::to_string(g.rows), row_bytes, g.row_stride, tag);
+  };
+  auto per_row = [&] {
+    // Element-sized rows along the strided column dimension, one DMA per row.
+    loop(0, g.rows, [&](const std::string &i) {
+      std::string gaddr =
+          emit("add i64 " + g.base + ", " + emit("mul i64 " + i + ", " + g.row_stride));
+      std::string laddr = emit("add i64 " + lbase + ", " + emit("mul i64 " + i + ", " + row_bytes));
+      std::string n = std::to_string(g.cols);
+      if (to_local)
+        dma_issue(gaddr, laddr, eb, n, g.col_stride, eb, tag);
+      else
+        dma_issue(laddr, gaddr, eb, n, eb, g.col_stride, tag);
+    });
+  };
+  if (g.cols == 1) return contiguous();
+  branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
+}
+
+std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {
+  if (!mask->type.is_block()) return scalar(mask);
+  std::string slot = alloca_of("i1");
+  line("store i1 true, ptr " + slot);
+  loop_nest(shape, [&](const Idx &idx) {
+    std::string cur = emit("load i1, ptr " + slot);
+    line("store i1 " + emit("and i1 " + cur + ", " + elem(mask, idx)) + ", ptr " + slot);
+  });
+  return emit("load i1, ptr " + slot);
+}
+
+void Emitter::branch(const std::string &cond, const std::function<void()> &then_body,
+                     const std::function<void()> &else_body) {
+  std::string yes = label(), no = label(), join = label();
+  line("br i1 " + cond + ", label %" + yes + ", label %" + no);
+  for (int k = 0; k < 2; ++k) {
+    start(k == 0 ? yes : no);
+    auto saved = memo_;
+    (k == 0 ? then_body : else_body)();
+    memo_ = saved;
+    line("br label %" + join);
+  }
+  start(join);
+}
+
+void Emitter::dma_load(const Operation &op) {
+  const Value *v = op.result(), *ptr = op.operands[0];
+  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  Elem e = v->type.elem;
+  std::string mt = memty(e);
+  std::string raw = alloca_of(mt, v->type.numel());
+  const Operation *owner = op.parent ? op.parent->parent : nullptr;
+  if (owner && owner->kind == OpKind::For && feeds_dpe(v)) {
+    // Double buffer: this iteration's DMA fills one buffer while the
+    // previous iteration's DPE command may still read the other.
+    std::string other_buf = alloca_of(mt, v->type.numel());
+    std::string parity = alloca_of("i1");
+    allocas_ << "  store i1 false, ptr " << parity << "\n";
+    std::string odd = emit("load i1, ptr " + parity);
+    line("store i1 " + emit("xor i1 " + odd + ", true") + ", ptr " + parity);
+    raw = emit("select i1 " + odd + ", ptr " + other_buf + ", ptr " + raw);
+  }
+  Geometry g = geometry(ptr);
+  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, kLoadTag); };
+  auto partial = [&] {
+    loop_nest(v->type.shape, [&](const Idx &idx) {
+      std::string rp =
+          emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, v->type.shape));
+      store_mem(e, rp, other ? val(other, idx) : zero_of(e));
+      when(val(mask, idx), [&] {
+        line("store " + mt + " " + emit("load " + mt + ", ptr " + val(ptr, idx)) + ", ptr " + rp);
+      });
+    });
+  };
+  if (mask)
+    branch(all_true(mask, v->type.shape), fast, partial);
+  else
+    fast();
+  dma_raw_[v] = raw;
+  pending_loads_ = true;
+}
+
+void Emitter::dma_store(const Operation &op) {
+  const Value *ptr = op.operands[0], *value = op.operands[1];
+  const Value *mask = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  Elem e = value->type.elem;
+  std::string mt = memty(e);
+  const auto &shape = ptr->type.shape;
+  std::string raw = alloca_of(mt, ptr->type.numel());
+  if (op.parent && op.parent->parent) dma_wait(kStoreTag);  // in a loop: buffer reuse
+  loop_nest(shape, [&](const Idx &idx) {
+    store_mem(e, emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape)),
+              val(value, idx));
+  });
+  Geometry g = geometry(ptr);
+  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), false, kStoreTag); };
+  auto partial = [&] {
+    loop_nest(shape, [&](const Idx &idx) {
+      when(val(mask, idx), [&] {
+        std::string rp =
+            emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape));
+        line("store " + mt + " " + emit("load " + mt + ", ptr " + rp) + ", ptr " + val(ptr, idx));
+      });
+    });
+  };
+  if (mask)
+    branch(all_true(mask, shape), fast, partial);
+  else
+    fast();
+}
+
+void Emitter::flush_loads() {
+  if (!pending_loads_) return;
+  dma_wait(kLoadTag);
+  pending_loads_ = false;
+}
+
+bool Emitter::reads_buffers(const Operation &op) const {
+  switch (op.kind) {
+    case OpKind::Store:
+    case OpKind::For:
+    case OpKind::If:
+    case OpKind::Reduce:
+    case OpKind::Dot:
+    case OpKind::Yield:
+      return true;
+    default:
+      break;
+  }
+  if (op.results.empty()) return false;
+  const Value *r = op.result();
+  if (!r->type.is_block()) return op.kind == OpKind::Load;
+  return plan_.buffers.count(r) != 0;
+}
+
+}  // namespace opforge::compiler::llir

@@ -1,0 +1,199 @@
+//===- llir_emitter.h - the LLVM IR emitter's class, shared by the llir_*.cpp files ===//
+//
+// Scalars become SSA values; every block consumer that must produce memory
+// effects or a buffer (stores, materialized values, reductions, dots, loop
+// yields) becomes a loop nest over its shape whose body evaluates the fused
+// block ops element by element. The emitter's methods are split by concern:
+//   llir_emit.cpp     driver, arguments, buffers, loops, element evaluation
+//   llir_apply.cpp    element-wise operations (arithmetic, conversions, SFU)
+//   llir_control.cpp  scf.for / scf.if / tt.reduce
+//   llir_dma.cpp      affine block loads/stores as Xmtia DMA transfers
+//   llir_dot.cpp      tl.dot on the DPE, or as an element loop
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/support/error.h"
+
+namespace opforge::compiler::llir {
+
+using ttir::Elem;
+using ttir::Operation;
+using ttir::OpKind;
+using ttir::Value;
+using Idx = std::vector<std::string>;
+
+// LLVM type of a value's element (fp16/bf16 are carried as float).
+std::string llty(Elem e);
+// Type of one element in a block buffer.
+std::string bufty(Elem e);
+// Type of one element in global memory (what a pointer points to).
+std::string memty(Elem e);
+// An LLVM hexadecimal float literal of `v` in the type of `e`.
+std::string float_lit(double v, Elem e);
+// fp16 <-> fp32 conversion helpers (LLVM IR text appended to every module).
+extern const char *const kHalfHelpers;
+
+class Emitter {
+ public:
+  explicit Emitter(const LoweredKernelPlan &plan) : plan_(plan) {}
+
+  std::string run();
+
+ private:
+  // ---- text helpers -------------------------------------------------------
+  std::string fresh() { return "%t" + std::to_string(tmp_++); }
+  std::string label() { return "L" + std::to_string(label_++); }
+  std::string emit(const std::string &rhs);
+  void line(const std::string &s) { code_ << "  " << s << "\n"; }
+  void start(const std::string &l) { code_ << l << ":\n"; }
+  std::string alloca_of(const std::string &ty, int64_t count = 1);
+  std::string intrinsic(const std::string &name, const std::string &ret,
+                        const std::string &args_types);
+  [[noreturn]] void fail(const Operation &op, const std::string &why) {
+    throw Error("codegen: " + op.describe() + ": " + why);
+  }
+
+  // ---- arguments, scalars --------------------------------------------------
+  void load_arg(const Value &a, uint32_t offset);
+
+  std::string scalar(const Value *v);
+
+  std::string constant(const Operation &op);
+
+  // ---- fp16/bf16 rounding and memory conversions ----------------------------
+  std::string round(Elem e, const std::string &x);
+  std::string load_mem(Elem e, const std::string &ptr);
+  void store_mem(Elem e, const std::string &ptr, const std::string &x);
+
+  // ---- buffers ---------------------------------------------------------------
+  std::string linear(const Idx &idx, const std::vector<int64_t> &shape);
+  std::string buffer_for(const Value *v);
+  std::string buf_ptr(const Value *v, const std::string &buf, const Idx &idx);
+  std::string buf_load(const Value *v, const std::string &buf, const Idx &idx);
+  void buf_store(const Value *v, const std::string &buf, const Idx &idx, const std::string &x);
+
+  // ---- loops -------------------------------------------------------------------
+  void loop(int64_t lo, int64_t hi, const std::function<void(const std::string &)> &body);
+  void nest(const std::vector<int64_t> &shape, size_t d, Idx &idx,
+            const std::function<void(const Idx &)> &body);
+  void loop_nest(const std::vector<int64_t> &shape, const std::function<void(const Idx &)> &body);
+  // Runs `body` only when `cond` holds; code emitted inside leaves no memo behind.
+  void when(const std::string &cond, const std::function<void()> &body);
+
+  // ---- element evaluation ---------------------------------------------------------
+  std::string val(const Value *v, const Idx &idx) {
+    return v->type.is_block() ? elem(v, idx) : scalar(v);
+  }
+
+  std::string elem(const Value *v, const Idx &idx);
+
+  std::string elem_op(const Operation &op, const Idx &idx);
+
+  std::string load(const Operation &op, const Idx &idx);
+
+  // ---- element-wise operations (scalars and block elements alike) --------------------
+  std::string apply(const Operation &op, const std::vector<std::string> &in);
+
+  std::string divide(OpKind k, const std::string &it, Elem ie, const std::vector<std::string> &in);
+
+  std::string sfu(OpKind k, const std::string &it, const std::string &x);
+  // A planned block special function into its buffer (llir_sfu.cpp).
+  void sfu_block(const Operation &op);
+
+  // ---- ops at their place in program order ---------------------------------------------
+  void emit_block(const ttir::Block &b) {
+    for (auto &opp : b.ops) emit_op(*opp);
+  }
+
+  void emit_op(const Operation &op);
+
+  void store(const Operation &op);
+
+  // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
+  void fill(const Value *dv, const std::string &dst, const Value *src) {
+    loop_nest(dv->type.shape, [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
+  }
+
+  void for_loop(const Operation &op);
+
+  // Writes a yield's operands into the slots / buffers of the carried values
+  // (via temporaries when the loop's own buffers feed the new values).
+  void yield_into(const Operation &y, const ttir::Block &, const std::vector<std::string> &slots,
+                  bool via_temp);
+
+  void if_op(const Operation &op);
+
+  // Applies a combine region to scalar values; returns the values it returns.
+  std::vector<std::string> combine(const ttir::Block &region, const std::vector<std::string> &args);
+
+  void reduce(const Operation &op);
+
+  void dot(const Operation &op);
+  void dpe_dot(const Operation &op);
+  bool accumulates_in_place(const Operation &op) const;
+  // Number of operations using `v` (whole kernel).
+  size_t uses(const Value *v) const {
+    auto it = users_.find(v);
+    return it == users_.end() ? 0 : it->second.size();
+  }
+  // Waits for issued DPE commands before code that may read their results.
+  void flush_dpe();
+  // Do `v`'s elements read a buffer that an in-flight DPE command writes?
+  bool depends_on_dpe(const Value *v, std::set<const Value *> &seen) const;
+  // Is `v` an operand of a dot planned on the DPE?
+  bool feeds_dpe(const Value *v) const;
+  // `v`'s block in DPE input format (the DMA buffer when it is one).
+  std::string dpe_operand(const Value *v);
+
+  // ---- DMA (llir_dma.cpp) ----------------------------------------------------
+  // Base address and byte strides of an affine pointer block, as i64 values.
+  struct Geometry {
+    std::string base, row_stride, col_stride;
+    int64_t rows = 1, cols = 1;
+  };
+  Geometry geometry(const Value *ptr);
+  // Issues the DMAs copying the block between global memory (`g`) and the
+  // row-major local buffer `local` (`to_local`: global -> local), with `tag`.
+  void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
+                 int tag);
+  void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
+                 const std::string &rows, const std::string &src_stride,
+                 const std::string &dst_stride, int tag);
+  void dma_wait(int tag);
+  // i1: every element of the mask block holds.
+  std::string all_true(const Value *mask, const std::vector<int64_t> &shape);
+  // if (cond) then_body() else else_body(); neither leaves a memo behind.
+  void branch(const std::string &cond, const std::function<void()> &then_body,
+              const std::function<void()> &else_body);
+  void dma_load(const Operation &op);
+  void dma_store(const Operation &op);
+  // Waits for issued DMA loads before code that may read their buffers.
+  void flush_loads();
+  // Does emitting `op` read block buffers (so pending DMA loads must land)?
+  bool reads_buffers(const Operation &op) const;
+
+  const LoweredKernelPlan &plan_;
+  std::ostringstream allocas_, code_;
+  std::set<std::string> decls_;
+  int tmp_ = 0, label_ = 0, alloca_count_ = 0;
+  std::map<const Value *, std::string> scalars_;
+  std::map<const Value *, std::string> bufs_;
+  std::map<std::pair<const Value *, std::string>, std::string> memo_;
+  std::map<const Value *, std::string> dma_raw_;  // DMA'd load -> buffer in memory format
+  bool pending_loads_ = false;
+  std::map<const Value *, std::vector<const Operation *>> users_;
+  bool pending_dpe_ = false;
+  std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
+  static constexpr int kLoadTag = 1, kStoreTag = 2;
+};
+
+}  // namespace opforge::compiler::llir
