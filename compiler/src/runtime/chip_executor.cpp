@@ -132,19 +132,24 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
     if (inst.status == model::InstanceStatus::Done) continue;
     std::ostringstream os;
     os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", "
-       << inst.pid[2] << ") " << model::instance_status_name(inst.status) << " at pc=0x" << std::hex
-       << inst.pc << std::dec;
-    if (inst.pc >= bin->text_base && inst.pc + 4 <= bin->text_base + bin->elf.size()) {
-      // The text segment is the ELF's first loadable bytes; find the word through the image.
-      for (const auto &seg : k.image.segments)
-        if (inst.pc >= seg.addr && inst.pc + 4 <= seg.addr + seg.bytes.size()) {
-          uint32_t w;
-          std::memcpy(&w, seg.bytes.data() + (inst.pc - seg.addr), 4);
-          os << " (" << isa::disassemble(w, inst.pc) << ")";
-        }
-    }
+       << inst.pid[2] << ") " << model::instance_status_name(inst.status);
+    for (const auto &seg : k.image.segments)
+      if (inst.pc >= seg.addr && inst.pc + 4 <= seg.addr + seg.bytes.size()) {
+        uint32_t w;
+        std::memcpy(&w, seg.bytes.data() + (inst.pc - seg.addr), 4);
+        os << " (" << isa::disassemble(w, inst.pc) << ")";
+        break;
+      }
     os << ": " << inst.message;
-    throw Error(os.str());
+    // Context: "FILE:LINE: pc=0x...: ". The binary has no line table, so the
+    // source line is the kernel's `def` line.
+    ErrorContext ctx;
+    ctx.pc = inst.pc;
+    if (request.function && request.function->name_loc.known()) {
+      ctx.file = request.module->file;
+      ctx.line = request.function->name_loc.line;
+    }
+    throw Error(os.str(), ctx);
   }
   if (!r.ok()) throw Error("kernel " + request.kernel + ": " + r.traps.front());
   out.programs_run = static_cast<int64_t>(request.grid.programs());

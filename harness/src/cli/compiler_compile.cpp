@@ -4,6 +4,9 @@
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/pipeline.h"
 #include "opforge/harness/cli.h"
+#ifdef OPFORGE_HAVE_CODEGEN
+#include "opforge/compiler/codegen.h"
+#endif
 
 namespace opforge::cli {
 namespace {
@@ -25,6 +28,9 @@ void usage(std::ostream &os) {
 }
 
 int run_compile(const std::vector<std::string> &args) {
+#ifdef OPFORGE_HAVE_CODEGEN
+  compiler::register_codegen_stages();  // lowered, llir, asm, bin
+#endif
   std::string file, dump = "opt";
   compiler::CompileOptions opts;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -73,7 +79,7 @@ int run_compile(const std::vector<std::string> &args) {
 }
 
 CommandRegistrar reg{{"compile",
-                      "compile a Triton kernel and print a compiler stage (ast, ttir, opt)",
+                      "compile a Triton kernel and print a compiler stage (ast ... asm, bin)",
                       run_compile}};
 
 }  // namespace

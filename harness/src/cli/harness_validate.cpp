@@ -1,9 +1,19 @@
 //===- harness_validate.cpp - `opforge validate`: corpus calls through the kernel library ===//
 #include <boost/program_options.hpp>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "opforge/harness/cli.h"
@@ -18,14 +28,20 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: opforge validate [--ops aten::add.Tensor,...|--all] [--dtype D,...] [--corpus FILE]\n"
-    "                        [--library DIR] [--executor interp|chip] [--jobs N] [--max-calls N] "
-    "[--out FILE.h5]\n\n"
+    "                        [--library DIR] [--executor interp|chip] [--arch tiny|mtia-2i|FILE]\n"
+    "                        [--set K=V]... [--timing functional|lt] [--jobs N] [--max-calls N]\n"
+    "                        [--out FILE.h5]\n\n"
     "Runs every recorded corpus call of the selected overloads through the kernel library's\n"
     "wrappers (generator/library/aten/<overload>.py, wrapper named after the overload) on the\n"
     "executor and compares the results with the recorded ATen outputs (assert_close semantics,\n"
     "per-OpInfo tolerances). Prints overload, calls passed/total and the first failure reason.\n"
     "Exit status 0 only if every selected call passed. --all selects the overloads the library\n"
-    "implements; without --ops or --all every overload of the corpus is validated.\n";
+    "implements; without --ops or --all every overload of the corpus is validated.\n\n"
+    "--executor chip runs every call on the SystemC chip model (--arch, --set, --timing; timing\n"
+    "defaults to functional): kernels are compiled to RISC-V and launched on the PEs, tensors live\n"
+    "in device DRAM, runtime copies (contiguous(), .to()) are host-side runtime operations over\n"
+    "device memory. The model allows one chip per process, so --jobs N on the chip runs N child\n"
+    "processes, each validating a share of the overloads (balanced by recorded calls).\n";
 
 std::vector<std::string> split_list(const std::string &text) {
   std::vector<std::string> out;
@@ -39,6 +55,116 @@ std::vector<std::string> split_list(const std::string &text) {
   return out;
 }
 
+// The arguments of a child validating `overloads`: the parent's, without
+// --ops/--all/--jobs/--out, plus the shard's overloads and its result file.
+std::vector<std::string> child_args(const std::vector<std::string> &args,
+                                    const std::vector<std::string> &overloads,
+                                    const std::string &out) {
+  std::vector<std::string> a = {"opforge", "validate"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &x = args[i];
+    auto flag = x.substr(0, x.find('='));
+    if (flag == "--all") continue;
+    if (flag == "--ops" || flag == "--jobs" || flag == "--out") {
+      if (x.find('=') == std::string::npos) ++i;  // its value is the next argument
+      continue;
+    }
+    a.push_back(x);
+  }
+  std::string ops;
+  for (const auto &o : overloads) ops += (ops.empty() ? "" : ",") + o;
+  a.insert(a.end(), {"--ops", ops, "--jobs", "1", "--shard-out", out});
+  return a;
+}
+
+// --executor chip --jobs N: N child processes (one chip each), overloads dealt
+// out by recorded calls (largest first, to the least loaded shard).
+harness::ValidateReport validate_sharded(const harness::Corpus &corpus,
+                                         const harness::ValidateOptions &options,
+                                         const std::vector<std::string> &args) {
+  const size_t n = std::min<size_t>(static_cast<size_t>(options.jobs), options.overloads.size());
+  std::vector<std::pair<int64_t, size_t>> weights;  // calls, index
+  for (size_t i = 0; i < options.overloads.size(); ++i)
+    weights.push_back({corpus.has_overload(options.overloads[i])
+                           ? corpus.overload(options.overloads[i]).total_calls()
+                           : 0,
+                       i});
+  std::sort(weights.begin(), weights.end(), std::greater<>());
+  std::vector<std::vector<std::string>> shards(n);
+  std::vector<int64_t> load(n, 0);
+  for (const auto &[calls, i] : weights) {
+    size_t s = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    shards[s].push_back(options.overloads[i]);
+    load[s] += std::max<int64_t>(calls, 1);
+  }
+  auto dir = std::filesystem::temp_directory_path() /
+             ("opforge-validate-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  struct Child {
+    pid_t pid = -1;
+    std::string out, log;
+    std::string error;
+  };
+  std::vector<Child> children(n);
+  for (size_t s = 0; s < n; ++s) {
+    Child &c = children[s];
+    c.out = (dir / ("shard" + std::to_string(s) + ".json")).string();
+    c.log = (dir / ("shard" + std::to_string(s) + ".log")).string();
+    auto argv_s = child_args(args, shards[s], c.out);
+    std::vector<char *> argv;
+    for (auto &x : argv_s) argv.push_back(x.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, c.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    int rc = posix_spawn(&c.pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) c.error = std::string("cannot start a validation process: ") + std::strerror(rc);
+  }
+  std::map<std::string, harness::OverloadResult> by_name;
+  for (size_t s = 0; s < n; ++s) {
+    Child &c = children[s];
+    if (c.error.empty()) {
+      int status = 0;
+      waitpid(c.pid, &status, 0);
+      std::ifstream in(c.out);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (in && !text.str().empty()) {
+        try {
+          for (auto &r : harness::ValidateReport::from_json(text.str(), c.out).results)
+            by_name[r.overload] = std::move(r);
+        } catch (const Error &e) {
+          c.error = e.what();
+        }
+      } else {
+        std::ifstream log(c.log);
+        std::string line, last;
+        while (std::getline(log, line))
+          if (!line.empty()) last = line;
+        c.error = "validation process " + std::to_string(c.pid) +
+                  (WIFSIGNALED(status) ? " killed by signal " + std::to_string(WTERMSIG(status))
+                                       : " exited with status " +
+                                             std::to_string(WEXITSTATUS(status))) +
+                  " without results" + (last.empty() ? "" : ": " + last);
+      }
+    }
+    for (const auto &o : shards[s])
+      if (!by_name.count(o)) {
+        harness::OverloadResult r;
+        r.overload = o;
+        r.error = c.error.empty() ? "missing from its validation process's results" : c.error;
+        by_name[o] = r;
+      }
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  harness::ValidateReport report;
+  for (const auto &o : options.overloads) report.results.push_back(by_name[o]);
+  return report;
+}
+
 int run_validate(const std::vector<std::string> &args) {
   po::options_description opts("options");
   opts.add_options()("help,h", "show this help")(
@@ -50,6 +176,12 @@ int run_validate(const std::vector<std::string> &args) {
       "all", "every overload the kernel library implements")(
       "dtype", po::value<std::string>(), "comma-separated dtypes (default: all in the corpus)")(
       "executor", po::value<std::string>()->default_value("interp"), "interp or chip")(
+      "arch", po::value<std::string>()->default_value("mtia-2i"),
+      "chip: architecture preset (tiny, mtia-2i, mtia-v1) or JSON file")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "chip: override an architecture parameter (K=V, repeatable)")(
+      "timing", po::value<std::string>()->default_value("functional"), "chip: functional or lt")(
+      "shard-out", po::value<std::string>(), "(internal) write this process's results as JSON")(
       "jobs", po::value<int>()->default_value(1), "overloads validated in parallel")(
       "max-calls", po::value<int>()->default_value(0), "calls per overload (0: all)")(
       "out", po::value<std::string>(), "write the results to this HDF5 file");
@@ -73,6 +205,11 @@ int run_validate(const std::vector<std::string> &args) {
     harness::ValidateOptions options;
     options.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
     options.jobs = vm["jobs"].as<int>();
+    options.chip.arch = vm["arch"].as<std::string>();
+    if (vm.count("set")) options.chip.sets = vm["set"].as<std::vector<std::string>>();
+    options.chip.timing = vm["timing"].as<std::string>();
+    if (options.chip.timing != "functional" && options.chip.timing != "lt")
+      return usage_error("validate", "--timing needs functional or lt");
     if (vm["max-calls"].as<int>() > 0)
       options.max_calls_per_overload = static_cast<size_t>(vm["max-calls"].as<int>());
     if (vm.count("dtype"))
@@ -85,11 +222,26 @@ int run_validate(const std::vector<std::string> &args) {
     } else if (vm.count("all")) {
       for (const auto &f : library.files()) options.overloads.push_back(f.overload);
     }
-    for (const auto &f : library.files())
-      if (!f.error.empty())
-        std::cerr << "opforge validate: library file " << f.path << ": " << f.error << "\n";
+    const bool shard_child = vm.count("shard-out") > 0;
+    if (!shard_child)
+      for (const auto &f : library.files())
+        if (!f.error.empty())
+          std::cerr << "opforge validate: library file " << f.path << ": " << f.error << "\n";
     const auto start = std::chrono::steady_clock::now();
-    auto report = harness::validate(corpus, library, options);
+    harness::ValidateReport report;
+    if (options.executor == harness::ExecutorKind::Chip && options.jobs > 1 && !shard_child) {
+      if (options.overloads.empty())
+        for (const auto &o : corpus.overloads()) options.overloads.push_back(o.name);
+      report = validate_sharded(corpus, options, args);
+    } else {
+      report = harness::validate(corpus, library, options);
+    }
+    if (shard_child) {
+      std::ofstream out(vm["shard-out"].as<std::string>());
+      out << report.to_json();
+      if (!out) throw Error("cannot write " + vm["shard-out"].as<std::string>());
+      return kExitOk;
+    }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << report.table();

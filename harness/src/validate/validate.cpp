@@ -87,6 +87,38 @@ KernelLibrary KernelLibrary::load(const std::string &dir) {
   return lib;
 }
 
+std::vector<std::string> schema_argument_names(const std::string &schema) {
+  std::vector<std::string> names;
+  size_t open = schema.find('(');
+  if (open == std::string::npos) return names;
+  int depth = 0;
+  std::string cur;
+  auto flush = [&] {
+    std::string a = cur;
+    cur.clear();
+    if (auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
+    while (!a.empty() && a.back() == ' ') a.pop_back();
+    if (a.empty() || a == "*" || a == " *") return;
+    auto sp = a.find_last_of(' ');
+    names.push_back(sp == std::string::npos ? a : a.substr(sp + 1));
+  };
+  for (size_t i = open + 1; i < schema.size(); ++i) {
+    char c = schema[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (c == ',' && depth == 0) {
+      flush();
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return names;
+}
+
 std::vector<std::string> wrapper_names_for(const std::string &overload) {
   std::vector<std::string> names = {wrapper_name_for(overload)};
   if (overload.find('.') == std::string::npos) names.push_back(names[0] + "_default");
@@ -111,13 +143,6 @@ ExecutorKind parse_executor_kind(const std::string &text) {
   if (text == "interp") return ExecutorKind::Interp;
   if (text == "chip") return ExecutorKind::Chip;
   throw Error("unknown executor '" + text + "' (expected interp or chip)");
-}
-
-std::unique_ptr<Executor> make_executor(ExecutorKind kind) {
-  if (kind == ExecutorKind::Interp) return std::make_unique<compiler::InterpExecutor>();
-  throw Error(
-      "the chip executor is not available in this build of opforge validate (use --executor "
-      "interp)");
 }
 
 namespace {
@@ -230,6 +255,30 @@ namespace {
 using RunFn = std::function<WrapperValue(
     const std::vector<WrapperValue> &, const std::vector<std::pair<std::string, WrapperValue>> &)>;
 
+// The values of the arguments `call` mutated, read back from the device by
+// schema argument name (positional or keyword).
+std::vector<std::pair<std::string, Value>> read_mutated(
+    const Call &call, const Corpus &corpus, const std::vector<WrapperValue> &args,
+    const std::vector<std::pair<std::string, WrapperValue>> &kwargs, Executor &executor,
+    CallBuffers &buffers) {
+  std::vector<std::pair<std::string, Value>> mutated;
+  if (call.mutated.empty()) return mutated;
+  std::vector<std::string> names;
+  if (corpus.has_overload(call.overload))
+    names = schema_argument_names(corpus.overload(call.overload).schema);
+  for (const auto &[name, expected] : call.mutated) {
+    (void)expected;
+    const WrapperValue *passed = nullptr;
+    for (size_t a = 0; a < names.size() && a < args.size(); ++a)
+      if (names[a] == name) passed = &args[a];
+    for (const auto &[k, v] : kwargs)
+      if (k == name) passed = &v;
+    // Missing ones stay missing: the verifier reports them.
+    if (passed) mutated.emplace_back(name, from_wrapper(*passed, executor, buffers));
+  }
+  return mutated;
+}
+
 std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call,
                            const Corpus &corpus) {
   CallBuffers buffers(executor);
@@ -241,7 +290,8 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
     for (const auto &[name, value] : call.kwargs)
       kwargs.emplace_back(name, to_wrapper(value, buffers, name));
     Value out = from_wrapper(fn(args, kwargs), executor, buffers);
-    Verdict verdict = verify_call(call, out, {}, &corpus);
+    auto mutated = read_mutated(call, corpus, args, kwargs, executor, buffers);
+    Verdict verdict = verify_call(call, out, mutated, &corpus);
     return verdict.ok() ? std::string() : verdict.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
@@ -249,6 +299,24 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
 }
 
 }  // namespace
+
+WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const std::string &wrapper,
+                                   Executor &executor, const std::vector<Value> &args,
+                                   const std::vector<std::pair<std::string, Value>> &kwargs) {
+  CallBuffers buffers(executor);
+  std::vector<WrapperValue> wargs;
+  std::vector<std::pair<std::string, WrapperValue>> wkwargs;
+  for (size_t i = 0; i < args.size(); ++i)
+    wargs.push_back(to_wrapper(args[i], buffers, "#" + std::to_string(i)));
+  for (const auto &[name, value] : kwargs) wkwargs.emplace_back(name, to_wrapper(value, buffers, name));
+  compiler::WrapperInterpreter interp(module, executor);
+  WrapperCallResult r;
+  r.out = from_wrapper(interp.run(wrapper, wargs, wkwargs).value, executor, buffers);
+  for (const auto &a : wargs) r.args_after.push_back(from_wrapper(a, executor, buffers));
+  for (const auto &[name, v] : wkwargs)
+    r.kwargs_after.emplace_back(name, from_wrapper(v, executor, buffers));
+  return r;
+}
 
 std::string run_call(const compiler::ast::Module &module, const std::string &wrapper,
                      Executor &executor, const Call &call, const Corpus &corpus) {
@@ -371,7 +439,7 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
   }
   std::unique_ptr<Executor> executor;
   try {
-    executor = make_executor(options.executor);
+    executor = make_executor(options.executor, options.chip);
   } catch (const std::exception &e) {
     r.error = e.what();
     return r;
@@ -381,9 +449,13 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
   static std::mutex corpus_mutex;  // HDF5 reads are not thread-safe
   for (const auto &group : groups) {
     std::vector<Call> calls;
-    {
+    try {
       std::lock_guard<std::mutex> lock(corpus_mutex);
       calls = corpus.calls(overload, group, options.max_calls_per_overload);
+    } catch (const std::exception &e) {
+      // A corrupt or truncated corpus fails this overload; the others go on.
+      r.error = overload + ": cannot read its recorded calls: " + one_line(e.what());
+      return r;
     }
     for (const Call &call : calls) {
       ++r.total;
@@ -417,6 +489,7 @@ ValidateReport validate(const Corpus &corpus, const KernelLibrary &library,
       report.results[i] = validate_overload(corpus, library, overloads[i], options);
   };
   int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(overloads.size())));
+  if (options.executor == ExecutorKind::Chip) jobs = 1;  // one single-threaded device per process
   if (jobs == 1) {
     worker();
   } else {

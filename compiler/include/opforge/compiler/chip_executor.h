@@ -4,9 +4,13 @@
 // the jit function through the code generator (binaries cached by a hash of
 // the kernel source, specialisation and target options) and run the grid on
 // the chip. A trap becomes an opforge::Error naming the kernel, the program
-// id, the PC, the disassembled instruction and the model's message.
-// copy() of non-contiguous views currently goes through the host
-// (copy_out + copy_in), not a device copy kernel.
+// id, the disassembled instruction and the model's message, with the PC and
+// the kernel's source file and `def` line as its context (binaries carry no
+// line table, so the faulting statement's own line is not known).
+// copy() (contiguous(), .to(), reshape copies) is a host-side runtime
+// operation: the source view is read from device memory, converted on the
+// host and written back to the destination view; it takes host-link time,
+// no kernel time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -29,6 +29,9 @@ class Executor;
 namespace opforge::compiler::ast {
 struct Module;
 }
+namespace opforge::model {
+class Device;
+}
 
 namespace opforge::harness {
 
@@ -72,14 +75,32 @@ class KernelLibrary {
 enum class ExecutorKind { Interp, Chip };
 // "interp" / "chip"; throws opforge::Error for anything else.
 ExecutorKind parse_executor_kind(const std::string &text);
-// A new executor of that kind; throws opforge::Error when it is not built in.
-std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind);
+
+// The chip an Executor of kind Chip runs on: an architecture preset name
+// (tiny, mtia-2i, mtia-v1) or JSON file, parameter overrides ("dram.channels=32")
+// and the timing mode (functional or lt; "" keeps the preset's).
+struct ChipOptions {
+  std::string arch = "mtia-2i";
+  std::vector<std::string> sets;
+  std::string timing = "functional";
+};
+// True when this build has the chip executor (the code generator and the model).
+bool chip_executor_available();
+// The process's chip (model::Device allows one per process): made on the first
+// call; a later call with different options throws opforge::Error.
+model::Device &chip_device(const ChipOptions &options);
+// A new executor of that kind (chip executors share the process's device and
+// start with no buffers); throws opforge::Error when it is not built in.
+std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind,
+                                                  const ChipOptions &chip = {});
 
 struct ValidateOptions {
   std::vector<std::string> overloads;  // empty: every overload the corpus records
   std::vector<opforge::DType> dtypes;  // empty: every dtype group of the corpus
   ExecutorKind executor = ExecutorKind::Interp;
-  int jobs = 1;  // overloads validated in parallel
+  ChipOptions chip;  // for ExecutorKind::Chip
+  int jobs = 1;      // overloads validated in parallel threads (interp only; the chip is
+                     // single-threaded: `opforge validate --jobs` shards it over processes)
   size_t max_calls_per_overload = SIZE_MAX;
 };
 
@@ -112,17 +133,56 @@ struct ValidateReport {
   std::string table() const;
   // Writes /validate/overloads and /validate/failures tables to an HDF5 file.
   void write_hdf5(const std::string &path) const;
+  // Lossless JSON form (shards of a multi-process run travel in it).
+  std::string to_json() const;
+  // Throws opforge::Error naming `source` for malformed text.
+  static ValidateReport from_json(const std::string &text, const std::string &source);
 };
 
 // Runs one recorded call through a wrapper of `module` on `executor`; returns
-// "" when the verifier accepts the result, else a one-line reason.
+// "" when the verifier accepts the result, else a one-line reason. The outputs
+// and the inputs the call mutated (read back by schema argument name, the schema
+// coming from the corpus) are both verified.
 std::string run_call(const compiler::ast::Module &module, const std::string &wrapper,
                      compiler::Executor &executor, const Call &call, const Corpus &corpus);
+
+// Argument names of an ATen schema, in order ("add.Tensor(Tensor self, Tensor
+// other, *, Scalar alpha=1) -> Tensor" -> self, other, alpha).
+std::vector<std::string> schema_argument_names(const std::string &schema);
 
 // Runs one recorded call of a view/metadata overload through the runtime (aten_runtime.h).
 std::string run_view_call(compiler::Executor &executor, const Call &call, const Corpus &corpus);
 
 ValidateReport validate(const Corpus &corpus, const KernelLibrary &library,
                         const ValidateOptions &options);
+
+// A wrapper call written as a Python expression (`opforge run --call`):
+// "add_Tensor(randn(1024, 1024), randn(1024), alpha=2)". Arguments are Python
+// literals (int, float, bool, None, strings, tuples, lists, torch.<dtype>,
+// float('inf'/'nan')) and tensor factories randn/rand/randint/arange/zeros/
+// ones/full/tensor (optionally torch.-prefixed, dtype=torch.X), drawn from one
+// generator seeded with `seed`; .t(), .transpose(a, b), .permute(...),
+// .contiguous(), .to(dtype) and subscripts (ints, slices with a positive step)
+// make views, so non-contiguous inputs keep their strides.
+struct CallExpression {
+  std::string function;  // the wrapper's name
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> kwargs;
+};
+// Throws opforge::Error whose context is ("--call", line 1, the 1-based column)
+// and whose message ends with the expression and a caret under that column.
+CallExpression parse_call_expression(const std::string &text, uint64_t seed = 0);
+
+// A wrapper run on an executor from host Values: the returned value and every
+// argument read back after the call (what in-place wrappers wrote).
+struct WrapperCallResult {
+  Value out;
+  std::vector<Value> args_after;
+  std::vector<std::pair<std::string, Value>> kwargs_after;
+};
+// Throws opforge::Error (CompileError for wrapper errors, traps from the chip).
+WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const std::string &wrapper,
+                                   compiler::Executor &executor, const std::vector<Value> &args,
+                                   const std::vector<std::pair<std::string, Value>> &kwargs);
 
 }  // namespace opforge::harness

@@ -1,0 +1,225 @@
+//===- harness_run.cpp - `opforge run`: one wrapper call on the chip, optionally checked ===//
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "opforge/compiler/diagnostics.h"
+#include "opforge/compiler/parser.h"
+#include "opforge/harness/cli.h"
+#include "opforge/harness/oracle.h"
+#include "opforge/harness/validate.h"
+#include "opforge/harness/verifier.h"
+#include "opforge/support/error.h"
+#ifdef OPFORGE_HAVE_CHIP
+#include "opforge/compiler/chip_executor.h"
+#include "opforge/model/device.h"
+#endif
+
+namespace opforge::cli {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: opforge run FILE.py --call 'WRAPPER(ARGS)' [--arch tiny|mtia-2i|FILE] [--set K=V]...\n"
+    "                   [--timing functional|lt] [--seed N] [--check aten::OVERLOAD]\n"
+    "                   [--executor chip|interp] [--counters N]\n\n"
+    "Runs a wrapper of FILE.py on the chip model (its kernels compiled to RISC-V and launched on\n"
+    "the PEs) with arguments written as a Python call expression, e.g.\n"
+    "  --call 'add_Tensor(randn(1024, 1024), randn(1024), alpha=2)'\n"
+    "Arguments: Python literals, torch.<dtype>, and the tensor factories randn, rand, randint,\n"
+    "arange, zeros, ones, full, tensor (dtype=torch.X), drawn from a generator seeded by --seed\n"
+    "(default 0); .t(), .transpose(), .permute() and slicing make non-contiguous inputs.\n"
+    "Prints the outputs (summarised), the kernel launches, cycles and the top counters.\n"
+    "--check runs the same call through ATen (the libtorch oracle) and prints the verifier's\n"
+    "verdict (torch.testing.assert_close tolerances); exit status 1 on a mismatch.\n";
+
+std::string summarize(const harness::Value &v) {
+  if (v.kind != harness::Value::Kind::Tensor) return v.summary();
+  const HostTensor &t = v.tensor;
+  std::ostringstream os;
+  os << v.summary();
+  if (t.numel() > 0) {
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    int64_t nans = 0;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      double x = t.get_double(i);
+      if (std::isnan(x)) {
+        ++nans;
+        continue;
+      }
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      sum += x;
+    }
+    os << std::setprecision(6) << " min " << lo << " max " << hi << " mean "
+       << sum / static_cast<double>(std::max<int64_t>(t.numel() - nans, 1));
+    if (nans) os << " nan " << nans;
+  }
+  os << "\n    " << t.to_string(8);
+  return os.str();
+}
+
+// Counter deltas summed over launches and over PEs ("pe[3][5].dma.bytes" -> "pe[*].dma.bytes").
+std::vector<std::pair<std::string, uint64_t>> top_counters(
+    const std::vector<std::vector<std::pair<std::string, uint64_t>>> &deltas, size_t n) {
+  static const std::regex pe(R"(^pe\[\d+\]\[\d+\]\.)");
+  std::map<std::string, uint64_t> sums;
+  for (const auto &d : deltas)
+    for (const auto &[name, value] : d) sums[std::regex_replace(name, pe, "pe[*].")] += value;
+  std::vector<std::pair<std::string, uint64_t>> out(sums.begin(), sums.end());
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto &a, const auto &b) { return a.second > b.second; });
+  out.erase(std::remove_if(out.begin(), out.end(), [](const auto &p) { return p.second == 0; }),
+            out.end());
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
+// The arguments the oracle reports as written, read back from our run by schema name.
+std::vector<std::pair<std::string, harness::Value>> our_mutated(
+    const harness::OracleResult &ref, const std::string &schema,
+    const harness::WrapperCallResult &run) {
+  auto names = harness::schema_argument_names(schema);
+  std::vector<std::pair<std::string, harness::Value>> out;
+  for (const auto &[name, value] : ref.mutated) {
+    (void)value;
+    for (size_t i = 0; i < names.size() && i < run.args_after.size(); ++i)
+      if (names[i] == name) out.emplace_back(name, run.args_after[i]);
+    for (const auto &[k, v] : run.kwargs_after)
+      if (k == name) out.emplace_back(name, v);
+  }
+  return out;
+}
+
+int run_run(const std::vector<std::string> &args) {
+  std::string file, call_text, check, executor = "chip";
+  harness::ChipOptions chip;
+  chip.timing = "";  // the preset's unless --timing
+  uint64_t seed = 0;
+  size_t counters = 10;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
+      return args[++i];
+    };
+    try {
+      if (a == "--help" || a == "-h") {
+        std::cout << kUsage;
+        return kExitOk;
+      } else if (a == "--call") {
+        call_text = value();
+      } else if (a == "--arch") {
+        chip.arch = value();
+      } else if (a == "--set") {
+        chip.sets.push_back(value());
+      } else if (a == "--timing") {
+        chip.timing = value();
+        if (chip.timing != "functional" && chip.timing != "lt")
+          return usage_error("run", "--timing needs functional or lt");
+      } else if (a == "--seed") {
+        seed = std::stoull(value());
+      } else if (a == "--check") {
+        check = value();
+        if (check.find("::") == std::string::npos) check = "aten::" + check;
+      } else if (a == "--executor") {
+        executor = value();
+      } else if (a == "--counters") {
+        counters = std::stoul(value());
+      } else if (!a.empty() && a[0] == '-') {
+        return usage_error("run", "unknown option '" + a + "'");
+      } else if (file.empty()) {
+        file = a;
+      } else {
+        return usage_error("run", "unexpected argument '" + a + "'");
+      }
+    } catch (const Error &e) {
+      return usage_error("run", e.message());
+    } catch (const std::logic_error &) {
+      return usage_error("run", "bad number for " + a);
+    }
+  }
+  if (file.empty()) return usage_error("run", "missing FILE.py");
+  if (call_text.empty()) return usage_error("run", "missing --call 'WRAPPER(ARGS)'");
+  harness::ExecutorKind kind;
+  try {
+    kind = harness::parse_executor_kind(executor);
+  } catch (const Error &e) {
+    return usage_error("run", e.message());
+  }
+
+  harness::CallExpression call;
+  try {
+    call = harness::parse_call_expression(call_text, seed);
+  } catch (const Error &e) {
+    std::cerr << "opforge run: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  try {
+    compiler::ast::Module module = compiler::parse_file(file);
+    bool found = false;
+    for (const auto *fn : module.wrapper_functions()) found |= fn->name == call.function;
+    if (!found) {
+      std::string have;
+      for (const auto *fn : module.wrapper_functions()) have += (have.empty() ? "" : ", ") + fn->name;
+      throw Error("no wrapper '" + call.function + "' in " + file +
+                  (have.empty() ? std::string(" (it has none)") : " (wrappers: " + have + ")"));
+    }
+    std::unique_ptr<compiler::Executor> ex = harness::make_executor(kind, chip);
+    for (size_t i = 0; i < call.args.size(); ++i)
+      std::cout << "arg #" << i << ": " << call.args[i].summary() << "\n";
+    for (const auto &[k, v] : call.kwargs) std::cout << "arg " << k << ": " << v.summary() << "\n";
+    harness::WrapperCallResult r =
+        harness::run_wrapper_call(module, call.function, *ex, call.args, call.kwargs);
+    std::cout << "out: " << summarize(r.out) << "\n";
+#ifdef OPFORGE_HAVE_CHIP
+    if (auto *chip_ex = dynamic_cast<compiler::ChipExecutor *>(ex.get())) {
+      const auto &params = harness::chip_device(chip).params();
+      uint64_t cycles = 0, instructions = 0;
+      std::vector<std::vector<std::pair<std::string, uint64_t>>> deltas;
+      for (const auto &l : chip_ex->launches()) {
+        cycles += l.cycles;
+        instructions += l.instructions;
+        deltas.push_back(l.counter_deltas);
+      }
+      std::cout << "chip " << params.name << " (" << params.grid.rows << "x" << params.grid.cols
+                << " PEs, " << model::timing_mode_name(params.sim.timing) << ")\n"
+                << "launches " << chip_ex->launches().size() << "\n"
+                << "cycles " << cycles << "\n"
+                << "instructions " << instructions << "\n"
+                << "binaries compiled " << chip_ex->binaries_compiled() << "\n";
+      auto top = top_counters(deltas, counters);
+      if (!top.empty()) std::cout << "top counters:\n";
+      for (const auto &[name, value] : top) std::cout << "  " << name << " " << value << "\n";
+    }
+#endif
+    if (check.empty()) return kExitOk;
+    const auto &oracle = harness::OraclePlugin::get();
+    harness::OracleResult ref = oracle.call(check, call.args, call.kwargs);
+    harness::Call expected;
+    expected.overload = check;
+    expected.out = ref.out;
+    expected.mutated = ref.mutated;
+    auto verdict = harness::verify_call(expected, r.out,
+                                        our_mutated(ref, oracle.schema(check), r), nullptr);
+    if (verdict.ok()) {
+      std::cout << "check " << check << ": ok (matches ATen, assert_close tolerances)\n";
+      return kExitOk;
+    }
+    std::cout << "check " << check << ": MISMATCH\n" << verdict.report();
+    return kExitFailure;
+  } catch (const compiler::CompileError &e) {
+    std::cerr << e.rendered();
+    return kExitFailure;
+  }
+}
+
+CommandRegistrar reg{
+    {"run", "run a wrapper call on the chip model (outputs, cycles, counters; --check vs ATen)",
+     run_run}};
+
+}  // namespace
+}  // namespace opforge::cli
