@@ -76,6 +76,15 @@ std::string Emitter::run() {
   ttir::walk_block(*f.body, [&](const Operation &op) {
     for (auto *v : op.operands) users_[v].push_back(&op);
   });
+  // One DMA brings the argument block into local memory: one wait on global
+  // memory instead of one blocking scalar load per argument.
+  if (!f.body->args.empty()) {
+    uint32_t bytes = plan_.args.back().offset_bytes + plan_.args.back().size_bytes;
+    args_ = alloca_of("i64", (bytes + 7) / 8);
+    dma_issue(emit("ptrtoint ptr %args to i64"), emit("ptrtoint ptr " + args_ + " to i64"),
+              std::to_string(bytes), "1", "0", "0", kArgTag);
+    dma_wait(kArgTag);
+  }
   for (size_t i = 0; i < f.body->args.size(); ++i)
     load_arg(*f.body->args[i], plan_.args[i].offset_bytes);
   emit_block(*f.body);
@@ -110,7 +119,7 @@ std::string Emitter::intrinsic(const std::string &name, const std::string &ret,
 }
 
 void Emitter::load_arg(const Value &a, uint32_t offset) {
-  std::string p = emit("getelementptr i8, ptr %args, i64 " + std::to_string(offset));
+  std::string p = emit("getelementptr i8, ptr " + args_ + ", i64 " + std::to_string(offset));
   Elem e = a.type.elem;
   if (a.type.is_block()) throw Error("codegen: block-typed kernel argument " + a.name);
   if (e == Elem::Ptr)

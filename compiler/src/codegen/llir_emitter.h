@@ -193,7 +193,8 @@ class Emitter {
   std::map<const Value *, std::vector<const Operation *>> users_;
   bool pending_dpe_ = false;
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
-  static constexpr int kLoadTag = 1, kStoreTag = 2;
+  static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
+  std::string args_ = "%args";  // the argument block (a local copy)
 };
 
 }  // namespace opforge::compiler::llir
