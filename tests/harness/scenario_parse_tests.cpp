@@ -125,15 +125,6 @@ TEST(ScenarioParse, ZipOfUnequalLengthsRejected) {
   EXPECT_NE(e.find("same number of values"), std::string::npos) << e;
 }
 
-TEST(ScenarioParse, AtenWorkloadsAreDeclaredButRejectedUntilTheyCanRun) {
-  json d = base_doc();
-  d["workloads"] = json::parse(
-      R"([{"kind": "aten", "op": "aten::add.Tensor", "shapes": [[4]], "dtypes": ["float32"]}])");
-  std::string e = error_of(d);
-  EXPECT_NE(e.find("cannot run yet"), std::string::npos) << e;
-  EXPECT_NE(e.find("/workloads/0/kind"), std::string::npos) << e;
-}
-
 TEST(ScenarioParse, MissingProgramAndBadArchAreErrors) {
   json d = base_doc();
   d["workloads"][0]["path"] = "nope.S";
@@ -144,7 +135,9 @@ TEST(ScenarioParse, MissingProgramAndBadArchAreErrors) {
 }
 
 TEST(ScenarioParse, ShippedScenariosParse) {
-  for (const char *f : {"pe_grid_sweep.json", "runner_smoke.json"}) {
+  for (const char *f : {"pe_grid_sweep.json", "runner_smoke.json", "quickstart.json",
+                        "sram_sweep.json", "memory_stress.json", "sfu_precision.json",
+                        "nanogpt.json", "dlrm.json"}) {
     Scenario s = parse_scenario_file(std::string(OPFORGE_SOURCE_DIR) + "/scenarios/" + f);
     EXPECT_FALSE(expand_sweep(s).empty()) << f;
   }

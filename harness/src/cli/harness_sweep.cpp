@@ -10,6 +10,7 @@
 #include "opforge/harness/runner.h"
 #include "opforge/harness/scenario.h"
 #include "opforge/support/error.h"
+#include "opforge/support/h5store.h"
 
 namespace opforge::cli {
 namespace {
@@ -17,22 +18,32 @@ namespace fs = std::filesystem;
 
 constexpr const char *kUsage =
     "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume] [--retry-failed]\n"
-    "                     [--timeout SECONDS] [--list]\n\n"
+    "                     [--timeout SECONDS] [--list] [--quiet]\n"
+    "                     [--backend local|slurm [--partition P] [--sbatch-arg ARG]...\n"
+    "                      [--max-parallel N] [--wait]]\n"
+    "       opforge sweep SCENARIO.json --merge [--out FILE.h5]\n\n"
     "Expand a scenario's sweep into points and run each point in its own child\n"
     "process (the chip model elaborates once per process). Results: one HDF5\n"
-    "file (docs/scenarios.md); per-point shards in FILE.h5.shards/.\n\n"
+    "file (docs/scenarios.md, docs/results.md); per-point shards in FILE.h5.shards/.\n\n"
     "  --jobs N           points run at once (default: number of cores)\n"
     "  --out FILE         results file (default: the scenario's \"output\")\n"
     "  --resume           skip points whose shard exists (finished or failed)\n"
     "  --retry-failed     with --resume, run failed points again\n"
     "  --timeout SECONDS  per-point limit (default: the scenario's timeout_s)\n"
     "  --list             print the points and exit\n"
+    "  --quiet            no report table at the end\n"
+    "  --backend slurm    submit an sbatch job array (one task per point) and a\n"
+    "                     dependent merge job instead of running locally; files in\n"
+    "                     FILE.h5.slurm/. --wait polls until the merge job ends.\n"
+    "  --merge            build FILE.h5 from the shards present (the merge job)\n"
     "Exit status: 0 if every point succeeded, 1 if any failed, 2 usage or bad scenario.\n";
 
 int run_sweep_cmd(const std::vector<std::string> &args) {
   std::string scenario, out;
   harness::RunOptions opts;
-  bool list = false;
+  harness::SlurmOptions slurm;
+  std::string backend = "local";
+  bool list = false, merge = false, wait = false, quiet = false;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string &a = args[k];
     auto value = [&]() -> const std::string * {
@@ -68,6 +79,31 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
       opts.retry_failed = true;
     } else if (a == "--list") {
       list = true;
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (a == "--merge") {
+      merge = true;
+    } else if (a == "--wait") {
+      wait = true;
+    } else if (a == "--backend") {
+      if (!(v = value()) || (*v != "local" && *v != "slurm"))
+        return usage_error("sweep", "--backend needs 'local' or 'slurm'");
+      backend = *v;
+    } else if (a == "--partition") {
+      if (!(v = value())) return usage_error("sweep", "--partition needs a name");
+      slurm.partition = *v;
+    } else if (a == "--sbatch-arg") {
+      if (!(v = value())) return usage_error("sweep", "--sbatch-arg needs an argument");
+      slurm.sbatch_args.push_back(*v);
+    } else if (a == "--max-parallel") {
+      if (!(v = value())) return usage_error("sweep", "--max-parallel needs a number");
+      try {
+        int j = std::stoi(*v);
+        if (j < 1) throw std::invalid_argument("");
+        slurm.max_parallel = unsigned(j);
+      } catch (const std::exception &) {
+        return usage_error("sweep", "--max-parallel needs a positive number, got '" + *v + "'");
+      }
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("sweep", "unknown option '" + a + "'");
     } else if (scenario.empty()) {
@@ -94,12 +130,51 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
     }
     return kExitOk;
   }
+  if (merge && backend == "slurm")
+    return usage_error("sweep", "--merge and --backend slurm do not go together");
+  if (wait && backend != "slurm") return usage_error("sweep", "--wait needs --backend slurm");
   try {
     opts.scenario_file = fs::absolute(scenario).string();
     opts.out = fs::absolute(out.empty() ? s.output : out);
     opts.opforge_exe = fs::read_symlink("/proc/self/exe").string();
     opts.progress = &std::cerr;
+    if (merge) {
+      harness::merge_results(opts.out, s, points);
+      size_t ok = 0;
+      for (const auto &p : points) {
+        try {
+          ok += harness::read_shard(harness::shard_path(opts.out, p.index)).status == "ok";
+        } catch (const std::exception &) {
+        }
+      }
+      std::cout << "merged " << points.size() << " points (" << ok << " ok) into "
+                << opts.out.string() << "\n";
+      return ok == points.size() ? kExitOk : kExitFailure;
+    }
+    if (backend == "slurm") {
+      harness::SlurmSubmission sub = harness::submit_slurm(s, opts, slurm);
+      std::cout << "submitted " << sub.tasks << " point task(s) as Slurm job array "
+                << (sub.array_job.empty() ? "-" : sub.array_job) << ", merge job " << sub.merge_job
+                << "; scripts and logs in " << sub.dir.string() << "\n";
+      if (!wait) return kExitOk;
+      double limit = (opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s) *
+                         double(std::max<size_t>(sub.tasks, 1)) +
+                     600;
+      std::string state = harness::wait_for_slurm_job(sub.merge_job, limit, &std::cerr);
+      if (state != "COMPLETED") {
+        std::cerr << "opforge sweep: error: merge job " << sub.merge_job << " ended " << state
+                  << " (see " << (sub.dir / "merge.log").string() << ")\n";
+        return kExitFailure;
+      }
+      std::cout << harness::format_report(opts.out);
+      std::cout << "results " << opts.out.string() << "\n";
+      h5::File f = h5::File::open(opts.out);
+      for (const auto &st : f.read_string_column("/summary", "status"))
+        if (st != "ok") return kExitFailure;
+      return kExitOk;
+    }
     harness::RunSummary sum = harness::run_sweep(s, opts);
+    if (!quiet) std::cout << harness::format_report(opts.out);
     std::cout << "sweep " << s.name << ": " << sum.total << " points, " << sum.ok << " ok, "
               << sum.failed << " failed, " << sum.ran << " run, " << sum.skipped
               << " skipped (resume), " << sum.wall_s << " s\nresults " << opts.out.string() << "\n";
@@ -112,11 +187,17 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
 
 // The child side: run one point of a scenario and write its shard.
 int run_sweep_point(const std::vector<std::string> &args) {
-  std::string scenario, out;
+  std::string scenario, out, fail_status, fail_reason, fail_log;
   long index = -1;
   for (size_t k = 0; k < args.size(); ++k) {
     if (args[k] == "--index" && k + 1 < args.size())
       index = std::stol(args[++k]);
+    else if (args[k] == "--record-failure" && k + 1 < args.size())
+      fail_status = args[++k];
+    else if (args[k] == "--reason" && k + 1 < args.size())
+      fail_reason = args[++k];
+    else if (args[k] == "--log" && k + 1 < args.size())
+      fail_log = args[++k];
     else if (args[k] == "--out" && k + 1 < args.size())
       out = args[++k];
     else if (scenario.empty() && args[k][0] != '-')
@@ -132,6 +213,11 @@ int run_sweep_point(const std::vector<std::string> &args) {
     auto points = harness::expand_sweep(s);
     if (size_t(index) >= points.size())
       return usage_error("sweep-point", "index " + std::to_string(index) + " out of range");
+    if (!fail_status.empty()) {
+      harness::record_point_failure(s, points[size_t(index)], out, fail_status, fail_reason,
+                                    fail_log);
+      return kExitOk;
+    }
     harness::PointResult r =
         harness::run_point(s, points[size_t(index)], harness::shard_path(out, size_t(index)));
     std::cerr << "point " << index << " " << r.status << " cycles " << r.cycles

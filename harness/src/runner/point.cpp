@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "aten_point.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/runner.h"
 #include "opforge/model/device.h"
@@ -119,9 +120,16 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
   fs::path work = shard.parent_path() / ("work-" + std::to_string(p.index));
   try {
     r.config = point_arch_document(s, p);
-    model::ChipParams params = model::params_from(ArchConfig::from_document(
-        r.config, s.file + " (point " + std::to_string(p.index) + ")"));
+    model::ChipParams params = model::params_from(
+        ArchConfig::from_document(r.config, s.file + " (point " + std::to_string(p.index) + ")"));
     r.config = params.arch.to_json();
+    if (is_aten_family(w.kind)) {
+      detail::run_aten_workload(s, w, params, r);
+      std::error_code ec;
+      fs::remove_all(work, ec);
+      write_shard(shard, r);
+      return r;
+    }
     model::KernelLaunch k;
     fs::path elf = w.kind == Workload::Kind::Asm ? build_asm(w, work) : fs::path(w.path);
     k.image = model::read_elf_file(elf.string());
@@ -150,6 +158,11 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
     r.instructions = lr.instructions;
     r.host_seconds = lr.host_seconds;
     for (const auto &[n, v] : lr.counter_deltas) r.counters.emplace_back(n, v);
+    for (const auto &in : lr.instances) {
+      if (r.instances.size() >= PointResult::kMaxInstances) break;
+      uint64_t prog = (uint64_t(in.pid[2]) * k.grid.y + in.pid[1]) * k.grid.x + in.pid[0];
+      r.instances.push_back({w.name, in.pe, prog, in.start_cycle, in.end_cycle, in.instructions});
+    }
     if (s.sample_interval_cycles) {
       fs::create_directories(work);
       fs::path cf = work / "counters.h5";

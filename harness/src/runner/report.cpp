@@ -1,5 +1,6 @@
 //===- report.cpp - the comparison table of `opforge report` --------------===//
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -12,25 +13,17 @@ namespace opforge::harness {
 
 namespace {
 
-// Sum of counters whose name ends with `suffix` (over PEs / channels).
-uint64_t sum_suffix(const std::vector<std::pair<std::string, uint64_t>> &counters,
-                    const std::string &suffix) {
-  uint64_t t = 0;
-  for (const auto &[n, v] : counters)
-    if (n.size() >= suffix.size() &&
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-      t += v;
-  return t;
-}
-
-uint64_t sum_match(const std::vector<std::pair<std::string, uint64_t>> &counters,
-                   const std::string &prefix, const std::string &suffix) {
-  uint64_t t = 0;
-  for (const auto &[n, v] : counters)
-    if (n.rfind(prefix, 0) == 0 && n.size() >= suffix.size() &&
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-      t += v;
-  return t;
+std::string human(uint64_t bytes) {
+  const char *unit[] = {"B", "K", "M", "G", "T"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char b[32];
+  std::snprintf(b, sizeof b, u ? "%.1f%s" : "%.0f%s", v, unit[u]);
+  return b;
 }
 
 std::string cell(const nlohmann::json &v) {
@@ -69,8 +62,8 @@ std::string format_report(const std::filesystem::path &results) {
     if (!fields_known) {
       for (auto it = axes.begin(); it != axes.end(); ++it) fields.push_back(it.key());
       head.insert(head.end(), fields.begin(), fields.end());
-      for (const char *h : {"status", "cycles", "speedup", "instr", "dma_bytes", "dram_bytes",
-                            "dpe_macs", "sram_hit/miss", "reason"})
+      for (const char *h : {"status", "cycles", "speedup", "instr", "util core/dma/dpe/sfu/dram",
+                            "bytes lmem/sram/dram", "sram_hit", "roofline", "reason"})
         head.push_back(h);
       fields_known = true;
     }
@@ -92,16 +85,29 @@ std::string format_report(const std::filesystem::path &results) {
       std::snprintf(sp, sizeof sp, "%.2fx", double(baseline[workload]) / double(cycles));
     row.push_back(sp);
     row.push_back(ok ? std::to_string(f.attr_int(g, "instructions")) : "-");
-    row.push_back(ok ? std::to_string(sum_suffix(counters, ".dma.bytes_read") +
-                                      sum_suffix(counters, ".dma.bytes_written"))
-                     : "-");
-    row.push_back(ok ? std::to_string(sum_match(counters, "dram.", ".bytes_read") +
-                                      sum_match(counters, "dram.", ".bytes_written"))
-                     : "-");
-    row.push_back(ok ? std::to_string(sum_suffix(counters, ".dpe.macs")) : "-");
-    row.push_back(ok ? std::to_string(sum_suffix(counters, "sram.hits")) + "/" +
-                           std::to_string(sum_suffix(counters, "sram.misses"))
-                     : "-");
+    if (ok) {
+      PointResult pr;
+      pr.cycles = cycles;
+      pr.instructions = uint64_t(f.attr_int(g, "instructions"));
+      pr.config = f.attr_json(g, "config");
+      pr.counters = counters;
+      PointAnalysis an = analyze_point(pr);
+      std::string util;
+      for (const char *u : {"core", "dma", "dpe", "sfu", "dram"})
+        for (const auto &x : an.units)
+          if (x.unit == u)
+            util +=
+                (util.empty() ? "" : "/") + std::to_string(int(std::lround(100 * x.utilization)));
+      row.push_back(util + "%");
+      row.push_back(human(an.lmem_bytes) + "/" + human(an.sram_bytes) + "/" + human(an.dram_bytes));
+      char b[64];
+      std::snprintf(b, sizeof b, "%.0f%%", 100 * an.sram_hit_rate);
+      row.push_back(an.sram_hit_rate < 0 ? "-" : b);
+      std::snprintf(b, sizeof b, "%.0f%% %s", 100 * an.roofline_fraction, an.bound.c_str());
+      row.push_back(b);
+    } else {
+      for (int k = 0; k < 4; ++k) row.push_back("-");
+    }
     std::string reason = f.attr_string(g, "reason");
     if (reason.size() > 60) reason = reason.substr(0, 57) + "...";
     for (char &ch : reason)
@@ -124,7 +130,8 @@ std::string format_report(const std::filesystem::path &results) {
   line(head);
   for (const auto &r : rows) line(r);
   out << "speedup: cycles of the first successful point of the same workload / cycles of the "
-         "point\n";
+         "point; util: busy fraction per unit; roofline: bound cycles / cycles and the binding "
+         "bound (docs/results.md)\n";
   return out.str();
 }
 

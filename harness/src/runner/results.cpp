@@ -51,6 +51,31 @@ void write_point(h5::File &f, const std::string &g, const PointResult &r) {
     f.write_dataset(g + "/trace/values", {r.trace_rows.size(), r.trace_names.size()},
                     std::span<const int64_t>(flat));
   }
+  if (!r.ops.empty()) {
+    h5::Table t = f.create_table(g + "/ops", {{"op", h5::ColumnType::String},
+                                              {"call", h5::ColumnType::String},
+                                              {"status", h5::ColumnType::String},
+                                              {"reason", h5::ColumnType::String},
+                                              {"cycles", h5::ColumnType::Int64},
+                                              {"launches", h5::ColumnType::Int64}});
+    std::vector<h5::Row> rows;
+    for (const auto &o : r.ops)
+      rows.push_back({o.op, o.call, o.status, o.reason, int64_t(o.cycles), int64_t(o.launches)});
+    t.append(rows);
+  }
+  if (!r.instances.empty()) {
+    h5::Table t = f.create_table(g + "/instances", {{"kernel", h5::ColumnType::String},
+                                                    {"pe", h5::ColumnType::Int64},
+                                                    {"program", h5::ColumnType::Int64},
+                                                    {"start_cycle", h5::ColumnType::Int64},
+                                                    {"end_cycle", h5::ColumnType::Int64},
+                                                    {"instructions", h5::ColumnType::Int64}});
+    std::vector<h5::Row> rows;
+    for (const auto &x : r.instances)
+      rows.push_back({x.kernel, int64_t(x.pe), int64_t(x.program), int64_t(x.start_cycle),
+                      int64_t(x.end_cycle), int64_t(x.instructions)});
+    t.append(rows);
+  }
   // Status last: a point with a status attribute is complete.
   f.set_attr(g, "status", r.status);
 }
@@ -71,6 +96,28 @@ PointResult read_point(const h5::File &f, const std::string &g) {
     auto values = f.read_int_column(g + "/counters", "value");
     for (size_t i = 0; i < names.size() && i < values.size(); ++i)
       r.counters.emplace_back(names[i], uint64_t(values[i]));
+  }
+  if (f.exists(g + "/ops")) {
+    auto op = f.read_string_column(g + "/ops", "op");
+    auto call = f.read_string_column(g + "/ops", "call");
+    auto status = f.read_string_column(g + "/ops", "status");
+    auto reason = f.read_string_column(g + "/ops", "reason");
+    auto cycles = f.read_int_column(g + "/ops", "cycles");
+    auto launches = f.read_int_column(g + "/ops", "launches");
+    for (size_t i = 0; i < op.size(); ++i)
+      r.ops.push_back({op[i], call.at(i), status.at(i), reason.at(i), uint64_t(cycles.at(i)),
+                       uint64_t(launches.at(i))});
+  }
+  if (f.exists(g + "/instances")) {
+    auto kernel = f.read_string_column(g + "/instances", "kernel");
+    auto pe = f.read_int_column(g + "/instances", "pe");
+    auto program = f.read_int_column(g + "/instances", "program");
+    auto start = f.read_int_column(g + "/instances", "start_cycle");
+    auto end = f.read_int_column(g + "/instances", "end_cycle");
+    auto instr = f.read_int_column(g + "/instances", "instructions");
+    for (size_t i = 0; i < kernel.size(); ++i)
+      r.instances.push_back({kernel[i], uint32_t(pe.at(i)), uint64_t(program.at(i)),
+                             uint64_t(start.at(i)), uint64_t(end.at(i)), uint64_t(instr.at(i))});
   }
   if (f.exists(g + "/trace")) {
     r.trace_names = f.attr_json(g + "/trace", "names").get<std::vector<std::string>>();
@@ -108,6 +155,19 @@ PointResult read_shard(const fs::path &path) {
   if (!f.exists("/point"))
     throw Error("not a point shard (no /point)", ErrorContext{path.string(), "/point", {}, {}, {}});
   return read_point(f, "/point");
+}
+
+PointResult read_result_point(const fs::path &results, size_t index) {
+  h5::File f = h5::File::open(results);
+  std::string g = "/points/" + std::to_string(index);
+  if (!f.exists("/points"))
+    throw Error("not a sweep results file (no /points)",
+                ErrorContext{results.string(), "/points", {}, {}, {}});
+  if (!f.exists(g))
+    throw Error("no point " + std::to_string(index) + " (the file has " +
+                    std::to_string(f.attr_int("/meta", "points")) + " points)",
+                ErrorContext{results.string(), g, {}, {}, {}});
+  return read_point(f, g);
 }
 
 void merge_results(const fs::path &out, const Scenario &s, const std::vector<SweepPoint> &points) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -69,21 +70,30 @@ std::string fmt_secs(double s) {
   return buf;
 }
 
+// Relative cost of a point for scheduling: the number of PEs it simulates
+// (a per-PE grid, or the workload's grid when smaller), 1 when unknown.
+double estimated_cost(const Scenario &s, const SweepPoint &p) {
+  try {
+    nlohmann::json doc = point_arch_document(s, p);
+    double pes =
+        doc.at("pe_grid").at("rows").get<double>() * doc.at("pe_grid").at("cols").get<double>();
+    const Workload &w = s.workloads[p.workload];
+    if (!w.grid_per_pe && !is_aten_family(w.kind))
+      pes = std::min(pes, double(w.grid[0]) * w.grid[1] * w.grid[2]);
+    return std::max(1.0, pes);
+  } catch (const std::exception &) {
+    return 1.0;
+  }
+}
+
 }  // namespace
 
-RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
-  auto t0 = Clock::now();
-  std::vector<SweepPoint> points = expand_sweep(s);
-  RunSummary sum;
-  sum.total = points.size();
-  unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
-  double timeout_s = opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s;
-  fs::create_directories(shard_dir(opts.out));
-
+std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points, const fs::path &out,
+                                  bool resume, bool retry_failed, RunSummary &sum) {
   std::vector<size_t> todo;
   for (const auto &p : points) {
-    fs::path sp = shard_path(opts.out, p.index);
-    if (opts.resume && fs::exists(sp)) {
+    fs::path sp = shard_path(out, p.index);
+    if (resume && fs::exists(sp)) {
       bool failed = false;
       try {
         PointResult r = read_shard(sp);
@@ -91,7 +101,7 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
       } catch (const Error &) {
         failed = true;  // unreadable: counted as failed
       }
-      if (!failed || !opts.retry_failed) {
+      if (!failed || !retry_failed) {
         ++sum.skipped;
         if (failed)
           ++sum.failed;
@@ -103,6 +113,44 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
     std::error_code ec;
     fs::remove(sp, ec);
     todo.push_back(p.index);
+  }
+  return todo;
+}
+
+void record_point_failure(const Scenario &s, const SweepPoint &p, const fs::path &out,
+                          const std::string &status, const std::string &reason,
+                          const fs::path &log) {
+  PointResult r;
+  r.index = p.index;
+  r.workload = s.workloads[p.workload].name;
+  r.axis_values = nlohmann::json::object();
+  for (const auto &[k, v] : p.axis_values) r.axis_values[k] = v;
+  r.status = status;
+  r.reason = reason;
+  if (!log.empty()) {
+    std::string t = tail(log, 400);
+    if (!t.empty()) r.reason += ": " + t;
+  }
+  write_shard(shard_path(out, p.index), r);
+}
+
+RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
+  auto t0 = Clock::now();
+  std::vector<SweepPoint> points = expand_sweep(s);
+  RunSummary sum;
+  sum.total = points.size();
+  unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+  double timeout_s = opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s;
+  fs::create_directories(shard_dir(opts.out));
+
+  std::vector<size_t> todo = points_to_run(points, opts.out, opts.resume, opts.retry_failed, sum);
+  // Longest first: a sweep over grid sizes has points whose cost differs by
+  // the PE count; started last, the big ones would run alone at the end.
+  if (jobs > 1 && todo.size() <= 10000) {
+    std::vector<double> cost(points.size(), 1.0);
+    for (size_t i : todo) cost[i] = estimated_cost(s, points[i]);
+    std::stable_sort(todo.begin(), todo.end(),
+                     [&](size_t a, size_t b) { return cost[a] > cost[b]; });
   }
 
   std::vector<Child> running;

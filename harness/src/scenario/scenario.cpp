@@ -9,6 +9,7 @@
 #include "opforge/model/params.h"
 #include "opforge/support/arch_config.h"
 #include "opforge/support/error.h"
+#include "workload_parse.h"
 
 namespace opforge::harness {
 namespace fs = std::filesystem;
@@ -108,14 +109,11 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
                         const std::string &base_dir) {
   Workload out;
   std::string kind = c.str(c.need(w, path, "kind"), path + "/kind");
-  if (kind == "aten") {
-    c.only(w, path, {"name", "kind", "op", "shapes", "dtypes"});
-    c.fail(path + "/kind",
-           "workload kind 'aten' cannot run yet: ATen overloads need the compiler's code generator "
-           "to produce chip programs (use kind 'elf' or 'asm')");
-  }
+  if (kind == "aten" || kind == "corpus" || kind == "trace")
+    return detail::parse_aten_family_workload(w, c.file, path, base_dir);
   if (kind != "elf" && kind != "asm")
-    c.fail(path + "/kind", "unknown workload kind '" + kind + "' (expected elf, asm or aten)");
+    c.fail(path + "/kind",
+           "unknown workload kind '" + kind + "' (expected elf, asm, aten, corpus or trace)");
   c.only(w, path, {"name", "kind", "path", "grid", "args"});
   out.kind = kind == "elf" ? Workload::Kind::Elf : Workload::Kind::Asm;
   fs::path p = c.str(c.need(w, path, "path"), path + "/path");
@@ -172,9 +170,7 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
 
 }  // namespace
 
-json resolved_arch_document(const std::string &arch) {
-  return ArchConfig::load(arch).to_json();
-}
+json resolved_arch_document(const std::string &arch) { return ArchConfig::load(arch).to_json(); }
 
 void set_arch_field(json &doc, const std::string &dotted, const json &value,
                     const std::string &where) {

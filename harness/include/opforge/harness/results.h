@@ -21,6 +21,25 @@
 
 namespace opforge::harness {
 
+// One ATen call of an aten/corpus/trace workload.
+struct OpRecord {
+  std::string op;         // "aten::mm"
+  std::string call;       // short form with shapes: "aten::mm(f32[64, 64], f32[64, 64])"
+  std::string status;     // "ok", "failed" (ran, wrong result or fault), "unsupported" (no kernel)
+  std::string reason;     // empty when ok
+  uint64_t cycles = 0;    // kernel cycles on the chip (sum over its launches)
+  uint64_t launches = 0;  // kernel launches the call made
+};
+
+// One program instance of a kernel launch on a PE (absolute chip cycles).
+struct InstanceSpan {
+  std::string kernel;  // workload or op name
+  uint32_t pe = 0;
+  uint64_t program = 0;  // linear program id
+  uint64_t start_cycle = 0, end_cycle = 0;
+  uint64_t instructions = 0;
+};
+
 struct PointResult {
   size_t index = 0;
   std::string workload;
@@ -36,7 +55,42 @@ struct PointResult {
   std::vector<std::string> trace_names;
   std::vector<int64_t> trace_cycles;
   std::vector<std::vector<int64_t>> trace_rows;
+  std::vector<OpRecord> ops;            // aten/corpus/trace workloads: per call, in order
+  std::vector<InstanceSpan> instances;  // program instances (at most kMaxInstances)
+  static constexpr size_t kMaxInstances = 20000;
 };
+
+// Figures derived from a point's counters and configuration (shared by
+// `opforge report` and `opforge triage`; docs/results.md defines them).
+struct UnitUse {
+  std::string unit;        // "core", "dma", "dpe", "sfu", "noc", "sram", "dram"
+  double utilization = 0;  // busy fraction of the unit's capacity over the point's cycles
+  std::string detail;      // how it was computed, with the figures
+};
+struct PointAnalysis {
+  uint64_t cycles = 0;
+  std::vector<UnitUse> units;                            // in the order above
+  std::vector<std::pair<std::string, uint64_t>> stalls;  // summed over PEs, largest first
+  uint64_t dram_bytes = 0, sram_bytes = 0, lmem_bytes = 0, noc_bytes = 0, dma_bytes = 0;
+  double sram_hit_rate = -1;  // -1: no SRAM accesses
+  uint64_t instructions = 0, dpe_macs = 0;
+  // Roofline: the larger of the DRAM-bandwidth bound, the DPE bound and the
+  // issue bound (one instruction per PE per cycle), in cycles.
+  double dram_bound_cycles = 0, dpe_bound_cycles = 0, issue_bound_cycles = 0;
+  double roofline_cycles = 0;
+  double roofline_fraction = 0;          // roofline_cycles / cycles (1 = at the roof)
+  std::string bound;                     // which bound is largest: "dram", "dpe" or "issue"
+  std::string bottleneck;                // unit with the highest utilization
+  std::vector<std::string> suggestions;  // most useful first, at most three
+};
+PointAnalysis analyze_point(const PointResult &r);
+
+// scripts/plot-results.py of the source tree ($OPFORGE_PLOT_SCRIPT overrides).
+std::string plot_script_path();
+
+// Reads point `index` of a merged results file. Throws opforge::Error naming
+// the file when it or the point is missing.
+PointResult read_result_point(const std::filesystem::path &results, size_t index);
 
 std::filesystem::path shard_dir(const std::filesystem::path &out);
 std::filesystem::path shard_path(const std::filesystem::path &out, size_t index);

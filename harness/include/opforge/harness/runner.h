@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "opforge/harness/results.h"
 #include "opforge/harness/sweep.h"
@@ -36,6 +37,41 @@ struct RunSummary {
 };
 
 RunSummary run_sweep(const Scenario &s, const RunOptions &opts);
+
+// The points a run has left to do: all of them, or with `resume` those
+// without a shard (and failed ones with `retry_failed`). Stale shards of the
+// points returned are removed. Counts skipped/ok/failed into `sum`.
+std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points,
+                                  const std::filesystem::path &out, bool resume, bool retry_failed,
+                                  RunSummary &sum);
+
+// Slurm backend: an sbatch job array (one task per point left to run; each
+// task runs `opforge sweep-point` under `timeout` and always leaves a shard,
+// so a failed point never blocks the merge) plus a merge job that depends on
+// the array (afterany) and runs `opforge sweep --merge`. Files go to
+// <out>.slurm/ (points.sbatch, merge.sbatch, task logs).
+struct SlurmOptions {
+  std::string partition;                 // "" : the cluster's default
+  std::vector<std::string> sbatch_args;  // extra sbatch arguments for both jobs
+  unsigned max_parallel = 0;             // array throttle (%N); 0: none
+};
+struct SlurmSubmission {
+  std::string array_job, merge_job;  // job ids ("" when nothing was left to run)
+  size_t tasks = 0;
+  std::filesystem::path dir;
+};
+// Throws opforge::Error with sbatch's message when Slurm cannot be reached.
+SlurmSubmission submit_slurm(const Scenario &s, const RunOptions &opts, const SlurmOptions &so);
+// Polls `squeue --states=all` until the job ends; returns its final state
+// ("COMPLETED", "FAILED", ...). A job pending on a dependency that can never
+// be satisfied, or that squeue no longer knows, ends the wait with an error.
+std::string wait_for_slurm_job(const std::string &job, double timeout_s, std::ostream *progress);
+
+// Writes the shard of a point whose process died without one (the Slurm
+// task's side): status and reason, plus the tail of `log` when given.
+void record_point_failure(const Scenario &s, const SweepPoint &p, const std::filesystem::path &out,
+                          const std::string &status, const std::string &reason,
+                          const std::filesystem::path &log);
 
 // Run one point in this process and write its shard (the child's side).
 // Returns the result written.

@@ -26,15 +26,39 @@ struct KernelArg {
   bool per_program = false;  // Alloc: bytes are per program instance
 };
 
+// One ATen call of an `aten` or `trace` workload. Arguments are JSON in the
+// call-spec form of docs/scenarios.md: numbers, booleans, null, strings,
+// lists, {"shape": [..], "dtype": "float32"[, "low": a, "high": b]} for a
+// random tensor, {"dtype_value": "float32"} for a torch dtype argument.
+struct AtenCall {
+  std::string op;         // "aten::add.Tensor"
+  nlohmann::json args;    // list of call specs
+  nlohmann::json kwargs;  // object of call specs
+  std::string where;      // file and JSON path, for errors
+};
+
 struct Workload {
-  enum class Kind { Elf, Asm, Aten };
+  enum class Kind { Elf, Asm, Aten, Corpus, Trace };
   std::string name;
   Kind kind = Kind::Elf;
-  std::string path;              // Elf / Asm: absolute path of the program
-  bool grid_per_pe = false;      // one program instance per PE of the point
+  std::string path;          // Elf / Asm: the program; Corpus: the corpus; Trace: the trace file
+  bool grid_per_pe = false;  // one program instance per PE of the point
   uint32_t grid[3] = {1, 1, 1};  // otherwise this grid
   std::vector<KernelArg> args;
+  // Aten / Trace: the calls, in order; Corpus: the overloads and dtypes selected.
+  std::vector<AtenCall> calls;
+  std::vector<std::string> overloads;
+  std::vector<std::string> dtypes;
+  uint64_t max_calls = 0;  // Corpus: per overload and dtype (0: all)
+  bool verify = true;      // Aten / Trace: compare with the IR interpreter's result
+  std::string library;     // kernel library directory ("" : the shipped one)
+  uint64_t seed = 0;       // random inputs
 };
+
+// Workload kinds that run ATen overloads through the kernel library.
+inline bool is_aten_family(Workload::Kind k) {
+  return k == Workload::Kind::Aten || k == Workload::Kind::Corpus || k == Workload::Kind::Trace;
+}
 
 // One sweep axis: a single field, or several fields zipped (same length).
 struct SweepAxis {

@@ -1,0 +1,72 @@
+//===- harness_plot.cpp - `opforge plot`: matplotlib figures of a sweep ---===//
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "opforge/harness/cli.h"
+#include "opforge/harness/results.h"
+
+namespace opforge::cli {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char *kUsage =
+    "usage: opforge plot RESULTS.h5 --out DIR\n\n"
+    "Render a sweep's results with matplotlib (Debian's python3-matplotlib and\n"
+    "python3-h5py; scripts/plot-results.py): a roofline per kernel, heatmaps of\n"
+    "cycles over pairs of swept fields, counter timelines of sampled points and\n"
+    "per-op cycles of aten/trace workloads. PNG files go to DIR.\n";
+
+int run_plot(const std::vector<std::string> &args) {
+  std::string file, out;
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (args[k] == "--help" || args[k] == "-h") {
+      std::cout << kUsage;
+      return kExitOk;
+    } else if (args[k] == "--out" && k + 1 < args.size()) {
+      out = args[++k];
+    } else if (!args[k].empty() && args[k][0] == '-') {
+      return usage_error("plot", "unknown option '" + args[k] + "'");
+    } else if (file.empty()) {
+      file = args[k];
+    } else {
+      return usage_error("plot", "more than one results file given");
+    }
+  }
+  if (file.empty() || out.empty()) return usage_error("plot", "needs RESULTS.h5 --out DIR");
+  std::string script = harness::plot_script_path();
+  if (!fs::exists(script)) {
+    std::cerr << "opforge plot: error: plotting script not found: " << script
+              << " (set OPFORGE_PLOT_SCRIPT)\n";
+    return kExitFailure;
+  }
+  // Debian's python3 (python3-matplotlib, python3-h5py), not a virtualenv's.
+  const char *python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::cout << std::flush;
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    std::cerr << "opforge plot: error: fork failed\n";
+    return kExitFailure;
+  }
+  if (pid == 0) {
+    ::execlp(python, python, script.c_str(), file.c_str(), "--out", out.c_str(),
+             static_cast<char *>(nullptr));
+    std::cerr << "opforge plot: error: cannot run " << python << "\n";
+    ::_exit(127);
+  }
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0) {
+  }
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    std::cerr << "opforge plot: error: " << script << " failed\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+CommandRegistrar reg{{"plot", "render a sweep's results as PNG figures (matplotlib)", run_plot}};
+
+}  // namespace
+}  // namespace opforge::cli

@@ -1,0 +1,19 @@
+//===- aten_point.h - runs aten/corpus/trace workloads on the chip (internal) ===//
+#pragma once
+
+#include "opforge/harness/results.h"
+#include "opforge/harness/scenario.h"
+#include "opforge/model/params.h"
+
+namespace opforge::harness::detail {
+
+// Runs every ATen call of the workload through the kernel library's wrappers
+// on a model::Device built from `params` (one per process), in order. Fills
+// r.ops (one record per call: cycles, launches, status, reason), r.cycles and
+// r.instructions (sums over the kernel launches), r.counters (summed deltas),
+// r.status ("ok" only when every call ran and verified) and r.reason. A call
+// whose overload has no kernel is recorded as "unsupported" and the rest go on.
+void run_aten_workload(const Scenario &s, const Workload &w, const model::ChipParams &params,
+                       PointResult &r);
+
+}  // namespace opforge::harness::detail

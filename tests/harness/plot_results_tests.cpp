@@ -1,0 +1,32 @@
+// plot_results_tests.cpp - `opforge plot` renders PNGs from a real results file.
+#include "runner_sampled_point.h"
+
+using namespace opforge;
+namespace fs = std::filesystem;
+
+namespace {
+
+class PlotResults : public runner_test::RunnerDir {};
+
+bool is_png(const std::string &bytes) { return bytes.rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
+
+TEST_F(PlotResults, RooflineSweepAndTimelineFiguresAreWritten) {
+  auto results = runner_test::sampled_sweep(*this);
+  auto out = dir_ / "plots";
+  ASSERT_EQ(opforge("plot " + results.string() + " --out " + out.string()), 0) << err_ << out_;
+  for (const char *f :
+       {"roofline.png", "sweep_pe_dma_engines.png", "timeline_point0.png", "timeline_point1.png"}) {
+    ASSERT_TRUE(fs::exists(out / f)) << f << "\n" << out_;
+    std::string bytes = slurp(out / f);
+    EXPECT_TRUE(is_png(bytes)) << f;
+    EXPECT_GT(bytes.size(), 10000u) << f;  // a rendered figure, not an empty canvas
+  }
+}
+
+TEST_F(PlotResults, NotAResultsFileIsAnError) {
+  std::ofstream(dir_ / "junk.h5") << "not hdf5";
+  EXPECT_EQ(opforge("plot " + (dir_ / "junk.h5").string() + " --out " + (dir_ / "p").string()), 1);
+  EXPECT_NE(err_.find("junk.h5"), std::string::npos) << err_;
+}
+
+}  // namespace
