@@ -173,7 +173,8 @@ void bench_kernel(const char *name, opforge::isa::DpeDType dtype,
                   opforge::rtl::testing::MatmulShape shape, double budget_s) {
   const KernelFigures tlm = kernel_child("tlm", dtype, shape, budget_s);
   for (const char *impl : {"tlm", "rtl", "lockstep"}) {
-    const KernelFigures f = std::string(impl) == "tlm" ? tlm : kernel_child(impl, dtype, shape, budget_s);
+    const KernelFigures f =
+        std::string(impl) == "tlm" ? tlm : kernel_child(impl, dtype, shape, budget_s);
     if (!f.ok || !f.launches) {
       std::printf("kernel %s %ux%ux%u %-8s  FAILED\n", name, shape.m, shape.n, shape.k, impl);
       continue;
@@ -185,8 +186,9 @@ void bench_kernel(const char *name, opforge::isa::DpeDType dtype,
         "  %9.3f ms/launch  %7.2f M sim cycles/s  slowdown vs tlm %6.1fx\n",
         name, shape.m, shape.n, shape.k, shape.tm, shape.tn, shape.tk, impl,
         static_cast<unsigned long long>(f.first_cycles),
-        f.first_cycles == tlm.first_cycles ? " (= tlm)" : " (differs from tlm!)", per_launch_s * 1e3,
-        f.cycles / f.host_s / 1e6, tlm_per_launch_s > 0 ? per_launch_s / tlm_per_launch_s : 0.0);
+        f.first_cycles == tlm.first_cycles ? " (= tlm)" : " (differs from tlm!)",
+        per_launch_s * 1e3, f.cycles / f.host_s / 1e6,
+        tlm_per_launch_s > 0 ? per_launch_s / tlm_per_launch_s : 0.0);
   }
 }
 #endif

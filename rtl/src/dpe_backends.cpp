@@ -73,8 +73,9 @@ model::DpeOutcome LockstepDpeBackend::execute(const model::DpeJob &job) {
 
 void register_model_backends(RtlBackendOptions options) {
   model::register_dpe_backend(
-      "rtl", [options](const model::ChipParams &p, uint32_t r, uint32_t c,
-                       const model::DpeBackendOptions &mo) -> std::unique_ptr<model::DpeBackend> {
+      "rtl",
+      [options](const model::ChipParams &p, uint32_t r, uint32_t c,
+                const model::DpeBackendOptions &mo) -> std::unique_ptr<model::DpeBackend> {
         return std::make_unique<RtlDpeBackend>(p, r, c, mo, options);
       });
   model::register_dpe_backend(

@@ -94,8 +94,7 @@ DpeLockstepResult dpe_lockstep(DpeRtl &rtl, const isa::DpeCommand &cmd, std::spa
   dpe_reference(cmd, expected, base);
   const DpeArrayShape array = rtl.array_shape();
   const DpeRunResult run = rtl.run(cmd, mem, base);
-  return compare_dpe_results(cmd, array, expected, mem, base,
-                             dpe_command_cycles(array, cmd),
+  return compare_dpe_results(cmd, array, expected, mem, base, dpe_command_cycles(array, cmd),
                              run.cycles);
 }
 

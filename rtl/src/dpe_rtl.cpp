@@ -162,8 +162,7 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
   top.cmd_valid = 1;
   top.cout_ready = 1;
 
-  const uint64_t watchdog_cycles =
-      4 * dpe_command_cycles(array, cmd) + 1000;
+  const uint64_t watchdog_cycles = 4 * dpe_command_cycles(array, cmd) + 1000;
   uint64_t cycles = 0;
   bool accepted = false, finished = false;
   while (!finished) {

@@ -1,4 +1,4 @@
-//===- rtl_backends.cpp - makes pe.dpe.impl=rtl|lockstep available to every command running the chip model -===//
+//===- rtl_backends.cpp - registers pe.dpe.impl=rtl|lockstep for every chip-model command -===//
 //
 // Not a subcommand: a static registration (compiled into the executable, so
 // it is not dropped as it would be from a static library) of opforge_rtl's

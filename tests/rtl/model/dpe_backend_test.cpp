@@ -1,4 +1,4 @@
-//===- dpe_backend_test.cpp - pe.dpe.impl=rtl|lockstep: the verilated DPE inside the chip model -===//
+//===- dpe_backend_test.cpp - pe.dpe.impl=rtl|lockstep: the verilated DPE in the chip model -===//
 //
 // Each test case builds one Device (SystemC elaborates once per process;
 // ctest runs every case in its own process).
@@ -46,26 +46,24 @@ TEST_P(DpeLockstepKernel, ResultsAndCyclesAgreeOnEveryCommandOfEveryPe) {
     ASSERT_EQ(r.c[i], want[i]) << "C[" << i / kern.s.n << "][" << i % kern.s.n << "]";
   const uint32_t pes = dev.params().num_pes();
   for (uint32_t pe = 0; pe < pes; ++pe) {
-    const std::string pre =
-        "pe[" + std::to_string(pe / dev.params().grid.cols) + "][" +
-        std::to_string(pe % dev.params().grid.cols) + "].dpe.";
+    const std::string pre = "pe[" + std::to_string(pe / dev.params().grid.cols) + "][" +
+                            std::to_string(pe % dev.params().grid.cols) + "].dpe.";
     EXPECT_EQ(dev.counter(pre + "commands"), kern.commands) << pre;
     EXPECT_EQ(dev.counter(pre + "bad_descriptors"), 0u) << pre;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Tiny, DpeLockstepKernel,
-    ::testing::Values(LockstepCase{DpeDType::BF16, {8, 8, 16, 8, 8, 16}},
-                      LockstepCase{DpeDType::BF16, {16, 16, 32, 16, 16, 16}},
-                      LockstepCase{DpeDType::BF16, {20, 28, 40, 16, 16, 16}},
-                      LockstepCase{DpeDType::BF16, {5, 7, 9, 4, 8, 5}},
-                      LockstepCase{DpeDType::FP16, {12, 24, 20, 8, 16, 16}},
-                      LockstepCase{DpeDType::INT8, {8, 8, 16, 8, 8, 16}},
-                      LockstepCase{DpeDType::INT8, {16, 16, 32, 16, 16, 16}},
-                      LockstepCase{DpeDType::INT8, {20, 28, 41, 16, 16, 16}},
-                      LockstepCase{DpeDType::INT8, {5, 7, 9, 4, 8, 5}}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Tiny, DpeLockstepKernel,
+                         ::testing::Values(LockstepCase{DpeDType::BF16, {8, 8, 16, 8, 8, 16}},
+                                           LockstepCase{DpeDType::BF16, {16, 16, 32, 16, 16, 16}},
+                                           LockstepCase{DpeDType::BF16, {20, 28, 40, 16, 16, 16}},
+                                           LockstepCase{DpeDType::BF16, {5, 7, 9, 4, 8, 5}},
+                                           LockstepCase{DpeDType::FP16, {12, 24, 20, 8, 16, 16}},
+                                           LockstepCase{DpeDType::INT8, {8, 8, 16, 8, 8, 16}},
+                                           LockstepCase{DpeDType::INT8, {16, 16, 32, 16, 16, 16}},
+                                           LockstepCase{DpeDType::INT8, {20, 28, 41, 16, 16, 16}},
+                                           LockstepCase{DpeDType::INT8, {5, 7, 9, 4, 8, 5}}),
+                         case_name);
 
 TEST(DpeBackendRtl, BusyCyclesAreTheTlmPrediction) {
   register_model_backends();
@@ -76,7 +74,8 @@ TEST(DpeBackendRtl, BusyCyclesAreTheTlmPrediction) {
   EXPECT_EQ(r.c, kern.reference());
   // The RTL's cycles (booked by the rtl backend) equal dpe_tlm_cycles().
   uint64_t predicted = 0;
-  for (const isa::DpeCommand &c : kern.cmds) predicted += model::dpe_tlm_cycles(dev.params().dpe, c);
+  for (const isa::DpeCommand &c : kern.cmds)
+    predicted += model::dpe_tlm_cycles(dev.params().dpe, c);
   EXPECT_EQ(dev.counter("pe[0][0].dpe.busy_cycles"), predicted);
   EXPECT_EQ(dev.counter("pe[1][1].dpe.busy_cycles"), predicted);
 }

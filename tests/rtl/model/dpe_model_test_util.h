@@ -1,4 +1,4 @@
-//===- dpe_model_test_util.h - tiled matmul kernels on the chip model for the DPE backend tests -===//
+//===- dpe_model_test_util.h - tiled matmul kernels on the chip model for DPE tests -===//
 #pragma once
 
 #include <bit>
