@@ -60,7 +60,25 @@ void Emitter::for_loop(const Operation &op) {
   }
 }
 
-void Emitter::yield_into(const Operation &y, const ttir::Block &,
+// Does `v` read block arguments only through `arg` itself, element for
+// element (so `arg`'s buffer can be overwritten in place while computing v)?
+bool Emitter::elementwise_on(const Value *v, const Value *arg) const {
+  if (v == arg || !v->type.is_block()) return true;
+  if (!v->def) return false;  // another block argument
+  if (bufs_.count(v) || dma_raw_.count(v)) return true;
+  const Operation &op = *v->def;
+  if (op.kind == OpKind::Splat || op.kind == OpKind::Constant || op.kind == OpKind::MakeRange)
+    return true;
+  if (!op.regions.empty()) return false;
+  for (auto *o : op.operands) {
+    if (!o->type.is_block()) continue;
+    if (o->type.shape != v->type.shape) return false;  // broadcasts remap indices
+    if (!elementwise_on(o, arg)) return false;
+  }
+  return true;
+}
+
+void Emitter::yield_into(const Operation &y, const ttir::Block &body,
                          const std::vector<std::string> &slots, bool via_temp) {
   flush_loads();
   // In-place DPE accumulators are not copied; anything else read from a DPE
@@ -74,23 +92,32 @@ void Emitter::yield_into(const Operation &y, const ttir::Block &,
   }
   // Sources: a materialized result's own buffer (it cannot alias a slot),
   // otherwise a temporary filled before any slot is written.
+  // An update like `ptrs += step` that reads only its own carried buffer,
+  // element for element, is computed in place after the temporaries.
   std::vector<std::string> temps(y.operands.size());
+  std::vector<bool> in_place(y.operands.size(), false);
   for (size_t j = 0; j < y.operands.size(); ++j) {
     const Value *v = y.operands[j];
     if (!v->type.is_block() || !via_temp) continue;
     auto b = bufs_.find(v);
     if (v->def && b != bufs_.end()) {
       temps[j] = b->second;
+    } else if (v->def && !dma_raw_.count(v) && j + 1 < body.args.size() &&
+               elementwise_on(v, body.arg(j + 1))) {
+      in_place[j] = true;
+      temps[j] = slots[j];
     } else {
       temps[j] = alloca_of(bufty(v->type.elem), v->type.numel());
       fill(v, temps[j], v);
     }
   }
+  for (size_t j = 0; j < y.operands.size(); ++j)
+    if (in_place[j]) fill(y.operands[j], slots[j], y.operands[j]);
   for (size_t j = 0; j < y.operands.size(); ++j) {
     const Value *v = y.operands[j];
     if (v->type.is_block()) {
       if (via_temp) {
-        if (temps[j] == slots[j]) continue;  // computed in place (a DPE accumulator)
+        if (temps[j] == slots[j]) continue;  // computed in place
         // An element loop, not llvm.memcpy: there is no C library to call.
         std::string ty = bufty(v->type.elem);
         loop(0, v->type.numel(), [&](const std::string &i) {

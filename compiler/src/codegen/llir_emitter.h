@@ -130,6 +130,7 @@ class Emitter {
   void yield_into(const Operation &y, const ttir::Block &, const std::vector<std::string> &slots,
                   bool via_temp);
 
+  bool elementwise_on(const Value *v, const Value *arg) const;
   void if_op(const Operation &op);
 
   // Applies a combine region to scalar values; returns the values it returns.
