@@ -445,6 +445,7 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
     return r;
   }
   const std::string wrapper = use_runtime ? std::string() : file->wrapper_for(overload);
+  const int64_t selected = r.total;
   r.total = 0;
   static std::mutex corpus_mutex;  // HDF5 reads are not thread-safe
   for (const auto &group : groups) {
@@ -455,6 +456,8 @@ OverloadResult validate_overload(const Corpus &corpus, const KernelLibrary &libr
     } catch (const std::exception &e) {
       // A corrupt or truncated corpus fails this overload; the others go on.
       r.error = overload + ": cannot read its recorded calls: " + one_line(e.what());
+      r.total = selected;
+      r.passed = 0;
       return r;
     }
     for (const Call &call : calls) {
