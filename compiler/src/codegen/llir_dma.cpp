@@ -96,6 +96,16 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
 
 std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {
   if (!mask->type.is_block()) return scalar(mask);
+  // all(x & y) = all(x) && all(y); a broadcast or expand_dims of a (non-empty)
+  // block holds everywhere iff its source does: a 64x64 tile mask built from
+  // a row and a column condition costs 64 + 64 checks, not 4096.
+  if (const Operation *d = mask->def; d && !bufs_.count(mask) && !dma_raw_.count(mask)) {
+    if (d->kind == OpKind::AndI)
+      return emit("and i1 " + all_true(d->operands[0], d->operands[0]->type.shape) + ", " +
+                  all_true(d->operands[1], d->operands[1]->type.shape));
+    if (d->kind == OpKind::Broadcast || d->kind == OpKind::ExpandDims || d->kind == OpKind::Splat)
+      return all_true(d->operands[0], d->operands[0]->type.shape);
+  }
   std::string slot = alloca_of("i1");
   line("store i1 true, ptr " + slot);
   loop_nest(shape, [&](const Idx &idx) {
