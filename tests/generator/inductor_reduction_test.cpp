@@ -61,6 +61,33 @@ void expect_all_pass(const std::string &corpus_path, const std::string &overload
   EXPECT_EQ(r.passed, r.total) << describe(r);
 }
 
+// Every overload of the family's table, rendered with its schema from the full corpus
+// (corpus/opinfo.h5, made by `make corpus`), loads into a kernel library: it parses and lints.
+void expect_family_renders_and_lints(const std::string &family) {
+  const std::string corpus_path = OPFORGE_SOURCE_DIR "/corpus/opinfo.h5";
+  if (!fs::exists(corpus_path)) GTEST_SKIP() << "no full corpus at " << corpus_path;
+  auto corpus = harness::Corpus::open(corpus_path);
+  auto table = generator::LoweringTable::load(generator::LoweringTable::default_dir());
+  auto families = table.families();
+  ASSERT_TRUE(families.count(family)) << "no table for family " << family;
+  const std::string dir = test::temp_dir();
+  int rendered_count = 0;
+  for (const auto &overload : families[family]) {
+    if (!corpus.has_overload(overload)) continue;
+    auto r = table.render(overload, corpus.overload(overload).schema);
+    ASSERT_EQ(r.error, "") << overload;
+    std::ofstream(fs::path(dir) / harness::library_file_name_for(overload)) << r.source;
+    ++rendered_count;
+  }
+  EXPECT_GT(rendered_count, 0);
+  auto library = harness::KernelLibrary::load(dir);
+  EXPECT_EQ(static_cast<int>(library.files().size()), rendered_count);
+  for (const auto &f : library.files()) {
+    EXPECT_EQ(f.error, "") << f.path;
+    EXPECT_NE(f.wrapper_for(f.overload), "") << f.path << " has no wrapper for " << f.overload;
+  }
+}
+
 const std::vector<DType> kAllSmall = {DType::Float32, DType::BFloat16, DType::Int64, DType::Bool};
 const std::vector<DType> kFloats = {DType::Float32, DType::BFloat16};
 
@@ -79,4 +106,8 @@ TEST(InductorReduction, AmaxArgmaxAndMaxDimAgreeWithATenIncludingNaN) {
   expect_all_pass(test::small_corpus(), "aten::amax", kAllSmall);
   expect_all_pass(test::small_corpus(), "aten::argmax", kAllSmall);
   expect_all_pass(test::small_corpus(), "aten::max.dim", kAllSmall);
+}
+
+TEST(InductorReduction, EveryTableRowRendersParsesAndLints) {
+  expect_family_renders_and_lints("reduction");
 }
