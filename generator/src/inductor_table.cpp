@@ -1,5 +1,6 @@
 // inductor_table.cpp - loads the lowering table and fills Triton templates.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>

@@ -244,6 +244,9 @@ class Machine {
     transition(a, State::Feedback, failure_kind_name(f.kind));
     std::string text = summarize_failure(stage, f, opts_.feedback);
     a.result.last_feedback = text;
+    std::string first_line = f.message.substr(0, f.message.find('\n'));
+    a.result.last_failure = failure_kind_name(f.kind) + ": " + first_line +
+                            (f.call_summary.empty() ? "" : " [call " + f.call_summary + "]");
     PromptContext ctx = job_.context;
     ctx.feedback = text;
     a.messages.push_back({"assistant", reply.text});

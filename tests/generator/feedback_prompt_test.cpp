@@ -11,6 +11,7 @@
 #include "opforge/generator/feedback.h"
 #include "opforge/generator/openai_provider.h"
 #include "opforge/generator/prompt.h"
+#include "opforge/harness/judge.h"
 #include "opforge/support/error.h"
 
 using namespace opforge;
@@ -195,9 +196,11 @@ EvaluatorOptions inplace_add_options() {
   c.kwargs = {{"alpha", harness::Value::of_int(3)}};
   c.out = harness::Value::of_tensor(want);
   c.mutated = {{"self", harness::Value::of_tensor(want)}};
+  harness::JudgeOptions j;
+  j.calls = {c};
+  j.schema = "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)";
   EvaluatorOptions o;
-  o.calls = {c};
-  o.schema = "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)";
+  o.judge = harness::corpus_judge_factory(std::move(j));
   return o;
 }
 }  // namespace

@@ -27,6 +27,7 @@
 #include "opforge/generator/loop.h"
 #include "opforge/generator/openai_provider.h"
 #include "opforge/generator/replay_provider.h"
+#include "opforge/harness/judge.h"
 
 using namespace opforge;
 using namespace opforge::generator;
@@ -143,8 +144,10 @@ OverloadJob add_job() {
   job.context.dtypes = "float32";
   job.context.target_constraints = compiler::describe(compiler::mtia_capabilities());
   job.make_evaluator = [] {
+    harness::JudgeOptions j;
+    j.calls = add_calls();
     EvaluatorOptions o;
-    o.calls = add_calls();
+    o.judge = harness::corpus_judge_factory(std::move(j));
     return make_reference_evaluator(std::move(o));
   };
   return job;

@@ -2,24 +2,23 @@
 //===//
 #include <boost/program_options.hpp>
 
-#include <atomic>
+#include <map>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
-#include "opforge/compiler/capability.h"
+#include "opforge/generator/inductor.h"
 #include "opforge/generator/loop.h"
 #include "opforge/generator/openai_provider.h"
 #include "opforge/generator/replay_provider.h"
+#include "opforge/generator/report.h"
 #include "opforge/harness/catalog.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/corpus.h"
+#include "opforge/harness/judge.h"
 #include "opforge/support/error.h"
 
 namespace po = boost::program_options;
@@ -29,14 +28,20 @@ namespace opforge::cli {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: opforge generate (--ops aten::X,... | --all | --category C) --provider openai|replay\n"
-    "                        [--k N] [--jobs N] [--out DIR] [--library DIR] [--force]\n"
-    "                        [--base-url URL --model M ...] [--replay RUNLOG]\n\n"
+    "usage: opforge generate (--ops aten::X,... | --all | --category C)\n"
+    "                        [--provider inductor|openai|replay] [--k N] [--jobs N] [--out DIR]\n"
+    "                        [--library DIR] [--force] [--executor interp|chip]\n"
+    "                        [--base-url URL --model M ...] [--replay RUNLOG]\n"
+    "       opforge generate --report RUN\n\n"
     "Generates a Triton kernel + wrapper per ATen overload with the generation loop\n"
     "(generate -> lint -> compile -> run -> verify, feedback on failure), verifying\n"
-    "against the recorded OpInfo calls of the corpus. Passing kernels go to the library\n"
-    "directory (one file per overload); overloads already there are skipped unless --force.\n"
-    "The run log is <out>/runlog.jsonl (docs/generator/runlog.md).\n";
+    "against the recorded OpInfo calls of the corpus. Providers: inductor (offline\n"
+    "default: the lowering table and templates of generator/inductor), openai (any\n"
+    "OpenAI-compatible endpoint), replay (a recorded run log). Passing kernels go to the\n"
+    "library directory (one file per overload); overloads already there are skipped\n"
+    "unless --force, so an interrupted run resumes. The run log is <out>/runlog.jsonl\n"
+    "(docs/generator/runlog.md); --report RUN (a run directory or its runlog.jsonl)\n"
+    "prints coverage by category beside TritorX's figures, pass@k and failure reasons.\n";
 
 std::vector<std::string> split_csv(const std::string &s) {
   std::vector<std::string> out;
@@ -47,28 +52,28 @@ std::vector<std::string> split_csv(const std::string &s) {
   return out;
 }
 
-// Library file of an overload, as generator/library/aten/ names them: "add.Tensor.py", "exp.py".
-std::string library_file_name(const std::string &overload) {
-  std::string s =
-      overload.substr(overload.find("::") == std::string::npos ? 0 : overload.find("::") + 2);
-  if (s.size() > 8 && s.ends_with(".default")) s.resize(s.size() - 8);
-  return s + ".py";
+int report(const std::string &run) {
+  fs::path p = run;
+  if (fs::is_directory(p)) p /= "runlog.jsonl";
+  try {
+    auto outcomes = generator::outcomes_from_records(generator::read_runlog(p.string()));
+    if (outcomes.empty()) {
+      std::cerr << "opforge generate: " << p.string()
+                << ": no overload_result records (not a generate run log?)\n";
+      return kExitFailure;
+    }
+    std::cout << "run log " << p.string() << ": " << outcomes.size() << " overloads\n\n"
+              << generator::format_report(outcomes);
+    return kExitOk;
+  } catch (const Error &e) {
+    std::cerr << "opforge generate: error: " << Error::format(e.message(), [&] {
+      auto c = e.context();
+      if (c.file.empty()) c.file = p.string();
+      return c;
+    }()) << "\n";
+    return kExitFailure;
+  }
 }
-
-std::string today_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
-struct Row {
-  std::string overload, category, result, reason;
-  int passed = 0, attempts = 0, calls = 0;
-  std::vector<bool> pass_by_attempt;
-};
 
 int run(const std::vector<std::string> &args) {
   po::options_description opts("options");
@@ -76,7 +81,10 @@ int run(const std::vector<std::string> &args) {
       "ops", po::value<std::string>(), "comma-separated overloads (aten::add.Tensor,exp.default)")(
       "all", "every overload of the corpus")("category", po::value<std::string>(),
                                              "every overload of a category")(
-      "provider", po::value<std::string>()->default_value("openai"), "openai | replay")(
+      "report", po::value<std::string>(), "print the report of a run (directory or run log)")(
+      "provider", po::value<std::string>()->default_value("inductor"),
+      "inductor | openai | replay")("inductor-dir", po::value<std::string>(),
+                                    "lowering table and templates (default generator/inductor)")(
       "replay", po::value<std::string>(), "run log to replay (provider replay)")(
       "config", po::value<std::string>(), "openai provider config JSON")(
       "base-url", po::value<std::string>(), "OpenAI-compatible endpoint root")(
@@ -95,10 +103,12 @@ int run(const std::vector<std::string> &args) {
       "library", po::value<std::string>(), "kernel library directory (default <out>/library)")(
       "prompts", po::value<std::string>(), "prompt template directory")(
       "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
-      "OpInfo corpus")("max-calls", po::value<int>()->default_value(32),
-                       "recorded calls verified per overload")(
-      "max-dialogs", po::value<int>()->default_value(3), "dialogs per attempt")(
-      "max-calls-per-dialog", po::value<int>()->default_value(15), "model calls per dialog")(
+      "OpInfo corpus")("executor", po::value<std::string>()->default_value("interp"),
+                       "interp (IR interpreter) or chip")(
+      "max-calls", po::value<int>()->default_value(32), "recorded calls verified per overload")(
+      "max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
+      "max-calls-per-dialog", po::value<int>(),
+      "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
       "force", "regenerate overloads already in the library");
   po::variables_map vm;
@@ -112,9 +122,10 @@ int run(const std::vector<std::string> &args) {
     std::cout << kUsage << "\n" << opts;
     return kExitOk;
   }
+  if (vm.count("report")) return report(vm["report"].as<std::string>());
   int selectors = static_cast<int>(vm.count("ops") + vm.count("all") + vm.count("category"));
   if (selectors != 1)
-    return usage_error("generate", "give exactly one of --ops, --all, --category");
+    return usage_error("generate", "give exactly one of --ops, --all, --category (or --report)");
   int k = vm["k"].as<int>(), jobs = vm["jobs"].as<int>();
   if (k < 1 || jobs < 1) return usage_error("generate", "--k and --jobs must be >= 1");
 
@@ -135,10 +146,18 @@ int run(const std::vector<std::string> &args) {
       for (const auto &e : harness::catalog(corpus, cat)) overloads.push_back(e.overload);
     }
 
+    auto table = std::make_shared<const generator::LoweringTable>(generator::LoweringTable::load(
+        vm.count("inductor-dir") ? vm["inductor-dir"].as<std::string>()
+                                 : generator::LoweringTable::default_dir()));
     std::unique_ptr<generator::Provider> provider;
     nlohmann::json provider_config = nlohmann::json::object();
     std::string pname = vm["provider"].as<std::string>();
-    if (pname == "openai") {
+    if (pname == "inductor") {
+      std::map<std::string, std::string> schemas;
+      for (const auto &o : overloads) schemas[o] = corpus.overload(o).schema;
+      provider = generator::make_inductor_provider(table, std::move(schemas));
+      provider_config = {{"dir", table->dir()}};
+    } else if (pname == "openai") {
       generator::OpenAIConfig cfg;
       if (vm.count("config"))
         cfg = generator::OpenAIConfig::from_file(vm["config"].as<std::string>());
@@ -158,13 +177,31 @@ int run(const std::vector<std::string> &args) {
         return usage_error("generate", "--provider replay needs --replay RUNLOG");
       provider = generator::make_replay_provider(vm["replay"].as<std::string>());
     } else {
-      return usage_error("generate", "unknown --provider '" + pname + "' (openai, replay)");
+      return usage_error("generate",
+                         "unknown --provider '" + pname + "' (inductor, openai, replay)");
     }
 
     fs::path out = vm["out"].as<std::string>();
-    fs::path library =
-        vm.count("library") ? fs::path(vm["library"].as<std::string>()) : out / "library";
-    fs::create_directories(library);
+    harness::GenerateOptions g;
+    g.overloads = overloads;
+    g.library_dir = vm.count("library") ? vm["library"].as<std::string>() : (out / "library").string();
+    g.force = vm.count("force") > 0;
+    g.jobs = jobs;
+    g.max_calls = static_cast<size_t>(std::max(1, vm["max-calls"].as<int>()));
+    g.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
+    g.table = table;
+    // The inductor provider answers the same file every time: one call is the whole budget.
+    const bool deterministic = pname == "inductor";
+    g.loop.k = k;
+    g.loop.seed = vm["seed"].as<uint64_t>();
+    g.loop.budget.max_dialogs =
+        vm.count("max-dialogs") ? vm["max-dialogs"].as<int>() : (deterministic ? 1 : 3);
+    g.loop.budget.max_calls_per_dialog = vm.count("max-calls-per-dialog")
+                                             ? vm["max-calls-per-dialog"].as<int>()
+                                             : (deterministic ? 1 : 15);
+    g.loop.budget.max_wall_s = vm["max-wall-s"].as<double>();
+
+    fs::create_directories(g.library_dir);
     auto templates = generator::PromptTemplates::load(
         vm.count("prompts") ? vm["prompts"].as<std::string>()
                             : generator::PromptTemplates::default_dir());
@@ -175,142 +212,44 @@ int run(const std::vector<std::string> &args) {
                 {"provider_config", provider_config},
                 {"overloads", overloads},
                 {"k", k},
+                {"executor", vm["executor"].as<std::string>()},
                 {"corpus", corpus.path()},
-                {"library", library.string()}});
-    generator::LoopOptions lopts;
-    lopts.k = k;
-    lopts.seed = vm["seed"].as<uint64_t>();
-    lopts.budget.max_dialogs = vm["max-dialogs"].as<int>();
-    lopts.budget.max_calls_per_dialog = vm["max-calls-per-dialog"].as<int>();
-    lopts.budget.max_wall_s = vm["max-wall-s"].as<double>();
-    const bool force = vm.count("force") > 0;
-    const size_t max_calls = static_cast<size_t>(std::max(1, vm["max-calls"].as<int>()));
-    const std::string caps = compiler::describe(compiler::mtia_capabilities());
+                {"library", g.library_dir}});
 
-    std::vector<Row> rows(overloads.size());
-    std::atomic<size_t> next{0}, done{0}, passing{0};
     std::mutex io;
     auto t0 = std::chrono::steady_clock::now();
-    auto progress = [&] {
+    g.progress = [&](size_t d, size_t n, size_t passing) {
       double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      size_t d = done, n = overloads.size();
       double eta = d ? el / static_cast<double>(d) * static_cast<double>(n - d) : 0;
       std::lock_guard lock(io);
       std::cerr << "\r[" << d << "/" << n << "] passing " << passing << "  elapsed "
                 << static_cast<int>(el) << " s  eta " << static_cast<int>(eta) << " s   "
                 << std::flush;
     };
-    auto worker = [&] {
-      for (size_t i = next++; i < overloads.size(); i = next++) {
-        const std::string &ov = overloads[i];
-        Row &row = rows[i];
-        row.overload = ov;
-        row.category = std::string(harness::category_name(harness::categorize(ov)));
-        std::string wrapper = generator::wrapper_name(ov);
-        fs::path file = library / library_file_name(ov);
-        if (!force && fs::exists(file)) {
-          row.result = "cached";
-          ++passing;
-        } else {
-          try {
-            generator::OverloadJob job;
-            job.overload = ov;
-            const auto &entry = corpus.overload(ov);
-            auto &c = job.context;
-            c.overload = ov;
-            c.wrapper = wrapper;
-            c.schema = entry.schema;
-            c.docstring = corpus.docstring(ov);
-            c.category = row.category;
-            for (auto d : entry.dtypes())
-              c.dtypes += (c.dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
-            c.target_constraints = caps;
-            c.reference_kernels =
-                generator::reference_kernels(library.string(), row.category, library_file_name(ov));
-            auto calls = corpus.calls(ov, std::nullopt, max_calls);
-            std::string schema = entry.schema;
-            job.make_evaluator = [&corpus, calls, schema] {
-              generator::EvaluatorOptions eo;
-              eo.calls = calls;
-              eo.schema = schema;
-              eo.corpus = &corpus;
-              return generator::make_reference_evaluator(std::move(eo));
-            };
-            auto results = generator::run_overload(job, templates, *provider, log, lopts);
-            row.attempts = static_cast<int>(results.size());
-            const generator::AttemptResult *first_pass = nullptr;
-            for (const auto &r : results) {
-              row.calls += r.model_calls;
-              row.pass_by_attempt.push_back(r.final_state == generator::State::Done);
-              if (r.final_state == generator::State::Done) {
-                ++row.passed;
-                if (!first_pass) first_pass = &r;
-              } else if (row.reason.empty()) {
-                row.reason = r.reason;
-              }
-            }
-            if (first_pass) {
-              std::ofstream f(file);
-              f << "# opforge generated kernel: " << ov << "\n# category: " << row.category
-                << "\n# provider: " << provider->name() << ", model: " << provider->model()
-                << ", attempt: " << first_pass->attempt << ", date: " << today_utc() << "\n"
-                << first_pass->source;
-              row.result = "pass";
-              ++passing;
-            } else {
-              row.result = "fail";
-            }
-          } catch (const std::exception &e) {
-            row.result = "error";
-            row.reason = e.what();
-          }
-        }
-        ++done;
-        progress();
-      }
-    };
-    std::vector<std::thread> threads;
-    for (int j = 0; j < std::min<int>(jobs, static_cast<int>(overloads.size())); ++j)
-      threads.emplace_back(worker);
-    for (auto &t : threads) t.join();
+    auto rows = harness::run_generation(corpus, *provider, templates, log, g);
     std::cerr << "\n";
 
-    size_t w = 8;
-    for (const auto &r : rows) w = std::max(w, r.overload.size());
+    size_t w = 8, passing = 0, excluded = 0;
+    for (const auto &r : rows) {
+      w = std::max(w, r.overload.size());
+      passing += r.passing();
+      excluded += r.result == "excluded";
+    }
     std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18)
-              << "category" << std::setw(8) << "result" << std::setw(10) << "passed" << std::setw(7)
-              << "calls"
+              << "category" << std::setw(10) << "result" << std::setw(10) << "passed"
+              << std::setw(7) << "calls"
               << "reason\n";
     for (const auto &r : rows) {
       std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18)
-                << r.category << std::setw(8) << r.result << std::setw(10)
+                << r.category << std::setw(10) << r.result << std::setw(10)
                 << (r.attempts ? std::to_string(r.passed) + "/" + std::to_string(r.attempts) : "-")
-                << std::setw(7) << r.calls << r.reason.substr(0, 100) << "\n";
+                << std::setw(7) << r.model_calls << r.reason.substr(0, 160) << "\n";
     }
-    // Coverage and pass@j for j = 1..k over the overloads generated in this run.
-    int generated = 0;
-    for (const auto &r : rows) generated += r.attempts > 0;
-    if (generated > 0) {
-      std::cout << "\nattempts j  coverage(first j)  mean pass@j\n";
-      for (int j = 1; j <= k; ++j) {
-        int covered = 0;
-        double sum = 0;
-        for (const auto &r : rows) {
-          if (r.attempts == 0) continue;
-          bool any = false;
-          for (int a = 0; a < j && a < static_cast<int>(r.pass_by_attempt.size()); ++a)
-            any = any || r.pass_by_attempt[a];
-          covered += any;
-          sum += generator::pass_at_k(r.attempts, r.passed, j);
-        }
-        std::cout << std::setw(10) << j << "  " << std::setw(17) << std::fixed
-                  << std::setprecision(3) << static_cast<double>(covered) / generated << "  "
-                  << sum / generated << "\n";
-      }
-    }
-    std::cout << "\npassing " << passing << " of " << overloads.size() << " overloads; run log "
-              << (out / "runlog.jsonl").string() << "; library " << library.string() << "\n";
-    return passing == overloads.size() ? kExitOk : kExitFailure;
+    std::cout << "\n" << generator::format_report(rows);
+    std::cout << "\npassing " << passing << " of " << rows.size() - excluded
+              << " supportable overloads (" << excluded << " excluded); run log "
+              << (out / "runlog.jsonl").string() << "; library " << g.library_dir << "\n";
+    return passing + excluded == rows.size() ? kExitOk : kExitFailure;
   } catch (const Error &e) {
     std::cerr << "opforge generate: error: " << e.what() << "\n";
     return kExitFailure;
@@ -318,7 +257,8 @@ int run(const std::vector<std::string> &args) {
 }
 
 CommandRegistrar reg({"generate",
-                      "generate Triton kernels for ATen overloads (LLM or replay provider)", run});
+                      "generate Triton kernels for ATen overloads (inductor templates, LLM, replay)",
+                      run});
 
 }  // namespace
 }  // namespace opforge::cli

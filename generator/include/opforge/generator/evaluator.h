@@ -1,12 +1,13 @@
 //===- evaluator.h - Lint, Compile, Run and Verify a candidate kernel -----===//
 //
 // The loop's checking states go through KernelEvaluator. The real
-// implementation (make_reference_evaluator) uses the compiler's linter, its
-// frontend and semantic layer (every @triton.jit function must parse and the
-// wrapper must exist), the wrapper interpreter on an Executor (the
-// IR-interpreter executor by default; a chip executor plugs in through
-// ExecutorFactory) and the harness verifier (assert_close semantics) against
-// recorded corpus calls or a caller-given list of calls with expected outputs.
+// implementation (make_reference_evaluator) lints with the compiler's linter,
+// compiles with its frontend (every @triton.jit function must parse and the
+// wrapper must exist), and hands Run and Verify to a CallJudge: whoever holds
+// the recorded calls and the reference outputs runs the wrapper on an
+// executor and compares. The generator defines the interface; the harness
+// implements it over the OpInfo corpus (opforge/harness/judge.h), so the
+// generator depends on nothing above it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,13 +22,33 @@
 
 #include "opforge/compiler/executor.h"
 #include "opforge/compiler/lint.h"
-#include "opforge/harness/corpus.h"
-#include "opforge/harness/verifier.h"
+
+namespace opforge::compiler::ast {
+struct Module;
+}
 
 namespace opforge::generator {
 
 enum class Stage { Lint, Compile, Run, Verify };
 std::string stage_name(Stage s);  // "lint", "compile", "run", "verify"
+
+// Facts of a numerical or structural mismatch, as the judge's verifier found it.
+struct MismatchFacts {
+  struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+  };
+  std::string path;     // "out", "out[1]", "mutated self"
+  std::string message;  // one line
+  int64_t mismatched = 0;
+  int64_t total = 0;
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+  std::vector<int64_t> worst_index;
+  double worst_actual = 0;
+  double worst_expected = 0;
+  Tolerance tolerance;
+};
 
 // What went wrong at a stage (filled by the evaluator, read by the summarizer).
 struct Failure {
@@ -38,7 +59,7 @@ struct Failure {
   std::vector<compiler::LintFinding> findings;  // Lint
   std::string call_summary;  // failing call ("aten::add.Tensor(f32[4], ...) -> f32[4]")
   int64_t call_index = -1;
-  std::optional<harness::Mismatch> mismatch;  // Mismatch
+  std::optional<MismatchFacts> mismatch;  // Mismatch
   int64_t mismatches_total = 0;               // Mismatch: mismatching entries of the verdict
   uint64_t pc = 0;                            // Trap
   std::string instruction;                    // Trap
@@ -69,17 +90,25 @@ using ExecutorFactory = std::function<std::unique_ptr<compiler::Executor>()>;
 // The IR interpreter's executor (host memory, ttir interpreter).
 ExecutorFactory interp_executor_factory();
 
+// Runs the recorded calls of one overload through a candidate's wrapper and
+// judges the results. One judge serves one attempt (it keeps the outputs of
+// run() for verify()).
+class CallJudge {
+ public:
+  virtual ~CallJudge() = default;
+  virtual size_t call_count() const = 0;
+  // Stage::Run: every call through `wrapper` of `module`; failures are
+  // Runtime, Trap or Timeout with the failing call's summary and index.
+  virtual StageResult run(const compiler::ast::Module &module, const std::string &wrapper) = 0;
+  // Stage::Verify: the outputs (and mutated inputs) of the last successful
+  // run() against the recorded ones; a failure is a Mismatch.
+  virtual StageResult verify() = 0;
+};
+using JudgeFactory = std::function<std::unique_ptr<CallJudge>()>;
+
 struct EvaluatorOptions {
-  std::vector<harness::Call> calls;  // calls with expected outputs
-  // The overload's schema ("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> ...");
-  // names the arguments so that mutated inputs are read back and compared too.
-  std::string schema;
-  const harness::Corpus *corpus = nullptr;  // tolerance overrides (optional)
-  ExecutorFactory executor;                 // default: interp_executor_factory()
+  JudgeFactory judge;  // Run and Verify (Lint and Compile work without one)
   compiler::LintOptions lint;
-  double run_timeout_s = 60;   // wall clock for all calls of a Run
-  int64_t max_sim_cycles = 0;  // simulated-cycle budget per call (0: none; chip executors)
-  int64_t max_wrapper_steps = 2'000'000;
 };
 
 std::unique_ptr<KernelEvaluator> make_reference_evaluator(EvaluatorOptions options);

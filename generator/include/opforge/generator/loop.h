@@ -47,6 +47,9 @@ struct AttemptResult {
   int dialogs = 0;
   std::string source;  // the passing source (Done)
   std::string last_feedback;
+  // The last stage failure on one line ("mismatch: out: 3 of 8 elements differ ...
+  // [call aten::add.Tensor(f32[8], f32[8]) -> f32[8]]"); "" when none.
+  std::string last_failure;
 };
 
 struct OverloadJob {
