@@ -12,6 +12,7 @@ usage: capture-model-trace.py {nanogpt,dlrm} --out scenarios/traces/NAME.json
 """
 import argparse
 import json
+import math
 import sys
 
 import torch
@@ -37,6 +38,8 @@ def spec(v):
         return {"dtype_value": DTYPES.get(v, str(v))}
     if isinstance(v, (list, tuple)):
         return [spec(x) for x in v]
+    if isinstance(v, float) and not math.isfinite(v):
+        return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, (torch.device, torch.layout, torch.memory_format)):

@@ -2,6 +2,7 @@
 #include "aten_point.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -76,6 +77,12 @@ Value value_of(const json &spec, std::mt19937_64 &rng) {
     std::vector<Value> items;
     for (const auto &e : spec) items.push_back(value_of(e, rng));
     return Value::of_list(std::move(items));
+  }
+  if (spec.contains("float")) {
+    std::string f = spec["float"].get<std::string>();
+    return Value::of_double(f == "nan"  ? std::numeric_limits<double>::quiet_NaN()
+                            : f == "inf" ? std::numeric_limits<double>::infinity()
+                                         : -std::numeric_limits<double>::infinity());
   }
   if (spec.contains("dtype_value"))
     return Value::of_dtype(dtype_from_name(spec["dtype_value"].get<std::string>()));

@@ -69,6 +69,13 @@ void check_call_spec(const json &spec, const std::string &file, const std::strin
       check_call_spec(spec[i], file, path + "/" + std::to_string(i));
     return;
   }
+  if (spec.is_object() && spec.contains("float")) {
+    only(spec, file, path, {"float"});
+    std::string f = spec["float"].is_string() ? spec["float"].get<std::string>() : "";
+    if (f != "inf" && f != "-inf" && f != "nan")
+      fail(file, path + "/float", "expected \"inf\", \"-inf\" or \"nan\"");
+    return;
+  }
   if (spec.is_object() && spec.contains("dtype_value")) {
     only(spec, file, path, {"dtype_value"});
     check_dtype(spec["dtype_value"], file, path + "/dtype_value");
