@@ -30,7 +30,9 @@ class SlurmBackend : public runner_test::RunnerDir {
                         "munge)";
     // Unique ports per test process: the daemons exit 0 even when a port is taken.
     port_ = 20000 + int(::getpid() % 15000) * 2;
-    cluster_ = dir_ / "cluster";
+    // Short path: munged's socket path must fit in 108 bytes.
+    cluster_ = fs::temp_directory_path() / ("ofslurm-" + std::to_string(::getpid()));
+    fs::remove_all(cluster_);
     std::string cmd = "bash " + kCluster + " start " + cluster_.string() + " " +
                       std::to_string(port_) + " >" + (dir_ / "cluster.out").string() + " 2>&1";
     int st = std::system(cmd.c_str());
@@ -42,6 +44,7 @@ class SlurmBackend : public runner_test::RunnerDir {
     if (started_) {
       std::string cmd = "bash " + kCluster + " stop " + cluster_.string() + " >/dev/null 2>&1";
       (void)!std::system(cmd.c_str());
+      fs::remove_all(cluster_);
     }
     runner_test::RunnerDir::TearDown();
   }

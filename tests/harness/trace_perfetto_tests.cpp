@@ -35,7 +35,7 @@ TEST_F(TracePerfetto, PointBecomesTrackPerPeAndUnitWithCounterTracks) {
   EXPECT_TRUE(threads.count("pe[0][0] core")) << threads.size();
   EXPECT_TRUE(threads.count("pe[1][1] core"));
   EXPECT_TRUE(threads.count("pe[0][0] dma"));
-  EXPECT_GT(units, 4u);      // DMA busy slices per sampling interval
+  EXPECT_GE(units, 4u);      // DMA busy slices: at least one per PE
   EXPECT_GT(counters, 10u);  // sampled counter tracks
   EXPECT_EQ(t["otherData"]["point"], 1);
   EXPECT_EQ(t["otherData"]["axis_values"]["pe.dma.engines"], 2);
