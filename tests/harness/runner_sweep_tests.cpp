@@ -167,7 +167,7 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
       "assert all(x.decode() == 'ok' for x in s['status'])\n"
       "assert s['cycles'].min() > 0\n"
       "cfg = json.loads(f['points/1'].attrs['config'])\n"
-      "assert cfg['dma']['engines'] == 2, cfg['dma']\n"
+      "assert cfg['pe']['dma']['engines'] == 2, cfg['pe']\n"
       "assert json.loads(f['meta'].attrs['scenario'])['name'] == 't'\n"
       "c = f['points/0/counters'][:]\n"
       "assert len(c) > 0\n"
