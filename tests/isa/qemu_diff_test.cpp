@@ -32,7 +32,9 @@ constexpr int kScratchBytes = 16384;
 
 class Generator {
  public:
-  Generator(uint32_t seed, unsigned vlen) : rng_(seed), vlen_(vlen) {}
+  // fixed_point: programs also use the RVV fixed-point group under random vxrm.
+  Generator(uint32_t seed, unsigned vlen, bool fixed_point = false)
+      : rng_(seed), vlen_(vlen), fixed_point_(fixed_point) {}
 
   std::string program(int n_insns) {
     std::ostringstream o;
@@ -45,6 +47,7 @@ class Generator {
     o << "  la t6, init_v\n  csrr t5, vlenb\n  slli t5, t5, 3\n";
     for (int g = 0; g < 32; g += 8) o << "  vl8re8.v v" << g << ", (t6)\n  add t6, t6, t5\n";
     o << "  fsflagsi 0\n  fsrmi " << pick(0, 4) << "\n";  // frm in rne..rmm
+    if (fixed_point_) o << "  csrwi vxsat, 0\n  csrwi vxrm, " << pick(0, 3) << "\n";
     set_vtype(o);
     for (int k = 0; k < n_insns; ++k) emit(o);
     // Dump: x, f, fcsr, vl, vtype, v0..v31, scratch.
@@ -53,7 +56,7 @@ class Generator {
       if (r != 2 && r != 3 && r != 4) o << "  sd x" << r << ", " << 8 * r << "(t6)\n";
     for (int r = 0; r < 32; ++r) o << "  fsd f" << r << ", " << 256 + 8 * r << "(t6)\n";
     o << "  frcsr t5\n  sd t5, 512(t6)\n  csrr t5, vl\n  sd t5, 520(t6)\n  csrr t5, vtype\n  sd "
-         "t5, 528(t6)\n";
+         "t5, 528(t6)\n  csrr t5, vcsr\n  sd t5, 536(t6)\n";
     o << "  addi t6, t6, 1024\n  csrr t5, vlenb\n  slli t5, t5, 3\n";
     for (int g = 0; g < 32; g += 8) o << "  vs8r.v v" << g << ", (t6)\n  add t6, t6, t5\n";
     o << "  la a1, dump\n  sub a2, t6, a1\n  li a0, 1\n  li a7, 64\n  ecall\n";
@@ -164,8 +167,12 @@ class Generator {
       scalar_fp(o);
     else if (kind < 30)
       set_vtype(o);
-    else if (kind < 60)
-      vector_int(o);
+    else if (kind < 60) {
+      if (fixed_point_ && pick(0, 1))
+        vector_fixed_point(o);
+      else
+        vector_int(o);
+    }
     else if (kind < 68)
       vector_mem(o);
     else if (kind < 78)
@@ -238,6 +245,43 @@ class Generator {
       default:
         o << "  frflags " << x() << "\n";
         break;
+    }
+  }
+
+  // RVV fixed-point group: saturating, averaging, fractional multiply, scaling
+  // shifts, narrowing clips; now and then a new rounding mode.
+  void vector_fixed_point(std::ostringstream &o) {
+    const int g = group(lmul_);
+    const int op = pick(0, 9);
+    if (op == 0) {
+      o << "  csrwi vxrm, " << pick(0, 3) << "\n";
+    } else if (op <= 6) {
+      static const char *ops[] = {"vsaddu", "vsadd",  "vssubu", "vssub", "vaaddu", "vaadd",
+                                  "vasubu", "vasub",  "vsmul",  "vssrl", "vssra"};
+      const std::string name = ops[pick(0, 10)];
+      const int vs2 = vreg(g), vs1 = vreg(g), vd = vreg(g);
+      const bool has_vi = name == "vsaddu" || name == "vsadd" || name == "vssrl" || name == "vssra";
+      const int form = pick(0, has_vi ? 2 : 1);
+      if (form == 0)
+        o << "  " << name << ".vv " << v(vd) << ", " << v(vs2) << ", " << v(vs1) << vm() << "\n";
+      else if (form == 1)
+        o << "  " << name << ".vx " << v(vd) << ", " << v(vs2) << ", " << x() << vm() << "\n";
+      else
+        o << "  " << name << ".vi " << v(vd) << ", " << v(vs2) << ", "
+          << (name[2] == 's' ? pick(0, 31) : pick(-16, 15)) << vm() << "\n";
+    } else if (sew_ < 64 && lmul_ < 3) {  // narrowing clips
+      const int wg = group(lmul_ + 1);
+      const int vs2 = vreg(wg), vd = vreg(g, {{vs2, wg}});
+      const std::string name = choose<std::string>({"vnclipu", "vnclip"});
+      const int f = pick(0, 2);
+      if (f == 0)
+        o << "  " << name << ".wv " << v(vd) << ", " << v(vs2) << ", " << v(vreg(g, {{vd, g}}))
+          << vm() << "\n";
+      else if (f == 1)
+        o << "  " << name << ".wx " << v(vd) << ", " << v(vs2) << ", " << x() << vm() << "\n";
+      else
+        o << "  " << name << ".wi " << v(vd) << ", " << v(vs2) << ", " << pick(0, 31) << vm()
+          << "\n";
     }
   }
 
@@ -573,6 +617,7 @@ class Generator {
 
   std::mt19937 rng_;
   unsigned vlen_;
+  bool fixed_point_ = false;
   int sew_ = 32, lmul_ = 0;
 };
 
@@ -641,7 +686,8 @@ std::string describe_difference(const std::string &a, const std::string &b, unsi
     std::snprintf(buf, sizeof buf, "%s: qemu 0x%llx, iss 0x%llx",
                   k < 520   ? "fcsr"
                   : k < 528 ? "vl"
-                            : "vtype",
+                  : k < 536 ? "vtype"
+                            : "vcsr",
                   word(a, w), word(b, w));
   else if (k < dump_bytes)
     std::snprintf(buf, sizeof buf, "v%zu byte %zu: qemu 0x%llx, iss 0x%llx (8 bytes from there)",
@@ -652,7 +698,8 @@ std::string describe_difference(const std::string &a, const std::string &b, unsi
   return buf;
 }
 
-void differential(unsigned vlen, uint32_t first_seed, int programs, int insns) {
+void differential(unsigned vlen, uint32_t first_seed, int programs, int insns,
+                  bool fixed_point = false) {
   // OPFORGE_QEMU_DIFF_PROGRAMS=N runs N programs per VLEN (a longer soak).
   if (const char *n = std::getenv("OPFORGE_QEMU_DIFF_PROGRAMS"))
     programs = std::max(1, std::atoi(n));
@@ -660,7 +707,7 @@ void differential(unsigned vlen, uint32_t first_seed, int programs, int insns) {
     GTEST_SKIP() << "qemu-riscv64 not installed";
   for (uint32_t seed = first_seed; seed < first_seed + programs; ++seed) {
     TempDir dir;
-    Generator gen(seed, vlen);
+    Generator gen(seed, vlen, fixed_point);
     const std::string src = gen.program(insns);
     // OPFORGE_QEMU_DIFF_KEEP=DIR keeps every generated program there.
     if (const char *keep_dir = std::getenv("OPFORGE_QEMU_DIFF_KEEP"))
@@ -695,3 +742,9 @@ void differential(unsigned vlen, uint32_t first_seed, int programs, int insns) {
 
 TEST(QemuDiff, RandomScalarFpAndRvvProgramsMatchAtVlen128) { differential(128, 1000, 6, 300); }
 TEST(QemuDiff, RandomScalarFpAndRvvProgramsMatchAtVlen512) { differential(512, 2000, 6, 300); }
+TEST(QemuDiff, RandomFixedPointProgramsMatchAtVlen128) {
+  differential(128, 3000, 4, 300, /*fixed_point=*/true);
+}
+TEST(QemuDiff, RandomFixedPointProgramsMatchAtVlen512) {
+  differential(512, 4000, 4, 300, /*fixed_point=*/true);
+}

@@ -18,6 +18,7 @@ void link_rv_fd();
 void link_zicsr();
 void link_rv_v_cfg_mem();
 void link_rv_v_int();
+void link_rv_v_fixpt();
 void link_rv_v_fp();
 void link_rv_v_fp_est();
 void link_rv_v_perm();
@@ -49,6 +50,7 @@ const DecodeTable &decode_table() {
     link_zicsr();
     link_rv_v_cfg_mem();
     link_rv_v_int();
+    link_rv_v_fixpt();
     link_rv_v_fp();
     link_rv_v_fp_est();
     link_rv_v_perm();
