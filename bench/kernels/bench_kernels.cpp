@@ -2,7 +2,8 @@
 //
 // For each kernel: source-to-binary compile time, simulated cycles of one
 // launch on the preset (default mtia-2i, its timing mode), the roofline bound
-// (max of bytes / DRAM bandwidth and FLOPs / peak of the unit used) and the
+// (max of the DRAM bytes the launch needed / DRAM bandwidth, all bytes / SRAM
+// bandwidth and FLOPs / peak of the unit used) and the
 // ratio bound / simulated; for matmuls also FLOPs / unit peak / simulated
 // (the fraction of the DPE peak reached). A second line per kernel says
 // where the cycles went, summed over the PEs as a share of PEs x cycles:
@@ -40,6 +41,17 @@ Arg tensor(int64_t n, DType d = DType::Float32) {
   a.elems = n;
   a.dtype = d;
   return a;
+}
+
+// Sum of the counters whose name starts with `prefix` and ends with `suffix`.
+double counter_sum(const model::LaunchResult &r, const char *prefix, const char *suffix) {
+  double n = 0;
+  size_t len = std::strlen(suffix);
+  for (auto &[name, v] : r.counter_deltas)
+    if (name.rfind(prefix, 0) == 0 && name.size() > len &&
+        name.compare(name.size() - len, len, suffix) == 0)
+      n += double(v);
+  return n;
 }
 
 // Sum over the PEs of the counters named pe[..][..].<suffix>.
@@ -110,8 +122,16 @@ void run(model::Device &dev, const Bench &b) {
   const auto &p = dev.params();
   double ghz = p.clock.freq_ghz;
   double dram_bytes_per_cycle = p.dram.channels * p.dram.channel_gbps / ghz;
-  double bound = std::max(b.bytes / dram_bytes_per_cycle,
-                          b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0);
+  double sram_bytes_per_cycle = p.sram.banks * p.sram.bank_bytes_per_cycle;
+  // Memory bound: the kernel's bytes through the SRAM, and through DRAM the
+  // bytes that had to go there. In cache mode, outputs that fit stay dirty in
+  // the SRAM (write-back, full-line writes allocate without a fetch), so DRAM
+  // sees only the inputs; the DRAM channels' counters say how much went there,
+  // capped at the kernel's own byte count so re-reads never raise the bound.
+  double dram_bytes = std::min(b.bytes, counter_sum(r, "dram.", "bytes_read") +
+                                            counter_sum(r, "dram.", "bytes_written"));
+  double bound = std::max({dram_bytes / dram_bytes_per_cycle, b.bytes / sram_bytes_per_cycle,
+                           b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0});
   double cycles = std::max<double>(1, r.cycles);
   std::printf(
       "%-14s compile %7.2f ms  simulated %10llu cycles (%9.2f us)  roofline %10.0f cycles  ratio "
@@ -124,12 +144,12 @@ void run(model::Device &dev, const Bench &b) {
   double pe_cycles = cycles * p.grid.rows * p.grid.cols;
   std::printf(
       "%-14s   per PE-cycle: dma wait %4.1f%%  mem stall %4.1f%%  dma busy %4.1f%%  dpe busy "
-      "%4.1f%%  instructions %.2f  dma %.1f MB\n",
+      "%4.1f%%  instructions %.2f  dma %.1f MB  dram %.1f MB\n",
       "", 100 * pe_sum(r, "stall.dma_wait_cycles") / pe_cycles,
       100 * pe_sum(r, "stall.mem_cycles") / pe_cycles,
       100 * pe_sum(r, "dma.busy_cycles") / pe_cycles,
       100 * pe_sum(r, "dpe.busy_cycles") / pe_cycles, pe_sum(r, "core.instret") / pe_cycles,
-      pe_sum(r, "dma.bytes_read") / 1e6);
+      pe_sum(r, "dma.bytes_read") / 1e6, dram_bytes / 1e6);
 }
 
 }  // namespace

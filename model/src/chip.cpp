@@ -47,7 +47,9 @@ bool Chip::host_transfer(tlm::tlm_command cmd, uint64_t addr, void *data, uint64
 bool Chip::host_write(uint64_t addr, const void *src, uint64_t len) {
   // A copy may span PE windows only if contiguous in one range.
   if (!map_.decode(addr, len)) return false;
-  return host_transfer(tlm::TLM_WRITE_COMMAND, addr, const_cast<void *>(src), len);
+  if (!host_transfer(tlm::TLM_WRITE_COMMAND, addr, const_cast<void *>(src), len)) return false;
+  sram_->host_wrote(addr, len);
+  return true;
 }
 
 bool Chip::host_read(uint64_t addr, void *dst, uint64_t len) {

@@ -198,13 +198,12 @@ void Pe::thread() {
 
 void Pe::run_instance(const ProgramInstance &inst) {
   isa::Hart &h = *hart_;
-  if (generation_ != cp_.generation()) {  // new launch: code may have changed
-    generation_ = cp_.generation();
-    h.flush_icache();
-    h.invalidate_dmi();
-  }
+  // A new launch may bring new code and mappings; later instances of the same
+  // launch keep the decoded-instruction cache and DMI pointers.
+  const bool same_launch = generation_ == cp_.generation();
+  generation_ = cp_.generation();
   const LaunchSpec &spec = cp_.spec();
-  h.reset();
+  h.reset(/*keep_caches=*/same_launch);
   h.set_pc(spec.entry);
   h.set_xreg(10, spec.args_addr);                         // a0
   h.set_xreg(2, map_.alias_base() + map_.local_bytes());  // sp: top of local memory

@@ -69,6 +69,25 @@ bool SramTarget::contains(uint64_t off) const {
   return false;
 }
 
+void SramTarget::host_wrote(uint64_t addr, uint64_t len) {
+  if (p_.sram.mode != SramMode::Cache || len == 0 || !in_dram(addr, len)) return;
+  const uint64_t lb = p_.sram.line_bytes, off = addr - p_.map.dram_base;
+  const uint64_t first = off / lb, last = (off + len - 1) / lb;
+  if (last - first >= tag_.size()) {  // larger than the cache: scan the tags once
+    for (size_t i = 0; i < tag_.size(); ++i)
+      if (tag_[i] && tag_[i] - 1 >= first && tag_[i] - 1 <= last) tag_[i] = dirty_[i] = 0;
+    return;
+  }
+  for (uint64_t line = first; line <= last; ++line) {
+    uint64_t *tags = &tag_[(line % sets_) * ways_];
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (tags[w] == line + 1) {
+        tags[w] = 0;
+        dirty_[&tags[w] - tag_.data()] = 0;
+      }
+  }
+}
+
 double SramTarget::cache_access(uint64_t off, uint64_t len, bool is_write, double t) {
   uint64_t lb = p_.sram.line_bytes;
   double done = t;

@@ -57,6 +57,24 @@ TEST(Sram, FullLineWriteAllocatesWithoutFetch) {
   EXPECT_EQ(f.c.value("dram.ch[0].accesses") + f.c.value("dram.ch[1].accesses"), 0u);
 }
 
+TEST(Sram, HostWriteDropsCachedLinesOfItsRangeOnly) {
+  SramFixture f(testing::preset("tiny"), "hostw");
+  const uint64_t lb = f.p.sram.line_bytes, base = f.p.map.dram_base;
+  for (uint64_t i = 0; i < 4; ++i) f.sram.cache_access(i * lb, 8, true, double(i));
+  f.sram.host_wrote(base + lb + 1, lb);  // touches lines 1 and 2
+  EXPECT_TRUE(f.sram.contains(0));
+  EXPECT_FALSE(f.sram.contains(lb));
+  EXPECT_FALSE(f.sram.contains(2 * lb));
+  EXPECT_TRUE(f.sram.contains(3 * lb));
+  // A copy larger than the whole cache takes the tag-scan path.
+  f.sram.host_wrote(base, f.p.sram.size_bytes * 2);
+  EXPECT_FALSE(f.sram.contains(0));
+  EXPECT_FALSE(f.sram.contains(3 * lb));
+  // The next read of line 0 misses and goes to DRAM again.
+  f.sram.cache_access(0, 8, false, 100);
+  EXPECT_EQ(f.c.value("sram.misses"), 5u);
+}
+
 TEST(Sram, SameBankConflictsAndDifferentBanksDoNot) {
   SramFixture f(testing::preset("tiny"), "banks");
   const ChipParams &p = f.p;

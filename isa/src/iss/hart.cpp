@@ -150,7 +150,7 @@ Hart::Hart(const HartConfig &cfg, MemoryIf &mem, AcceleratorIf &accel)
 
 Hart::~Hart() = default;
 
-void Hart::reset() {
+void Hart::reset(bool keep_caches) {
   std::fill(std::begin(x), std::end(x), 0);
   std::fill(std::begin(f), std::end(f), 0);
   std::memset(vregs_, 0, 32 * vlenb_);
@@ -169,6 +169,7 @@ void Hart::reset() {
   pc_ = cfg_.reset_pc;
   instret_ = cycles_ = 0;
   stop_ = StopReason::None;
+  if (keep_caches) return;
   flush_icache();
   invalidate_dmi();
 }

@@ -163,7 +163,10 @@ class Hart {
   Hart &operator=(const Hart &) = delete;
 
   // Reset architectural state (registers 0, pc = reset_pc, CSRs defaults).
-  void reset();
+  // Also drops the decoded-instruction cache and DMI pointers, unless the
+  // caller knows code and memory mappings are unchanged (keep_caches): a PE
+  // starting the next program instance of the same launch keeps them.
+  void reset(bool keep_caches = false);
   // Run until one of the stop reasons. max_instructions / budget_cycles are
   // counted from this call.
   RunResult run(uint64_t max_instructions, uint64_t budget_cycles = UINT64_MAX);

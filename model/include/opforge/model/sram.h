@@ -35,6 +35,10 @@ class SramTarget : public sc_core::sc_module {
   double scratch_access(uint64_t off, uint64_t len, bool is_write, double t);
   // Cache mode: is the line holding DRAM offset `off` present (no side effects)?
   bool contains(uint64_t off) const;
+  // The host wrote [addr, addr + len) of device memory behind the cache (host
+  // link copies): cached lines of that range are dropped, so the next kernel
+  // reads its new inputs from DRAM. No-op in scratch mode or outside DRAM.
+  void host_wrote(uint64_t addr, uint64_t len);
 
  private:
   void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
