@@ -7,9 +7,12 @@
 #      PyTorch (a small corpus, under results/);
 #   3. validate the seed kernel library (generator/library/aten) against every
 #      recorded call, through the Triton frontend and the IR interpreter;
-#   4. compile Triton kernels through LLVM to RISC-V/RVV machine code and run
-#      them on the SystemC model of mtia-2i (loosely timed), with cycles and
-#      the roofline bound.
+#   4. the quickstart scenario (scenarios/quickstart.json): the core ATen
+#      overloads from the kernel library compiled through LLVM to RISC-V/RVV
+#      machine code, run on the SystemC model of mtia-2i (loosely timed) and
+#      checked; a table, and results/quickstart.h5;
+#   5. Triton kernels at large shapes on mtia-2i, with cycles and the
+#      roofline bound.
 set -euo pipefail
 BUILD=${1:-build}
 OPFORGE=$BUILD/harness/opforge
@@ -30,5 +33,8 @@ echo
 echo "== 3. validate the kernel library on every recorded call (IR interpreter)"
 $OPFORGE validate --ops "$SEEDS" --corpus results/demo-corpus.h5 --library generator/library/aten
 echo
-echo "== 4. Triton -> LLVM -> RISC-V/RVV, run on the mtia-2i SystemC model (lt timing)"
+echo "== 4. quickstart scenario: core overloads on the mtia-2i model (lt), checked"
+$OPFORGE sweep scenarios/quickstart.json
+echo
+echo "== 5. Triton -> LLVM -> RISC-V/RVV at large shapes on the mtia-2i SystemC model (lt timing)"
 "$BUILD"/bench/kernels/bench_kernels mtia-2i
