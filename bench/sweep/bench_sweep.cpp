@@ -58,15 +58,26 @@ Run run(const std::string &scenario, unsigned jobs, const fs::path &dir) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+int bench_main(int argc, char **argv) {
   std::string scenario = std::string(OPFORGE_SOURCE_DIR) + "/scenarios/pe_grid_sweep.json";
   unsigned max_jobs = 2;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--max-jobs" && i + 1 < argc)
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: bench_sweep [SCENARIO.json] [--max-jobs N]\n");
+      return 0;
+    } else if (a == "--max-jobs" && i + 1 < argc) {
       max_jobs = unsigned(std::max(1, std::atoi(argv[++i])));
-    else
+    } else if (a.rfind("-", 0) == 0) {
+      std::fprintf(stderr, "bench_sweep: unknown option '%s'\n", a.c_str());
+      return 2;
+    } else {
       scenario = a;
+    }
+  }
+  if (!fs::exists(scenario)) {
+    std::fprintf(stderr, "bench_sweep: %s: no such scenario file\n", scenario.c_str());
+    return 2;
   }
   fs::path dir = fs::temp_directory_path() / ("bench-sweep-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -91,4 +102,13 @@ int main(int argc, char **argv) {
       overhead, one.wall_s, one.sim_s, one.points);
   fs::remove_all(dir);
   return 0;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return bench_main(argc, argv);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_sweep: %s\n", e.what());
+    return 1;
+  }
 }
