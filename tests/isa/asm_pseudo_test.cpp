@@ -95,6 +95,13 @@ TEST_F(AsmPseudo, AliasesMatchGnuAs) {
       "frcsr a0\nfscsr a1\n");
 }
 
+TEST_F(AsmPseudo, FpCsrSwapAndImmediateFormsMatchGnuAs) {
+  // LLVM's vector floor/ceil save and restore frm with fsrmi/fsrm rd, rs.
+  expect_same_as_gnu(
+      "fsrmi a0, 2\nfsrmi 3\nfsrm a1, a2\nfsflagsi 1\nfsflagsi t0, 5\nfscsr a0, a1\n"
+      "fsflags a3, a4\n");
+}
+
 TEST_F(AsmPseudo, VectorAliasesMatchGnuAs) {
   expect_same_as_gnu(
       "vneg.v v1, v2\nvnot.v v1, v2, v0.t\nvwcvt.x.x.v v2, v4\nvwcvtu.x.x.v v2, v4\nvncvt.x.x.w "

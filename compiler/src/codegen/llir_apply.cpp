@@ -95,6 +95,10 @@ std::string Emitter::apply(const Operation &op, const std::vector<std::string> &
       return round(re, call("llvm.sqrt." + fsuf, 1));
     case OpKind::AbsF:
       return call("llvm.fabs." + fsuf, 1);
+    case OpKind::Floor:
+      return round(re, call("llvm.floor." + fsuf, 1));
+    case OpKind::Ceil:
+      return round(re, call("llvm.ceil." + fsuf, 1));
     case OpKind::AbsI: {
       std::string neg = emit("sub " + it + " 0, " + in[0]);
       std::string c = emit("icmp slt " + it + " " + in[0] + ", 0");
