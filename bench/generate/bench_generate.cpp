@@ -40,12 +40,18 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
-    if (a == "--corpus") corpus_path = value("--corpus");
-    else if (a == "--executor") executor = value("--executor");
-    else if (a == "--category") category = value("--category");
-    else if (a == "--jobs") jobs = std::atoi(value("--jobs").c_str());
-    else if (a == "--max-calls") max_calls = std::atoi(value("--max-calls").c_str());
-    else if (a == "--out") out_dir = value("--out");
+    if (a == "--corpus")
+      corpus_path = value("--corpus");
+    else if (a == "--executor")
+      executor = value("--executor");
+    else if (a == "--category")
+      category = value("--category");
+    else if (a == "--jobs")
+      jobs = std::atoi(value("--jobs").c_str());
+    else if (a == "--max-calls")
+      max_calls = std::atoi(value("--max-calls").c_str());
+    else if (a == "--out")
+      out_dir = value("--out");
     else {
       std::cerr << "usage: bench_generate [--corpus FILE] [--category C] [--executor interp|chip]"
                    " [--jobs N] [--max-calls N] [--out DIR]\n";
@@ -65,9 +71,9 @@ int main(int argc, char **argv) {
       overloads.push_back(e.overload);
       schemas[e.overload] = e.schema;
     }
-    fs::path out = out_dir.empty()
-                       ? fs::temp_directory_path() / ("opforge-bench-generate-" + std::to_string(getpid()))
-                       : fs::path(out_dir);
+    fs::path out = out_dir.empty() ? fs::temp_directory_path() /
+                                         ("opforge-bench-generate-" + std::to_string(getpid()))
+                                   : fs::path(out_dir);
     fs::remove_all(out / "library");
     fs::remove(out / "runlog.jsonl");
     auto table = std::make_shared<const generator::LoweringTable>(

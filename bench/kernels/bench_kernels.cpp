@@ -128,8 +128,8 @@ void run(model::Device &dev, const Bench &b) {
   // the SRAM (write-back, full-line writes allocate without a fetch), so DRAM
   // sees only the inputs; the DRAM channels' counters say how much went there,
   // capped at the kernel's own byte count so re-reads never raise the bound.
-  double dram_bytes = std::min(b.bytes, counter_sum(r, "dram.", "bytes_read") +
-                                            counter_sum(r, "dram.", "bytes_written"));
+  double dram_bytes = std::min(
+      b.bytes, counter_sum(r, "dram.", "bytes_read") + counter_sum(r, "dram.", "bytes_written"));
   double bound = std::max({dram_bytes / dram_bytes_per_cycle, b.bytes / sram_bytes_per_cycle,
                            b.peak_flops_per_cycle > 0 ? b.flops / b.peak_flops_per_cycle : 0});
   double cycles = std::max<double>(1, r.cycles);

@@ -111,8 +111,8 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     // Every PE streams its own slice of the SRAM scratch window.
     const uint64_t per = std::min<uint64_t>(1ull << 20, p.sram.size_bytes / n), chunk = 16384;
     k.image = read_elf_file(kernel("stream"));
-    for (uint64_t v : {p.map.sram_base, per, chunk, p.map.local_alias_base, uint64_t(0),
-                       uint64_t(0)})
+    for (uint64_t v :
+         {p.map.sram_base, per, chunk, p.map.local_alias_base, uint64_t(0), uint64_t(0)})
       put<uint64_t>(k.args, v);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
@@ -235,9 +235,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (benches.empty())
-    benches = {"dram_read", "dram_copy", "sram_read", "lmem_copy",     "dma_engine",
-               "noc_hop",   "dpe_bf16",  "dpe_int8",  "vfma_fp32",     "sfu_exp",
-               "dram_channels"};
+    benches = {"dram_read", "dram_copy", "sram_read", "lmem_copy", "dma_engine",   "noc_hop",
+               "dpe_bf16",  "dpe_int8",  "vfma_fp32", "sfu_exp",   "dram_channels"};
   char exe[4096];
   ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (len <= 0) return 1;
@@ -271,8 +270,8 @@ int main(int argc, char **argv) {
     char bw[64];
     std::snprintf(bw, sizeof bw, "%.6g", 2 * p.arch.dram.bandwidth_gbps);
     double base = child("dram_read", {}),
-           doubled = child("dram_read", {"dram.channels=" + twice,
-                                         std::string("dram.bandwidth_gbps=") + bw});
+           doubled = child("dram_read",
+                           {"dram.channels=" + twice, std::string("dram.bandwidth_gbps=") + bw});
     if (base <= 0 || doubled <= 0) {
       rc = 1;
       continue;

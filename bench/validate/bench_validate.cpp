@@ -69,10 +69,14 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--corpus") corpus_path = next();
-    else if (a == "--library") library_dir = next();
-    else if (a == "--max-calls") max_calls = std::stoul(next());
-    else if (a == "--one") one = next();
+    if (a == "--corpus")
+      corpus_path = next();
+    else if (a == "--library")
+      library_dir = next();
+    else if (a == "--max-calls")
+      max_calls = std::stoul(next());
+    else if (a == "--one")
+      one = next();
     else {
       std::cerr << "usage: bench_validate [--corpus FILE] [--library DIR] [--max-calls N]\n";
       return 2;
@@ -91,7 +95,8 @@ int main(int argc, char **argv) {
               << " calls per overload, every dtype, functional timing\n\n"
               << std::left << std::setw(14) << "executor" << std::right << std::setw(8) << "calls"
               << std::setw(8) << "passed" << std::setw(10) << "seconds" << std::setw(10)
-              << "calls/s" << std::setw(20) << "full corpus (min)" << "\n";
+              << "calls/s" << std::setw(20) << "full corpus (min)"
+              << "\n";
     for (const auto &c : configs()) {
       std::string cmd = "'/proc/" + std::to_string(getpid()) + "/exe' --one " + c.name +
                         " --corpus '" + corpus_path + "' --library '" + library_dir +

@@ -1,4 +1,5 @@
-// evaluator.cpp - the real KernelEvaluator: linter and frontend here, Run and Verify by a CallJudge.
+// evaluator.cpp - the real KernelEvaluator: linter and frontend here, Run and Verify by a
+// CallJudge.
 #include "opforge/generator/evaluator.h"
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include "opforge/support/error.h"
 
 namespace opforge::generator {
-
 
 std::string stage_name(Stage s) {
   switch (s) {

@@ -75,7 +75,8 @@ std::vector<SchemaArg> schema_args(const std::string &schema) {
       arg.default_value = trim(a.substr(eq + 1));
     }
     auto sp = decl.find_last_of(' ');
-    if (sp == std::string::npos) throw Error("schema argument '" + a + "' has no name: '" + schema + "'");
+    if (sp == std::string::npos)
+      throw Error("schema argument '" + a + "' has no name: '" + schema + "'");
     arg.name = decl.substr(sp + 1);
     out.push_back(arg);
   };
@@ -107,7 +108,7 @@ std::string python_default(const std::string &v) {
   if (!v.empty() && (v.front() == '"' || v.front() == '\'')) return v;
   if (v == "contiguous_format" || v == "strided" || v == "long" || v == "float")
     return "None";  // enum defaults the wrapper interpreter has no literal for
-  return v;  // numbers (1, -1, 0.5, 1e-05)
+  return v;         // numbers (1, -1, 0.5, 1e-05)
 }
 
 }  // namespace
@@ -136,8 +137,8 @@ std::string schema_argument_names(const std::string &schema) {
 namespace {
 
 bool is_placeholder_char(char c) {
-  return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-         c == '_';
+  return std::isupper(static_cast<unsigned char>(c)) ||
+         std::isdigit(static_cast<unsigned char>(c)) || c == '_';
 }
 
 bool is_builtin(const std::string &k) {
@@ -163,8 +164,9 @@ std::string fill(const std::string &path, const std::string &text,
         std::string name = text.substr(i + 2, j - i - 2);
         auto it = values.find(name);
         if (it == values.end())
-          throw Error("placeholder {{" + name + "}} has no value (give it in the table row's params)",
-                      at_file(path, line));
+          throw Error(
+              "placeholder {{" + name + "}} has no value (give it in the table row's params)",
+              at_file(path, line));
         used.insert(name);
         out += fill(path, it->second, values, used, depth + 1, line);
         i = j + 2;
@@ -211,7 +213,8 @@ void read_params(const nlohmann::json &obj, const std::string &file, const std::
                  std::map<std::string, std::string> &into) {
   if (!obj.is_object()) throw Error("must be an object", at_field(file, at));
   for (const auto &[k, v] : obj.items()) {
-    if (k.empty() || k.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+    if (k.empty() ||
+        k.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
       throw Error("parameter names are upper case (A-Z, 0-9, _): '" + k + "'",
                   at_field(file, at + "." + k));
     into[k] = param_text(v, file, at + "." + k);
@@ -224,9 +227,10 @@ nlohmann::json parse_json_file(const std::string &path) {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error &e) {
     // e.byte is 1-based; count the line of the offending byte.
-    int line = 1 + static_cast<int>(std::count(
-                       text.begin(),
-                       text.begin() + static_cast<long>(std::min<size_t>(e.byte, text.size())), '\n'));
+    int line =
+        1 + static_cast<int>(std::count(
+                text.begin(),
+                text.begin() + static_cast<long>(std::min<size_t>(e.byte, text.size())), '\n'));
     throw Error(std::string("invalid JSON: ") + e.what(), at_file(path, line));
   }
 }

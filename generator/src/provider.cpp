@@ -24,9 +24,9 @@ std::string status_name(ChatReply::Status s) {
 }
 
 ChatReply::Status parse_status(const std::string &name) {
-  for (auto s : {ChatReply::Status::Ok, ChatReply::Status::HttpError, ChatReply::Status::Timeout,
-                 ChatReply::Status::Malformed, ChatReply::Status::Transport,
-                 ChatReply::Status::Unsupported})
+  for (auto s :
+       {ChatReply::Status::Ok, ChatReply::Status::HttpError, ChatReply::Status::Timeout,
+        ChatReply::Status::Malformed, ChatReply::Status::Transport, ChatReply::Status::Unsupported})
     if (status_name(s) == name) return s;
   throw Error("unknown reply status '" + name + "'");
 }

@@ -13,10 +13,16 @@
 namespace opforge::generator {
 
 nlohmann::json outcome_to_json(const OverloadOutcome &o) {
-  return {{"event", "overload_result"}, {"overload", o.overload},   {"category", o.category},
-          {"result", o.result},         {"reason", o.reason},       {"attempts", o.attempts},
-          {"passed", o.passed},         {"model_calls", o.model_calls},
-          {"pass_by_attempt", o.pass_by_attempt}, {"wall_s", o.wall_s}};
+  return {{"event", "overload_result"},
+          {"overload", o.overload},
+          {"category", o.category},
+          {"result", o.result},
+          {"reason", o.reason},
+          {"attempts", o.attempts},
+          {"passed", o.passed},
+          {"model_calls", o.model_calls},
+          {"pass_by_attempt", o.pass_by_attempt},
+          {"wall_s", o.wall_s}};
 }
 
 OverloadOutcome outcome_from_json(const nlohmann::json &j) {
@@ -29,7 +35,8 @@ OverloadOutcome outcome_from_json(const nlohmann::json &j) {
     o.attempts = j.value("attempts", 0);
     o.passed = j.value("passed", 0);
     o.model_calls = j.value("model_calls", 0);
-    if (j.contains("pass_by_attempt")) o.pass_by_attempt = j["pass_by_attempt"].get<std::vector<bool>>();
+    if (j.contains("pass_by_attempt"))
+      o.pass_by_attempt = j["pass_by_attempt"].get<std::vector<bool>>();
     o.wall_s = j.value("wall_s", 0.0);
   } catch (const nlohmann::json::exception &e) {
     throw Error(std::string("bad overload_result record: ") + e.what());
@@ -65,8 +72,8 @@ std::vector<OverloadOutcome> outcomes_from_records(const std::vector<nlohmann::j
 
 std::optional<double> tritorx_coverage(const std::string &category) {
   static const std::map<std::string, double> figures = {
-      {"shape/view", 0.96},     {"pointwise", 0.85}, {"linear algebra", 0.80},
-      {"indexing", 0.79},       {"reduction", 0.75}, {"normalization/DL", 0.71}};
+      {"shape/view", 0.96}, {"pointwise", 0.85}, {"linear algebra", 0.80},
+      {"indexing", 0.79},   {"reduction", 0.75}, {"normalization/DL", 0.71}};
   auto it = figures.find(category);
   if (it == figures.end()) return std::nullopt;
   return it->second;

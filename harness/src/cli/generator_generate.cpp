@@ -107,8 +107,7 @@ int run(const std::vector<std::string> &args) {
                        "interp (IR interpreter) or chip")(
       "max-calls", po::value<int>()->default_value(32), "recorded calls verified per overload")(
       "max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
-      "max-calls-per-dialog", po::value<int>(),
-      "model calls per dialog (default 15; inductor 1)")(
+      "max-calls-per-dialog", po::value<int>(), "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
       "force", "regenerate overloads already in the library");
   po::variables_map vm;
@@ -184,7 +183,8 @@ int run(const std::vector<std::string> &args) {
     fs::path out = vm["out"].as<std::string>();
     harness::GenerateOptions g;
     g.overloads = overloads;
-    g.library_dir = vm.count("library") ? vm["library"].as<std::string>() : (out / "library").string();
+    g.library_dir =
+        vm.count("library") ? vm["library"].as<std::string>() : (out / "library").string();
     g.force = vm.count("force") > 0;
     g.jobs = jobs;
     g.max_calls = static_cast<size_t>(std::max(1, vm["max-calls"].as<int>()));
@@ -256,9 +256,9 @@ int run(const std::vector<std::string> &args) {
   }
 }
 
-CommandRegistrar reg({"generate",
-                      "generate Triton kernels for ATen overloads (inductor templates, LLM, replay)",
-                      run});
+CommandRegistrar reg(
+    {"generate", "generate Triton kernels for ATen overloads (inductor templates, LLM, replay)",
+     run});
 
 }  // namespace
 }  // namespace opforge::cli

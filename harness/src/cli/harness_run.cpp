@@ -164,7 +164,8 @@ int run_run(const std::vector<std::string> &args) {
     for (const auto *fn : module.wrapper_functions()) found |= fn->name == call.function;
     if (!found) {
       std::string have;
-      for (const auto *fn : module.wrapper_functions()) have += (have.empty() ? "" : ", ") + fn->name;
+      for (const auto *fn : module.wrapper_functions())
+        have += (have.empty() ? "" : ", ") + fn->name;
       throw Error("no wrapper '" + call.function + "' in " + file +
                   (have.empty() ? std::string(" (it has none)") : " (wrappers: " + have + ")"));
     }
@@ -203,8 +204,8 @@ int run_run(const std::vector<std::string> &args) {
     expected.overload = check;
     expected.out = ref.out;
     expected.mutated = ref.mutated;
-    auto verdict = harness::verify_call(expected, r.out,
-                                        our_mutated(ref, oracle.schema(check), r), nullptr);
+    auto verdict =
+        harness::verify_call(expected, r.out, our_mutated(ref, oracle.schema(check), r), nullptr);
     if (verdict.ok()) {
       std::cout << "check " << check << ": ok (matches ATen, assert_close tolerances)\n";
       return kExitOk;

@@ -38,7 +38,8 @@ constexpr const char *kUsage =
     "Exit status 0 only if every selected call passed. --all selects the overloads the library\n"
     "implements; without --ops or --all every overload of the corpus is validated.\n\n"
     "--executor chip runs every call on the SystemC chip model (--arch, --set, --timing; timing\n"
-    "defaults to functional): kernels are compiled to RISC-V and launched on the PEs, tensors live\n"
+    "defaults to functional): kernels are compiled to RISC-V and launched on the PEs, tensors "
+    "live\n"
     "in device DRAM, runtime copies (contiguous(), .to()) are host-side runtime operations over\n"
     "device memory. The model allows one chip per process, so --jobs N on the chip runs N child\n"
     "processes, each validating a share of the overloads (balanced by recorded calls).\n";
@@ -97,8 +98,8 @@ harness::ValidateReport validate_sharded(const harness::Corpus &corpus,
     shards[s].push_back(options.overloads[i]);
     load[s] += std::max<int64_t>(calls, 1);
   }
-  auto dir = std::filesystem::temp_directory_path() /
-             ("opforge-validate-" + std::to_string(getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("opforge-validate-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   struct Child {
     pid_t pid = -1;
@@ -143,11 +144,11 @@ harness::ValidateReport validate_sharded(const harness::Corpus &corpus,
         std::string line, last;
         while (std::getline(log, line))
           if (!line.empty()) last = line;
-        c.error = "validation process " + std::to_string(c.pid) +
-                  (WIFSIGNALED(status) ? " killed by signal " + std::to_string(WTERMSIG(status))
-                                       : " exited with status " +
-                                             std::to_string(WEXITSTATUS(status))) +
-                  " without results" + (last.empty() ? "" : ": " + last);
+        c.error =
+            "validation process " + std::to_string(c.pid) +
+            (WIFSIGNALED(status) ? " killed by signal " + std::to_string(WTERMSIG(status))
+                                 : " exited with status " + std::to_string(WEXITSTATUS(status))) +
+            " without results" + (last.empty() ? "" : ": " + last);
       }
     }
     for (const auto &o : shards[s])

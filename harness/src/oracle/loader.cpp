@@ -59,11 +59,10 @@ OraclePlugin load() {
     }
     return OraclePlugin::from(path, api);
   }
-  throw Error(
-      "the ATen oracle plugin (" + std::string(kPluginFile) +
-      ", built with opforge when libtorch-dev is installed) could not be loaded; set "
-      "OPFORGE_ORACLE_PLUGIN to its path. Tried:" +
-      (tried.empty() ? std::string("\n  (no candidate paths)") : tried));
+  throw Error("the ATen oracle plugin (" + std::string(kPluginFile) +
+              ", built with opforge when libtorch-dev is installed) could not be loaded; set "
+              "OPFORGE_ORACLE_PLUGIN to its path. Tried:" +
+              (tried.empty() ? std::string("\n  (no candidate paths)") : tried));
 }
 
 }  // namespace

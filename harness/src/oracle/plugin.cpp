@@ -41,7 +41,7 @@ std::string call(const std::string &overload, const std::vector<Value> &args,
 
 extern "C" __attribute__((visibility("default"))) const opforge::harness::OraclePluginApi *
 opforge_oracle_plugin_v1() {
-  static const opforge::harness::OraclePluginApi api{
-      opforge::harness::OraclePluginApi::kAbiVersion, schema, has_overload, call};
+  static const opforge::harness::OraclePluginApi api{opforge::harness::OraclePluginApi::kAbiVersion,
+                                                     schema, has_overload, call};
   return &api;
 }

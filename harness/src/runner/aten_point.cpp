@@ -80,7 +80,7 @@ Value value_of(const json &spec, std::mt19937_64 &rng) {
   }
   if (spec.contains("float")) {
     std::string f = spec["float"].get<std::string>();
-    return Value::of_double(f == "nan"  ? std::numeric_limits<double>::quiet_NaN()
+    return Value::of_double(f == "nan"   ? std::numeric_limits<double>::quiet_NaN()
                             : f == "inf" ? std::numeric_limits<double>::infinity()
                                          : -std::numeric_limits<double>::infinity());
   }

@@ -42,7 +42,8 @@ class Parser {
       else
         call.kwargs.emplace_back(a.keyword, std::move(a.value));
     }
-    if (peek().kind != Token::Kind::End) fail(peek().col, "unexpected '" + peek().text + "' after the call");
+    if (peek().kind != Token::Kind::End)
+      fail(peek().col, "unexpected '" + peek().text + "' after the call");
     return call;
   }
 
@@ -251,7 +252,8 @@ class Parser {
     if (name == "math.pi") return Value::of_double(M_PI);
     if (name.rfind("torch.", 0) == 0 && peek().text != "(") {
       auto d = parse_dtype(name.substr(6));
-      if (!d) fail(col, "unknown torch attribute '" + name + "' (expected a dtype like torch.float16)");
+      if (!d)
+        fail(col, "unknown torch attribute '" + name + "' (expected a dtype like torch.float16)");
       return Value::of_dtype(*d);
     }
     if (peek().kind != Token::Kind::Punct || peek().text != "(")
@@ -311,9 +313,9 @@ class Parser {
   }
 
   static double number(const Value &v) {
-    return v.kind == Value::Kind::Int ? static_cast<double>(v.integer)
-                                      : v.kind == Value::Kind::Bool ? (v.boolean ? 1.0 : 0.0)
-                                                                    : v.number;
+    return v.kind == Value::Kind::Int    ? static_cast<double>(v.integer)
+           : v.kind == Value::Kind::Bool ? (v.boolean ? 1.0 : 0.0)
+                                         : v.number;
   }
   static bool is_number(const Value &v) {
     return v.kind == Value::Kind::Int || v.kind == Value::Kind::Double ||
@@ -396,9 +398,12 @@ class Parser {
       return Value::of_tensor(t);
     }
     if (fn == "full") {
-      const Value *size = pos.size() > 0 ? &pos[0].value : kw("size") ? &kw("size")->value : nullptr;
-      const Value *fill =
-          pos.size() > 1 ? &pos[1].value : kw("fill_value") ? &kw("fill_value")->value : nullptr;
+      const Value *size = pos.size() > 0 ? &pos[0].value
+                          : kw("size")   ? &kw("size")->value
+                                         : nullptr;
+      const Value *fill = pos.size() > 1     ? &pos[1].value
+                          : kw("fill_value") ? &kw("fill_value")->value
+                                             : nullptr;
       if (!size || !fill || size->kind != Value::Kind::List || !is_number(*fill))
         fail(col, "full(size, fill_value) needs a size tuple and a number");
       std::vector<Arg> size_arg(1);
@@ -426,7 +431,8 @@ class Parser {
                                   : all_int    ? DType::Int64
                                                : DType::Float32),
                    sizes);
-      for (size_t i = 0; i < flat.size(); ++i) t.set_double(static_cast<int64_t>(i), number(flat[i]));
+      for (size_t i = 0; i < flat.size(); ++i)
+        t.set_double(static_cast<int64_t>(i), number(flat[i]));
       return Value::of_tensor(t);
     }
     fail(col, "unknown function '" + fn +
@@ -436,7 +442,8 @@ class Parser {
   void flatten(const Value &v, size_t depth, std::vector<int64_t> &sizes, std::vector<Value> &flat,
                size_t col) {
     if (v.kind == Value::Kind::List) {
-      if (sizes.size() == depth) sizes.push_back(static_cast<int64_t>(v.list.size()));
+      if (sizes.size() == depth)
+        sizes.push_back(static_cast<int64_t>(v.list.size()));
       else if (sizes[depth] != static_cast<int64_t>(v.list.size()))
         fail(col, "tensor(): ragged nested lists");
       for (const auto &item : v.list) flatten(item, depth + 1, sizes, flat, col);
@@ -475,9 +482,11 @@ class Parser {
     const HostTensor &t = v.tensor;
     std::vector<int64_t> ints;
     for (const auto &a : args) {
-      if (a.value.kind == Value::Kind::Int) ints.push_back(a.value.integer);
+      if (a.value.kind == Value::Kind::Int)
+        ints.push_back(a.value.integer);
       else if (a.value.kind == Value::Kind::List)
-        for (const auto &i : a.value.list) ints.push_back(i.kind == Value::Kind::Int ? i.integer : 0);
+        for (const auto &i : a.value.list)
+          ints.push_back(i.kind == Value::Kind::Int ? i.integer : 0);
     }
     auto dim = [&](int64_t d) {
       int64_t n = std::max<int64_t>(t.dim(), 1);
@@ -485,7 +494,8 @@ class Parser {
       return d < 0 ? d + n : d;
     };
     if (name == "t" || name == "transpose") {
-      if (name == "t" && (!args.empty() || t.dim() > 2)) fail(col, ".t() takes a tensor of at most 2 dims");
+      if (name == "t" && (!args.empty() || t.dim() > 2))
+        fail(col, ".t() takes a tensor of at most 2 dims");
       if (name == "transpose" && ints.size() != 2) fail(col, ".transpose(dim0, dim1)");
       if (t.dim() < 2) return v;
       int64_t a = name == "t" ? 0 : dim(ints[0]), b = name == "t" ? 1 : dim(ints[1]);
@@ -496,7 +506,8 @@ class Parser {
       return view(t, sizes, strides, t.storage_offset());
     }
     if (name == "permute") {
-      if (static_cast<int64_t>(ints.size()) != t.dim()) fail(col, ".permute() needs every dimension once");
+      if (static_cast<int64_t>(ints.size()) != t.dim())
+        fail(col, ".permute() needs every dimension once");
       std::vector<int64_t> sizes, strides;
       std::vector<bool> seen(ints.size());
       for (auto d : ints) {
@@ -513,8 +524,7 @@ class Parser {
       if (args.size() != 1 || args[0].value.kind != Value::Kind::DType) fail(col, ".to(dtype)");
       return Value::of_tensor(t.to(args[0].value.dtype));
     }
-    fail(col, "unknown tensor method '." + name +
-                  "()' (t, transpose, permute, contiguous, to)");
+    fail(col, "unknown tensor method '." + name + "()' (t, transpose, permute, contiguous, to)");
   }
 
   Value subscript(Value v, size_t col) {
@@ -527,7 +537,8 @@ class Parser {
       if (!first) expect(",");
       if (accept("]")) break;
       size_t item_col = peek().col;
-      if (d >= t.dim()) fail(item_col, "too many indices for a tensor of " + std::to_string(t.dim()) + " dims");
+      if (d >= t.dim())
+        fail(item_col, "too many indices for a tensor of " + std::to_string(t.dim()) + " dims");
       const int64_t n = t.sizes()[d], stride = t.strides()[d];
       auto bound = [&](int64_t i) { return i < 0 ? std::max<int64_t>(i + n, 0) : std::min(i, n); };
       std::optional<int64_t> lo, hi, step;
@@ -553,7 +564,8 @@ class Parser {
         if (!lo) fail(item_col, "expected an index or a slice");
         int64_t i = *lo < 0 ? *lo + n : *lo;
         if (i < 0 || i >= n)
-          fail(item_col, "index " + std::to_string(*lo) + " out of range for size " + std::to_string(n));
+          fail(item_col,
+               "index " + std::to_string(*lo) + " out of range for size " + std::to_string(n));
         offset += i * stride;
       }
       ++d;

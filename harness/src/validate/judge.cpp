@@ -1,4 +1,5 @@
-// judge.cpp - the generator's CallJudge: recorded corpus calls through a wrapper, then the verifier.
+// judge.cpp - the generator's CallJudge: recorded corpus calls through a wrapper, then the
+// verifier.
 #include "opforge/harness/judge.h"
 
 #include <algorithm>

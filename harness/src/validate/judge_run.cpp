@@ -1,4 +1,5 @@
-// judge_run.cpp - a generation run over corpus overloads: loop, corpus judge, library files, outcomes.
+// judge_run.cpp - a generation run over corpus overloads: loop, corpus judge, library files,
+// outcomes.
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -79,8 +80,8 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     c.wrapper = generator::wrapper_name(ov);
     c.category = row.category;
     c.target_constraints = caps;
-    c.reference_kernels = generator::reference_kernels(options.library_dir, row.category,
-                                                       library_file_name_for(ov));
+    c.reference_kernels =
+        generator::reference_kernels(options.library_dir, row.category, library_file_name_for(ov));
     JudgeOptions jo;
     jo.calls = std::move(calls);
     jo.schema = c.schema;

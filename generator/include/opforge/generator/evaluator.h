@@ -60,9 +60,9 @@ struct Failure {
   std::string call_summary;  // failing call ("aten::add.Tensor(f32[4], ...) -> f32[4]")
   int64_t call_index = -1;
   std::optional<MismatchFacts> mismatch;  // Mismatch
-  int64_t mismatches_total = 0;               // Mismatch: mismatching entries of the verdict
-  uint64_t pc = 0;                            // Trap
-  std::string instruction;                    // Trap
+  int64_t mismatches_total = 0;           // Mismatch: mismatching entries of the verdict
+  uint64_t pc = 0;                        // Trap
+  std::string instruction;                // Trap
 };
 std::string failure_kind_name(Failure::Kind k);
 

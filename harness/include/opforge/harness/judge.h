@@ -30,9 +30,9 @@ struct JudgeOptions {
   std::vector<Call> calls;  // calls with expected outputs
   // The overload's schema; names the arguments so mutated inputs are read back.
   std::string schema;
-  const Corpus *corpus = nullptr;      // tolerance overrides (optional)
+  const Corpus *corpus = nullptr;       // tolerance overrides (optional)
   generator::ExecutorFactory executor;  // default: the IR interpreter
-  double run_timeout_s = 60;           // wall clock for all calls of a run
+  double run_timeout_s = 60;            // wall clock for all calls of a run
   int64_t max_wrapper_steps = 2'000'000;
 };
 

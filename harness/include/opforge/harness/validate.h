@@ -91,8 +91,7 @@ bool chip_executor_available();
 model::Device &chip_device(const ChipOptions &options);
 // A new executor of that kind (chip executors share the process's device and
 // start with no buffers); throws opforge::Error when it is not built in.
-std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind,
-                                                  const ChipOptions &chip = {});
+std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind, const ChipOptions &chip = {});
 
 struct ValidateOptions {
   std::vector<std::string> overloads;  // empty: every overload the corpus records
