@@ -8,7 +8,9 @@
 #include <mutex>
 
 #include "opforge/model/dpe_compute.h"
+#include "opforge/model/dpe_limits.h"
 #include "opforge/model/local_mem.h"
+#include "opforge/model/sfu_timing.h"
 #include "opforge/support/error.h"
 
 namespace opforge::model {
@@ -36,7 +38,21 @@ uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd) {
         std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(a.rows) * a.cols));
     k_beats = (k_beats + per_cell - 1) / per_cell;
   }
-  return 2 + tiles_n * cmd.m * (cmd.accumulate ? 2 : 1) + tiles_m * tiles_n * k_beats;
+  // Double-buffered accumulators (docs/rtl/dpe.md): tile t computes while
+  // tile t-1 drains and tile t+1 loads, one row per cycle each.
+  const uint64_t tiles = tiles_m * tiles_n;
+  const uint64_t last_rows = cmd.m - (tiles_m - 1) * a.rows;
+  auto rows_of = [&](uint64_t t) -> uint64_t {
+    return t / tiles_n + 1 == tiles_m ? last_rows : a.rows;
+  };
+  uint64_t cycles = 2 + (cmd.accumulate ? rows_of(0) : 0) + rows_of(tiles - 1);
+  for (uint64_t t = 0; t < tiles; ++t) {
+    uint64_t step = std::max<uint64_t>(1, k_beats);
+    if (t > 0) step = std::max(step, rows_of(t - 1));
+    if (cmd.accumulate && t + 1 < tiles) step = std::max(step, rows_of(t + 1));
+    cycles += step;
+  }
+  return cycles;
 }
 
 DpeOutcome TlmDpeBackend::execute(const DpeJob &job) {
@@ -269,6 +285,7 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
   if (cmd.m == 0 || cmd.n == 0 || cmd.k == 0) return bad(cmd.a, "empty tile (m, n or k is 0)");
   if (cmd.lda < cmd.k || cmd.ldb < cmd.n || cmd.ldc < cmd.n)
     return bad(cmd.a, "leading dimension smaller than the tile");
+  if (auto over = dpe_tile_limit_violation(p_.dpe, cmd)) return bad(cmd.a, *over);
   struct Operand {
     uint64_t addr, bytes;
   };
@@ -319,7 +336,9 @@ isa::AccelStatus PeAccelerator::dpe_wait() {
 void PeAccelerator::sfu_executed(isa::SfuFunc, uint64_t elements) {
   ++*sfu_ops_;
   *sfu_elements_ += elements;
-  sfu_busy_.add(double(elements) / p_.sfu.elements_per_cycle);
+  const double busy = sfu_busy_cycles(p_.sfu, elements);
+  sfu_busy_.add(busy);
+  if (timed_) svc_.hold_core(busy);
 }
 
 }  // namespace opforge::model

@@ -1,15 +1,18 @@
-// dpe.sv - dot-product engine: a ROWS x COLS MAC array computing C (+)= A*B tile by tile (bf16/fp16->fp32, int8->int32).
+// dpe.sv - dot-product engine: a ROWS x COLS MAC array with double-buffered accumulators computing C (+)= A*B tile by tile (bf16/fp16->fp32, int8->int32).
 //
 // Protocol (docs/rtl/dpe.md): a command (m, n, k, dtype, accumulate) is taken
 // on cmd_valid && cmd_ready. The output is cut into tiles of ROWS x COLS,
-// row tiles outer, column tiles inner. Per tile:
-//   LOAD  (accumulate only) rows_t beats on cin: row r of the C tile, COLS lanes
-//   COMP  k beats on op: A[row0+r][kk] for r < ROWS, B[kk][col0+c] for c < COLS
-//         (int8: ceil(k/2) beats, each lane carrying k steps kk in bits 7:0
-//         and kk+1 in bits 15:8; every cell adds both products)
-//   DRAIN rows_t beats on cout: row r of the result tile, COLS lanes
-// where rows_t = min(ROWS, m - row0). Then one DONE cycle (done = 1).
-// Lanes past m or n carry don't-care values in both directions.
+// row tiles outer, column tiles inner; tile t lives in accumulator bank t%2.
+// The block works in steps; in step s, at the same time:
+//   COMP  tile s-1 in bank (s-1)%2: k beats on op, A[row0+r][kk] for
+//         r < ROWS, B[kk][col0+c] for c < COLS (int8: ceil(k/2) beats, each
+//         lane carrying k steps kk in bits 7:0 and kk+1 in bits 15:8)
+//   DRAIN tile s-2 from bank s%2: rows_t beats on cout, row r of the result
+//   LOAD  tile s (accumulate only) into bank s%2: rows_t beats on cin, row r
+//         of the C tile (a row is loaded once it has been drained)
+// with rows_t = min(ROWS, m - row0). A step ends when all three are done
+// (at least one cycle). Steps run from 0 (accumulate) or 1 to tiles + 1,
+// then one DONE cycle (done = 1). Lanes past m or n carry don't-care values.
 module dpe #(
     parameter int ROWS = 4,
     parameter int COLS = 4
@@ -44,23 +47,35 @@ module dpe #(
 );
   import opforge_fp_pkg::*;
 
-  typedef enum logic [2:0] {
+  typedef enum logic [1:0] {
     S_IDLE,
-    S_LOAD,
-    S_COMP,
-    S_DRAIN,
+    S_RUN,
     S_DONE
   } state_t;
 
+  // A tile of the output: its first row and column, and whether it exists.
+  typedef struct packed {
+    logic        on;
+    logic [31:0] row0;
+    logic [31:0] col0;
+  } tile_t;
+
+  localparam int CELLS = ROWS * COLS;
+
   state_t state;
-  logic [31:0] m_q, n_q, k_q, row0, col0, beat, rows_t;
+  logic [31:0] m_q, n_q, k_q;
   logic [31:0] k_beats;  // COMP beats per tile: k, or ceil(k/2) for int8
   logic int8_q, fp16_q, acc_q;
-  localparam int CELLS = ROWS * COLS;
-  // Accumulator of cell (r, c): acc[r*COLS + c]. An unpacked array and
-  // per-lane operand wires keep every index a word index in the simulation
-  // (no variable part-selects of wide vectors on the per-cycle path).
-  logic [31:0] acc [CELLS];
+  // The step pipeline: c_* the tile computed (s-1), d_rows the rows drained
+  // (tile s-2, 0: none), f_* the tile loaded (s), gen the tile after it (s+1).
+  logic c_on, f_on;
+  logic [31:0] c_rows, f_rows, d_rows, f_need;
+  logic [31:0] c_beat, dj, fj;  // beats done in this step per stream
+  tile_t gen;
+  logic cb;  // bank of the computed tile; the other bank drains and loads
+  logic op_fire, cin_fire, cout_fire, step_end;
+
+  // Per-lane operand wires: every index is a word index in the simulation.
   logic [15:0] a_lane [ROWS];
   logic [15:0] b_lane [COLS];
   for (genvar r = 0; r < ROWS; r++) begin : g_a_lane
@@ -70,28 +85,42 @@ module dpe #(
     assign b_lane[c] = op_b[c*16+:16];
   end
 
-  assign cmd_ready = state == S_IDLE;
-  assign cin_ready = state == S_LOAD;
-  assign op_ready = state == S_COMP;
-  assign cout_valid = state == S_DRAIN;
-  assign done = state == S_DONE;
-  assign k_beats = int8_q ? (k_q >> 1) + 32'(k_q[0]) : k_q;
-
-  always_comb begin
-    cout_data = '0;
-    if (beat < 32'(ROWS))
-      for (int c = 0; c < COLS; c++) cout_data[c*32+:32] = acc[beat*COLS+c];
-  end
-
   function automatic logic [31:0] min_rows(input logic [31:0] m, input logic [31:0] r0);
     return (m - r0 < 32'(ROWS)) ? m - r0 : 32'(ROWS);
   endfunction
 
-  // First phase of a tile: LOAD when accumulating, else COMP (or DRAIN if k == 0).
-  function automatic state_t first_phase(input logic accumulate, input logic [31:0] k);
-    if (accumulate) return S_LOAD;
-    return (k == 32'd0) ? S_DRAIN : S_COMP;
+  // The tile after t in row-major tile order (on = 0 past the last).
+  function automatic tile_t next_tile(input tile_t t, input logic [31:0] m, input logic [31:0] n);
+    tile_t nx;
+    nx = t;
+    if (t.col0 + 32'(COLS) < n) begin
+      nx.col0 = t.col0 + 32'(COLS);
+    end else if (t.row0 + 32'(ROWS) < m) begin
+      nx.row0 = t.row0 + 32'(ROWS);
+      nx.col0 = '0;
+    end else begin
+      nx.on = 1'b0;
+    end
+    return nx;
   endfunction
+
+  assign k_beats = int8_q ? (k_q >> 1) + 32'(k_q[0]) : k_q;
+  assign f_need = (acc_q && f_on) ? f_rows : 32'd0;
+  assign cmd_ready = state == S_IDLE;
+  assign done = state == S_DONE;
+  assign op_ready = state == S_RUN && c_on && c_beat < k_beats;
+  assign cout_valid = state == S_RUN && dj < d_rows;
+  // Row fj of the other bank may be loaded once its old row has been drained
+  // (or is drained in this cycle).
+  assign cin_ready = state == S_RUN && fj < f_need
+      && (fj < dj || fj >= d_rows || (fj == dj && cout_ready));
+  assign op_fire = op_valid && op_ready;
+  assign cin_fire = cin_valid && cin_ready;
+  assign cout_fire = cout_valid && cout_ready;
+  assign step_end = state == S_RUN
+      && (!c_on || c_beat + 32'(op_fire) == k_beats)
+      && dj + 32'(cout_fire) == d_rows
+      && fj + 32'(cin_fire) == f_need;
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
@@ -99,69 +128,76 @@ module dpe #(
       m_q <= '0;
       n_q <= '0;
       k_q <= '0;
-      row0 <= '0;
-      col0 <= '0;
-      beat <= '0;
-      rows_t <= '0;
       int8_q <= 1'b0;
       fp16_q <= 1'b0;
       acc_q <= 1'b0;
+      c_on <= 1'b0;
+      f_on <= 1'b0;
+      c_rows <= '0;
+      f_rows <= '0;
+      d_rows <= '0;
+      c_beat <= '0;
+      dj <= '0;
+      fj <= '0;
+      gen <= '0;
+      cb <= 1'b0;
     end else begin
       case (state)
         S_IDLE: begin
           if (cmd_valid) begin
+            tile_t t0, t1, t2;
+            t0 = tile_t'{1'b1, 32'd0, 32'd0};
+            t1 = next_tile(t0, cmd_m, cmd_n);
+            t2 = next_tile(t1, cmd_m, cmd_n);
             m_q <= cmd_m;
             n_q <= cmd_n;
             k_q <= cmd_k;
             int8_q <= cmd_dtype == 2'd3;
             fp16_q <= cmd_dtype == 2'd1;
             acc_q <= cmd_accumulate;
-            row0 <= '0;
-            col0 <= '0;
-            beat <= '0;
-            rows_t <= min_rows(cmd_m, 32'd0);
-            if (cmd_m == 32'd0 || cmd_n == 32'd0) state <= S_DONE;
-            else state <= first_phase(cmd_accumulate, cmd_k);
-          end
-        end
-        S_LOAD: begin
-          if (cin_valid) begin
-            if (beat + 32'd1 == rows_t) begin
-              beat <= '0;
-              state <= (k_q == 32'd0) ? S_DRAIN : S_COMP;
+            c_beat <= '0;
+            dj <= '0;
+            fj <= '0;
+            d_rows <= '0;
+            if (cmd_m == 32'd0 || cmd_n == 32'd0) begin
+              state <= S_DONE;
+            end else if (cmd_accumulate) begin
+              // Step 0: load tile 0 into bank 0.
+              state <= S_RUN;
+              c_on <= 1'b0;
+              f_on <= 1'b1;
+              f_rows <= min_rows(cmd_m, 32'd0);
+              gen <= t1;
+              cb <= 1'b1;
             end else begin
-              beat <= beat + 32'd1;
+              // Step 1: compute tile 0 in bank 0 (nothing to load).
+              state <= S_RUN;
+              c_on <= 1'b1;
+              c_rows <= min_rows(cmd_m, 32'd0);
+              f_on <= t1.on;
+              f_rows <= min_rows(cmd_m, t1.row0);
+              gen <= t2;
+              cb <= 1'b0;
             end
           end
         end
-        S_COMP: begin
-          if (op_valid) begin
-            if (beat + 32'd1 == k_beats) begin
-              beat <= '0;
-              state <= S_DRAIN;
-            end else begin
-              beat <= beat + 32'd1;
-            end
-          end
-        end
-        S_DRAIN: begin
-          if (cout_ready) begin
-            if (beat + 32'd1 == rows_t) begin
-              beat <= '0;
-              if (col0 + 32'(COLS) < n_q) begin
-                col0 <= col0 + 32'(COLS);
-                state <= first_phase(acc_q, k_q);
-              end else if (row0 + 32'(ROWS) < m_q) begin
-                col0 <= '0;
-                row0 <= row0 + 32'(ROWS);
-                rows_t <= min_rows(m_q, row0 + 32'(ROWS));
-                state <= first_phase(acc_q, k_q);
-              end else begin
-                state <= S_DONE;
-              end
-            end else begin
-              beat <= beat + 32'd1;
-            end
+        S_RUN: begin
+          if (step_end) begin
+            c_beat <= '0;
+            dj <= '0;
+            fj <= '0;
+            d_rows <= c_on ? c_rows : 32'd0;
+            c_on <= f_on;
+            c_rows <= f_rows;
+            f_on <= gen.on;
+            f_rows <= min_rows(m_q, gen.row0);
+            if (gen.on) gen <= next_tile(gen, m_q, n_q);
+            cb <= ~cb;
+            if (!f_on && !c_on) state <= S_DONE;
+          end else begin
+            c_beat <= c_beat + 32'(op_fire);
+            dj <= dj + 32'(cout_fire);
+            fj <= fj + 32'(cin_fire);
           end
         end
         default: state <= S_IDLE;  // S_DONE
@@ -169,32 +205,44 @@ module dpe #(
     end
   end
 
-  // The MAC array: every cell updates its accumulator on an operand beat.
-  // Accumulators start at +0 when the tile is not loaded from C. The cell
-  // loops stay loops in simulation (--unroll-count), one multiply-add body;
-  // they compute into `nxt` (blocking, as Verilator needs for arrays written
-  // in loops) and the whole array is registered at once.
-  always_ff @(posedge clk) begin
-    logic [31:0] nxt [CELLS];
-    nxt = acc;  // verilator lint_off BLKSEQ
-    if (state == S_LOAD && cin_valid) begin
-      for (int c = 0; c < COLS; c++) nxt[beat*COLS+c] = cin_data[c*32+:32];
-    end else if (state == S_COMP && op_valid && int8_q) begin
-      for (int i = 0; i < CELLS; i++) begin
-        nxt[i] = acc[i]
-            + 32'($signed(a_lane[i/COLS][7:0]) * $signed(b_lane[i%COLS][7:0]))
-            + 32'($signed(a_lane[i/COLS][15:8]) * $signed(b_lane[i%COLS][15:8]));
-      end
-    end else if (state == S_COMP && op_valid) begin
-      for (int i = 0; i < CELLS; i++) begin
-        nxt[i] = fma16(a_lane[i/COLS], b_lane[i%COLS], acc[i], fp16_q, inject_fault && i == 0);
-      end
-    end else if ((state == S_IDLE && cmd_valid && !cmd_accumulate)
-                 || (state == S_DRAIN && !acc_q && cout_ready && beat + 32'd1 == rows_t)) begin
-      // A command, and every next tile, starts from +0 unless loaded from C.
-      for (int i = 0; i < CELLS; i++) nxt[i] = '0;
-    end  // verilator lint_on BLKSEQ
-    acc <= nxt;
+  // The two accumulator banks. Bank g is the MAC array's when cb == g (every
+  // cell updates on an operand beat, from +0 on a tile's first beat unless
+  // the tile was loaded from C), else it is drained and loaded row by row.
+  // The cell loops stay loops in simulation (--unroll-count), one
+  // multiply-add body; they compute into `nxt` (blocking, as Verilator needs
+  // for arrays written in loops) and the bank is registered at once.
+  for (genvar g = 0; g < 2; g++) begin : g_bank
+    logic [31:0] acc [CELLS];
+    always_ff @(posedge clk) begin
+      logic [31:0] nxt [CELLS];
+      logic fresh;
+      fresh = c_beat == 32'd0 && !acc_q;
+      nxt = acc;  // verilator lint_off BLKSEQ
+      if (cb == 1'(g) && op_fire && int8_q) begin
+        for (int i = 0; i < CELLS; i++) begin
+          nxt[i] = (fresh ? 32'd0 : acc[i])
+              + 32'($signed(a_lane[i/COLS][7:0]) * $signed(b_lane[i%COLS][7:0]))
+              + 32'($signed(a_lane[i/COLS][15:8]) * $signed(b_lane[i%COLS][15:8]));
+        end
+      end else if (cb == 1'(g) && op_fire) begin
+        for (int i = 0; i < CELLS; i++) begin
+          nxt[i] = fma16(a_lane[i/COLS], b_lane[i%COLS], fresh ? 32'd0 : acc[i], fp16_q,
+                         inject_fault && i == 0);
+        end
+      end else if (cb != 1'(g) && cin_fire) begin
+        for (int c = 0; c < COLS; c++) nxt[fj*COLS+c] = cin_data[c*32+:32];
+      end  // verilator lint_on BLKSEQ
+      acc <= nxt;
+    end
+  end
+
+  // Result row dj of the drained bank; a command with k == 0 that does not
+  // accumulate gives +0 (no beat reached the bank).
+  always_comb begin
+    cout_data = '0;
+    if (dj < 32'(ROWS) && !(k_q == 32'd0 && !acc_q))
+      for (int c = 0; c < COLS; c++)
+        cout_data[c*32+:32] = cb ? g_bank[0].acc[dj*COLS+c] : g_bank[1].acc[dj*COLS+c];
   end
 
 endmodule

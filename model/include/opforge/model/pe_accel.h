@@ -13,7 +13,8 @@
 //    and says how many cycles the command occupies it (setup_cycles of
 //    latency overlap the previous command). The `tlm` backend uses
 //    dpe_tlm_cycles(), the cycle count of the RTL MAC array (docs/rtl/dpe.md).
-//  - SFU: the hart computes and charges the beats; here it is counted.
+//  - SFU: the hart computes; here it is counted and the core is held for
+//    sfu_busy_cycles() (sfu_timing.h: a function of the precision).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -47,8 +48,11 @@ struct DpeArrayDims {
 DpeArrayDims dpe_array_dims(const DpeParams &p);
 
 // Cycles one command occupies the DPE (the RTL block's count, docs/rtl/dpe.md):
-// bf16/fp16/int8: 2 + tiles_n*m*(accumulate ? 2 : 1) + tiles_m*tiles_n*k_beats,
-// tiles over the array, k_beats = k (bf16/fp16) or ceil(k / int8_per_cell)
+// bf16/fp16/int8 with double-buffered accumulators (tile t computes while
+// tile t-1 drains and tile t+1 loads): 2 + (accumulate ? r(0) : 0) +
+// sum_t max(1, k_beats, r(t-1), accumulate ? r(t+1) : 0) + r(T-1) over the
+// T row-major tiles of the array, r(t) the rows of tile t (0 outside),
+// k_beats = k (bf16/fp16) or ceil(k / int8_per_cell)
 // with int8_per_cell = max(1, macs_per_cycle_int8 / (rows*cols)); fp32 (not
 // in the array) takes ceil(m*n*k / macs_per_cycle_fp32).
 uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd);
@@ -120,6 +124,9 @@ class PeServices {
   virtual ~PeServices() = default;
   virtual double now_cycles() = 0;  // the hart's current absolute time
   virtual void stall_until(double t, uint64_t &reason_counter) = 0;
+  // The core is held `cycles` more by a unit it waits on in line (the SFU);
+  // fractions carry over to the next hold.
+  virtual void hold_core(double cycles) = 0;
   // Own local memory alias or window -> window address; others unchanged.
   virtual uint64_t translate(uint64_t addr) const = 0;
   // A timed access outside this PE's local memory, through the bus; false if
