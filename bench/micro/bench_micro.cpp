@@ -48,15 +48,62 @@ double span_cycles(const LaunchResult &r) {
   return double(e - s);
 }
 
+// Time stamps the kernels write (time CSR before the first command and after
+// the last wait, 16 bytes per instance): the window from the earliest start
+// to the latest end, without the program's start (argument loads and first
+// instruction fetches from DRAM).
+struct Stamps {
+  uint64_t addr = 0, count = 0;
+};
+Stamps alloc_stamps(Device &dev, uint64_t instances) {
+  Stamps s{dev.alloc(16 * instances), instances};
+  std::vector<uint64_t> zero(2 * instances, 0);
+  dev.copy_in(s.addr, zero.data(), 16 * instances);
+  return s;
+}
+std::vector<uint64_t> read_stamps(Device &dev, const Stamps &s) {
+  std::vector<uint64_t> t(2 * s.count);
+  dev.copy_out(s.addr, t.data(), 16 * s.count);
+  for (uint64_t i = 0; i < s.count; ++i)
+    if (t[2 * i + 1] <= t[2 * i])
+      throw opforge::Error("instance " + std::to_string(i) + " wrote no time stamps");
+  return t;
+}
+// A shared unit (SRAM, DRAM): from the earliest start to the latest end.
+double stamped_cycles(Device &dev, const Stamps &s) {
+  std::vector<uint64_t> t = read_stamps(dev, s);
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint64_t i = 0; i < s.count; ++i) {
+    first = std::min(first, t[2 * i]);
+    last = std::max(last, t[2 * i + 1]);
+  }
+  return double(last - first);
+}
+// Units every PE has its own of (DMA engines, local memory): the instances
+// start apart (each fetches its code and arguments from DRAM), so the chip's
+// figure is the sum of the per-instance rates; returned as the equivalent
+// window (instances / sum of 1 / window_i), which equals each window when
+// they are all alike.
+double per_pe_cycles(Device &dev, const Stamps &s) {
+  std::vector<uint64_t> t = read_stamps(dev, s);
+  double rate = 0;
+  for (uint64_t i = 0; i < s.count; ++i) rate += 1.0 / double(t[2 * i + 1] - t[2 * i]);
+  return double(s.count) / rate;
+}
+
+// steady: the work over the instances' span (launch latency excluded), or
+// over the kernel's own time stamps when `stamped` > 0; launch: over the
+// launch's cycles.
 void report(const char *name, const ChipParams &p, const LaunchResult &r, double work, double peak,
-            const char *unit, double unit_scale) {
+            const char *unit, double unit_scale, double stamped = 0) {
   double f = p.clock.freq_ghz * 1e9;
-  double steady = work / (span_cycles(r) / f) / unit_scale;
+  double span = stamped > 0 ? stamped : span_cycles(r);
+  double steady = work / (span / f) / unit_scale;
   double launch = work / (double(r.cycles) / f) / unit_scale;
   std::printf(
       "%-12s %-8s steady %10.2f %s  launch %10.2f %s  configured %10.2f %s  ratio %.3f  "
       "span_cycles %.0f\n",
-      name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak, span_cycles(r));
+      name, p.name.c_str(), steady, unit, launch, unit, peak, unit, steady / peak, span);
 }
 
 int run_one(const std::string &bench, const std::string &arch, std::vector<std::string> sets) {
@@ -73,17 +120,15 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     const uint64_t per = 1ull << 20, chunk = 16384;
     bool copy = bench == "dram_copy";
     uint64_t src = dev.alloc(per * n), dst = copy ? dev.alloc(per * n) : 0;
+    Stamps st = alloc_stamps(dev, n);
     k.image = read_elf_file(kernel("stream"));
-    put<uint64_t>(k.args, src);
-    put<uint64_t>(k.args, per);
-    put<uint64_t>(k.args, chunk);
-    put<uint64_t>(k.args, p.map.local_alias_base);
-    put<uint64_t>(k.args, copy ? 1 : 0);
-    put<uint64_t>(k.args, dst);
+    for (uint64_t v : {src, per, chunk, p.map.local_alias_base, uint64_t(copy ? 1 : 0), dst,
+                       uint64_t(0), st.addr})
+      put<uint64_t>(k.args, v);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
     double bytes = double(per) * n * (copy ? 2 : 1);
-    report(bench.c_str(), p, r, bytes, peak_dram, "GB/s", 1e9);
+    report(bench.c_str(), p, r, bytes, peak_dram, "GB/s", 1e9, stamped_cycles(dev, st));
     return 0;
   }
   if (bench == "dpe_bf16" || bench == "dpe_int8") {
@@ -108,34 +153,43 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     return 0;
   }
   if (bench == "sram_read") {
-    // Every PE streams its own slice of the SRAM scratch window.
-    const uint64_t per = std::min<uint64_t>(1ull << 20, p.sram.size_bytes / n), chunk = 16384;
+    // Every PE streams its own slice of the SRAM scratch window. Slices are
+    // `per` bytes plus one burst apart, so the instances (which start
+    // together) begin on different banks instead of all on bank 0.
+    const uint64_t per = std::min<uint64_t>(1ull << 20, p.sram.size_bytes / n / 2), chunk = 16384;
+    const uint64_t stride = per + p.dma.burst_bytes;
+    Stamps st = alloc_stamps(dev, n);
     k.image = read_elf_file(kernel("stream"));
-    for (uint64_t v :
-         {p.map.sram_base, per, chunk, p.map.local_alias_base, uint64_t(0), uint64_t(0)})
+    for (uint64_t v : {p.map.sram_base, per, chunk, p.map.local_alias_base, uint64_t(0),
+                       uint64_t(0), stride, st.addr})
       put<uint64_t>(k.args, v);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
-    report(bench.c_str(), p, r, double(per) * n, p.arch.sram.bandwidth_gbps, "GB/s", 1e9);
-    // SRAM traffic enters the mesh at one memory port per row (noc.md).
-    std::printf("%-12s %-8s NoC memory ports carry at most %.2f GB/s (%u rows x %.2f GB/s)\n",
-                bench.c_str(), p.name.c_str(), p.grid.rows * p.arch.noc.link_bandwidth_gbps,
-                p.grid.rows, p.arch.noc.link_bandwidth_gbps);
+    report(bench.c_str(), p, r, double(per) * n, p.arch.sram.bandwidth_gbps, "GB/s", 1e9,
+           stamped_cycles(dev, st));
+    // SRAM traffic enters the mesh through the rows' memory ports (noc.h).
+    const uint32_t ports = p.grid.rows * p.noc.mem_ports_per_row;
+    std::printf("%-12s %-8s NoC memory ports carry at most %.2f GB/s (%u ports x %.2f GB/s)\n",
+                bench.c_str(), p.name.c_str(), ports * p.arch.noc.link_bandwidth_gbps, ports,
+                p.arch.noc.link_bandwidth_gbps);
     return 0;
   }
   if (bench == "lmem_copy" || bench == "dma_engine") {
     // DMA inside each PE's local memory: a quarter of it copied to the
     // other half, 32 times. Every byte is read and written in local memory.
     const uint64_t chunk = p.local_mem.size_bytes / 4, reps = 32, la = p.map.local_alias_base;
+    Stamps st = alloc_stamps(dev, n);
     k.image = read_elf_file(kernel("dma_local"));
-    for (uint64_t v : {la, la + p.local_mem.size_bytes / 2, chunk, reps}) put<uint64_t>(k.args, v);
+    for (uint64_t v : {la, la + p.local_mem.size_bytes / 2, chunk, reps, st.addr})
+      put<uint64_t>(k.args, v);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
-    double bytes = double(chunk) * reps * n;
+    double bytes = double(chunk) * reps * n, stamped = per_pe_cycles(dev, st);
     if (bench == "lmem_copy")
-      report(bench.c_str(), p, r, 2 * bytes, p.arch.pe.local_mem.bandwidth_gbps * n, "GB/s", 1e9);
+      report(bench.c_str(), p, r, 2 * bytes, p.arch.pe.local_mem.bandwidth_gbps * n, "GB/s", 1e9,
+             stamped);
     else
-      report(bench.c_str(), p, r, bytes, p.arch.pe.dma.bandwidth_gbps * n, "GB/s", 1e9);
+      report(bench.c_str(), p, r, bytes, p.arch.pe.dma.bandwidth_gbps * n, "GB/s", 1e9, stamped);
     return 0;
   }
   if (bench == "noc_hop") {

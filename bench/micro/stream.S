@@ -1,8 +1,10 @@
-# stream.S - DRAM streaming with DMA: every program instance moves its own
-# region chunk by chunk. Mode 0 (read): DRAM -> local memory. Mode 1 (copy):
-# DRAM -> local memory -> DRAM at dst.
+# stream.S - streaming with DMA: every program instance moves its own region
+# chunk by chunk. Mode 0 (read): src -> local memory. Mode 1 (copy):
+# src -> local memory -> dst.
 # args: +0 src, +8 bytes per instance, +16 chunk bytes, +24 local buffer,
-#       +32 mode, +40 dst
+#       +32 mode, +40 dst, +48 source stride between instances (0: the bytes
+#       per instance), +56 timestamps (0: none): instance pid stores the time
+#       CSR before its first command and after its last wait at +56 + 16*pid.
 .include "xmtia.inc"
 .globl _start
 _start:
@@ -13,9 +15,17 @@ _start:
   ld a4, 24(a0)
   ld a5, 32(a0)
   ld a6, 40(a0)
+  ld a7, 48(a0)
+  ld s3, 56(a0)
   mul t1, t0, a2
-  add a1, a1, t1
   add a6, a6, t1
+  bnez a7, 0f
+  mv a7, a2
+0:
+  mul t1, t0, a7
+  add a1, a1, t1
+  slli t1, t0, 4
+  add s4, s3, t1              # this instance's timestamp slot
   addi sp, sp, -128
   mv s0, sp                 # read descriptor
   addi s1, sp, 64           # write descriptor
@@ -31,6 +41,7 @@ _start:
   sd x0, 32(s1)
   sd x0, 40(s1)
   li t3, 1
+  rdtime s5
 1:
   blez a2, 9f
   sd a1, 0(s0)
@@ -47,4 +58,9 @@ _start:
 9:
   xmtia_dmawait x0
   xmtia_dmawait t3
+  rdtime s6
+  beqz s3, 8f
+  sd s5, 0(s4)
+  sd s6, 8(s4)
+8:
   xmtia_done

@@ -51,18 +51,26 @@ NocModel::Route NocModel::route_pe_to_pe(uint32_t src, uint32_t dst) const {
   return r;
 }
 
+uint32_t NocModel::mem_port_node(uint32_t pe) const {
+  const uint32_t row = pe / grid_.cols, col = pe % grid_.cols;
+  // Two ports: the west one serves columns [0, ceil(cols/2)), the east one
+  // (at the last column) the rest.
+  const bool east = p_.mem_ports_per_row >= 2 && col >= (grid_.cols + 1) / 2;
+  return row * grid_.cols + (east ? grid_.cols - 1 : 0);
+}
+
 NocModel::Route NocModel::route_pe_to_mem(uint32_t pe) const {
-  uint32_t row = pe / grid_.cols;
-  Route r = route_pe_to_pe(pe, row * grid_.cols);
-  r.links.push_back(link_id(row * grid_.cols, MemPort));
+  const uint32_t port = mem_port_node(pe);
+  Route r = route_pe_to_pe(pe, port);
+  r.links.push_back(link_id(port, MemPort));
   return r;
 }
 
 NocModel::Route NocModel::route_mem_to_pe(uint32_t pe) const {
-  uint32_t row = pe / grid_.cols;
+  const uint32_t port = mem_port_node(pe);
   Route r;
-  r.links.push_back(link_id(row * grid_.cols, MemPort));
-  Route rest = route_pe_to_pe(row * grid_.cols, pe);
+  r.links.push_back(link_id(port, MemPort));
+  Route rest = route_pe_to_pe(port, pe);
   r.links.insert(r.links.end(), rest.links.begin(), rest.links.end());
   return r;
 }

@@ -58,9 +58,11 @@ ChipParams params_from(const ArchConfig &a) {
   p.sfu.elements_per_cycle = a.pe.sfu.elements_per_cycle;
   p.sfu.latency_cycles = a.pe.sfu.latency_cycles;
   p.sfu.precision_bits = a.pe.sfu.precision_bits;
+  p.sfu.bits_per_pass = a.pe.sfu.bits_per_pass;
 
   p.noc.link_bytes_per_cycle = a.bytes_per_cycle(a.noc.link_bandwidth_gbps);
   p.noc.hop_latency_cycles = a.noc.hop_latency_cycles;
+  p.noc.mem_ports_per_row = a.noc.mem_ports_per_row;
 
   p.sram.size_bytes = a.sram.size_bytes;
   p.sram.banks = a.sram.banks;

@@ -64,8 +64,9 @@ isa::CostModel Pe::cost_model(const ChipParams &p) {
   m.vec_mem_beat_cycles = std::max(v.load_cycles, v.store_cycles);
   m.vec_permute_beat_cycles = v.permute_cycles;
   m.vec_reduce_beat_cycles = v.fp_add_cycles + v.reduction_step_cycles;
-  // One beat is vec_lanes elements; the SFU retires elements_per_cycle of them.
-  m.sfu_beat_cycles = (p.core.vec_lanes + p.sfu.elements_per_cycle - 1) / p.sfu.elements_per_cycle;
+  // The SFU's time depends on its precision: PeAccelerator::sfu_executed
+  // holds the core for sfu_instruction_cycles() (sfu_timing.h), not the ISS.
+  m.sfu_beat_cycles = 0;
   return m;
 }
 
@@ -133,6 +134,13 @@ void Pe::stall_until(double t, uint64_t &reason_counter) {
   uint64_t c = uint64_t(std::ceil(t - now));
   hart_->add_cycles(c);
   reason_counter += c;
+}
+
+void Pe::hold_core(double cycles) {
+  hold_carry_ += cycles;
+  const double whole = std::floor(hold_carry_);
+  hold_carry_ -= whole;
+  hart_->add_cycles(uint64_t(whole));
 }
 
 bool Pe::global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t,
@@ -214,6 +222,7 @@ void Pe::run_instance(const ProgramInstance &inst) {
   ids.nprog[2] = spec.grid.z;
   h.set_xmtia_ids(ids);
   accel_.reset_queues();
+  hold_carry_ = 0;
   ++*programs_;
 
   InstanceRecord rec;

@@ -345,6 +345,13 @@ Tables make_tables() {
         count(0, 23, "mantissa bits")
             .describe("Mantissa bits the fp32 results keep; 0 = exact (correctly rounded fp32)."),
         pe.sfu.precision_bits);
+  FIELD("pe.sfu.bits_per_pass",
+        count(1, 24, "bits")
+            .describe("Significand bits one evaluation pass resolves: an element takes "
+                      "ceil((precision_bits + 1) / bits_per_pass) passes (24 significand bits "
+                      "when exact); elements_per_cycle is the rate at exact precision and "
+                      "scales with the passes saved."),
+        pe.sfu.bits_per_pass);
   FIELD("pe.sfu.impl", impl().describe("Model: tlm, rtl or lockstep."), pe.sfu.impl);
 
   d.group("pe.dma", "The PE's DMA engines (local memory <-> SRAM/DRAM/other PEs).");
@@ -368,6 +375,12 @@ Tables make_tables() {
         noc.link_bandwidth_gbps);
   FIELD("noc.hop_latency_cycles", cycles().describe("Latency per router hop."),
         noc.hop_latency_cycles);
+  FIELD("noc.mem_ports_per_row",
+        count(1, 2, "ports")
+            .describe("Memory ports (SRAM/DRAM entry links) per PE row: 1 = west of column 0; "
+                      "2 = west of column 0 and east of the last column, each serving the "
+                      "nearer half of the row."),
+        noc.mem_ports_per_row);
 
   d.group("sram", "The shared on-chip SRAM.");
   FIELD("sram.size_bytes", quantity(Dimension::Size).range(0, 1ull << 44).describe("Capacity."),

@@ -1,6 +1,8 @@
 //===- unit_noc_test.cpp - mesh XY routes, hop latency, link occupancy ----===//
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "opforge/model/noc.h"
 #include "test_util.h"
 
@@ -23,10 +25,54 @@ TEST(Noc, XyRouteGoesAlongTheRowThenTheColumn) {
   EXPECT_EQ(back.links[0], NocModel::link_id(4 * 8 + 6, NocModel::West));
   EXPECT_EQ(back.links.back(), NocModel::link_id(2 * 8 + 2, NocModel::North));
   EXPECT_EQ(noc.hops(noc.route_pe_to_pe(9, 9)), 0u);
-  // Memory traffic leaves through the row's port west of column 0.
+}
+
+TEST(Noc, OneMemoryPortPerRowSitsWestOfColumnZero) {
+  ChipParams p = testing::preset("mtia-2i", {"noc.mem_ports_per_row=1"});
+  CounterRegistry c;
+  NocModel noc(p.grid, p.noc, p.sim.quantum_cycles, c);
   auto m = noc.route_pe_to_mem(3 * 8 + 5);
-  EXPECT_EQ(noc.hops(m), 6u);
+  EXPECT_EQ(noc.hops(m), 6u);  // 5 west, then the port
   EXPECT_EQ(m.links.back(), NocModel::link_id(3 * 8, NocModel::MemPort));
+  auto back = noc.route_mem_to_pe(3 * 8 + 5);
+  EXPECT_EQ(back.links.front(), NocModel::link_id(3 * 8, NocModel::MemPort));
+  EXPECT_EQ(back.links.back(), NocModel::link_id(3 * 8 + 4, NocModel::East));
+}
+
+TEST(Noc, TwoMemoryPortsServeTheNearerHalfOfEachRow) {
+  ChipParams p = testing::preset("mtia-2i");
+  ASSERT_EQ(p.noc.mem_ports_per_row, 2u);  // the preset's floorplan
+  CounterRegistry c;
+  NocModel noc(p.grid, p.noc, p.sim.quantum_cycles, c);
+  // Columns 0..3 use the west port (node (r,0)), 4..7 the east one (node (r,7)).
+  for (uint32_t col = 0; col < 8; ++col) {
+    const uint32_t pe = 3 * 8 + col, port = col < 4 ? 3 * 8 : 3 * 8 + 7;
+    EXPECT_EQ(noc.mem_port_node(pe), port) << col;
+    auto m = noc.route_pe_to_mem(pe);
+    EXPECT_EQ(noc.hops(m), (col < 4 ? col : 7 - col) + 1) << col;
+    EXPECT_EQ(m.links.back(), NocModel::link_id(port, NocModel::MemPort)) << col;
+    auto back = noc.route_mem_to_pe(pe);
+    EXPECT_EQ(back.links.front(), NocModel::link_id(port, NocModel::MemPort)) << col;
+    EXPECT_EQ(noc.hops(back), noc.hops(m)) << col;
+  }
+  // The two halves share no link: a full-row stream from memory takes half
+  // as long as through one port.
+  auto row_stream = [](const ChipParams &q) {
+    CounterRegistry cr;
+    NocModel n(q.grid, q.noc, q.sim.quantum_cycles, cr);
+    const uint64_t bytes = uint64_t(100 * q.noc.link_bytes_per_cycle);
+    double done = 0;
+    for (uint32_t col = 0; col < q.grid.cols; ++col)
+      done = std::max(done, n.traverse(n.route_mem_to_pe(col), bytes, 0));
+    return done;
+  };
+  const double two = row_stream(p);
+  const double one = row_stream(testing::preset("mtia-2i", {"noc.mem_ports_per_row=1"}));
+  const double slack = 10.0 * p.noc.hop_latency_cycles;
+  EXPECT_GE(two, 4 * 100.0 - 1);
+  EXPECT_LE(two, 4 * 100.0 + slack);
+  EXPECT_GE(one, 8 * 100.0 - 1);
+  EXPECT_LE(one, 8 * 100.0 + slack);
 }
 
 TEST(Noc, LatencyGrowsPerHopAndLinksSerialiseTraffic) {

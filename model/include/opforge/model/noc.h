@@ -3,7 +3,8 @@
 // Plain C++ (no SystemC): the bus asks it how long a payload takes from one
 // node to another. Nodes are PEs (row, col). Each row also has a memory port
 // west of column 0 through which SRAM/DRAM traffic enters and leaves the
-// mesh. Every directed link has a bandwidth (bytes/cycle) and a per-hop
+// mesh; with noc.mem_ports_per_row = 2 a second one east of the last column
+// serves the east half of the row (its link is that node's `mem` link). Every directed link has a bandwidth (bytes/cycle) and a per-hop
 // latency, and one next-free time (occupancy): a payload is pipelined across
 // the links of its route (wormhole-like), each link busy bytes/bandwidth.
 //
@@ -32,7 +33,9 @@ class NocModel {
   };
   // PE node -> PE node (XY: along the row first, then the column).
   Route route_pe_to_pe(uint32_t src_pe, uint32_t dst_pe) const;
-  // PE -> its row's memory port, and back.
+  // The node whose `mem` link is PE pe's memory port.
+  uint32_t mem_port_node(uint32_t pe) const;
+  // PE -> its memory port, and back.
   Route route_pe_to_mem(uint32_t pe) const;
   Route route_mem_to_pe(uint32_t pe) const;
 

@@ -61,11 +61,13 @@ struct SfuParams {
   uint32_t elements_per_cycle = 0;
   uint32_t latency_cycles = 0;
   uint32_t precision_bits = 0;  // mantissa bits of the special functions, 0 exact
+  uint32_t bits_per_pass = 8;   // significand bits one evaluation pass resolves
 };
 
 struct NocParams {
   double link_bytes_per_cycle = 0;
   uint32_t hop_latency_cycles = 0;
+  uint32_t mem_ports_per_row = 1;  // 1: west edge; 2: west and east edges
 };
 
 struct SramParams {

@@ -47,6 +47,7 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   // PeServices (the accelerators' view).
   double now_cycles() override;
   void stall_until(double t, uint64_t &reason_counter) override;
+  void hold_core(double cycles) override;
   uint64_t translate(uint64_t addr) const override { return map_.translate(id_, addr); }
   bool global_access(uint64_t addr, void *data, uint64_t len, bool is_write, double t,
                      double &done) override;
@@ -83,6 +84,7 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   CounterRegistry &counters_;
   uint64_t *instret_, *cycles_, *programs_, *traps_, *idle_cycles_, *vec_busy_;
   uint64_t vec_busy_seen_ = 0;  // hart.vector_busy_cycles() already counted
+  double hold_carry_ = 0;       // fraction of a cycle hold_core() still owes
   size_t vec_busy_hpm_ = 0;     // registry index of vec.busy_cycles
   tlm::tlm_generic_payload tr_;
 };

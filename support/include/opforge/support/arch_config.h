@@ -119,6 +119,7 @@ struct SfuConfig {
   uint32_t elements_per_cycle = 16;
   uint32_t latency_cycles = 8;
   uint32_t precision_bits = 0;  // mantissa bits kept by the special functions; 0 = exact
+  uint32_t bits_per_pass = 8;   // significand bits one evaluation pass resolves
   UnitImpl impl = UnitImpl::Tlm;
 };
 
@@ -144,6 +145,7 @@ struct NocConfig {
   NocTopology topology = NocTopology::Mesh;
   double link_bandwidth_gbps = 256;
   uint32_t hop_latency_cycles = 2;
+  uint32_t mem_ports_per_row = 1;  // 1: west edge only; 2: west and east edges
 };
 
 struct SramConfig {
