@@ -5,8 +5,10 @@
 // recorded calls on an executor, and prints coverage by category beside
 // TritorX's published figures, pass@1, and every failing or excluded overload
 // with its reason. Usage:
-//   bench_generate [--corpus FILE] [--category C] [--executor interp|chip]
+//   bench_generate [--corpus FILE] [--category C] [--ops aten::X,...] [--executor interp|chip]
 //                  [--jobs N] [--max-calls N] [--out DIR]
+// --max-calls 0 verifies every recorded call. With the chip executor, --jobs N
+// runs N worker processes (one chip model each).
 //
 //===----------------------------------------------------------------------===//
 #include <chrono>
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <unistd.h>
 
@@ -29,7 +32,7 @@ namespace fs = std::filesystem;
 
 int main(int argc, char **argv) {
   std::string corpus_path = harness::Corpus::default_path(), executor = "interp", category;
-  std::string out_dir;
+  std::string out_dir, ops;
   int jobs = 2, max_calls = 32;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -50,11 +53,13 @@ int main(int argc, char **argv) {
       jobs = std::atoi(value("--jobs").c_str());
     else if (a == "--max-calls")
       max_calls = std::atoi(value("--max-calls").c_str());
+    else if (a == "--ops")
+      ops = value("--ops");
     else if (a == "--out")
       out_dir = value("--out");
     else {
-      std::cerr << "usage: bench_generate [--corpus FILE] [--category C] [--executor interp|chip]"
-                   " [--jobs N] [--max-calls N] [--out DIR]\n";
+      std::cerr << "usage: bench_generate [--corpus FILE] [--category C] [--ops aten::X,...]"
+                   " [--executor interp|chip] [--jobs N] [--max-calls N] [--out DIR]\n";
       return a == "-h" || a == "--help" ? 0 : 2;
     }
   }
@@ -67,7 +72,14 @@ int main(int argc, char **argv) {
     }
     std::vector<std::string> overloads;
     std::map<std::string, std::string> schemas;
+    std::set<std::string> only;
+    for (size_t at = 0; at < ops.size();) {
+      size_t comma = std::min(ops.find(',', at), ops.size());
+      if (comma > at) only.insert(ops.substr(at, comma - at));
+      at = comma + 1;
+    }
     for (const auto &e : harness::catalog(corpus, cat)) {
+      if (!only.empty() && !only.count(e.overload)) continue;
       overloads.push_back(e.overload);
       schemas[e.overload] = e.schema;
     }
@@ -86,21 +98,27 @@ int main(int argc, char **argv) {
     g.library_dir = (out / "library").string();
     g.force = true;
     g.jobs = jobs;
-    g.max_calls = static_cast<size_t>(std::max(1, max_calls));
+    g.max_calls = max_calls <= 0 ? SIZE_MAX : static_cast<size_t>(max_calls);
     g.executor = harness::parse_executor_kind(executor);
     g.table = table;
     g.loop.budget.max_dialogs = 1;
     g.loop.budget.max_calls_per_dialog = 1;
-    g.progress = [](size_t d, size_t n, size_t p) {
-      std::cerr << "\r[" << d << "/" << n << "] passing " << p << "   " << std::flush;
-    };
     auto t0 = std::chrono::steady_clock::now();
+    g.progress = [t0](size_t d, size_t n, size_t p) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::cerr << "\r[" << d << "/" << n << "] passing " << p << ", " << static_cast<int>(s)
+                << " s, ETA " << static_cast<int>(d ? s / d * (n - d) : 0) << " s   "
+                << std::flush;
+    };
     auto rows = harness::run_generation(corpus, *provider, templates, log, g);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "\n";
     auto cov = generator::coverage_by_category(rows);
     std::cout << "inductor provider coverage of " << corpus.path() << " (" << rows.size()
-              << " overloads, up to " << max_calls << " recorded calls each, executor " << executor
+              << " overloads, "
+              << (max_calls <= 0 ? std::string("every recorded call")
+                                 : "up to " + std::to_string(max_calls) + " recorded calls each")
+              << ", executor " << executor
               << ", " << jobs << " jobs, " << static_cast<int>(wall_s) << " s)\n\n"
               << generator::format_report(rows) << "\n"
               << "supportable coverage: " << cov.back().passing << " / " << cov.back().supportable()

@@ -43,7 +43,8 @@ RunLog::~RunLog() {
 void RunLog::append(nlohmann::json record) {
   std::lock_guard lock(mutex_);
   record["seq"] = seq_++;
-  record["time"] = utc_now();
+  // A record copied from another log (a worker process's) keeps its time.
+  if (!record.contains("time") || !record["time"].is_string()) record["time"] = utc_now();
   if (file_) {
     std::string line = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     line += '\n';

@@ -3,6 +3,8 @@
 
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <unordered_map>
 #include <sstream>
 
 #include "opforge/compiler/diagnostics.h"
@@ -70,17 +72,45 @@ void ChipExecutor::copy(const TensorHandle &dst, const TensorHandle &src) {
   copy_in(dst, s.dtype() == dst.dtype ? s : s.to(dst.dtype));
 }
 
+namespace {
+
+// Binaries of the whole process, shared by every ChipExecutor: a validation run
+// makes one executor per recorded call, and the calls of one overload mostly
+// share their specialisations, so a per-executor cache alone recompiles the
+// same kernel for every call. The key holds the full kernel source (no hash
+// collisions). Bounded: when full, the cache starts again empty.
+struct ProcessCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<const KernelBinary>> binaries;
+  static constexpr size_t kMaxEntries = 4096;
+};
+
+ProcessCache &process_cache() {
+  static ProcessCache cache;
+  return cache;
+}
+
+}  // namespace
+
 std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &request) {
   if (!request.module)
     throw Error("chip executor: launch of " + request.kernel + " without its module");
   Specialization spec = specialization_of(request);
   std::string source =
       request.module->source ? request.module->source->text() : request.module->file;
-  std::string key = std::to_string(std::hash<std::string>{}(source)) + "|" + request.module->file +
-                    "|" + request.kernel + "|" + spec.key() + "|" + target_.key();
+  std::string key = request.module->file + "|" + request.kernel + "|" + spec.key() + "|" +
+                    target_.key() + "|" + source;
   if (auto it = cache_.find(key); it != cache_.end()) {
     ++cache_hits_;
     return it->second;
+  }
+  ProcessCache &shared = process_cache();
+  {
+    std::lock_guard lock(shared.mutex);
+    if (auto it = shared.binaries.find(key); it != shared.binaries.end()) {
+      cache_[key] = it->second;
+      return it->second;
+    }
   }
   CompileOptions o;
   o.kernel = request.kernel;
@@ -89,6 +119,9 @@ std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &re
   std::shared_ptr<const ast::Module> m(std::shared_ptr<const ast::Module>{}, request.module);
   auto bin = std::make_shared<const KernelBinary>(compile_kernel(m, o, target_));
   cache_[key] = bin;
+  std::lock_guard lock(shared.mutex);
+  if (shared.binaries.size() >= ProcessCache::kMaxEntries) shared.binaries.clear();
+  shared.binaries[key] = bin;
   return bin;
 }
 

@@ -1,11 +1,17 @@
 """{{SCHEMA}}
 
 Lowered by opforge's inductor provider (reduction family, sort template): sort,
-topk, kthvalue, median and nanmedian by ranking. The dim is permuted to the end
-and made contiguous; each program ranks the elements of one row (rank = number
-of elements ordered before it, ties broken by position, so the sort is stable;
-NaN orders after every number) and writes each element and its index at its
-rank. Order statistics then read the sorted row.
+topk, kthvalue, median and nanmedian by a merge sort. The dim is permuted to
+the end and made contiguous. First each chunk of CHUNK (<= 64) elements of a
+row is sorted by ranking (rank = number of chunk elements ordered before it,
+ties broken by position); then sorted runs of width w merge into runs of 2w,
+log2(n / CHUNK) passes, each element finding its place in the other run by a
+binary search (an element of the left run goes after the right run's elements
+ordered strictly before it, an element of the right run after the left run's
+elements not ordered after it), so the sort is stable and takes
+O(n log^2 n) work instead of ranking all pairs. NaN orders after every number
+(before every number when descending), as ATen's sort does. Order statistics
+then read the sorted row.
 """
 import torch
 import triton
@@ -13,46 +19,84 @@ import triton.language as tl
 
 
 @triton.jit
-def rank_sort_kernel(x_ptr, val_ptr, idx_ptr, n_cols, DESC: tl.constexpr, IS_FLOAT: tl.constexpr,
-                     BLOCK: tl.constexpr):
+def _before(a, b, DESC: tl.constexpr, IS_FLOAT: tl.constexpr):
+    # a strictly ordered before b (NaN is the largest value)
+    if DESC:
+        r = a > b
+        if IS_FLOAT:
+            r = r | ((a != a) & (b == b))
+    else:
+        r = a < b
+        if IS_FLOAT:
+            r = r | ((b != b) & (a == a))
+    return r
+
+
+@triton.jit
+def chunk_sort_kernel(x_ptr, val_ptr, idx_ptr, n_cols, DESC: tl.constexpr, IS_FLOAT: tl.constexpr,
+                      CHUNK: tl.constexpr):
     row = tl.program_id(axis=0).to(tl.int64)
     base = row * n_cols
-    offs = tl.arange(0, BLOCK)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + offs
-        mask = cols < n_cols
-        v = tl.load(x_ptr + base + cols, mask=mask, other=0)
+    start = tl.program_id(axis=1).to(tl.int64) * CHUNK
+    cols = start + tl.arange(0, CHUNK)
+    mask = cols < n_cols
+    raw = tl.load(x_ptr + base + cols, mask=mask, other=0)
+    if IS_FLOAT:
+        v = raw.to(tl.float32)
+    else:
+        v = raw.to(tl.int64)
+    uu = v[None, :]
+    vv = v[:, None]
+    same = uu == vv
+    if IS_FLOAT:
+        same = same | ((uu != uu) & (vv != vv))
+    hit = (_before(uu, vv, DESC, IS_FLOAT) | (same & (cols[None, :] < cols[:, None]))) & mask[None, :]
+    rank = tl.sum(hit.to(tl.int64), axis=1)
+    tl.store(val_ptr + base + start + rank, raw, mask=mask)
+    tl.store(idx_ptr + base + start + rank, cols, mask=mask)
+
+
+@triton.jit
+def merge_kernel(src_val_ptr, src_idx_ptr, dst_val_ptr, dst_idx_ptr, n_cols, width, steps, DESC: tl.constexpr,
+                 IS_FLOAT: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0).to(tl.int64)
+    base = row * n_cols
+    cols = tl.program_id(axis=1).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    run = cols // width
+    left_start = (run - run % 2) * width
+    is_left = (run % 2) == 0
+    right_start = left_start + width
+    left_len = tl.minimum(n_cols - left_start, width)
+    right_len = tl.maximum(tl.minimum(n_cols - right_start, width), 0)
+    other_start = tl.where(is_left, right_start, left_start)
+    other_len = tl.where(is_left, right_len, left_len)
+    own_pos = tl.where(is_left, cols - left_start, cols - right_start)
+    raw = tl.load(src_val_ptr + base + cols, mask=mask, other=0)
+    if IS_FLOAT:
+        x = raw.to(tl.float32)
+    else:
+        x = raw.to(tl.int64)
+    lo = tl.zeros([BLOCK], dtype=tl.int64)
+    hi = other_len
+    for _ in range(steps):
+        active = (lo < hi) & mask
+        mid = (lo + hi) // 2
+        y = tl.load(src_val_ptr + base + other_start + mid, mask=active, other=0)
         if IS_FLOAT:
-            v = v.to(tl.float32)
+            y = y.to(tl.float32)
         else:
-            v = v.to(tl.int64)
-        rank = tl.zeros([BLOCK], dtype=tl.int64)
-        for k0 in range(0, n_cols, BLOCK):
-            ks = k0 + offs
-            u = tl.load(x_ptr + base + ks, mask=ks < n_cols, other=0)
-            if IS_FLOAT:
-                u = u.to(tl.float32)
-            else:
-                u = u.to(tl.int64)
-            uu = u[None, :]
-            vv = v[:, None]
-            if DESC:
-                before = uu > vv
-            else:
-                before = uu < vv
-            same = uu == vv
-            if IS_FLOAT:
-                u_nan = uu != uu
-                v_nan = vv != vv
-                if DESC:
-                    before = (before & (vv == vv)) | (u_nan & (vv == vv))
-                else:
-                    before = (before & (uu == uu)) | (v_nan & (uu == uu))
-                same = same | (u_nan & v_nan)
-            hit = (before | (same & (ks[None, :] < cols[:, None]))) & (ks[None, :] < n_cols)
-            rank += tl.sum(hit.to(tl.int64), axis=1)
-        tl.store(val_ptr + base + rank, v, mask=mask)
-        tl.store(idx_ptr + base + rank, cols.to(tl.int64), mask=mask)
+            y = y.to(tl.int64)
+        # left element: skip the right run's elements ordered before x;
+        # right element: skip the left run's elements not ordered after x
+        take_left = _before(y, x, DESC, IS_FLOAT).to(tl.int32)
+        take_right = 1 - _before(x, y, DESC, IS_FLOAT).to(tl.int32)
+        go = tl.where(is_left, take_left, take_right)
+        lo = tl.where(active & (go != 0), mid + 1, lo)
+        hi = tl.where(active & (go == 0), mid, hi)
+    out = left_start + own_pos + lo
+    tl.store(dst_val_ptr + base + out, raw, mask=mask)
+    tl.store(dst_idx_ptr + base + out, tl.load(src_idx_ptr + base + cols, mask=mask, other=0), mask=mask)
 
 
 @triton.jit
@@ -107,11 +151,30 @@ def _sorted_rows(xp, descending):
     if n == 0:
         return vals, idx
     n_cols = xp.shape[xp.dim() - 1]
+    n_rows = n // n_cols
+    is_float = xp.is_floating_point()
+    CHUNK = triton.next_power_of_2(n_cols)
+    if CHUNK > 64:
+        CHUNK = 64
+    chunk_sort_kernel[(n_rows, triton.cdiv(n_cols, CHUNK))](xp, vals, idx, n_cols, DESC=descending,
+                                                            IS_FLOAT=is_float, CHUNK=CHUNK)
+    if n_cols <= CHUNK:
+        return vals, idx
+    other_vals = torch.empty(xp.shape, dtype=xp.dtype, device=xp.device)
+    other_idx = torch.empty(xp.shape, dtype=torch.int64, device=xp.device)
     BLOCK = triton.next_power_of_2(n_cols)
-    if BLOCK > 64:
-        BLOCK = 64
-    rank_sort_kernel[(n // n_cols, )](xp, vals, idx, n_cols, DESC=descending, IS_FLOAT=xp.is_floating_point(),
-                                      BLOCK=BLOCK)
+    if BLOCK > 256:
+        BLOCK = 256
+    width = CHUNK
+    while width < n_cols:
+        steps = 0
+        while (1 << steps) <= width:
+            steps += 1
+        merge_kernel[(n_rows, triton.cdiv(n_cols, BLOCK))](vals, idx, other_vals, other_idx, n_cols, width, steps,
+                                                           DESC=descending, IS_FLOAT=is_float, BLOCK=BLOCK)
+        vals, other_vals = other_vals, vals
+        idx, other_idx = other_idx, idx
+        width = width * 2
     return vals, idx
 
 
