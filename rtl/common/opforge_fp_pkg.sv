@@ -113,37 +113,54 @@ package opforge_fp_pkg;
     end
   endfunction
 
-  // fp32 fmaf(a, b, c) for bf16 (fp16 = 0) or fp16 (fp16 = 1) a and b: the
-  // product is exact, one rounding at the add. Any NaN result is the
-  // canonical quiet NaN 0x7FC00000.
-  function automatic logic [31:0] fma16(input logic [15:0] a, input logic [15:0] b,
-                                        input logic [31:0] c, input logic fp16, input logic tie_away);
-    logic a_nan, b_nan, c_nan, a_inf, b_inf, c_inf, a_zero, b_zero, sp, sx, sy, swap, lost;
-    logic [10:0] ma, mb;
+  // A decoded bf16/fp16 operand (decode16): class bits, sign, |value| = m * 2^e.
+  typedef struct packed {
+    logic        nan;
+    logic        inf;
+    logic        zero;
+    logic        sign;
+    logic [10:0] m;
+    logic [31:0] e;
+  } op16_t;
+
+  function automatic op16_t decode_op16(input logic [15:0] v, input logic fp16);
+    op16_t o;
+    int e;
+    decode16(v[14:0], fp16, o.nan, o.inf, o.zero, o.m, e);
+    o.sign = v[15];
+    o.e = e;
+    return o;
+  endfunction
+
+  // fp32 fmaf(a, b, c) for decoded bf16 (fp16 = 0) or fp16 (fp16 = 1) a and
+  // b: the product is exact, one rounding at the add. Any NaN result is the
+  // canonical quiet NaN 0x7FC00000. The MAC array decodes each operand lane
+  // once (decode_op16) and shares it along its row or column.
+  function automatic logic [31:0] fma16_dec(input op16_t a, input op16_t b, input logic [31:0] c,
+                                            input logic fp16, input logic tie_away);
+    logic c_nan, c_inf, sp, sx, sy, swap, lost;
     logic [21:0] pm;
     logic [23:0] m_p, m_c, mx, my;
-    int e_a, e_b, e_p, e_c, ex, ey, d;
+    int e_p, e_c, ex, ey, d;
     logic [63:0] x_ext, y_full, y_ext, s;
-    decode16(a[14:0], fp16, a_nan, a_inf, a_zero, ma, e_a);
-    decode16(b[14:0], fp16, b_nan, b_inf, b_zero, mb, e_b);
     c_nan = c[30:23] == 8'hFF && c[22:0] != 23'd0;
     c_inf = c[30:23] == 8'hFF && c[22:0] == 23'd0;
-    sp = a[15] ^ b[15];
-    if (a_nan || b_nan || c_nan) return QNAN;
-    if (a_inf || b_inf) begin
-      if (a_zero || b_zero) return QNAN;
+    sp = a.sign ^ b.sign;
+    if (a.nan || b.nan || c_nan) return QNAN;
+    if (a.inf || b.inf) begin
+      if (a.zero || b.zero) return QNAN;
       if (c_inf && c[31] != sp) return QNAN;
       return {sp, 8'hFF, 23'd0};
     end
     if (c_inf) return c;
     // Exact product (at most 22 bits), placed at the top of 24 bits.
-    pm = {11'd0, ma} * {11'd0, mb};
+    pm = {11'd0, a.m} * {11'd0, b.m};
     if (fp16) begin
       m_p = {pm, 2'd0};
-      e_p = e_a + e_b - 2;
+      e_p = int'(a.e) + int'(b.e) - 2;
     end else begin
       m_p = {pm[15:0], 8'd0};
-      e_p = e_a + e_b - 8;
+      e_p = int'(a.e) + int'(b.e) - 8;
     end
     norm24(m_p, e_p);
     m_c = {c[30:23] != 8'd0, c[22:0]};
@@ -170,6 +187,12 @@ package opforge_fp_pkg;
     s = (sx == sy) ? x_ext + y_ext : x_ext - y_ext;
     if (s == 64'd0) return {sx & sy, 31'd0};
     return round_pack(sx, s, ex - 29, tie_away);
+  endfunction
+
+  // fma16_dec on raw bf16/fp16 bit patterns.
+  function automatic logic [31:0] fma16(input logic [15:0] a, input logic [15:0] b,
+                                        input logic [31:0] c, input logic fp16, input logic tie_away);
+    return fma16_dec(decode_op16(a, fp16), decode_op16(b, fp16), c, fp16, tie_away);
   endfunction
 
   // Round an fp32 pattern to prec fraction bits (1..22), nearest-even on the

@@ -208,31 +208,37 @@ module dpe #(
   // The two accumulator banks. Bank g is the MAC array's when cb == g (every
   // cell updates on an operand beat, from +0 on a tile's first beat unless
   // the tile was loaded from C), else it is drained and loaded row by row.
-  // The cell loops stay loops in simulation (--unroll-count), one
-  // multiply-add body; they compute into `nxt` (blocking, as Verilator needs
-  // for arrays written in loops) and the bank is registered at once.
+  // bf16/fp16 operand lanes are decoded once at the array's edge and shared
+  // along a row or column. For simulation speed the cell loops stay loops
+  // (--unroll-count), one multiply-add body, and a bank is written in place
+  // (blocking: only its own block and the cout mux read it, after the edge).
   for (genvar g = 0; g < 2; g++) begin : g_bank
     logic [31:0] acc [CELLS];
     always_ff @(posedge clk) begin
-      logic [31:0] nxt [CELLS];
+      op16_t a_dec [ROWS];
+      op16_t b_dec [COLS];
       logic fresh;
-      fresh = c_beat == 32'd0 && !acc_q;
-      nxt = acc;  // verilator lint_off BLKSEQ
+      fresh = c_beat == 32'd0 && !acc_q;  // verilator lint_off BLKSEQ
       if (cb == 1'(g) && op_fire && int8_q) begin
-        for (int i = 0; i < CELLS; i++) begin
-          nxt[i] = (fresh ? 32'd0 : acc[i])
-              + 32'($signed(a_lane[i/COLS][7:0]) * $signed(b_lane[i%COLS][7:0]))
-              + 32'($signed(a_lane[i/COLS][15:8]) * $signed(b_lane[i%COLS][15:8]));
+        for (int r = 0; r < ROWS; r++) begin
+          for (int c = 0; c < COLS; c++) begin
+            acc[r*COLS+c] = (fresh ? 32'd0 : acc[r*COLS+c])
+                + 32'($signed(a_lane[r][7:0]) * $signed(b_lane[c][7:0]))
+                + 32'($signed(a_lane[r][15:8]) * $signed(b_lane[c][15:8]));
+          end
         end
       end else if (cb == 1'(g) && op_fire) begin
-        for (int i = 0; i < CELLS; i++) begin
-          nxt[i] = fma16(a_lane[i/COLS], b_lane[i%COLS], fresh ? 32'd0 : acc[i], fp16_q,
-                         inject_fault && i == 0);
+        for (int r = 0; r < ROWS; r++) a_dec[r] = decode_op16(a_lane[r], fp16_q);
+        for (int c = 0; c < COLS; c++) b_dec[c] = decode_op16(b_lane[c], fp16_q);
+        for (int r = 0; r < ROWS; r++) begin
+          for (int c = 0; c < COLS; c++) begin
+            acc[r*COLS+c] = fma16_dec(a_dec[r], b_dec[c], fresh ? 32'd0 : acc[r*COLS+c], fp16_q,
+                                      inject_fault && r == 0 && c == 0);
+          end
         end
       end else if (cb != 1'(g) && cin_fire) begin
-        for (int c = 0; c < COLS; c++) nxt[fj*COLS+c] = cin_data[c*32+:32];
+        for (int c = 0; c < COLS; c++) acc[fj*COLS+c] = cin_data[c*32+:32];
       end  // verilator lint_on BLKSEQ
-      acc <= nxt;
     end
   end
 

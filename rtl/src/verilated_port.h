@@ -42,4 +42,18 @@ inline uint32_t get_lane(const VlWide<N> &port, unsigned lsb, unsigned width) {
                                ((uint64_t{1} << width) - 1));
 }
 
+// Tell a model whose last eval() saw its clock high that the clock is now low
+// without evaluating it (the next eval() then sees a rising edge). Only for
+// blocks with nothing on the falling edge. Uses Verilator 5's edge-detection
+// field; returns false (the caller evaluates) where a model lacks it.
+template <typename Root>
+inline bool mark_clock_low(Root &root) {
+  if constexpr (requires { root.__Vtrigrprev__TOP__clk; }) {
+    root.__Vtrigrprev__TOP__clk = 0;
+    return true;
+  } else {
+    return false;
+  }
+}
+
 }  // namespace opforge::rtl::detail
