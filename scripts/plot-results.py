@@ -79,7 +79,8 @@ def label_of(axes):
 
 
 def roofline(name, pts, out):
-    ok = [p for p in pts if p["status"] == "ok" and p["cycles"] > 0 and p["instructions"] > 0]
+    # Points that ran: ok ones and failed ones with cycles (e.g. a wrong result) - drawn hollow.
+    ok = [p for p in pts if p["cycles"] > 0 and p["instructions"] > 0]
     if not ok:
         return None
     kernels = sorted({p["workload"] for p in ok}, key=lambda w: [q["workload"] for q in ok].index(w))
@@ -90,7 +91,9 @@ def roofline(name, pts, out):
     for i, w in enumerate(kernels):
         ax = axs[i // cols][i % cols]
         roofs = {}
-        for p in [q for q in ok if q["workload"] == w]:
+        mine = [q for q in ok if q["workload"] == w]
+        xs_pts, ys_pts = [], []
+        for k, p in enumerate(mine):
             c = p["config"]
             pes = cfg(c, "pe_grid.rows", 1) * cfg(c, "pe_grid.cols", 1)
             bpc = cfg(c, "dram.bandwidth_gbps", 0) / cfg(c, "clock_ghz", 1)
@@ -99,24 +102,49 @@ def roofline(name, pts, out):
             ai = p["instructions"] / dram if dram else None
             roofs[(pes, round(bpc, 3))] = True
             x = ai if ai else 1e3
-            ax.scatter([x], [ipc], s=36, zorder=3, marker="o" if ai else ">",
-                       label=label_of(p["axes"]) + ("" if ai else " (no DRAM traffic)"))
+            xs_pts.append(x)
+            ys_pts.append(ipc)
+            color = "C%d" % (k % 10)
+            failed = p["status"] != "ok"
+            # Earlier points larger, so points at the same place stay visible as rings.
+            size = 30 + 90 * (len(mine) - k) / max(1, len(mine))
+            ax.scatter([x], [ipc], s=size, zorder=3 + k, marker="o" if ai else ">",
+                       facecolors="none" if failed else color, edgecolors=color, linewidths=1.5,
+                       label=label_of(p["axes"]) + (" (failed)" if failed else "") +
+                       ("" if ai else " (no DRAM traffic)"))
         xs = np.logspace(-4, 4, 200)
         for (pes, bpc) in list(roofs)[:6]:
             ax.plot(xs, np.minimum(pes, xs * bpc) if bpc else np.full_like(xs, pes), "--", lw=1,
                     color="gray", zorder=1)
-            ax.text(1.2e3, pes * 1.08, "%d PEs" % pes, fontsize=7, color="gray", ha="right")
+            ax.text(9e3, pes * 1.12, "issue roof: %d PEs x 1 instr/cycle" % pes, fontsize=7,
+                    color="dimgray", ha="right")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(1e-4, 1e4)
-        ax.set_xlabel("instructions per DRAM byte")
-        ax.set_ylabel("instructions per cycle (chip)")
+        top = max(pes for pes, _ in roofs) if roofs else 1
+        ax.set_ylim(min(min(ys_pts) / 5, top / 1e3), top * 3)
+        fig.canvas.draw()
+        labelled = set()
+        for (pes, bpc) in list(roofs)[:6]:
+            if not bpc or bpc in labelled:
+                continue
+            labelled.add(bpc)
+            # Label along the sloped part, at the angle the line has on screen.
+            xt = max(ax.get_ylim()[0] * 3 / bpc, pes / bpc / 100)
+            (x0, y0), (x1, y1) = ax.transData.transform([(xt, xt * bpc), (xt * 10, xt * bpc * 10)])
+            angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+            ax.text(xt * 1.3, xt * bpc * 2.2, "DRAM roof %.0f B/cycle" % bpc, fontsize=7,
+                    color="dimgray", rotation=angle, rotation_mode="anchor")
+        ax.set_xlabel("arithmetic intensity: instructions per DRAM byte (log)")
+        ax.set_ylabel("instructions per cycle, whole chip (log)")
         ax.set_title("roofline: %s" % w)
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="lower right", title="point (hollow: failed check)",
+                  title_fontsize=7)
     for j in range(n, rows * cols):
         axs[j // cols][j % cols].axis("off")
-    fig.suptitle("%s: instruction roofline per kernel (dashed: issue and DRAM roofs)" % name)
+    fig.suptitle("%s: instruction roofline per kernel - a point on a dashed roof runs at that bound; "
+                 "below it, the kernel is limited by something else (latency, SRAM, NoC)" % name)
     fig.tight_layout()
     path = os.path.join(out, "roofline.png")
     fig.savefig(path)
@@ -144,18 +172,40 @@ def sweeps(name, pts, out):
             distinct.append(f)
     if len(distinct) == 1:
         f = distinct[0]
-        fig, ax = plt.subplots(figsize=(6.4, 4.2))
-        for w in workloads:
-            sel = [p for p in pts if p["workload"] == w and p["status"] == "ok"]
-            xs = [str(p["axes"][f]) for p in sel]
-            ax.plot(xs, [p["cycles"] for p in sel], "o-", label=w)
-        ax.set_xlabel(" = ".join(g for g in varying if [json.dumps(p["axes"].get(g)) for p in pts] ==
-                                 [json.dumps(p["axes"].get(f)) for p in pts]))
-        ax.set_ylabel("cycles")
-        ax.set_yscale("log")
+        fig, ax = plt.subplots(figsize=(7.2, 4.4))
+        zipped = [g for g in varying if [json.dumps(p["axes"].get(g)) for p in pts] ==
+                  [json.dumps(p["axes"].get(f)) for p in pts]]
+        order = []
+        for p in pts:
+            lab = " / ".join(str(p["axes"][g]) for g in zipped)
+            if lab not in order:
+                order.append(lab)
+        allc = []
+        any_failed = False
+        for k, w in enumerate(workloads):
+            sel = [p for p in pts if p["workload"] == w and p["cycles"] > 0]
+            xs = [order.index(" / ".join(str(p["axes"][g]) for g in zipped)) for p in sel]
+            ys = [p["cycles"] for p in sel]
+            allc += ys
+            line, = ax.plot(xs, ys, "-", color="C%d" % (k % 10), label=w, lw=1.4)
+            for x, y, p in zip(xs, ys, sel):
+                bad = p["status"] != "ok"
+                any_failed |= bad
+                ax.plot([x], [y], "x" if bad else "o", color=line.get_color(), ms=8 if bad else 5,
+                        mew=2 if bad else 1)
+        ax.set_xticks(range(len(order)))
+        ax.set_xticklabels(order)
+        ax.set_xlabel(" / ".join(zipped) + ("  (zipped)" if len(zipped) > 1 else ""))
+        ax.set_ylabel("kernel cycles")
+        if allc and max(allc) / max(1, min(allc)) > 20:
+            ax.set_yscale("log")
+            ax.set_ylabel("kernel cycles (log)")
+        else:
+            ax.set_ylim(0, max(allc) * 1.08 if allc else 1)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        ax.set_title("%s: cycles per workload" % name)
+        ax.legend(fontsize=8, title="o ok, x failed its check" if any_failed else None,
+                  title_fontsize=8, loc="best")
+        ax.set_title("%s: cycles per workload against %s" % (name, zipped[0]))
         fig.tight_layout()
         path = os.path.join(out, "sweep_%s.png" % re.sub(r"[^A-Za-z0-9_]+", "_", f))
         fig.savefig(path)
@@ -175,7 +225,7 @@ def sweeps(name, pts, out):
                 # Mean over the other axes (one value when these are the only two).
                 acc = {}
                 for p in pts:
-                    if p["workload"] != w or p["status"] != "ok":
+                    if p["workload"] != w or p["cycles"] <= 0:
                         continue
                     key = (bv.index(json.dumps(p["axes"][b])), av.index(json.dumps(p["axes"][a])))
                     acc.setdefault(key, []).append(p["cycles"])
@@ -254,7 +304,7 @@ def timelines(name, pts, out, limit=6):
 def ops(name, pts, out, limit=6):
     files = []
     colors = {"ok": "tab:green", "failed": "tab:red", "unsupported": "tab:gray"}
-    for p in [q for q in pts if q.get("ops")][:limit]:
+    for p in [q for q in pts if len(q.get("ops") or []) > 1][:limit]:
         rows = p["ops"]
         # Aggregate by op (a trace repeats ops); keep call order of first appearance.
         agg = {}
@@ -263,8 +313,13 @@ def ops(name, pts, out, limit=6):
             a["cycles"] += c
             a["calls"] += 1
             a["status"].add(st)
-        names = list(agg)[:40]
-        fig, ax = plt.subplots(figsize=(7.5, 0.28 * len(names) + 1.4))
+        # Most cycles first; ops without cycles (views, no kernel) after, in call order.
+        names = sorted(agg, key=lambda n: -agg[n]["cycles"])[:40]
+        for n in agg:
+            agg[n]["by"] = {}
+        for op, st, c in rows:
+            agg[op]["by"][st] = agg[op]["by"].get(st, 0) + 1
+        fig, ax = plt.subplots(figsize=(8.5, 0.3 * len(names) + 1.8))
         ys = np.arange(len(names))
         cyc = [max(agg[n]["cycles"], 0) for n in names]
         col = [colors["failed"] if "failed" in agg[n]["status"] else
@@ -273,11 +328,29 @@ def ops(name, pts, out, limit=6):
         ax.set_yticks(ys)
         ax.set_yticklabels(["%s x%d" % (n.replace("aten::", ""), agg[n]["calls"]) for n in names], fontsize=8)
         ax.invert_yaxis()
-        ax.set_xlabel("kernel cycles on the chip (sum over calls)")
+        top = max(cyc) if cyc and max(cyc) > 0 else 1
+        ax.set_xlim(0, top * 1.45)
+        words = {"ok": "ok", "failed": "failed", "unsupported": "no kernel"}
+        for y, n, c in zip(ys, names, cyc):
+            parts = ["%d %s" % (k, words.get(st, st)) for st, k in sorted(agg[n]["by"].items())]
+            note = ", ".join(parts)
+            if c == 0 and agg[n]["by"].get("ok"):
+                note += " (no launch: view)" if not agg[n]["by"].get("failed") else ""
+            ax.text(c + top * 0.01, y, "%s  %s" % ("{:,}".format(c) if c else "0", note), va="center",
+                    fontsize=7, color=colors["failed"] if "failed" in agg[n]["status"] else
+                    "dimgray" if "unsupported" in agg[n]["status"] else "black")
+        ax.set_xlabel("kernel cycles on the chip, summed over the op's calls")
         okc = sum(c for _, st, c in rows if st == "ok")
-        ax.set_title("%s point %d (%s): %d calls, %d ok, total %d cycles\ngreen ok, red failed, gray no kernel"
-                     % (name, p["index"], p["workload"], len(rows), sum(1 for r in rows if r[1] == "ok"), okc),
-                     fontsize=9)
+        allc = sum(c for _, _, c in rows)
+        clock = cfg(p["config"], "clock_ghz", 1)
+        by = {}
+        for _, st, _ in rows:
+            by[st] = by.get(st, 0) + 1
+        ax.set_title("%s point %d (%s): %d calls - %d ok, %d failed, %d without kernel\n"
+                     "total %s cycles = %.1f us at %g GHz (ok calls: %s cycles); bars: green ok, red failed, gray no kernel"
+                     % (name, p["index"], p["workload"], len(rows), by.get("ok", 0), by.get("failed", 0),
+                        by.get("unsupported", 0), "{:,}".format(allc), allc / (clock * 1e3), clock,
+                        "{:,}".format(okc)), fontsize=9)
         ax.grid(True, axis="x", alpha=0.3)
         fig.tight_layout()
         path = os.path.join(out, "ops_point%d.png" % p["index"])
