@@ -32,41 +32,72 @@ struct Resource {
 // A resource shared by initiators whose local times differ (loosely timed:
 // each PE runs ahead for up to a quantum, so requests arrive out of time
 // order). A single next-free time would make an early request wait behind a
-// later one; instead the time line is cut into windows of `window` cycles,
-// each able to carry `window` busy cycles. A request takes capacity from
-// its arrival window onward (spilling into later windows when full) and
-// finishes at the later of t + busy and where its window's packed work ends.
+// later one; instead the resource keeps its busy intervals (merged where
+// they touch) and a request arriving at t takes the first free time from t
+// on, filling gaps that later-booked work left (split over several gaps when
+// one is too short). Work never overlaps, so the resource never carries more
+// than its capacity, and it idles only while nothing booked wants it.
+// Intervals older than `horizon` cycles before the latest arrival are
+// forgotten; a request arriving before that point is handled as arriving at
+// it (bookkeeping bound; horizon is several quanta, which no PE runs behind).
 class SharedResource {
  public:
-  explicit SharedResource(double window = 1) : window_(window) {}
+  explicit SharedResource(double horizon = 1) : horizon_(16 * horizon) {}
   // Start time (finish - busy) of a request arriving at t holding busy cycles.
   double occupy(double t, double busy) {
-    int64_t b = int64_t(std::floor(t / window_));
-    double remaining = busy, finish = t + busy;
-    bool first = true;
+    t = std::max(t, floor_);
+    latest_ = std::max(latest_, t);
+    if (!(busy > 0)) return t;
+    double cur = t, remaining = busy;
     while (remaining > 0) {
-      double &used = used_[b];
-      double bucket_start = double(b) * window_;
-      double avail = window_ - used;
-      if (first) avail = std::min(avail, bucket_start + window_ - t);
-      if (avail > 0) {
-        double take = std::min(avail, remaining);
-        used += take;
-        remaining -= take;
-        finish = std::max(finish, bucket_start + used);
+      auto next = busy_.upper_bound(cur);  // first interval starting after cur
+      if (next != busy_.begin()) {
+        auto prev = std::prev(next);
+        if (prev->second > cur) {  // cur is inside a busy interval: skip it
+          cur = prev->second;
+          continue;
+        }
       }
-      first = false;
-      ++b;
+      const bool bounded = next != busy_.end();
+      const double gap = bounded ? next->first - cur : remaining;
+      const bool fills = gap <= remaining;
+      const double end = fills && bounded ? next->first : cur + remaining;
+      remaining = fills ? remaining - gap : 0;
+      // Book [cur, end), merged with the neighbours it touches.
+      auto prev = next == busy_.begin() ? busy_.end() : std::prev(next);
+      if (prev != busy_.end() && prev->second == cur) {
+        prev->second = end;
+      } else {
+        prev = busy_.emplace_hint(next, cur, end);
+      }
+      if (bounded && next->first == end) {
+        prev->second = next->second;
+        busy_.erase(next);
+      }
+      cur = end;
     }
-    if (used_.size() > kMaxWindows)
-      used_.erase(used_.begin(), std::next(used_.begin(), kMaxWindows / 2));
-    return finish - busy;
+    if (busy_.size() > kMaxIntervals) prune();
+    return cur - busy;
   }
 
  private:
-  static constexpr size_t kMaxWindows = 1u << 16;  // bookkeeping bound, not timing
-  double window_;
-  std::map<int64_t, double> used_;
+  void prune() {
+    // Forget what ended before the horizon; if that is not enough, the
+    // oldest half. Requests before the forgotten point start at it.
+    double bound = latest_ - horizon_;
+    auto it = busy_.begin();
+    size_t dropped = 0;
+    while (it != busy_.end() && (it->second < bound || dropped < busy_.size() / 2)) {
+      floor_ = std::max(floor_, it->second);
+      it = busy_.erase(it);
+      ++dropped;
+    }
+  }
+
+  static constexpr size_t kMaxIntervals = 1u << 14;  // bookkeeping bound, not timing
+  double horizon_;
+  double floor_ = 0, latest_ = 0;
+  std::map<double, double> busy_;  // start -> end, disjoint, not touching
 };
 
 // A 64-bit counter fed with fractional amounts: it holds the whole part of
