@@ -99,8 +99,18 @@ def _trigamma(x):
 
 @triton.jit
 def _pow_neg(a, x):
-    # a ** -x; a negative base takes the sign of (-1) ** x (x is an integer there)
-    m = tl.exp2(-x * tl.log2(tl.abs(a)))
+    # a ** -x; a negative base takes the sign of (-1) ** x (x is an integer there). Integral x below
+    # 128 multiplies by squaring (a few roundings instead of exp2/log2's error times |x log2 a|)
+    ax = tl.abs(a)
+    m = tl.exp2(-x * tl.log2(ax))
+    integral = (x == tl.floor(x)) & (x > 0.0) & (x < 128.0)
+    xi = tl.where(integral, x, 0.0).to(tl.int32)
+    p = tl.full(a.shape, 1.0, tl.float32)
+    base = ax
+    for b in tl.static_range(7):
+        p = tl.where(((xi >> b) & 1) != 0, p * base, p)
+        base = base * base
+    m = tl.where(integral, 1.0 / p, m)
     odd = (x - 2.0 * tl.floor(x * 0.5)) != 0.0
     return tl.where((a < 0.0) & odd, -m, m)
 
