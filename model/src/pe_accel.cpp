@@ -152,6 +152,45 @@ std::unique_ptr<DpeBackend> make_dpe_backend(const std::string &impl, const Chip
   return f(p, pe_row, pe_col, t.options);
 }
 
+namespace {
+
+struct SfuBackendTable {
+  std::mutex mu;
+  std::map<std::string, SfuBackendFactory> factories;
+};
+
+SfuBackendTable &sfu_backend_table() {
+  static SfuBackendTable t;
+  return t;
+}
+
+}  // namespace
+
+void register_sfu_backend(const std::string &impl, SfuBackendFactory factory) {
+  SfuBackendTable &t = sfu_backend_table();
+  std::lock_guard lock(t.mu);
+  t.factories[impl] = std::move(factory);
+}
+
+std::unique_ptr<SfuBackend> make_sfu_backend(const std::string &impl, const ChipParams &p,
+                                             uint32_t pe_row, uint32_t pe_col) {
+  if (impl == "tlm") return nullptr;
+  SfuBackendTable &t = sfu_backend_table();
+  SfuBackendFactory f;
+  std::string known = "tlm";
+  {
+    std::lock_guard lock(t.mu);
+    auto it = t.factories.find(impl);
+    if (it != t.factories.end()) f = it->second;
+    for (const auto &[name, g] : t.factories) known += ", " + name;
+  }
+  if (!f)
+    throw Error("SFU implementation '" + impl + "' is not available (have " + known +
+                "; rtl and lockstep come with opforge_rtl)")
+        .with_path("pe.sfu.impl");
+  return f(p, pe_row, pe_col);
+}
+
 PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, CounterRegistry &c)
     : p_(p),
       timed_(p.sim.timing == TimingMode::Lt),
@@ -162,6 +201,7 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
       pe_col_(pe % p.grid.cols) {
   const std::string &impl = dpe_backend_options().impl;
   dpe_backend_ = make_dpe_backend(impl.empty() ? std::string(to_string(p.arch.pe.dpe.impl)) : impl, p, pe_row_, pe_col_);
+  sfu_backend_ = make_sfu_backend(std::string(to_string(p.arch.pe.sfu.impl)), p, pe_row_, pe_col_);
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".";
   dma_cmds_ = &c.add(pre + "dma.commands");
   dma_bytes_read_ = &c.add(pre + "dma.bytes_read");
@@ -333,10 +373,25 @@ isa::AccelStatus PeAccelerator::dpe_wait() {
   return {};
 }
 
+isa::AccelStatus PeAccelerator::sfu_results(isa::SfuFunc fn, unsigned prec_bits, uint64_t pc,
+                                            std::span<SfuLane> lanes) {
+  SfuJob job{fn, prec_bits, pc, pe_row_, pe_col_, sfu_instruction_index_++, lanes};
+  SfuOutcome out = sfu_backend_->execute(job);
+  if (!out.ok) {  // a lockstep divergence or an RTL error stops the run
+    last_fault_ = out.fault;
+    return isa::AccelStatus{false, pc};
+  }
+  sfu_busy_from_backend_ = true;
+  sfu_backend_busy_ = out.busy_cycles;
+  return {};
+}
+
 void PeAccelerator::sfu_executed(isa::SfuFunc, uint64_t elements) {
   ++*sfu_ops_;
   *sfu_elements_ += elements;
-  const double busy = sfu_busy_cycles(p_.sfu, elements);
+  const double busy =
+      sfu_busy_from_backend_ ? sfu_backend_busy_ : sfu_busy_cycles(p_.sfu, elements);
+  sfu_busy_from_backend_ = false;
   sfu_busy_.add(busy);
   if (timed_) svc_.hold_core(busy);
 }

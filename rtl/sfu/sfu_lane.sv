@@ -19,7 +19,10 @@ module sfu_lane (
     input  logic [31:0] in_x,
     output logic        out_valid,
     input  logic        out_ready,
-    output logic [31:0] out_y
+    output logic [31:0] out_y,
+    // fault injection: exp results of finite non-zero value get their lowest
+    // kept fraction bit flipped (a broken lane on purpose)
+    input  logic        inject_fault
 );
   import opforge_fp_pkg::*;
 
@@ -119,6 +122,16 @@ module sfu_lane (
     return QNAN;
   endfunction
 
+  // The lane's result, with the injected fault when asked.
+  function automatic logic [31:0] lane_out(input logic [2:0] func, input logic [31:0] x,
+                                           input logic [4:0] prec, input logic fault);
+    logic [31:0] y;
+    y = round_prec(lane_result(func, x), prec);
+    if (fault && func == FUNC_EXP && y[30:23] != 8'hFF && y[30:0] != 31'd0)
+      y = y ^ ((prec == 5'd0 || prec >= 5'd23) ? 32'd1 : 32'd1 << (5'd23 - prec));
+    return y;
+  endfunction
+
   assign in_ready = !out_valid || out_ready;
 
   always_ff @(posedge clk or negedge rst_n) begin
@@ -127,7 +140,7 @@ module sfu_lane (
       out_y <= '0;
     end else if (in_ready) begin
       out_valid <= in_valid;
-      if (in_valid) out_y <= round_prec(lane_result(in_func, in_x), in_prec);
+      if (in_valid) out_y <= lane_out(in_func, in_x, in_prec, inject_fault);
     end
   end
 

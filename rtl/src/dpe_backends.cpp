@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "opforge/rtl/sfu_backends.h"
 #include "opforge/support/error.h"
 
 namespace opforge::rtl {
@@ -72,6 +73,14 @@ model::DpeOutcome LockstepDpeBackend::execute(const model::DpeJob &job) {
 }
 
 void register_model_backends(RtlBackendOptions options) {
+  for (const bool lockstep : {false, true}) {
+    model::register_sfu_backend(
+        lockstep ? "lockstep" : "rtl",
+        [options, lockstep](const model::ChipParams &p, uint32_t r,
+                            uint32_t c) -> std::unique_ptr<model::SfuBackend> {
+          return std::make_unique<RtlSfuBackend>(p, r, c, lockstep, options.sfu_inject_fault);
+        });
+  }
   model::register_dpe_backend(
       "rtl",
       [options](const model::ChipParams &p, uint32_t r, uint32_t c,

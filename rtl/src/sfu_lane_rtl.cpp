@@ -29,6 +29,7 @@ struct SfuLaneRtl::Impl {
     top->rst_n = 0;
     top->in_valid = 0;
     top->out_ready = 0;
+    top->inject_fault = 0;
     top->eval();
     tick();
     top->rst_n = 1;
@@ -55,6 +56,11 @@ struct SfuLaneRtl::Impl {
 SfuLaneRtl::SfuLaneRtl(std::string trace_vcd_path)
     : impl_(std::make_unique<Impl>(trace_vcd_path)) {}
 SfuLaneRtl::~SfuLaneRtl() = default;
+
+void SfuLaneRtl::set_inject_fault(bool on) {
+  impl_->top->inject_fault = on ? 1 : 0;
+  impl_->top->eval();
+}
 
 SfuLaneRunResult SfuLaneRtl::run(unsigned func, unsigned prec, std::span<const uint32_t> x_bits) {
   if (prec > 31)

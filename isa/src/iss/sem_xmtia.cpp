@@ -7,6 +7,8 @@
 // a DPE descriptor with an unknown dtype is an illegal instruction.
 //
 //===----------------------------------------------------------------------===//
+#include <vector>
+
 #include "fp_helpers.h"
 #include "opforge/isa/sfu_math.h"
 #include "vec_common.h"
@@ -31,11 +33,24 @@ uint64_t sfu_op(Hart &h, Insn i, uint64_t pc, SfuFunc fn) {
   fp::host_begin(fp::kRne);
   const unsigned prec = static_cast<unsigned>(h.xmtia_ids().sfu_prec_bits);
   uint64_t n = 0;
-  each(h, i, [&](uint64_t k) {
-    const float x = std::bit_cast<float>(get<uint32_t>(h, i.vs2(), k));
-    set<uint32_t>(h, i.vd(), k, std::bit_cast<uint32_t>(sfu::evaluate(fn, x, prec)));
-    ++n;
-  });
+  if (h.accel().sfu_observes_results()) {
+    // The accelerator sees (and may replace or refuse) the results first.
+    std::vector<AcceleratorIf::SfuLane> lanes;
+    each(h, i, [&](uint64_t k) {
+      const uint32_t x = get<uint32_t>(h, i.vs2(), k);
+      lanes.push_back({k, x,
+                       std::bit_cast<uint32_t>(sfu::evaluate(fn, std::bit_cast<float>(x), prec))});
+    });
+    check(h.accel().sfu_results(fn, prec, pc, lanes));
+    for (const AcceleratorIf::SfuLane &l : lanes) set<uint32_t>(h, i.vd(), l.index, l.y);
+    n = lanes.size();
+  } else {
+    each(h, i, [&](uint64_t k) {
+      const float x = std::bit_cast<float>(get<uint32_t>(h, i.vs2(), k));
+      set<uint32_t>(h, i.vd(), k, std::bit_cast<uint32_t>(sfu::evaluate(fn, x, prec)));
+      ++n;
+    });
+  }
   h.accel().sfu_executed(fn, n);
   h.charge_vector(InsnClass::Sfu, h.vl, 32);
   return pc + 4;

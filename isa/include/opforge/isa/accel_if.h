@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace opforge::isa {
 
@@ -64,6 +65,20 @@ class AcceleratorIf {
   virtual AccelStatus dpe_wait() = 0;
   // The ISS executed an SFU instruction over `elements` lanes.
   virtual void sfu_executed(SfuFunc /*fn*/, uint64_t /*elements*/) {}
+  // An accelerator that returns true sees every SFU instruction's results
+  // (sfu_results) before they are written to vd, and may replace them (an
+  // RTL SFU) or refuse them (a lockstep divergence: the ISS then raises a
+  // load access fault at fault_addr, and the accelerator says why).
+  virtual bool sfu_observes_results() const { return false; }
+  struct SfuLane {
+    uint64_t index = 0;  // element index in the vector
+    uint32_t x = 0;      // input fp32 bits
+    uint32_t y = 0;      // result fp32 bits (the ISS's; may be replaced)
+  };
+  virtual AccelStatus sfu_results(SfuFunc /*fn*/, unsigned /*prec_bits*/, uint64_t /*pc*/,
+                                  std::span<SfuLane> /*lanes*/) {
+    return {};
+  }
 };
 
 }  // namespace opforge::isa

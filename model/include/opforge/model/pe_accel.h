@@ -14,7 +14,9 @@
 //    latency overlap the previous command). The `tlm` backend uses
 //    dpe_tlm_cycles(), the cycle count of the RTL MAC array (docs/rtl/dpe.md).
 //  - SFU: the hart computes; here it is counted and the core is held for
-//    sfu_busy_cycles() (sfu_timing.h: a function of the precision).
+//    sfu_busy_cycles() (sfu_timing.h: a function of the precision). With
+//    pe.sfu.impl = rtl | lockstep an SfuBackend sees the results first and
+//    gives the busy time (the verilated SFU lane; docs/rtl/dpe.md).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -118,6 +120,40 @@ std::vector<std::string> dpe_backend_names();
 std::unique_ptr<DpeBackend> make_dpe_backend(const std::string &impl, const ChipParams &p,
                                              uint32_t pe_row, uint32_t pe_col);
 
+// --- SFU implementations (pe.sfu.impl = tlm | rtl | lockstep) -------------
+
+// One SFU instruction's elements, computed by the ISS (isa::sfu::evaluate).
+struct SfuJob {
+  isa::SfuFunc fn = isa::SfuFunc::Exp;
+  unsigned prec_bits = 0;  // mantissa bits kept (0 = exact fp32)
+  uint64_t pc = 0;
+  uint32_t pe_row = 0, pe_col = 0;
+  uint64_t instruction_index = 0;  // SFU instructions this PE ran before this one
+  std::span<isa::AcceleratorIf::SfuLane> lanes;  // a backend may replace y
+};
+
+struct SfuOutcome {
+  double busy_cycles = 0;  // cycles the SFU holds the core
+  bool ok = true;          // false: the run stops with `fault` (a trap)
+  std::string fault;
+};
+
+class SfuBackend {
+ public:
+  virtual ~SfuBackend() = default;
+  virtual SfuOutcome execute(const SfuJob &job) = 0;
+};
+
+// Backends by impl name. `tlm` is built in and has no backend object (the
+// ISS's results, sfu_busy_cycles() timing: make_sfu_backend returns nullptr);
+// opforge_rtl registers `rtl` and `lockstep` (rtl::register_model_backends()).
+using SfuBackendFactory = std::function<std::unique_ptr<SfuBackend>(
+    const ChipParams &p, uint32_t pe_row, uint32_t pe_col)>;
+void register_sfu_backend(const std::string &impl, SfuBackendFactory factory);
+// Throws opforge::Error (path pe.sfu.impl) for an impl nobody registered.
+std::unique_ptr<SfuBackend> make_sfu_backend(const std::string &impl, const ChipParams &p,
+                                             uint32_t pe_row, uint32_t pe_col);
+
 // What the accelerators need from their PE.
 class PeServices {
  public:
@@ -147,6 +183,9 @@ class PeAccelerator : public isa::AcceleratorIf {
   isa::AccelStatus dpe_issue(const isa::DpeCommand &cmd) override;
   isa::AccelStatus dpe_wait() override;
   void sfu_executed(isa::SfuFunc fn, uint64_t elements) override;
+  bool sfu_observes_results() const override { return sfu_backend_ != nullptr; }
+  isa::AccelStatus sfu_results(isa::SfuFunc fn, unsigned prec_bits, uint64_t pc,
+                               std::span<SfuLane> lanes) override;
 
   // Forget outstanding work (a new program instance, or a trap).
   void reset_queues();
@@ -176,6 +215,10 @@ class PeAccelerator : public isa::AcceleratorIf {
   uint32_t pe_row_ = 0, pe_col_ = 0;
   uint64_t dpe_command_index_ = 0;
   std::deque<double> dpe_inflight_;
+  std::unique_ptr<SfuBackend> sfu_backend_;  // null for `tlm`
+  uint64_t sfu_instruction_index_ = 0;
+  bool sfu_busy_from_backend_ = false;  // sfu_results() set the next busy time
+  double sfu_backend_busy_ = 0;
   double dpe_done_ = 0;
   std::string last_fault_;
 

@@ -31,6 +31,7 @@ namespace opforge::rtl {
 struct RtlBackendOptions {
   uint32_t burst_cycles = 100;  // cycles per inner burst of the block
   bool inject_fault = false;    // the block's fault input (a broken RTL on purpose)
+  bool sfu_inject_fault = false;  // the SFU lane's fault input
 };
 
 // The verilated DPE of one PE.
@@ -63,8 +64,8 @@ class LockstepDpeBackend final : public RtlDpeBackend {
 // "pe[R][C] dpe command #N (issued at cycle T)": where a finding happened.
 std::string describe_dpe_job(const model::DpeJob &job);
 
-// Register `rtl` and `lockstep` with model::register_dpe_backend (again to
-// change the options).
+// Register `rtl` and `lockstep` with model::register_dpe_backend and
+// model::register_sfu_backend (sfu_backends.h); again to change the options.
 void register_model_backends(RtlBackendOptions options = {});
 
 }  // namespace opforge::rtl

@@ -27,6 +27,10 @@ class SfuLaneRtl {
   SfuLaneRtl(const SfuLaneRtl &) = delete;
   SfuLaneRtl &operator=(const SfuLaneRtl &) = delete;
 
+  // Fault injection (a wrong result on purpose): finite non-zero exp results
+  // get their lowest kept fraction bit flipped.
+  void set_inject_fault(bool on);
+
   // func: kSfuFuncExp or kSfuFuncRecip (sfu_ref.h); prec: fraction bits kept
   // (0 = full fp32, at most 31). Throws opforge::Error for a bad prec.
   SfuLaneRunResult run(unsigned func, unsigned prec, std::span<const uint32_t> x_bits);
