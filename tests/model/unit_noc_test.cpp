@@ -94,3 +94,20 @@ TEST(Noc, LatencyGrowsPerHopAndLinksSerialiseTraffic) {
 
 }  // namespace
 }  // namespace opforge::model
+
+namespace opforge::model {
+namespace {
+
+TEST(Noc, EveryPresetsMemoryPortsCarryItsSramBandwidth) {
+  // A preset whose ports carry less than its SRAM would claim an SRAM
+  // bandwidth no PE can reach (docs/model/README.md, "NoC memory ports").
+  for (const char *arch : {"mtia-2i", "mtia-v1", "tiny"}) {
+    ChipParams p = testing::preset(arch);
+    const double ports_gbps =
+        double(p.grid.rows) * p.noc.mem_ports_per_row * p.arch.noc.link_bandwidth_gbps;
+    EXPECT_GE(ports_gbps, p.arch.sram.bandwidth_gbps) << arch;
+  }
+}
+
+}  // namespace
+}  // namespace opforge::model
