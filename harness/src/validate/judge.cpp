@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/interp_executor.h"
 #include "opforge/compiler/wrapper.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
+#include "call_tolerance.h"
+#include "tied_indices.h"
 
 namespace opforge::harness {
 
@@ -139,6 +142,27 @@ Value from_wrapper(const WrapperValue &v, compiler::Executor &ex) {
   return Value::none();
 }
 
+// Device buffers a wrapper value refers to (tensors, nested in lists and tuples).
+void collect_buffers(const WrapperValue &v, std::set<compiler::BufferId> &out) {
+  if (v.kind == WrapperValue::Kind::Tensor) out.insert(v.tensor.buffer);
+  if (v.kind == WrapperValue::Kind::List || v.kind == WrapperValue::Kind::Tuple)
+    for (const auto &i : v.items) collect_buffers(i, out);
+}
+
+// Frees the inputs and results of one call once they are read back, so a run
+// over thousands of calls does not fill the device's memory (best effort: a
+// buffer the wrapper freed itself is skipped).
+struct CallBuffers {
+  compiler::Executor &ex;
+  std::set<compiler::BufferId> ids;
+  ~CallBuffers() {
+    for (auto b : ids) try {
+        ex.free(b);
+      } catch (...) {
+      }
+  }
+};
+
 generator::MismatchFacts facts(const Mismatch &m) {
   generator::MismatchFacts f;
   f.path = m.path;
@@ -183,6 +207,7 @@ class CorpusJudge : public generator::CallJudge {
       }
       try {
         auto ex = executor_();
+        CallBuffers held{*ex, {}};
         compiler::WrapperOptions wo;
         wo.max_steps = opts_.max_wrapper_steps;
         compiler::WrapperInterpreter wi(module, *ex, wo);
@@ -191,7 +216,10 @@ class CorpusJudge : public generator::CallJudge {
           args.push_back(to_wrapper(call.args[a], *ex, "args[" + std::to_string(a) + "]"));
         std::vector<std::pair<std::string, WrapperValue>> kwargs;
         for (const auto &[k, v] : call.kwargs) kwargs.emplace_back(k, to_wrapper(v, *ex, k));
+        for (const auto &a : args) collect_buffers(a, held.ids);
+        for (const auto &kv : kwargs) collect_buffers(kv.second, held.ids);
         auto res = wi.run(wrapper, args, kwargs);
+        collect_buffers(res.value, held.ids);
         outputs_.push_back(from_wrapper(res.value, *ex));
         // Mutated inputs, read back by schema argument name.
         std::vector<std::pair<std::string, Value>> mutated;
@@ -234,7 +262,9 @@ class CorpusJudge : public generator::CallJudge {
       throw Error("judge: verify() before a successful run()");
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
-      auto verdict = verify_call(call, outputs_[i], mutated_[i], opts_.corpus);
+      accept_tied_indices(call, outputs_[i]);
+      auto verdict = verify_call(call, outputs_[i], mutated_[i], opts_.corpus,
+                                 call_compare_options(call, opts_.corpus));
       if (!verdict.ok()) {
         r.failure.kind = Failure::Kind::Mismatch;
         r.failure.message = verdict.first_reason();

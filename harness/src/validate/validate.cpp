@@ -1,4 +1,6 @@
 //===- validate.cpp - recorded ATen calls through library wrappers, verified ===//
+#include "call_tolerance.h"
+#include "tied_indices.h"
 #include "opforge/harness/validate.h"
 
 #include <algorithm>
@@ -291,7 +293,8 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
       kwargs.emplace_back(name, to_wrapper(value, buffers, name));
     Value out = from_wrapper(fn(args, kwargs), executor, buffers);
     auto mutated = read_mutated(call, corpus, args, kwargs, executor, buffers);
-    Verdict verdict = verify_call(call, out, mutated, &corpus);
+    accept_tied_indices(call, out);
+    Verdict verdict = verify_call(call, out, mutated, &corpus, call_compare_options(call, &corpus));
     return verdict.ok() ? std::string() : verdict.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
