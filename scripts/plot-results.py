@@ -23,6 +23,7 @@ import sys
 
 import h5py
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -87,7 +88,7 @@ def roofline(name, pts, out):
     n = len(kernels)
     cols = min(3, n)
     rows = math.ceil(n / cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
+    fig, axs = plt.subplots(rows, cols, figsize=(max(6.4, 5.2 * cols), 4.4 * rows + 0.4), squeeze=False)
     for i, w in enumerate(kernels):
         ax = axs[i // cols][i % cols]
         roofs = {}
@@ -139,12 +140,13 @@ def roofline(name, pts, out):
         ax.set_ylabel("instructions per cycle, whole chip (log)")
         ax.set_title("roofline: %s" % w)
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower right", title="point (hollow: failed check)",
+        ax.legend(fontsize=7, loc="lower right", title="point (hollow: point failed)",
                   title_fontsize=7)
     for j in range(n, rows * cols):
         axs[j // cols][j % cols].axis("off")
-    fig.suptitle("%s: instruction roofline per kernel - a point on a dashed roof runs at that bound; "
-                 "below it, the kernel is limited by something else (latency, SRAM, NoC)" % name)
+    fig.suptitle("%s: instruction roofline per workload\ndashed: issue and DRAM roofs; "
+                 "a point below them is limited by latency, SRAM or NoC" % name,
+                 fontsize=9 if cols == 1 else 10)
     fig.tight_layout()
     path = os.path.join(out, "roofline.png")
     fig.savefig(path)
@@ -346,8 +348,10 @@ def ops(name, pts, out, limit=6):
         by = {}
         for _, st, _ in rows:
             by[st] = by.get(st, 0) + 1
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: "{:,.0f}".format(v)))
         ax.set_title("%s point %d (%s): %d calls - %d ok, %d failed, %d without kernel\n"
-                     "total %s cycles = %.1f us at %g GHz (ok calls: %s cycles); bars: green ok, red failed, gray no kernel"
+                     "total %s cycles = %.1f us at %g GHz (ok calls: %s cycles)\n"
+                     "bars: green ok, red failed, gray no kernel"
                      % (name, p["index"], p["workload"], len(rows), by.get("ok", 0), by.get("failed", 0),
                         by.get("unsupported", 0), "{:,}".format(allc), allc / (clock * 1e3), clock,
                         "{:,}".format(okc)), fontsize=9)
