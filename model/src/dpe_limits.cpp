@@ -9,8 +9,8 @@ std::optional<std::string> dpe_tile_limit_violation(const DpeParams &p,
     const char *name;
     uint32_t value, limit;
   };
-  const Dim dims[3] = {{"m", cmd.m, p.tile_max_m}, {"n", cmd.n, p.tile_max_n},
-                       {"k", cmd.k, p.tile_max_k}};
+  const Dim dims[3] = {
+      {"m", cmd.m, p.tile_max_m}, {"n", cmd.n, p.tile_max_n}, {"k", cmd.k, p.tile_max_k}};
   for (const Dim &d : dims)
     if (d.value > d.limit)
       return std::string("tile ") + d.name + " = " + std::to_string(d.value) +

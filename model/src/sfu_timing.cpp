@@ -11,9 +11,8 @@ constexpr uint32_t kFp32SignificandBits = 24;  // 23 stored + the hidden bit
 
 uint32_t sfu_passes(const SfuParams &p, uint32_t precision_bits) {
   const uint32_t per = std::max<uint32_t>(1, p.bits_per_pass);
-  const uint32_t bits = precision_bits == 0
-                            ? kFp32SignificandBits
-                            : std::min(precision_bits + 1, kFp32SignificandBits);
+  const uint32_t bits = precision_bits == 0 ? kFp32SignificandBits
+                                            : std::min(precision_bits + 1, kFp32SignificandBits);
   return (bits + per - 1) / per;
 }
 

@@ -22,8 +22,10 @@ TEST(ChipDpeLimits, TileAtTheLimitRuns) {
   ChipParams p = testing::preset("tiny");
   Device dev(p);
   const auto &d = p.dpe;
-  LaunchResult r = dev.launch(
-      testing::CmdList().dpe(command(p, d.tile_max_m, d.tile_max_n, d.tile_max_k)).dpe_wait().launch());
+  LaunchResult r = dev.launch(testing::CmdList()
+                                  .dpe(command(p, d.tile_max_m, d.tile_max_n, d.tile_max_k))
+                                  .dpe_wait()
+                                  .launch());
   ASSERT_TRUE(r.ok()) << r.traps.front();
   EXPECT_EQ(dev.counter("pe[0][0].dpe.commands"), 1u);
   EXPECT_EQ(dev.counter("pe[0][0].dpe.bad_descriptors"), 0u);
@@ -65,7 +67,9 @@ TEST_P(ChipDpeOverLimit, TrapNamesPePcDimensionAndLimit) {
 INSTANTIATE_TEST_SUITE_P(Tiny, ChipDpeOverLimit,
                          ::testing::Values(Over{"m", 17, 8, 8}, Over{"n", 8, 32, 8},
                                            Over{"k", 16, 16, 64}),
-                         [](const ::testing::TestParamInfo<Over> &i) { return std::string(i.param.dim); });
+                         [](const ::testing::TestParamInfo<Over> &i) {
+                           return std::string(i.param.dim);
+                         });
 
 TEST(ChipDpeLimits, LimitsFollowTheConfiguration) {
   // The same 32-deep command is fine once the preset allows it.

@@ -41,8 +41,8 @@ TEST(ChipSfuTimingChild, Workload) {
   ASSERT_TRUE(r.ok()) << r.traps.front();
   dev.copy_out(dout, out.data(), kElements * 4);
   std::ofstream f(out_path);
-  f << dev.counter("pe[0][0].sfu.busy_cycles") << " " << dev.counter("pe[0][0].core.cycles")
-    << " " << dev.counter("pe[0][0].sfu.elements") << "\n";
+  f << dev.counter("pe[0][0].sfu.busy_cycles") << " " << dev.counter("pe[0][0].core.cycles") << " "
+    << dev.counter("pe[0][0].sfu.elements") << "\n";
   for (float v : out) f << std::hexfloat << v << "\n";
 }
 

@@ -17,7 +17,6 @@ namespace opforge::model {
 
 // Why `cmd` exceeds the tile limits (the first offending dimension, its value
 // and the limit with its ArchConfig name), or nothing when it fits.
-std::optional<std::string> dpe_tile_limit_violation(const DpeParams &p,
-                                                    const isa::DpeCommand &cmd);
+std::optional<std::string> dpe_tile_limit_violation(const DpeParams &p, const isa::DpeCommand &cmd);
 
 }  // namespace opforge::model
