@@ -6,7 +6,9 @@
 // child process (one Device per process) with every PE busy (noc_hop: one
 // PE), and prints the achieved figure, the configured one and their ratio.
 // "steady" figures use the span of the program instances (launch latency
-// excluded); "launch" figures include it. dram_channels runs dram_read on the
+// excluded) or, for the stream and DMA kernels, the kernels' own time stamps
+// around their transfers (docs/model/README.md); "launch" figures use the
+// launch's cycles. dram_channels runs dram_read on the
 // configuration and on one with twice the channels (same per-channel
 // bandwidth) and prints the ratio of their times.
 //
