@@ -146,12 +146,15 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     put<uint8_t>(k.args, i8 ? 3 : 0);
     put<uint8_t>(k.args, 1);
     k.args.resize(8 + 64, 0);
+    Stamps st = alloc_stamps(dev, n);
+    put<uint64_t>(k.args, st.addr);
     LaunchResult r = dev.launch(k);
     if (!r.ok()) throw opforge::Error(r.traps.front());
     double ops = 2.0 * m * nn * kk * iters * n;
     double peak = 2.0 * (i8 ? p.dpe.macs_per_cycle_int8 : p.dpe.macs_per_cycle_bf16) * n *
                   p.clock.freq_ghz * 1e9 / 1e12;
-    report(bench.c_str(), p, r, ops, peak, i8 ? "TOPS" : "TFLOPS", 1e12);
+    // Every PE has its own DPE: the sum of the instances' rates.
+    report(bench.c_str(), p, r, ops, peak, i8 ? "TOPS" : "TFLOPS", 1e12, per_pe_cycles(dev, st));
     return 0;
   }
   if (bench == "sram_read") {
