@@ -1,0 +1,36 @@
+//===- inductor_pool_test.cpp - pool templates rendered and validated on recorded calls ===//
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "inductor_coverage_corpus.h"
+#include "inductor_family_util.h"
+
+using namespace opforge;
+
+namespace {
+// The family's overload rendered from the lowering table passes every recorded call.
+void expect_all_pass(const std::string &overload, const std::vector<DType> &dtypes) {
+  test::inductor::expect_all_pass("pool", test::inductor::coverage_corpus(), overload, dtypes);
+}
+
+const std::vector<DType> kFloat = {DType::Float32};
+const std::vector<DType> kFloatInt = {DType::Float32, DType::Int64};
+
+}  // namespace
+
+TEST(InductorPool, AdaptiveAveragePoolPassesEveryRecordedCall) {
+  expect_all_pass("aten::_adaptive_avg_pool2d", kFloat);
+}
+
+TEST(InductorPool, NearestAndBilinearUpsamplePassEveryRecordedCall) {
+  expect_all_pass("aten::upsample_nearest2d.vec", kFloat);
+  expect_all_pass("aten::upsample_bilinear2d.vec", kFloat);
+}
+
+TEST(InductorPool, Im2colPassesEveryRecordedCall) {
+  expect_all_pass("aten::im2col", kFloat);
+}
+
+TEST(InductorPool, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("pool"); }

@@ -1,0 +1,38 @@
+//===- inductor_special_test.cpp - special templates rendered and validated on recorded calls ===//
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "inductor_coverage_corpus.h"
+#include "inductor_family_util.h"
+
+using namespace opforge;
+
+namespace {
+// The family's overload rendered from the lowering table passes every recorded call.
+void expect_all_pass(const std::string &overload, const std::vector<DType> &dtypes) {
+  test::inductor::expect_all_pass("special", test::inductor::coverage_corpus(), overload, dtypes);
+}
+
+const std::vector<DType> kFloat = {DType::Float32};
+const std::vector<DType> kFloatInt = {DType::Float32, DType::Int64};
+
+}  // namespace
+
+TEST(InductorSpecial, BesselFunctionsMatchAtenOnEveryRecordedCall) {
+  expect_all_pass("aten::special_bessel_j0", kFloatInt);
+  expect_all_pass("aten::special_i0e", kFloatInt);
+  expect_all_pass("aten::special_modified_bessel_k1", kFloatInt);
+}
+
+TEST(InductorSpecial, OrthogonalPolynomialsMatchAtenOnEveryRecordedCall) {
+  expect_all_pass("aten::special_chebyshev_polynomial_t", kFloatInt);
+  expect_all_pass("aten::special_hermite_polynomial_h", kFloatInt);
+}
+
+TEST(InductorSpecial, LogSigmoidForwardPassesEveryRecordedCall) {
+  expect_all_pass("aten::log_sigmoid_forward", kFloat);
+}
+
+TEST(InductorSpecial, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("special"); }

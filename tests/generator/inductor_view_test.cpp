@@ -1,0 +1,34 @@
+//===- inductor_view_test.cpp - view templates rendered and validated on recorded calls ===//
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "inductor_coverage_corpus.h"
+#include "inductor_family_util.h"
+
+using namespace opforge;
+
+namespace {
+// The family's overload rendered from the lowering table passes every recorded call.
+void expect_all_pass(const std::string &overload, const std::vector<DType> &dtypes) {
+  test::inductor::expect_all_pass("view", test::inductor::coverage_corpus(), overload, dtypes);
+}
+
+const std::vector<DType> kFloat = {DType::Float32};
+const std::vector<DType> kFloatInt = {DType::Float32, DType::Int64};
+
+}  // namespace
+
+TEST(InductorView, TransposePermuteAndExpandReturnViewsThatPassEveryRecordedCall) {
+  expect_all_pass("aten::t", kFloatInt);
+  expect_all_pass("aten::permute", kFloatInt);
+  expect_all_pass("aten::expand", kFloatInt);
+  expect_all_pass("aten::unsqueeze", kFloatInt);
+}
+
+TEST(InductorView, AsStridedCopiesTheStridedViewOfEveryRecordedCall) {
+  expect_all_pass("aten::as_strided", kFloatInt);
+}
+
+TEST(InductorView, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("view"); }
