@@ -88,7 +88,7 @@ DpeBackendOptions parse_rtl_trace_request(const std::string &spec, uint64_t wind
   o.trace = true;
   o.trace_window_cycles = window_cycles;
   auto bad = [&] {
-    return Error("'" + spec + "' is not pe=ROW,COL[,file=OUT.vcd]").with_path("--trace-rtl");
+    return Error("'" + spec + "' is not pe=ROW,COL[,file=OUT.fst]").with_path("--trace-rtl");
   };
   if (spec.rfind("pe=", 0) != 0) throw bad();
   std::string rest = spec.substr(3);

@@ -17,9 +17,9 @@ DpeRtlOptions block_options(const model::ChipParams &p, uint32_t pe_row, uint32_
   opts.array = DpeArrayShape{dims.rows, dims.cols};
   opts.burst_cycles = o.burst_cycles;
   if (mo.trace && mo.trace_pe_row == pe_row && mo.trace_pe_col == pe_col) {
-    opts.trace_vcd_path = mo.trace_path.empty() ? "dpe_pe" + std::to_string(pe_row) + "_" +
-                                                      std::to_string(pe_col) + ".vcd"
-                                                : mo.trace_path;
+    opts.trace_path = mo.trace_path.empty() ? "dpe_pe" + std::to_string(pe_row) + "_" +
+                                                  std::to_string(pe_col) + ".fst"
+                                            : mo.trace_path;
     opts.trace_start_cycle = 0;
     opts.trace_cycles = mo.trace_window_cycles;
   }

@@ -9,7 +9,7 @@
 #include "opforge/support/error.h"
 #include "verilated.h"
 #include "verilated_port.h"
-#include "verilated_vcd_c.h"
+#include "verilated_fst_c.h"
 
 namespace opforge::rtl {
 
@@ -44,15 +44,15 @@ class DpeModelImpl final : public DpeRtl::Impl {
   explicit DpeModelImpl(const DpeRtlOptions &opts)
       : options_(opts), context_(std::make_unique<VerilatedContext>()) {
     array = opts.array;
-    if (!options_.trace_vcd_path.empty()) context_->traceEverOn(true);
+    if (!options_.trace_path.empty()) context_->traceEverOn(true);
     top_ = std::make_unique<Model>(context_.get(), "dpe");
-    if (!options_.trace_vcd_path.empty()) {
-      vcd_ = std::make_unique<VerilatedVcdC>();
-      top_->trace(vcd_.get(), 99);
-      vcd_->open(options_.trace_vcd_path.c_str());
-      if (!vcd_->isOpen()) {
+    if (!options_.trace_path.empty()) {
+      wave_ = std::make_unique<VerilatedFstC>();
+      top_->trace(wave_.get(), 99);
+      wave_->open(options_.trace_path.c_str());
+      if (!wave_->isOpen()) {
         top_->final();
-        throw Error("cannot open waveform file for writing").with_file(options_.trace_vcd_path);
+        throw Error("cannot open waveform file for writing").with_file(options_.trace_path);
       }
     }
     top_->clk = 0;
@@ -62,7 +62,7 @@ class DpeModelImpl final : public DpeRtl::Impl {
 
   ~DpeModelImpl() override {
     top_->final();
-    if (vcd_) vcd_->close();
+    if (wave_) wave_->close();
   }
 
   void set_inject_fault(bool on) override {
@@ -92,10 +92,10 @@ class DpeModelImpl final : public DpeRtl::Impl {
 
   // Dump the current values if `cycle` is inside the window.
   void dump(uint64_t cycle) {
-    if (!vcd_) return;
+    if (!wave_) return;
     const uint64_t start = options_.trace_start_cycle;
     if (cycle >= start && (options_.trace_cycles == 0 || cycle < start + options_.trace_cycles))
-      vcd_->dump(context_->time());
+      wave_->dump(context_->time());
   }
 
   // One clock cycle: rising edge, then falling edge (both dumped as `cycle`).
@@ -110,7 +110,7 @@ class DpeModelImpl final : public DpeRtl::Impl {
     context_->timeInc(1);
     dump(cycle);
     top_->clk = 0;
-    if (vcd_ || !detail::mark_clock_low(*top_->rootp)) top_->eval();
+    if (wave_ || !detail::mark_clock_low(*top_->rootp)) top_->eval();
     context_->timeInc(1);
     dump(cycle);
   }
@@ -118,7 +118,7 @@ class DpeModelImpl final : public DpeRtl::Impl {
   DpeRtlOptions options_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> top_;
-  std::unique_ptr<VerilatedVcdC> vcd_;
+  std::unique_ptr<VerilatedFstC> wave_;  // the FST waveform, when asked
   uint64_t cycle_ = 0;  // rising edges so far
 };
 

@@ -4,23 +4,23 @@
 #include "Vsfu_lane.h"
 #include "opforge/support/error.h"
 #include "verilated.h"
-#include "verilated_vcd_c.h"
+#include "verilated_fst_c.h"
 
 namespace opforge::rtl {
 
 struct SfuLaneRtl::Impl {
   std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
   std::unique_ptr<Vsfu_lane> top;
-  std::unique_ptr<VerilatedVcdC> vcd;
+  std::unique_ptr<VerilatedFstC> wave;
 
   explicit Impl(const std::string &trace_path) {
     if (!trace_path.empty()) context->traceEverOn(true);
     top = std::make_unique<Vsfu_lane>(context.get(), "sfu_lane");
     if (!trace_path.empty()) {
-      vcd = std::make_unique<VerilatedVcdC>();
-      top->trace(vcd.get(), 99);
-      vcd->open(trace_path.c_str());
-      if (!vcd->isOpen()) {
+      wave = std::make_unique<VerilatedFstC>();
+      top->trace(wave.get(), 99);
+      wave->open(trace_path.c_str());
+      if (!wave->isOpen()) {
         top->final();
         throw Error("cannot open waveform file for writing").with_file(trace_path);
       }
@@ -38,23 +38,22 @@ struct SfuLaneRtl::Impl {
 
   ~Impl() {
     top->final();
-    if (vcd) vcd->close();
+    if (wave) wave->close();
   }
 
   void tick() {
     top->clk = 1;
     top->eval();
     context->timeInc(1);
-    if (vcd) vcd->dump(context->time());
+    if (wave) wave->dump(context->time());
     top->clk = 0;
     top->eval();
     context->timeInc(1);
-    if (vcd) vcd->dump(context->time());
+    if (wave) wave->dump(context->time());
   }
 };
 
-SfuLaneRtl::SfuLaneRtl(std::string trace_vcd_path)
-    : impl_(std::make_unique<Impl>(trace_vcd_path)) {}
+SfuLaneRtl::SfuLaneRtl(std::string trace_path) : impl_(std::make_unique<Impl>(trace_path)) {}
 SfuLaneRtl::~SfuLaneRtl() = default;
 
 void SfuLaneRtl::set_inject_fault(bool on) {

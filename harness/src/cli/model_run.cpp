@@ -22,7 +22,7 @@ constexpr const char *kUsage =
     "usage: opforge chip-sim PROGRAM.elf [--arch mtia-2i|mtia-v1|tiny|FILE] [--set K=V]...\n"
     "                        [--timing functional|lt] [--grid X,Y,Z] [--counters OUT.h5]\n"
     "                        [--sample GLOB]... [--args FILE]\n"
-    "                        [--trace-rtl pe=ROW,COL[,file=OUT.vcd]] [--trace-window CYCLES]\n"
+    "                        [--trace-rtl pe=ROW,COL[,file=OUT.fst]] [--trace-window CYCLES]\n"
     "       opforge sim PROGRAM.elf --arch ... (same options)\n\n"
     "Run a bare-metal RISC-V program on the SystemC chip model: one instance on\n"
     "PE (0,0), or a grid of program instances dispatched over the PEs. Prints\n"
@@ -34,8 +34,8 @@ constexpr const char *kUsage =
     "  --counters OUT.h5  write counters, sampled series and config to HDF5\n"
     "  --sample GLOB      counters to sample every simulation.sample_interval_cycles\n"
     "  --args FILE        bytes of the argument block (a0 points at it)\n"
-    "  --trace-rtl SPEC   VCD waveform of one PE's verilated DPE (pe.dpe.impl=rtl|lockstep;\n"
-    "                     default file dpe_pe<ROW>_<COL>.vcd)\n"
+    "  --trace-rtl SPEC   FST waveform of one PE's verilated DPE (pe.dpe.impl=rtl|lockstep;\n"
+    "                     default file dpe_pe<ROW>_<COL>.fst)\n"
     "  --trace-window N   dump only the block's first N cycles (default: all)\n"
     "Exit status: 0 if every instance ended (done or tohost 1), 1 otherwise, 2 usage.\n";
 

@@ -100,9 +100,9 @@ struct DpeBackendOptions {
   bool trace = false;            // waveform of one PE's block (RTL backends)
   uint32_t trace_pe_row = 0, trace_pe_col = 0;
   uint64_t trace_window_cycles = 0;  // cycles dumped from the block's first (0: all)
-  std::string trace_path;            // empty: dpe_pe<R>_<C>.vcd
+  std::string trace_path;            // FST file; empty: dpe_pe<R>_<C>.fst
 };
-// Parse a waveform request "pe=ROW,COL[,file=OUT.vcd]" (and the window in
+// Parse a waveform request "pe=ROW,COL[,file=OUT.fst]" (and the window in
 // cycles, 0 = all) into options with trace set; throws opforge::Error (path
 // --trace-rtl) for a malformed one.
 DpeBackendOptions parse_rtl_trace_request(const std::string &spec, uint64_t window_cycles);

@@ -11,7 +11,7 @@
 // The block runs in bursts inside the accelerator call (no sc_clock). Its
 // array is model::dpe_array_dims() of the configuration, which must be one of
 // DpeRtl::available_arrays(). fp32 commands (not in the array) run on the C++
-// DPE in both modes. One PE's block can write a VCD waveform
+// DPE in both modes. One PE's block can write an FST waveform
 // (model::DpeBackendOptions::trace*).
 //
 //===----------------------------------------------------------------------===//

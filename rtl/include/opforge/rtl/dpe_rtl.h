@@ -4,7 +4,7 @@
 // run() streams the operands of one DpeCommand from a local-memory span into
 // the block, clocking it `burst_cycles` at a time without returning, and
 // writes the result tiles back. No SystemC: the TLM adapter wraps this class.
-// Waveforms (VCD) only on request; the model's final() is always called.
+// Waveforms (FST) only on request; the model's final() is always called.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -23,7 +23,7 @@ namespace opforge::rtl {
 struct DpeRtlOptions {
   DpeArrayShape array{4, 4};       // one of DpeRtl::available_arrays()
   uint32_t burst_cycles = 100;     // cycles per inner burst
-  std::string trace_vcd_path;      // empty: no waveform
+  std::string trace_path;          // FST waveform file; empty: no waveform
   uint64_t trace_start_cycle = 0;  // first cycle dumped
   uint64_t trace_cycles = 0;       // cycles dumped (0: to the end)
 };

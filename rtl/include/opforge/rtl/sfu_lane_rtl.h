@@ -2,7 +2,7 @@
 //
 // SfuLaneRtl owns a Verilator --cc model of rtl/sfu/sfu_lane.sv and streams a
 // vector through it, one element per clock, in one burst. Numerics are those
-// of sfu_ref.h. Waveforms (VCD) only on request; final() is always called.
+// of sfu_ref.h. Waveforms (FST) only on request; final() is always called.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -22,7 +22,7 @@ struct SfuLaneRunResult {
 
 class SfuLaneRtl {
  public:
-  explicit SfuLaneRtl(std::string trace_vcd_path = {});
+  explicit SfuLaneRtl(std::string trace_path = {});  // FST waveform file
   ~SfuLaneRtl();
   SfuLaneRtl(const SfuLaneRtl &) = delete;
   SfuLaneRtl &operator=(const SfuLaneRtl &) = delete;
