@@ -7,6 +7,7 @@
 namespace opforge::compiler::llir {
 
 std::string Emitter::apply(const Operation &op, const std::vector<std::string> &in) {
+  if (op.kind == OpKind::Bitcast) return bitcast(op, in[0]);  // llir_atomic.cpp
   Elem re = op.result()->type.elem;
   Elem ie = op.operands.empty() ? re : op.operands[0]->type.elem;
   std::string rt = llty(re), it = llty(ie);

@@ -393,6 +393,16 @@ void Emitter::emit_op(const Operation &op) {
       return reduce(op);
     case OpKind::Dot:
       return dot(op);
+    case OpKind::Scan:
+      return scan(op);
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS:
+      return atomic(op);
+    case OpKind::While:
+      return while_loop(op);
+    case OpKind::Join:
+    case OpKind::Split:
+      return join_split(op);
     default:
       break;
   }

@@ -9,6 +9,8 @@
 //   llir_control.cpp  scf.for / scf.if / tt.reduce
 //   llir_dma.cpp      affine block loads/stores as Xmtia DMA transfers
 //   llir_dot.cpp      tl.dot on the DPE, or as an element loop
+//   llir_scan.cpp, llir_atomic.cpp, llir_while.cpp, llir_join.cpp  tt.scan,
+//                     atomics and tt.bitcast, scf.while, tt.join/tt.split
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -154,6 +156,23 @@ class Emitter {
   bool feeds_dpe(const Value *v) const;
   // `v`'s block in DPE input format (the DMA buffer when it is one).
   std::string dpe_operand(const Value *v);
+
+  // ---- scans, atomics, while loops, join/split (llir_scan/atomic/while/join.cpp)
+  void scan(const Operation &op);
+  std::vector<std::string> scan_combine(const ttir::Block &region,
+                                        const std::vector<std::string> &args);
+  void atomic(const Operation &op);
+  // One atomic on `ptr`; returns the old value (as an element value).
+  std::string atomic_one(const Operation &op, Elem e, const std::string &ptr,
+                         const std::string &v, const std::string &cmp);
+  std::string float_bits(Elem e, const std::string &x);     // float value -> memory bits
+  std::string float_of_bits(Elem e, const std::string &b);  // memory bits -> float value
+  std::string bitcast(const Operation &op, const std::string &x);  // tt.bitcast of a value
+  void while_loop(const Operation &op);
+  void join_split(const Operation &op);  // llir_join.cpp
+  std::string slot_for(const Value *v);  // an alloca (scalar) or a buffer (block)
+  void bind_slot(const Value *v, const std::string &slot);
+  void copy_into(const Value *v, const std::string &slot);
 
   // ---- DMA (llir_dma.cpp) ----------------------------------------------------
   // Base address and byte strides of an affine pointer block, as i64 values.

@@ -30,12 +30,19 @@ std::string csr_read_asm(const std::string &csr_name) {
   return buf;
 }
 
+// GNU as takes only integer or FP registers in .insn operands: vector
+// register vN is written as xN, which puts the same number in the field.
+static std::string insn_reg(const std::string &r) {
+  return r.size() > 1 && r[0] == 'v' && r[1] >= '0' && r[1] <= '9' ? "x" + r.substr(1) : r;
+}
+
 // ".insn r OPCODE, FUNCT3, FUNCT7, rd, rs1, rs2" with the fixed bits of the
-// encoded word (LLVM's integrated assembler takes this form, ours too).
+// encoded word (LLVM's integrated assembler, GNU as and ours take this form).
 std::string insn_r(uint32_t word, const std::string &rd, const std::string &rs1,
                    const std::string &rs2) {
   return ".insn r " + std::to_string(word & 0x7f) + ", " + std::to_string((word >> 12) & 7) + ", " +
-         std::to_string(word >> 25) + ", " + rd + ", " + rs1 + ", " + rs2;
+         std::to_string(word >> 25) + ", " + insn_reg(rd) + ", " + insn_reg(rs1) + ", " +
+         insn_reg(rs2);
 }
 
 std::string done_asm() { return insn_r(xmtia_encode("xmtia.done"), "x0", "x0", "x0"); }

@@ -73,6 +73,8 @@ static TargetCapabilities build_mtia() {
       "where", "maximum", "minimum", "abs", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn",
       "rsqrt", "sin", "cos", "sigmoid", "softmax", "erf", "fma", "floor", "ceil", "cdiv", "umulhi",
       "clamp", "div_rn", "fdiv",
+      // the frontend also takes tl.tanh (Triton has it in tl.math / libdevice only)
+      "tanh",
       // reductions and scans
       "sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod",
       "associative_scan",
@@ -110,7 +112,8 @@ static TargetCapabilities build_mtia() {
   c.atomics = Support::Supported;
   c.atomic_functions = {"atomic_add",  "atomic_max", "atomic_min", "atomic_cas",
                         "atomic_xchg", "atomic_and", "atomic_or",  "atomic_xor"};
-  c.atomic_dtypes = {"int32", "int64", "uint32", "uint64", "float32"};
+  // fp16/bf16 atomics are compare-and-swap loops on the containing word.
+  c.atomic_dtypes = {"int32", "int64", "uint32", "uint64", "float32", "float16", "bfloat16"};
   c.atomic_sems = {"relaxed", "acquire", "release", "acq_rel"};
   c.tensor_alignment_bytes = 16;
   c.block_dims_power_of_two = true;

@@ -63,19 +63,12 @@ bool has_side_effects(OpKind k) {
 
 bool unsupported(OpKind k) {
   switch (k) {
-    case OpKind::Join:
-    case OpKind::Split:
     case OpKind::MakeTensorPtr:
     case OpKind::Advance:
     case OpKind::Call:
-    case OpKind::Scan:
-    case OpKind::AtomicRMW:
-    case OpKind::AtomicCAS:
-    case OpKind::While:
     case OpKind::Print:
     case OpKind::IntToPtr:
     case OpKind::PtrToInt:
-    case OpKind::Bitcast:
       return true;
     default:
       return false;
@@ -137,7 +130,7 @@ class Planner {
       if (op.kind == OpKind::Store && dma_ok(op.operands[0], op.operands[0]->type))
         plan_.dma_stores.insert(&op);
       if (op.kind == OpKind::Dot && dpe_ok(op)) plan_.dpe_dots.insert(&op);
-      if (op.kind != OpKind::Reduce)
+      if (op.kind != OpKind::Reduce && op.kind != OpKind::Scan)
         for (auto &r : op.regions) plan_block(*r);
     }
   }
@@ -255,7 +248,13 @@ int64_t buffer_elem_bytes(Elem e) {
   }
 }
 
-LoweredKernelPlan plan_kernel(const ttir::Function &f) { return Planner(f).run(); }
+LoweredKernelPlan plan_kernel(const ttir::Function &f) {
+  if (!uses_block_pointers(f)) return Planner(f).run();
+  std::shared_ptr<const ttir::Function> expanded = expand_block_pointers(f);
+  LoweredKernelPlan plan = Planner(*expanded).run();
+  plan.expanded = std::move(expanded);
+  return plan;
+}
 
 std::string LoweredKernelPlan::dump() const {
   std::ostringstream os;

@@ -573,6 +573,7 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   }
   if (n == "static_range" || n == "range")
     throw UserError(n + "() may only be used as the iterable of a for loop");
+  if (auto r = extra_builtin(S, n, args, kw)) return *r;
   throw UserError("unknown builtin 'tl." + n + "'");
 }
 

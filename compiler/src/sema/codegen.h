@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -74,6 +75,10 @@ class CodeGen {
 };
 
 // Python semantics on compile-time constants (ints, floats, bools, strings, tuples).
+// tl/tl.math functions built from other operations (builtins_math.cpp);
+// nullopt when `name` (without "tl.") is not one of them.
+std::optional<SValue> extra_builtin(Semantic &S, const std::string &name,
+                                    const std::vector<SValue> &args, const Kwargs &kw);
 SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b);
 std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const SValue &b);
 

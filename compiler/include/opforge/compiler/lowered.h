@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct LoweredKernelPlan {
   std::set<const ttir::Operation *> dpe_dots;    // tl.dot on the DPE
   int64_t dpe_tile_max = 64;                     // largest m, n and k of one DPE command
   int64_t local_mem_bytes = 0;                   // sum of buffer sizes (DMA buffers included)
+  // The copy of the kernel `function` points to when block pointers were
+  // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
+  std::shared_ptr<const ttir::Function> expanded;
   // Readable plan: one line per block-producing op (fused / buffer bytes).
   std::string dump() const;
 };
@@ -43,6 +47,13 @@ struct LoweredKernelPlan {
 // Plans `f` (a kernel after the opt stage, calls inlined). Throws
 // opforge::Error naming the op for constructs the code generator lacks.
 LoweredKernelPlan plan_kernel(const ttir::Function &f);
+
+// Whether `f` makes block pointers (tl.make_block_ptr).
+bool uses_block_pointers(const ttir::Function &f);
+// A copy of `f` whose block pointers are replaced by their base, shape,
+// strides and offsets, and whose accesses through them by masked pointer-block
+// loads/stores. Throws opforge::Error for block pointers it cannot follow.
+std::unique_ptr<ttir::Function> expand_block_pointers(const ttir::Function &f);
 
 // Whether block `v` is an affine function of its indices: built from
 // tl.arange, splats of scalars, broadcasts, expand_dims, +, -, * by a

@@ -1,0 +1,223 @@
+//===- builtins_math.cpp - tl/tl.math/libdevice functions built from other ops ===//
+//
+// Functions with no ttir operation of their own, written with the existing
+// ones so that the IR interpreter and the code generator support them
+// without changes: log1p/expm1 (Goldberg's and Kahan's accurate forms),
+// pow, tan, sinh, cosh, asin/acos/atan (Cephes' single-precision atanf
+// polynomial), trunc, round (half away from zero), rint/nearbyint (half to
+// even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, and the tl
+// functions softmax, xor_sum, ravel, interleave and assume.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+
+#include "codegen.h"
+
+namespace opforge::compiler::sema {
+using ttir::OpKind;
+using K = SValue::Kind;
+
+namespace {
+
+// Argument `i` (or keyword `name`) of a call; None when absent.
+SValue arg(const std::string &fn, const std::vector<SValue> &args, const Kwargs &kw, size_t i,
+           const std::string &name, bool required) {
+  if (i < args.size()) return args[i];
+  for (auto &[k, v] : kw)
+    if (k == name) return v;
+  if (required)
+    throw UserError(fn + "() missing 1 required positional argument: '" + name + "'");
+  return SValue::none();
+}
+
+void check_arity(const std::string &fn, const std::vector<SValue> &args, const Kwargs &kw,
+                 const std::vector<std::string> &names) {
+  if (args.size() > names.size())
+    throw UserError(fn + "() takes " + std::to_string(names.size()) +
+                    " positional arguments but " + std::to_string(args.size()) + " were given");
+  for (auto &[k, v] : kw) {
+    (void)v;
+    bool known = false;
+    for (auto &n : names) known |= n == k;
+    if (!known) throw UserError(fn + "() got an unexpected keyword argument '" + k + "'");
+  }
+}
+
+SValue num(double v) { return SValue::floating(v); }
+
+class Math {
+ public:
+  explicit Math(Semantic &s) : S(s) {}
+
+  SValue fp(SValue x, const std::string &name) {
+    x = S.to_tensor(x);
+    if (x.type.sc != Sc::F32 && x.type.sc != Sc::F64)
+      throw UserError("Expected dtype ['fp32', 'fp64'] but got " + sc_name(x.type.sc) +
+                      " (in tl." + name + ")");
+    return x;
+  }
+  SValue exp(SValue x) { return S.math(OpKind::Exp, "exp", x, true); }
+  SValue log(SValue x) { return S.math(OpKind::Log, "log", x, true); }
+  SValue eq(SValue a, SValue b) { return S.compare(CmpKind::Eq, a, b); }
+  SValue lt(SValue a, SValue b) { return S.compare(CmpKind::Lt, a, b); }
+  SValue inf() { return num(HUGE_VAL); }
+
+  SValue log1p(SValue x) {
+    SValue u = S.add(x, num(1)), d = S.sub(u, num(1));
+    SValue r = S.mul(log(u), S.truediv(x, d));
+    return S.where(eq(d, num(0)), x, S.where(eq(u, inf()), u, r));
+  }
+  SValue expm1(SValue x) {
+    SValue u = exp(x), d = S.sub(u, num(1));
+    SValue r = S.truediv(S.mul(d, x), log(u));
+    r = S.where(eq(u, inf()), u, r);
+    r = S.where(eq(d, num(-1)), d, r);
+    return S.where(eq(d, num(0)), x, r);
+  }
+  SValue atan(SValue x) {
+    SValue ax = S.abs(x);
+    SValue big = lt(num(2.414213562373095), ax), mid = lt(num(0.4142135623730950), ax);
+    SValue xr = S.where(big, S.truediv(num(-1), ax),
+                        S.where(mid, S.truediv(S.sub(ax, num(1)), S.add(ax, num(1))), ax));
+    SValue y0 = S.where(big, num(M_PI_2), S.where(mid, num(M_PI_4), num(0)));
+    SValue z = S.mul(xr, xr);
+    SValue p = S.sub(S.mul(num(8.05374449538e-2), z), num(1.38776856032e-1));
+    p = S.add(S.mul(p, z), num(1.99777106478e-1));
+    p = S.sub(S.mul(p, z), num(3.33329491539e-1));
+    SValue r = S.add(y0, S.add(S.mul(S.mul(p, z), xr), xr));
+    return S.where(lt(x, num(0)), S.neg(r), r);
+  }
+  SValue sqrt(SValue x) { return S.math(OpKind::Sqrt, "sqrt", x, true); }
+  SValue asin(SValue x) {
+    SValue c = sqrt(S.mul(S.sub(num(1), x), S.add(num(1), x)));
+    // atan(x / c), with the signs of x kept for c == 0.
+    return atan(S.truediv(x, c));
+  }
+  SValue acos(SValue x) {
+    return S.mul(num(2), atan(sqrt(S.truediv(S.sub(num(1), x), S.add(num(1), x)))));
+  }
+  SValue trunc(SValue x) {
+    return S.where(lt(x, num(0)), S.math(OpKind::Ceil, "ceil", x, true),
+                   S.math(OpKind::Floor, "floor", x, true));
+  }
+  SValue round(SValue x) {
+    SValue t = trunc(x);
+    SValue step = S.where(lt(x, num(0)), num(-1), num(1));
+    SValue away = S.compare(CmpKind::Ge, S.abs(S.sub(x, t)), num(0.5));
+    return S.where(away, S.add(t, step), t);
+  }
+  SValue rint(SValue x) {
+    double big = x.type.sc == Sc::F64 ? 4503599627370496.0 : 8388608.0;
+    SValue ax = S.abs(x);
+    SValue r = S.where(lt(ax, num(big)), S.sub(S.add(ax, num(big)), num(big)), ax);
+    return S.where(lt(x, num(0)), S.neg(r), r);
+  }
+  SValue pow(SValue x, SValue y) {
+    x = S.to_tensor(x);
+    if (!y.is_tensor()) y = S.constant(y, x.type.elem());
+    SValue r = S.math(OpKind::Exp2, "exp2", S.mul(y, S.math(OpKind::Log2, "log2", S.abs(x), true)),
+                      true);
+    SValue fy = S.math(OpKind::Floor, "floor", y, true);
+    SValue y_int = eq(fy, y);
+    SValue half = S.mul(y, num(0.5));
+    SValue odd = S.logical(true, y_int, S.compare(CmpKind::Ne, S.math(OpKind::Floor, "floor", half, true), half));
+    SValue neg_x = S.where(y_int, S.where(odd, S.neg(r), r), num(std::nan("")));
+    r = S.where(lt(x, num(0)), neg_x, r);
+    r = S.where(eq(y, num(0)), num(1), r);
+    return S.where(eq(x, num(1)), num(1), r);
+  }
+
+  Semantic &S;
+};
+
+}  // namespace
+
+std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
+                                    const std::vector<SValue> &args, const Kwargs &kw) {
+  static const std::set<std::string> unary = {
+      "log1p", "expm1", "tan",  "sinh", "cosh",      "asin",      "acos",  "atan", "trunc",
+      "round", "rint",  "nearbyint", "isnan", "isinf", "signbit", "neg", "recip", "fast_expf",
+      "fast_logf"};
+  Math m(S);
+  if (unary.count(n)) {
+    check_arity(n, args, kw, {"x"});
+    SValue x = arg(n, args, kw, 0, "x", true);
+    if (n == "neg") return S.neg(x);
+    x = m.fp(x, n);
+    if (n == "log1p") return m.log1p(x);
+    if (n == "expm1") return m.expm1(x);
+    if (n == "tan")
+      return S.truediv(S.math(OpKind::Sin, "sin", x, true), S.math(OpKind::Cos, "cos", x, true));
+    if (n == "sinh") return S.mul(num(0.5), S.sub(m.expm1(x), m.expm1(S.neg(x))));
+    if (n == "cosh") return S.mul(num(0.5), S.add(m.exp(x), m.exp(S.neg(x))));
+    if (n == "asin") return m.asin(x);
+    if (n == "acos") return m.acos(x);
+    if (n == "atan") return m.atan(x);
+    if (n == "trunc") return m.trunc(x);
+    if (n == "round") return m.round(x);
+    if (n == "rint" || n == "nearbyint") return m.rint(x);
+    if (n == "isnan") return S.compare(CmpKind::Ne, x, x);
+    if (n == "isinf") return m.eq(S.abs(x), m.inf());
+    if (n == "signbit") {
+      LType bits = LType::scalar(x.type.sc == Sc::F64 ? Sc::I64 : Sc::I32);
+      return S.compare(CmpKind::Lt, S.cast(x, bits, true), SValue::integer(0));
+    }
+    if (n == "recip") return S.truediv(num(1), x);
+    if (n == "fast_expf") return m.exp(x);
+    return m.log(x);  // fast_logf
+  }
+  if (n == "pow") {
+    check_arity(n, args, kw, {"x", "y"});
+    SValue x = m.fp(arg(n, args, kw, 0, "x", true), n);
+    return m.pow(x, arg(n, args, kw, 1, "y", true));
+  }
+  if (n == "softmax") {
+    check_arity(n, args, kw, {"x", "ieee_rounding"});
+    SValue x = S.to_tensor(arg(n, args, kw, 0, "x", true));
+    if (!x.type.is_block()) throw UserError("softmax() expects a block, got " + x.type.str());
+    // Triton: z = x - max(x, 0); num = exp(z); den = sum(num, 0); num / den.
+    SValue z = S.sub(x, S.max_min(true, x, 0, false, false, true, nullptr));
+    SValue e = S.math(OpKind::Exp, "exp", z, true);
+    return S.truediv(e, S.sum(e, 0, false, nullptr));
+  }
+  if (n == "xor_sum") {
+    check_arity(n, args, kw, {"input", "axis", "keep_dims"});
+    SValue x = S.to_tensor(arg(n, args, kw, 0, "input", true));
+    if (!x.type.is_int()) throw UserError("xor_sum only supported for integers, got " + x.type.str());
+    SValue ax = arg(n, args, kw, 1, "axis", false), kd = arg(n, args, kw, 2, "keep_dims", false);
+    int64_t axis = 0;
+    if (ax.kind == K::None)
+      x = S.reshape(x, {x.type.is_block() ? x.type.numel() : 1});
+    else if (ax.kind == K::Int)
+      axis = ax.i;
+    else
+      throw UserError("axis must be a constexpr integer, got " + ax.repr());
+    bool keep = kd.kind == K::Bool ? kd.b : kd.kind == K::Int ? kd.i != 0 : false;
+    auto r = S.reduce({x}, axis, keep, [&S](const std::vector<SValue> &v) {
+      return std::vector<SValue>{S.bitwise(OpKind::XOrI, v[0], v[1])};
+    });
+    return r.at(0);
+  }
+  if (n == "ravel") {
+    check_arity(n, args, kw, {"x", "can_reorder"});
+    SValue x = S.to_tensor(arg(n, args, kw, 0, "x", true));
+    return S.reshape(x, {x.type.is_block() ? x.type.numel() : 1});
+  }
+  if (n == "interleave") {
+    check_arity(n, args, kw, {"a", "b"});
+    SValue j = S.join(arg(n, args, kw, 0, "a", true), arg(n, args, kw, 1, "b", true));
+    auto shape = j.type.shape;
+    shape.pop_back();
+    if (shape.empty()) return j;
+    shape.back() *= 2;
+    return S.reshape(j, shape);
+  }
+  if (n == "assume") {
+    check_arity(n, args, kw, {"cond"});
+    arg(n, args, kw, 0, "cond", true);
+    return SValue::none();
+  }
+  return std::nullopt;
+}
+
+}  // namespace opforge::compiler::sema

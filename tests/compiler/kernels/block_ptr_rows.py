@@ -1,0 +1,16 @@
+"""Row sums over column tiles through a block pointer advanced in a loop (boundary-checked),
+stored through a 1-D block pointer."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def block_ptr_rows_kernel(x_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    p = tl.make_block_ptr(x_ptr, (M, N), (stride_m, 1), (pid * BM, 0), (BM, BN), (1, 0))
+    acc = tl.zeros((BM, ), tl.float32)
+    for k in range(0, N, BN):
+        acc += tl.sum(tl.load(p, boundary_check=(0, 1)), axis=1)
+        p = tl.advance(p, (0, BN))
+    o = tl.make_block_ptr(out_ptr, (M, ), (1, ), (pid * BM, ), (BM, ), (0, ))
+    tl.store(o, acc, boundary_check=(0, ))
