@@ -181,6 +181,35 @@ TEST(ChipKernels, LayerNormWithLoopCarriedBlocksMatches) {
   expect_close(c, 1e-5, 1e-6);
 }
 
+TEST(ChipKernels, LayerNormSumsInTheInterpretersTreeOrderAreExact) {
+  // Reductions combine in the interpreter's tree order (vectorized level by
+  // level), so fp32 sums, and everything after them, match bit for bit.
+  const int64_t rows = 3, n = 256;
+  DiffCase c;
+  c.file = "layer_norm.py";
+  c.signature = "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32";
+  c.constexprs = {"BLOCK_SIZE=64"};
+  c.args = {KArg::tensor(random_tensor(DType::Float32, {rows, n}, 14)),
+            KArg::tensor(HostTensor(DType::Float32, {rows, n})),
+            KArg::tensor(random_tensor(DType::Float32, {n}, 15)),
+            KArg::tensor(random_tensor(DType::Float32, {n}, 16)),
+            KArg::tensor(HostTensor(DType::Float32, {rows})),
+            KArg::tensor(HostTensor(DType::Float32, {rows})),
+            KArg::integer(n),
+            KArg::integer(n),
+            KArg::floating(1e-5)};
+  c.grid.x = rows;
+  expect_close(c, 0, 0);
+}
+
+TEST(ChipDpe, Bf16MatmulWithCarriedPointersAndPartialTilesMatches) {
+  // Several K steps through carried (element-0) pointers and double-buffered
+  // operand DMA; the last K step and the edge tiles are partial (masked copy).
+  auto r = expect_close(matmul_case(DType::BFloat16, 70, 50, 150), 1e-5, 1e-5);
+  EXPECT_GT(counter_sum(r, "dpe.commands"), 0u);
+  EXPECT_GT(counter_sum(r, "dma.bytes_read"), 0u) << "full tiles move by DMA";
+}
+
 TEST(ChipKernels, ArgmaxTwoOperandReductionIsExact) {
   const int64_t rows = 5, cols = 77;
   DiffCase c;

@@ -79,7 +79,13 @@ inline std::vector<HostTensor> run_interp(const DiffCase &c) {
 
 inline KernelBinary compile_binary(const DiffCase &c) {
   register_codegen_stages();
-  CompileState s = compile_file(kernel_path(c.file), options(c), "bin");
+  CompileOptions o = options(c);
+  // DPE commands within the tiny preset's pe.dpe.tile_max_*.
+  static const model::DpeParams dpe = model::load_params("tiny").dpe;
+  o.target.dpe_tile_m = dpe.tile_max_m;
+  o.target.dpe_tile_n = dpe.tile_max_n;
+  o.target.dpe_tile_k = dpe.tile_max_k;
+  CompileState s = compile_file(kernel_path(c.file), o, "bin");
   return *std::any_cast<std::shared_ptr<KernelBinary>>(s.extra.at("bin"));
 }
 

@@ -1,4 +1,6 @@
 //===- llir_control.cpp - scf.for, scf.if and tt.reduce as loops and branches ===//
+#include <functional>
+
 #include "llir_emitter.h"
 
 namespace opforge::compiler::llir {
@@ -10,7 +12,13 @@ void Emitter::for_loop(const Operation &op) {
   std::vector<std::string> slots;  // scalar carried slots, or the block buffer
   for (size_t j = 3; j < op.operands.size(); ++j) {
     const Value *init = op.operands[j], *arg = body.arg(j - 2);
-    if (arg->type.is_block()) {
+    if (plan_.carried_affine.count(arg)) {
+      // Element 0 only; the initial value's offsets give the rest.
+      std::string s = alloca_of(llty(arg->type.elem));
+      line("store " + llty(arg->type.elem) + " " + elem(init, Idx(arg->type.rank(), "0")) +
+           ", ptr " + s);
+      slots.push_back(s);
+    } else if (arg->type.is_block()) {
       std::string buf = buffer_for(arg);
       fill(arg, buf, init);
       slots.push_back(buf);
@@ -31,10 +39,14 @@ void Emitter::for_loop(const Operation &op) {
   start(bl);
   auto saved = memo_;
   scalars_[body.arg(0)] = iv;
-  for (size_t j = 1; j < body.args.size(); ++j)
-    if (!body.arg(j)->type.is_block())
-      scalars_[body.arg(j)] =
-          emit("load " + llty(body.arg(j)->type.elem) + ", ptr " + slots[j - 1]);
+  for (size_t j = 1; j < body.args.size(); ++j) {
+    const Value *arg = body.arg(j);
+    if (plan_.carried_affine.count(arg))
+      carried_[arg] = {emit("load " + llty(arg->type.elem) + ", ptr " + slots[j - 1]),
+                       op.operands[j + 2]};
+    else if (!arg->type.is_block())
+      scalars_[arg] = emit("load " + llty(arg->type.elem) + ", ptr " + slots[j - 1]);
+  }
   for (auto &o : body.ops) {
     if (o->kind == OpKind::Yield)
       yield_into(*o, body, slots, true);
@@ -52,7 +64,9 @@ void Emitter::for_loop(const Operation &op) {
   start(exit);
   for (size_t j = 0; j < op.results.size(); ++j) {
     const Value *r = op.result(j);
-    if (r->type.is_block()) {
+    if (plan_.carried_affine.count(r)) {
+      carried_[r] = {emit("load " + llty(r->type.elem) + ", ptr " + slots[j]), op.operands[j + 3]};
+    } else if (r->type.is_block()) {
       bufs_[r] = slots[j];
       if (dpe_written_.count(body.arg(j + 1))) dpe_written_.insert(r);
     } else
@@ -63,7 +77,7 @@ void Emitter::for_loop(const Operation &op) {
 // Does `v` read block arguments only through `arg` itself, element for
 // element (so `arg`'s buffer can be overwritten in place while computing v)?
 bool Emitter::elementwise_on(const Value *v, const Value *arg) const {
-  if (v == arg || !v->type.is_block()) return true;
+  if (v == arg || !v->type.is_block() || carried_.count(v)) return true;
   if (!v->def) return false;  // another block argument
   if (bufs_.count(v) || dma_raw_.count(v)) return true;
   const Operation &op = *v->def;
@@ -94,11 +108,23 @@ void Emitter::yield_into(const Operation &y, const ttir::Block &body,
   // otherwise a temporary filled before any slot is written.
   // An update like `ptrs += step` that reads only its own carried buffer,
   // element for element, is computed in place after the temporaries.
+  // Carried affine blocks: element 0 of the new value, computed before any
+  // slot changes (the body read the old one as an SSA value).
+  std::vector<bool> carried(y.operands.size(), false);
+  std::vector<std::string> elem0(y.operands.size());
+  for (size_t j = 0; j < y.operands.size(); ++j) {
+    const Value *v = y.operands[j];
+    carried[j] = j + 1 < body.args.size() && plan_.carried_affine.count(body.arg(j + 1));
+    if (carried[j]) elem0[j] = elem(v, Idx(v->type.rank(), "0"));
+  }
+  for (size_t j = 0; j < y.operands.size(); ++j)
+    if (carried[j])
+      line("store " + llty(y.operands[j]->type.elem) + " " + elem0[j] + ", ptr " + slots[j]);
   std::vector<std::string> temps(y.operands.size());
   std::vector<bool> in_place(y.operands.size(), false);
   for (size_t j = 0; j < y.operands.size(); ++j) {
     const Value *v = y.operands[j];
-    if (!v->type.is_block() || !via_temp) continue;
+    if (!v->type.is_block() || !via_temp || carried[j]) continue;
     auto b = bufs_.find(v);
     if (v->def && b != bufs_.end()) {
       temps[j] = b->second;
@@ -115,6 +141,7 @@ void Emitter::yield_into(const Operation &y, const ttir::Block &body,
     if (in_place[j]) fill(y.operands[j], slots[j], y.operands[j]);
   for (size_t j = 0; j < y.operands.size(); ++j) {
     const Value *v = y.operands[j];
+    if (carried[j]) continue;
     if (v->type.is_block()) {
       if (via_temp) {
         if (temps[j] == slots[j]) continue;  // computed in place
@@ -185,6 +212,7 @@ void Emitter::reduce(const Operation &op) {
   int64_t axis = op.int_attr("axis");
   const auto &in_shape = op.operands[0]->type.shape;
   const ttir::Block &region = *op.regions[0];
+  if (in_shape[axis] >= 2) return tree_reduce(op);
   std::vector<std::string> accs(n), bufs(n);
   for (size_t j = 0; j < n; ++j) {
     accs[j] = alloca_of(llty(op.operands[j]->type.elem));
@@ -221,6 +249,126 @@ void Emitter::reduce(const Operation &op) {
     one({});
   else
     loop_nest(out_shape, one);
+}
+
+// The interpreter's order: each level combines element k with element
+// k + keep (keep = len - len/2) for k < len/2 and keeps the rest, until one
+// is left. Every level is an element loop over independent elements, so it
+// vectorizes (whole-vector max/sum steps instead of a serial chain), and the
+// result is bit-identical to the interpreter's.
+void Emitter::tree_reduce(const Operation &op) {
+  size_t n = op.operands.size();
+  const size_t axis = static_cast<size_t>(op.int_attr("axis"));
+  const auto &in_shape = op.operands[0]->type.shape;
+  const ttir::Block &region = *op.regions[0];
+  const int64_t len = in_shape[axis];
+  const int64_t keep0 = len - len / 2;
+  std::vector<int64_t> tshape = in_shape;  // the temporaries: axis shortened to keep0
+  tshape[axis] = keep0;
+  int64_t tnum = 1;
+  for (auto d : tshape) tnum *= d;
+  std::vector<std::string> tmp(n), ty(n);
+  for (size_t j = 0; j < n; ++j) {
+    ty[j] = bufty(op.operands[j]->type.elem);
+    tmp[j] = alloca_of(ty[j], tnum);
+  }
+  auto tptr = [&](size_t j, const Idx &idx) {
+    return emit("getelementptr " + ty[j] + ", ptr " + tmp[j] + ", i64 " + linear(idx, tshape));
+  };
+  auto to_buf = [&](size_t j, const std::string &x) {
+    return op.operands[j]->type.elem == Elem::I1 ? emit("zext i1 " + x + " to i8") : x;
+  };
+  auto from_buf = [&](size_t j, const std::string &p) {
+    std::string x = emit("load " + ty[j] + ", ptr " + p);
+    return op.operands[j]->type.elem == Elem::I1 ? emit("icmp ne i8 " + x + ", 0") : x;
+  };
+  auto shifted = [&](const Idx &idx, int64_t by) {
+    Idx s = idx;
+    s[axis] = emit("add i64 " + idx[axis] + ", " + std::to_string(by));
+    return s;
+  };
+  // Level 0 reads the operands (fused or buffered) into the temporaries.
+  const int64_t half0 = len / 2;
+  std::vector<int64_t> lshape = tshape;
+  lshape[axis] = half0;
+  loop_nest(lshape, [&](const Idx &idx) {
+    std::vector<std::string> args;
+    for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
+    Idx hi = shifted(idx, keep0);
+    for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
+    auto r = combine(region, args);
+    for (size_t j = 0; j < n; ++j)
+      line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+  });
+  if (keep0 > half0) {  // odd length: the middle element is kept
+    std::vector<int64_t> mshape = tshape;
+    mshape[axis] = 1;
+    loop_nest(mshape, [&](const Idx &idx) {
+      Idx at = shifted(idx, half0);
+      for (size_t j = 0; j < n; ++j)
+        line("store " + ty[j] + " " + to_buf(j, elem(op.operands[j], at)) + ", ptr " +
+             tptr(j, at));
+    });
+  }
+  if (keep0 > 1) {
+    // The other levels: one run-time loop over the level lengths (one copy
+    // of the vectorized level loop instead of log2(len) of them).
+    std::string cur_slot = alloca_of("i64");
+    line("store i64 " + std::to_string(keep0) + ", ptr " + cur_slot);
+    std::string head = label(), body = label(), exit = label();
+    line("br label %" + head);
+    start(head);
+    std::string cur = emit("load i64, ptr " + cur_slot);
+    line("br i1 " + emit("icmp sgt i64 " + cur + ", 1") + ", label %" + body + ", label %" + exit);
+    start(body);
+    std::string half = emit("lshr i64 " + cur + ", 1");
+    std::string keep = emit("sub i64 " + cur + ", " + half);
+    std::vector<std::string> bounds;
+    for (size_t d = 0; d < tshape.size(); ++d)
+      bounds.push_back(d == axis ? half : std::to_string(tshape[d]));
+    Idx idx;
+    std::function<void(size_t)> level = [&](size_t d) {
+      if (d == bounds.size()) {
+        std::vector<std::string> args;
+        for (size_t j = 0; j < n; ++j) args.push_back(from_buf(j, tptr(j, idx)));
+        Idx hi = idx;
+        hi[axis] = emit("add i64 " + idx[axis] + ", " + keep);
+        for (size_t j = 0; j < n; ++j) args.push_back(from_buf(j, tptr(j, hi)));
+        auto r = combine(region, args);
+        for (size_t j = 0; j < n; ++j)
+          line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+        return;
+      }
+      loop(0, bounds[d], [&](const std::string &i) {
+        idx.push_back(i);
+        level(d + 1);
+        idx.pop_back();
+      });
+    };
+    level(0);
+    line("store i64 " + keep + ", ptr " + cur_slot);
+    line("br label %" + head);
+    start(exit);
+  }
+  // Element 0 along the axis is the result.
+  std::vector<int64_t> out_shape = tshape;
+  out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(axis));
+  auto result = [&](const Idx &oidx) {
+    Idx at = oidx;
+    at.insert(at.begin() + static_cast<std::ptrdiff_t>(axis), "0");
+    for (size_t j = 0; j < n; ++j) {
+      const Value *r = op.result(j);
+      std::string x = from_buf(j, tptr(j, at));
+      if (r->type.is_block())
+        buf_store(r, buffer_for(r), oidx, x);
+      else
+        scalars_[r] = x;
+    }
+  };
+  if (out_shape.empty())
+    result({});
+  else
+    loop_nest(out_shape, result);
 }
 
 }  // namespace opforge::compiler::llir

@@ -105,6 +105,10 @@ std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &sha
                   all_true(d->operands[1], d->operands[1]->type.shape));
     if (d->kind == OpKind::Broadcast || d->kind == OpKind::ExpandDims || d->kind == OpKind::Splat)
       return all_true(d->operands[0], d->operands[0]->type.shape);
+    if (d->kind == OpKind::CmpI) {
+      std::string r = affine_compare_all(*d);
+      if (!r.empty()) return r;
+    }
   }
   std::string slot = alloca_of("i1");
   line("store i1 true, ptr " + slot);
@@ -113,6 +117,63 @@ std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &sha
     line("store i1 " + emit("and i1 " + cur + ", " + elem(mask, idx)) + ", ptr " + slot);
   });
   return emit("load i1, ptr " + slot);
+}
+
+// `affine < uniform` (or <=, >, >=, signed; either side affine) holds
+// everywhere when it holds at the corners of the block and no element
+// wraps: an affine block is linear in its indices, so its extremes are
+// corners. Wrapping is ruled out by checking, in a wider type, that each
+// corner equals element 0 plus its index times the unit-step strides. When
+// the check fails the answer is false and callers take their element path.
+// Returns "" when the compare is not of that form.
+std::string Emitter::affine_compare_all(const Operation &cmp) {
+  static const std::map<std::string, std::string> swapped = {
+      {"slt", "sgt"}, {"sle", "sge"}, {"sgt", "slt"}, {"sge", "sle"}};
+  std::string pred = cmp.str_attr("predicate");
+  if (!swapped.count(pred)) return "";
+  const Value *a = cmp.operands[0], *b = cmp.operands[1];
+  if (is_uniform_block(a) && !is_uniform_block(b)) {
+    std::swap(a, b);
+    pred = swapped.at(pred);
+  }
+  const auto &shape = a->type.shape;
+  if (!is_uniform_block(b) || !is_affine_block(a) || shape.empty() || shape.size() > 2) return "";
+  for (auto n : shape)
+    if (n <= 0) return "";
+  Elem e = a->type.elem;
+  if (e != Elem::I32) return "";  // checked in i64 (an i128 multiply would need a libcall)
+  const std::string ty = llty(e), wide = "i64";
+  const size_t rank = shape.size();
+  auto widen = [&](const std::string &x) { return emit("sext " + ty + " " + x + " to " + wide); };
+  Idx zero(rank, "0");
+  std::string e0 = elem(a, zero), w0 = widen(e0);
+  std::vector<std::string> stride(rank, "0");
+  for (size_t d = 0; d < rank; ++d)
+    if (shape[d] > 1) {
+      Idx unit = zero;
+      unit[d] = "1";
+      stride[d] = emit("sub " + wide + " " + widen(elem(a, unit)) + ", " + w0);
+    }
+  std::string bound = elem(b, zero);
+  std::string ok = emit("icmp " + pred + " " + ty + " " + e0 + ", " + bound);
+  for (size_t corner = 1; corner < (size_t(1) << rank); ++corner) {
+    Idx at = zero;
+    std::string expect = w0;
+    bool distinct = true;
+    for (size_t d = 0; d < rank; ++d) {
+      if (!(corner >> d & 1)) continue;
+      if (shape[d] == 1) distinct = false;
+      at[d] = std::to_string(shape[d] - 1);
+      expect = emit("add " + wide + " " + expect + ", " +
+                    emit("mul " + wide + " " + stride[d] + ", " + std::to_string(shape[d] - 1)));
+    }
+    if (!distinct) continue;
+    std::string x = elem(a, at);
+    std::string linear_ok = emit("icmp eq " + wide + " " + widen(x) + ", " + expect);
+    std::string holds = emit("icmp " + pred + " " + ty + " " + x + ", " + bound);
+    ok = emit("and i1 " + ok + ", " + emit("and i1 " + linear_ok + ", " + holds));
+  }
+  return ok;
 }
 
 void Emitter::branch(const std::string &cond, const std::function<void()> &then_body,
@@ -173,12 +234,25 @@ void Emitter::dma_store(const Operation &op) {
   Elem e = value->type.elem;
   std::string mt = memty(e);
   const auto &shape = ptr->type.shape;
-  std::string raw = alloca_of(mt, ptr->type.numel());
-  if (op.parent && op.parent->parent) dma_wait(kStoreTag);  // in a loop: buffer reuse
-  loop_nest(shape, [&](const Idx &idx) {
-    store_mem(e, emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape)),
-              val(value, idx));
-  });
+  const bool in_loop = op.parent && op.parent->parent;
+  std::string raw;
+  // Outside loops a block that already sits in a buffer in memory format
+  // (fp32/integers; fp16/bf16 buffers hold fp32) is sent from there: nothing
+  // writes a top-level value's buffer again while the DMA may read it.
+  if (!in_loop && value->type.shape == shape) {
+    if (auto d = dma_raw_.find(value); d != dma_raw_.end())
+      raw = d->second;
+    else if (auto b = bufs_.find(value); b != bufs_.end() && bufty(e) == mt)
+      raw = b->second;
+  }
+  if (raw.empty()) {
+    raw = alloca_of(mt, ptr->type.numel());
+    if (in_loop) dma_wait(kStoreTag);  // buffer reuse
+    loop_nest(shape, [&](const Idx &idx) {
+      store_mem(e, emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape)),
+                val(value, idx));
+    });
+  }
   Geometry g = geometry(ptr);
   auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), false, kStoreTag); };
   auto partial = [&] {

@@ -1,7 +1,7 @@
 //===- llir_dot.cpp - tl.dot on the DPE (Xmtia tile matmul) or as an element loop ===//
 //
 // A planned DPE dot (plan.dpe_dots) copies the accumulator into the result
-// buffer, then issues one DPE command per tile of at most dpe_tile_max in m,
+// buffer, then issues one DPE command per tile of at most dpe_tile_m/n/k in m,
 // n and k (k tiles in order, so accumulation stays in k order, as the IR
 // interpreter and the vector fallback do), accumulating into that buffer,
 // and waits. Operands that came in by DMA are already in the DPE's input
@@ -69,12 +69,14 @@ void Emitter::dpe_dot(const Operation &op) {
   auto offset = [&](const std::string &base, int64_t bytes) {
     return bytes ? emit("add i64 " + base + ", " + std::to_string(bytes)) : base;
   };
-  const int64_t t = std::max<int64_t>(1, plan_.dpe_tile_max);
-  for (int64_t m0 = 0; m0 < m_len; m0 += t)
-    for (int64_t n0 = 0; n0 < n_len; n0 += t)
-      for (int64_t k0 = 0; k0 < k_len; k0 += t) {
-        uint64_t m = std::min(t, m_len - m0), n = std::min(t, n_len - n0),
-                 k = std::min(t, k_len - k0);
+  const int64_t tm = std::max<int64_t>(1, plan_.dpe_tile_m);
+  const int64_t tn = std::max<int64_t>(1, plan_.dpe_tile_n);
+  const int64_t tk = std::max<int64_t>(1, plan_.dpe_tile_k);
+  for (int64_t m0 = 0; m0 < m_len; m0 += tm)
+    for (int64_t n0 = 0; n0 < n_len; n0 += tn)
+      for (int64_t k0 = 0; k0 < k_len; k0 += tk) {
+        uint64_t m = std::min(tm, m_len - m0), n = std::min(tn, n_len - n0),
+                 k = std::min(tk, k_len - k0);
         field(0, offset(abuf, (m0 * k_len + k0) * eb));
         field(1, offset(bbuf, (k0 * n_len + n0) * eb));
         field(2, offset(cbuf, (m0 * n_len + n0) * 4));

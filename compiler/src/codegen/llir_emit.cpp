@@ -96,6 +96,8 @@ std::string Emitter::run() {
      << code_.str() << "}\n\n";
   for (auto &d : decls_) os << d << "\n";
   os << kHalfHelpers;
+  os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "
+     << vector_lmul(max_live_vectors_) << "}\n";
   return os.str();
 }
 
@@ -240,17 +242,25 @@ void Emitter::buf_store(const Value *v, const std::string &buf, const Idx &idx,
 }
 
 void Emitter::loop(int64_t lo, int64_t hi, const std::function<void(const std::string &)> &body) {
+  loop(lo, std::to_string(hi), body);
+}
+
+void Emitter::loop(int64_t lo, const std::string &hi,
+                   const std::function<void(const std::string &)> &body) {
   std::string slot = alloca_of("i64");
   line("store i64 " + std::to_string(lo) + ", ptr " + slot);
   std::string head = label(), bodyl = label(), exit = label();
   line("br label %" + head);
   start(head);
   std::string i = emit("load i64, ptr " + slot);
-  line("br i1 " + emit("icmp slt i64 " + i + ", " + std::to_string(hi)) + ", label %" + bodyl +
+  line("br i1 " + emit("icmp slt i64 " + i + ", " + hi) + ", label %" + bodyl +
        ", label %" + exit);
   start(bodyl);
   auto saved = memo_;
+  inner_loop_seen_ = false;
   body(i);
+  if (!inner_loop_seen_) max_live_vectors_ = std::max(max_live_vectors_, live_vectors_since(saved));
+  inner_loop_seen_ = true;
   memo_ = saved;
   line("store i64 " + emit("add nsw i64 " + i + ", 1") + ", ptr " + slot);
   line("br label %" + head);
@@ -293,7 +303,9 @@ std::string Emitter::elem(const Value *v, const Idx &idx) {
   auto mk = std::make_pair(v, key);
   if (auto it = memo_.find(mk); it != memo_.end()) return it->second;
   std::string r;
-  if (auto d = dma_raw_.find(v); d != dma_raw_.end())
+  if (auto c = carried_.find(v); c != carried_.end())
+    r = carried_elem(v, c->second, idx);
+  else if (auto d = dma_raw_.find(v); d != dma_raw_.end())
     r = load_mem(v->type.elem, emit("getelementptr " + memty(v->type.elem) + ", ptr " + d->second +
                                     ", i64 " + linear(idx, v->type.shape)));
   else if (auto b = bufs_.find(v); b != bufs_.end())
@@ -305,6 +317,48 @@ std::string Emitter::elem(const Value *v, const Idx &idx) {
   memo_[mk] = r;
   return r;
 }
+
+std::string Emitter::carried_elem(const Value *v, const Carried &c, const Idx &idx) {
+  bool at_zero = true;
+  for (auto &i : idx) at_zero &= i == "0";
+  if (at_zero) return c.elem0;
+  Idx zero(idx.size(), "0");
+  std::string x = elem(c.init, idx), x0 = elem(c.init, zero);
+  if (v->type.elem != Elem::Ptr) {
+    std::string ty = llty(v->type.elem);
+    return emit("add " + ty + " " + c.elem0 + ", " + emit("sub " + ty + " " + x + ", " + x0));
+  }
+  std::string d = emit("sub i64 " + emit("ptrtoint ptr " + x + " to i64") + ", " +
+                       emit("ptrtoint ptr " + x0 + " to i64"));
+  return emit("getelementptr i8, ptr " + c.elem0 + ", i64 " + d);
+}
+
+int Emitter::live_vectors_since(
+    const std::map<std::pair<const Value *, std::string>, std::string> &before) const {
+  int n = 0;
+  for (auto &[key, x] : memo_) {
+    if (before.count(key)) continue;
+    const Value *v = key.first;
+    if (v->type.elem == Elem::Ptr) continue;  // consecutive addresses: no vector register
+    if (v->def && (v->def->kind == OpKind::Splat || v->def->kind == OpKind::Constant ||
+                   v->def->kind == OpKind::Broadcast || v->def->kind == OpKind::ExpandDims))
+      continue;  // scalar operands (.vx/.vf) or forwarded
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace llir
+
+// The 32 vector registers hold 32 / LMUL groups, one of them the mask (v0).
+int vector_lmul(int live_vectors) {
+  if (live_vectors <= 3) return 8;
+  if (live_vectors <= 7) return 4;
+  if (live_vectors <= 15) return 2;
+  return 1;
+}
+
+namespace llir {
 
 std::string Emitter::elem_op(const Operation &op, const Idx &idx) {
   const Value *v = op.result();

@@ -85,6 +85,8 @@ class Emitter {
 
   // ---- loops -------------------------------------------------------------------
   void loop(int64_t lo, int64_t hi, const std::function<void(const std::string &)> &body);
+  void loop(int64_t lo, const std::string &hi,
+            const std::function<void(const std::string &)> &body);  // run-time bound
   void nest(const std::vector<int64_t> &shape, size_t d, Idx &idx,
             const std::function<void(const Idx &)> &body);
   void loop_nest(const std::vector<int64_t> &shape, const std::function<void(const Idx &)> &body);
@@ -139,6 +141,8 @@ class Emitter {
   std::vector<std::string> combine(const ttir::Block &region, const std::vector<std::string> &args);
 
   void reduce(const Operation &op);
+  // A reduction in the interpreter's tree order, one vectorizable loop per level.
+  void tree_reduce(const Operation &op);
 
   void dot(const Operation &op);
   void dpe_dot(const Operation &op);
@@ -190,7 +194,11 @@ class Emitter {
                  const std::string &dst_stride, int tag);
   void dma_wait(int tag);
   // i1: every element of the mask block holds.
+  // (May be false when not every element was proved to hold: callers then
+  // take their masked element path.)
   std::string all_true(const Value *mask, const std::vector<int64_t> &shape);
+  // all_true of `affine cmp uniform` from the block's corners ("" if not that form).
+  std::string affine_compare_all(const Operation &cmp);
   // if (cond) then_body() else else_body(); neither leaves a memo behind.
   void branch(const std::string &cond, const std::function<void()> &then_body,
               const std::function<void()> &else_body);
@@ -201,6 +209,13 @@ class Emitter {
   // Does emitting `op` read block buffers (so pending DMA loads must land)?
   bool reads_buffers(const Operation &op) const;
 
+  // Register pressure of the innermost (vectorized) element loops: the most
+  // block values one strip of such a loop keeps live; it picks the LMUL.
+  int max_live_vectors_ = 0;
+  bool inner_loop_seen_ = false;
+  int live_vectors_since(const std::map<std::pair<const Value *, std::string>, std::string> &before)
+      const;
+
   const LoweredKernelPlan &plan_;
   std::ostringstream allocas_, code_;
   std::set<std::string> decls_;
@@ -209,6 +224,15 @@ class Emitter {
   std::map<const Value *, std::string> bufs_;
   std::map<std::pair<const Value *, std::string>, std::string> memo_;
   std::map<const Value *, std::string> dma_raw_;  // DMA'd load -> buffer in memory format
+  // Carried affine blocks (plan.carried_affine) in scope: element 0 as a
+  // scalar and the loop's initial value, whose offsets give the other elements.
+  struct Carried {
+    std::string elem0;
+    const Value *init = nullptr;
+  };
+  std::map<const Value *, Carried> carried_;
+  // Element `idx` of a carried affine block.
+  std::string carried_elem(const Value *v, const Carried &c, const Idx &idx);
   bool pending_loads_ = false;
   std::map<const Value *, std::vector<const Operation *>> users_;
   bool pending_dpe_ = false;

@@ -28,8 +28,9 @@ void register_codegen_stages() {
   std::call_once(once, [] {
     register_stage(Stage{
         "lowered", "plan fused vs buffered blocks, local memory and the argument block",
-        [](CompileState &s, const CompileOptions &) {
-          s.extra["lowered"] = std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s)));
+        [](CompileState &s, const CompileOptions &o) {
+          s.extra["lowered"] =
+              std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s), o.target));
         },
         [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
     register_stage(Stage{
@@ -40,9 +41,9 @@ void register_codegen_stages() {
         },
         [](const CompileState &s) { return product<std::string>(s, "llir"); }});
     register_stage(Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
-                         [](CompileState &s, const CompileOptions &) {
+                         [](CompileState &s, const CompileOptions &o) {
                            s.extra["asm"] = std::make_shared<std::string>(
-                               llvm_ir_to_asm(product<std::string>(s, "llir"), TargetOptions{}));
+                               llvm_ir_to_asm(product<std::string>(s, "llir"), o.target));
                          },
                          [](const CompileState &s) { return product<std::string>(s, "asm"); }});
     register_stage(Stage{"bin", "assemble and link a KernelBinary (ELF, argument layout, metadata)",
@@ -50,7 +51,7 @@ void register_codegen_stages() {
                            s.extra["bin"] = std::make_shared<KernelBinary>(
                                link_kernel_binary(product<std::string>(s, "asm"),
                                                   product<LoweredKernelPlan>(s, "lowered"),
-                                                  o.spec.key(), TargetOptions{}));
+                                                  o.spec.key(), o.target));
                          },
                          [](const CompileState &s) {
                            const auto &b = product<KernelBinary>(s, "bin");
@@ -68,7 +69,7 @@ KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const Com
   register_codegen_stages();
   CompileState s = compile_source(std::move(module), opts, "opt");
   const ttir::Function &f = kernel_function(s);
-  LoweredKernelPlan plan = plan_kernel(f);
+  LoweredKernelPlan plan = plan_kernel(f, target);
   std::string ir = emit_llvm_ir(plan);
   std::string asm_text = llvm_ir_to_asm(ir, target);
   return link_kernel_binary(asm_text, plan, opts.spec.key(), target);

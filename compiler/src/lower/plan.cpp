@@ -12,6 +12,7 @@
 // tl.dot with bf16/fp16/fp32 (ieee)/int8 operands runs on the DPE.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <sstream>
 
 #include "opforge/compiler/lowered.h"
@@ -108,7 +109,8 @@ class Planner {
 
   void plan_block(ttir::Block &b) {
     for (auto &a : b.args)
-      if (a->type.is_block() && b.parent && b.parent->kind != OpKind::Reduce)
+      if (a->type.is_block() && b.parent && b.parent->kind != OpKind::Reduce &&
+          !plan_.carried_affine.count(a.get()))
         plan_.buffers.insert(a.get());
     for (size_t i = 0; i < b.ops.size(); ++i) {
       Operation &op = *b.ops[i];
@@ -130,8 +132,26 @@ class Planner {
       if (op.kind == OpKind::Store && dma_ok(op.operands[0], op.operands[0]->type))
         plan_.dma_stores.insert(&op);
       if (op.kind == OpKind::Dot && dpe_ok(op)) plan_.dpe_dots.insert(&op);
+      if (op.kind == OpKind::For) plan_carried_affine(op);
       if (op.kind != OpKind::Reduce && op.kind != OpKind::Scan)
         for (auto &r : op.regions) plan_block(*r);
+    }
+  }
+
+  // Loop-carried pointer/integer blocks that stay affine with the same
+  // strides on every iteration (initial value affine, advanced by a uniform
+  // amount) are carried as their element 0 instead of a buffer.
+  void plan_carried_affine(const Operation &f) {
+    const ttir::Block &body = *f.regions[0];
+    for (size_t j = 1; j < body.args.size() && j - 1 < f.results.size(); ++j) {
+      const Value *a = body.arg(j);
+      Elem e = a->type.elem;
+      bool integer = e == Elem::I8 || e == Elem::I16 || e == Elem::I32 || e == Elem::I64;
+      if (!a->type.is_block() || a->type.numel() <= 0 || !(e == Elem::Ptr || integer)) continue;
+      if (!is_affine_block(a)) continue;
+      plan_.carried_affine.insert(a);
+      plan_.carried_affine.insert(f.result(j - 1));
+      plan_.buffers.erase(f.result(j - 1));
     }
   }
 
@@ -248,11 +268,25 @@ int64_t buffer_elem_bytes(Elem e) {
   }
 }
 
-LoweredKernelPlan plan_kernel(const ttir::Function &f) {
-  if (!uses_block_pointers(f)) return Planner(f).run();
+namespace {
+// The target's largest DPE command.
+void set_dpe_tiles(LoweredKernelPlan &plan, const TargetOptions &target) {
+  plan.dpe_tile_m = std::max<uint32_t>(1, target.dpe_tile_m);
+  plan.dpe_tile_n = std::max<uint32_t>(1, target.dpe_tile_n);
+  plan.dpe_tile_k = std::max<uint32_t>(1, target.dpe_tile_k);
+}
+}  // namespace
+
+LoweredKernelPlan plan_kernel(const ttir::Function &f, const TargetOptions &target) {
+  if (!uses_block_pointers(f)) {
+    LoweredKernelPlan plan = Planner(f).run();
+    set_dpe_tiles(plan, target);
+    return plan;
+  }
   std::shared_ptr<const ttir::Function> expanded = expand_block_pointers(f);
   LoweredKernelPlan plan = Planner(*expanded).run();
   plan.expanded = std::move(expanded);
+  set_dpe_tiles(plan, target);
   return plan;
 }
 
@@ -272,7 +306,9 @@ std::string LoweredKernelPlan::dump() const {
     for (auto &r : op.results) {
       if (!r->type.is_block()) continue;
       os << "  op " << n << " " << op.describe() << " -> " << r->type.str() << ": ";
-      if (buffers.count(r.get()))
+      if (carried_affine.count(r.get()))
+        os << "affine, carried as its element 0";
+      else if (buffers.count(r.get()))
         os << "buffer " << r->type.numel() * buffer_elem_bytes(r->type.elem) << " bytes"
            << (dpe_dots.count(&op) ? " (dpe)" : "");
       else if (fused_loads.count(&op))

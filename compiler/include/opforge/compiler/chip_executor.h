@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -29,7 +31,13 @@ namespace opforge::compiler {
 class ChipExecutor : public Executor {
  public:
   explicit ChipExecutor(model::Device &device, TargetOptions target = {})
-      : dev_(device), target_(std::move(target)) {}
+      : dev_(device), target_(std::move(target)) {
+    // DPE commands the device accepts (pe.dpe.tile_max_*).
+    const model::DpeParams &dpe = device.params().dpe;
+    if (dpe.tile_max_m) target_.dpe_tile_m = std::min(target_.dpe_tile_m, dpe.tile_max_m);
+    if (dpe.tile_max_n) target_.dpe_tile_n = std::min(target_.dpe_tile_n, dpe.tile_max_n);
+    if (dpe.tile_max_k) target_.dpe_tile_k = std::min(target_.dpe_tile_k, dpe.tile_max_k);
+  }
 
   BufferId allocate(int64_t bytes) override;
   void free(BufferId buffer) override;

@@ -21,16 +21,15 @@
 
 namespace opforge::compiler {
 
-struct TargetOptions {
-  std::string triple = "riscv64-unknown-elf";
-  std::string features = "+m,+a,+f,+d,+v";
-  int opt_level = 2;
-  uint64_t text_base = 0x80000000;
-  std::string key() const;
-};
-
 // LLVM IR (text) for the planned kernel; the entry function is `_start`.
+// Its module flag kLmulFlag holds the LMUL (1, 2, 4 or 8) that LLVM's loop
+// vectorizer uses for it, chosen by vector_lmul() from the most block values
+// live in one strip of an innermost element loop.
 std::string emit_llvm_ir(const LoweredKernelPlan &plan);
+inline constexpr const char *kLmulFlag = "opforge.lmul";
+// Largest LMUL whose register groups (32 / LMUL, less the mask) hold
+// `live_vectors` values: 8 up to 3, 4 up to 7, 2 up to 15, else 1.
+int vector_lmul(int live_vectors);
 // Optimises and compiles LLVM IR text to RISC-V assembly (GNU as syntax).
 std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target);
 // Assembles and links the kernel's assembly into a KernelBinary.

@@ -16,6 +16,18 @@
 
 namespace opforge::compiler {
 
+// What the code is generated for: the LLVM target, and the chip's limits
+// the generated code must respect (the largest m, n and k of one DPE
+// command: pe.dpe.tile_max_*; 64 on the MTIA presets, 16 on tiny).
+struct TargetOptions {
+  std::string triple = "riscv64-unknown-elf";
+  std::string features = "+m,+a,+f,+d,+v";
+  int opt_level = 2;
+  uint64_t text_base = 0x80000000;
+  uint32_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;
+  std::string key() const;
+};
+
 // One runtime parameter's slot in the argument block.
 struct ArgSlot {
   std::string name;

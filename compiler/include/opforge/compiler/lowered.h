@@ -35,7 +35,12 @@ struct LoweredKernelPlan {
   std::set<const ttir::Operation *> dma_loads;   // affine loads: DMA into a local buffer
   std::set<const ttir::Operation *> dma_stores;  // affine stores: DMA from a local buffer
   std::set<const ttir::Operation *> dpe_dots;    // tl.dot on the DPE
-  int64_t dpe_tile_max = 64;                     // largest m, n and k of one DPE command
+  // Loop-carried affine pointer/offset blocks (scf.for block arguments and
+  // the matching results) kept as one scalar, the element at index 0: an
+  // element is that scalar plus the initial value's offset from its own
+  // element 0 (a_ptrs += BLOCK_K * stride costs one add, not a block update).
+  std::set<const ttir::Value *> carried_affine;
+  int64_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;  // largest DPE command
   int64_t local_mem_bytes = 0;                   // sum of buffer sizes (DMA buffers included)
   // The copy of the kernel `function` points to when block pointers were
   // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
@@ -46,7 +51,7 @@ struct LoweredKernelPlan {
 
 // Plans `f` (a kernel after the opt stage, calls inlined). Throws
 // opforge::Error naming the op for constructs the code generator lacks.
-LoweredKernelPlan plan_kernel(const ttir::Function &f);
+LoweredKernelPlan plan_kernel(const ttir::Function &f, const TargetOptions &target = {});
 
 // Whether `f` makes block pointers (tl.make_block_ptr).
 bool uses_block_pointers(const ttir::Function &f);

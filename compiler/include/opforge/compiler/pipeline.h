@@ -17,6 +17,7 @@
 
 #include "opforge/compiler/ast.h"
 #include "opforge/compiler/ir.h"
+#include "opforge/compiler/kernel_binary.h"
 #include "opforge/compiler/knobs.h"
 #include "opforge/compiler/sema.h"
 
@@ -26,6 +27,7 @@ struct CompileOptions {
   std::string kernel;   // empty: the only (or first) @triton.jit function
   Specialization spec;  // runtime signature + constexpr values
   Knobs knobs = Knobs::from_env();
+  TargetOptions target;  // used by the lowered, asm and bin stages
 };
 
 // State that flows through the stages.
