@@ -20,7 +20,8 @@ inline const std::string &coverage_corpus() {
          "nn.functional.interpolate.bilinear,nn.functional.interpolate.nearest,nn.functional.unfold,"
          "cdist,linalg.cross,trace,tril_indices,searchsorted,bucketize,histc,isin,logspace,renorm,"
          "masked_scatter,special.bessel_j0,special.i0e,special.chebyshev_polynomial_t,"
-         "special.hermite_polynomial_h,special.modified_bessel_k1,nn.functional.multilabel_soft_margin_loss",
+         "special.hermite_polynomial_h,special.modified_bessel_k1,nn.functional.multilabel_soft_margin_loss,"
+         "nn.functional.multi_margin_loss,nn.functional.multilabel_margin_loss",
          "--dtypes", "float32,int64", "--max-samples", "6", "--quiet", "--out", out},
         &log);
     if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
