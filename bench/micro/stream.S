@@ -5,6 +5,10 @@
 #       +32 mode, +40 dst, +48 source stride between instances (0: the bytes
 #       per instance), +56 timestamps (0: none): instance pid stores the time
 #       CSR before its first command and after its last wait at +56 + 16*pid.
+# The kernel first runs the same code once on a 64-byte copy inside the local
+# buffer, so every instruction between the two time stamps has been fetched
+# before the measured pass (a first fetch from DRAM costs a DRAM round trip;
+# cold code would put those round trips inside the measured window).
 .include "xmtia.inc"
 .globl _start
 _start:
@@ -30,6 +34,17 @@ _start:
   mv s0, sp                 # read descriptor
   addi s1, sp, 64           # write descriptor
   li t2, 1
+  li t3, 1
+  mv s8, a1                 # the measured pass's source, bytes, chunk, dst
+  mv s9, a2
+  mv s10, a3
+  mv s11, a6
+  mv a1, a4                 # warm-up pass: 64 bytes local -> local
+  li a2, 64
+  li a3, 64
+  mv a6, a4
+  li s7, 0
+10:
   sd a4, 8(s0)
   sd a3, 16(s0)
   sd t2, 24(s0)
@@ -40,7 +55,6 @@ _start:
   sd t2, 24(s1)
   sd x0, 32(s1)
   sd x0, 40(s1)
-  li t3, 1
   rdtime s5
 1:
   blez a2, 9f
@@ -59,6 +73,14 @@ _start:
   xmtia_dmawait x0
   xmtia_dmawait t3
   rdtime s6
+  bnez s7, 11f
+  li s7, 1                  # warm-up done: the measured pass
+  mv a1, s8
+  mv a2, s9
+  mv a3, s10
+  mv a6, s11
+  j 10b
+11:
   beqz s3, 8f
   sd s5, 0(s4)
   sd s6, 8(s4)

@@ -50,9 +50,17 @@ void Bus::b_transport(int id, tlm::tlm_generic_payload &tr, sc_core::sc_time &de
     route = is_write ? &to_mem_[src] : &from_mem_[src];
   }
   if (is_write) delay = clk_.delay_until(noc_.traverse(*route, bytes, clk_.now_cycles(delay)));
+  // Read data from the memory side: the row's memory port grants the slot
+  // its data will use before the SRAM serves the request, so the SRAM sees
+  // each port's requests at most at the port's rate, in arrival order.
+  size_t granted = 0;
+  if (!is_write && r->kind != MemoryMap::Kind::Local) {
+    delay = clk_.delay_until(noc_.grant(*route, bytes, clk_.now_cycles(delay)));
+    granted = 1;
+  }
   out[out_index(*r, p_.num_pes())]->b_transport(tr, delay);
   if (!is_write && tr.is_response_ok())
-    delay = clk_.delay_until(noc_.traverse(*route, bytes, clk_.now_cycles(delay)));
+    delay = clk_.delay_until(noc_.traverse(*route, bytes, clk_.now_cycles(delay), granted));
 }
 
 unsigned Bus::transport_dbg(int, tlm::tlm_generic_payload &tr) {

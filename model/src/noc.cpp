@@ -1,6 +1,7 @@
 //===- noc.cpp - mesh routes and link occupancy ---------------------------===//
 #include "opforge/model/noc.h"
 
+#include <algorithm>
 #include <string>
 
 namespace opforge::model {
@@ -75,10 +76,21 @@ NocModel::Route NocModel::route_mem_to_pe(uint32_t pe) const {
   return r;
 }
 
-double NocModel::traverse(const Route &r, uint64_t bytes, double t) {
+double NocModel::grant(const Route &r, uint64_t bytes, double t) {
+  if (r.links.empty()) return t;
   double busy = double(bytes) / p_.link_bytes_per_cycle;
-  double head = t;
-  for (uint32_t id : r.links) {
+  const uint32_t id = r.links.front();
+  double start = links_[id].occupy(t, busy);
+  wait_.add(start - t);
+  busy_[id].add(busy);
+  return start;
+}
+
+double NocModel::traverse(const Route &r, uint64_t bytes, double t, size_t skip) {
+  double busy = double(bytes) / p_.link_bytes_per_cycle;
+  double head = t + double(std::min(skip, r.links.size())) * p_.hop_latency_cycles;
+  for (size_t i = skip; i < r.links.size(); ++i) {
+    const uint32_t id = r.links[i];
     double start = links_[id].occupy(head, busy);
     wait_.add(start - head);
     busy_[id].add(busy);

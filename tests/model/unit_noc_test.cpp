@@ -111,3 +111,29 @@ TEST(Noc, EveryPresetsMemoryPortsCarryItsSramBandwidth) {
 
 }  // namespace
 }  // namespace opforge::model
+
+namespace opforge::model {
+namespace {
+
+TEST(Noc, GrantedPortIsBookedOnceAndDataCrossesTheRestAfterTheMemory) {
+  ChipParams p = testing::preset("tiny");
+  CounterRegistry c;
+  NocModel noc(p.grid, p.noc, p.sim.quantum_cycles, c);
+  const uint64_t bytes = uint64_t(4 * p.noc.link_bytes_per_cycle);  // 4 cycles on a link
+  const double hop = p.noc.hop_latency_cycles;
+  auto r = noc.route_mem_to_pe(1);  // (0,0)'s port, then east to (0,1)
+  ASSERT_EQ(noc.hops(r), 2u);
+  // Two reads through the same port: the second is granted after the first.
+  EXPECT_DOUBLE_EQ(noc.grant(r, bytes, 10), 10);
+  EXPECT_DOUBLE_EQ(noc.grant(r, bytes, 10), 14);
+  // Data leaving the memory at 50 pays the port's hop latency, then the
+  // east link, without booking the port again.
+  EXPECT_DOUBLE_EQ(noc.traverse(r, bytes, 50, 1), 50 + hop + hop + 4);
+  EXPECT_EQ(c.value("noc.link[0][0].mem.busy_cycles"), 8u);
+  EXPECT_EQ(c.value("noc.link[0][0].east.busy_cycles"), 4u);
+  EXPECT_EQ(c.value("noc.stall_cycles"), 4u);
+  EXPECT_EQ(c.value("noc.hops"), 2u);
+}
+
+}  // namespace
+}  // namespace opforge::model

@@ -40,8 +40,17 @@ class NocModel {
   Route route_mem_to_pe(uint32_t pe) const;
 
   // Time (absolute cycles) the last byte of `bytes` arrives when the payload
-  // enters the route at t. Charges link occupancy and counters.
-  double traverse(const Route &r, uint64_t bytes, double t);
+  // enters the route at t. Charges link occupancy and counters. `skip`
+  // leading links were booked before with grant() (their hop latency is
+  // still added once the payload is there at t).
+  double traverse(const Route &r, uint64_t bytes, double t, size_t skip = 0);
+  // Books the first link of r for `bytes` from t on and returns the start of
+  // its slot (the link's grant). Read data from the memory side books its
+  // memory port this way before the SRAM serves it, so a congested port
+  // holds back its own requests (arrival order per port) instead of the
+  // SRAM serving them while other ports idle; traverse(r, ..., skip = 1)
+  // then carries the data over the rest of the route.
+  double grant(const Route &r, uint64_t bytes, double t);
 
   uint32_t hops(const Route &r) const { return static_cast<uint32_t>(r.links.size()); }
   static uint32_t link_id(uint32_t node, Dir d) { return node * 5 + d; }
