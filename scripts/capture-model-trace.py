@@ -1,14 +1,21 @@
 #!/usr/bin/python3
 """capture-model-trace.py - record the ATen calls of a small model's forward pass.
 
-Runs a small NanoGPT-style or DLRM-style model (defined here, random weights,
-fixed seed) under a TorchDispatchMode with Debian's python3-torch and writes
-every ATen call in call order as JSON: the overload ("aten::mm"), and each
-argument as a call spec (docs/scenarios.md): tensors as {"shape", "dtype"},
-scalars, lists, None, dtypes as {"dtype_value"}. Integer tensors record the
-value range they held ("low"/"high"), so replayed indices stay in bounds.
+Runs a small NanoGPT-style, DLRM-style or MLP model (defined here, random
+weights, fixed seed) under a TorchDispatchMode with Debian's python3-torch and
+writes every ATen call in call order as JSON: the overload ("aten::mm"), and
+each argument as a call spec (docs/scenarios.md): scalars, lists, None, dtypes
+as {"dtype_value"}, tensors as {"shape", "dtype"} plus where the tensor came
+from, so a replay chains the data between calls:
+  - "from": [K, J] - output J (outputs flattened in order) of call K;
+  - "input": N - the N-th tensor that no recorded call produced (a parameter
+    or a model input); every use of the same tensor carries the same N.
+Integer tensors record the value range they held ("low"/"high"); integer and
+bool inputs of at most 4096 elements also record their "values" (indices,
+offsets), so a replay sees the same ones. Each call lists its outputs'
+shapes and dtypes ("outputs").
 
-usage: capture-model-trace.py {nanogpt,dlrm} --out scenarios/traces/NAME.json
+usage: capture-model-trace.py {nanogpt,dlrm,mlp} --out scenarios/traces/NAME.json
 """
 import argparse
 import json
@@ -27,17 +34,37 @@ DTYPES = {
 }
 
 
-def spec(v):
+INTEGRAL = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)
+MAX_VALUES = 4096
+
+
+def tensor_spec(v):
+    s = {"shape": list(v.shape), "dtype": DTYPES.get(v.dtype, str(v.dtype))}
+    if v.dtype in INTEGRAL and v.numel():
+        s["low"] = int(v.min())
+        s["high"] = int(v.max()) + 1
+    return s
+
+
+def flatten(out):
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in flatten(o)]
+    return []
+
+
+def spec(v, sources=None):
+    """The call spec of an argument; `sources` maps id(tensor) to its origin."""
     if isinstance(v, torch.Tensor):
-        s = {"shape": list(v.shape), "dtype": DTYPES.get(v.dtype, str(v.dtype))}
-        if v.dtype in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8) and v.numel():
-            s["low"] = int(v.min())
-            s["high"] = int(v.max()) + 1
+        s = tensor_spec(v)
+        if sources is not None:
+            s.update(sources.origin(v))
         return s
     if isinstance(v, torch.dtype):
         return {"dtype_value": DTYPES.get(v, str(v))}
     if isinstance(v, (list, tuple)):
-        return [spec(x) for x in v]
+        return [spec(x, sources) for x in v]
     if isinstance(v, float) and not math.isfinite(v):
         return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
     if v is None or isinstance(v, (bool, int, float, str)):
@@ -51,15 +78,37 @@ class Recorder(TorchDispatchMode):
     def __init__(self):
         super().__init__()
         self.calls = []
+        self.origins = {}  # id(tensor) -> {"from": [call, output]} or {"input": n}
+        self.alive = []    # keeps every seen tensor alive, so ids are not reused
+        self.inputs = 0
+
+    def origin(self, t):
+        o = self.origins.get(id(t))
+        if o is None:
+            o = {"input": self.inputs}
+            self.inputs += 1
+            if (t.dtype in INTEGRAL or t.dtype == torch.bool) and t.numel() <= MAX_VALUES:
+                o["values"] = [int(x) for x in t.reshape(-1).tolist()]
+            self.origins[id(t)] = o
+            self.alive.append(t)
+        return o
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = func._schema.name
         if func._overloadname != "default":
             name += "." + func._overloadname
-        self.calls.append({"op": name, "args": [spec(a) for a in args],
-                           "kwargs": {k: spec(v) for k, v in kwargs.items()}})
-        return func(*args, **kwargs)
+        call = {"op": name, "args": [spec(a, self) for a in args],
+                "kwargs": {k: spec(v, self) for k, v in kwargs.items()}}
+        out = func(*args, **kwargs)
+        outs = flatten(out)
+        call["outputs"] = [tensor_spec(t) for t in outs]
+        for j, t in enumerate(outs):
+            # An in-place or out= call returns its argument: its latest producer wins.
+            self.origins[id(t)] = {"from": [len(self.calls), j]}
+            self.alive.append(t)
+        self.calls.append(call)
+        return out
 
 
 class Block(nn.Module):
@@ -129,9 +178,22 @@ class DLRM(nn.Module):
         return torch.sigmoid(self.top(torch.cat([x, flat], dim=1)))
 
 
+class MLP(nn.Module):
+    """Two linear layers with a ReLU between and a softmax over the classes:
+    a short trace (the chained-replay test checks its final output)."""
+
+    def __init__(self, dim=32, hidden=64, classes=16):
+        super().__init__()
+        self.fc1 = nn.Linear(dim, hidden)
+        self.fc2 = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        return F.softmax(self.fc2(F.relu(self.fc1(x))) * 0.5, dim=-1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model", choices=["nanogpt", "dlrm"])
+    ap.add_argument("model", choices=["nanogpt", "dlrm", "mlp"])
     ap.add_argument("--out", required=True)
     ap.add_argument("--batch", type=int, default=2)
     a = ap.parse_args()
@@ -140,6 +202,10 @@ def main():
         m = NanoGPT().eval()
         inputs = (torch.randint(0, 256, (a.batch, 32)),)
         desc = "NanoGPT-style decoder: vocab 256, context 32, dim 64, 4 heads, 2 layers; batch %d" % a.batch
+    elif a.model == "mlp":
+        m = MLP().eval()
+        inputs = (torch.randn(a.batch * 4, 32),)
+        desc = "MLP: 32 -> 64 (ReLU) -> 16, softmax of half the logits; batch %d" % (a.batch * 4)
     else:
         m = DLRM().eval()
         per_bag = 3

@@ -23,6 +23,31 @@ TEST_F(PlotResults, RooflineSweepAndTimelineFiguresAreWritten) {
   }
 }
 
+TEST_F(PlotResults, AChainedTraceGetsItsPerOpFigureAndReportSection) {
+  nlohmann::json w = {{"kind", "trace"},
+                      {"name", "mlp"},
+                      {"path", std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/mlp.json"},
+                      {"extra_libraries",
+                       {std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels"}}};
+  auto sc = write_json("mlp.json", {{"name", "mlp"},
+                                    {"arch", "tiny"},
+                                    {"timing", "lt"},
+                                    {"workloads", {w}}});
+  auto results = dir_ / "mlp.h5";
+  ASSERT_EQ(opforge("sweep " + sc.string() + " --jobs 1 --quiet --out " + results.string()), 0)
+      << err_;
+  ASSERT_EQ(opforge("report " + results.string() + " --ops"), 0) << err_;
+  EXPECT_NE(out_.find("7 calls, 7 ok, 0 without kernel, 0 failed; simulated"), std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("aten::addmm"), std::string::npos) << out_;
+  auto out = dir_ / "plots";
+  ASSERT_EQ(opforge("plot " + results.string() + " --out " + out.string()), 0) << err_ << out_;
+  ASSERT_TRUE(fs::exists(out / "ops_point0.png")) << out_;
+  std::string bytes = slurp(out / "ops_point0.png");
+  EXPECT_TRUE(is_png(bytes));
+  EXPECT_GT(bytes.size(), 10000u);
+}
+
 TEST_F(PlotResults, NotAResultsFileIsAnError) {
   std::ofstream(dir_ / "junk.h5") << "not hdf5";
   EXPECT_EQ(opforge("plot " + (dir_ / "junk.h5").string() + " --out " + (dir_ / "p").string()), 1);

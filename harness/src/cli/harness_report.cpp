@@ -9,15 +9,24 @@ namespace opforge::cli {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: opforge report RESULTS.h5\n\n"
+    "usage: opforge report RESULTS.h5 [--ops]\n\n"
     "Print a table across the points of a sweep: swept fields, status, cycles,\n"
-    "speedup against the first successful point of the same workload,\n"
-    "instructions, DMA and DRAM bytes, DPE MACs, SRAM hits/misses, and the\n"
-    "reason of failed points.\n";
+    "simulated time, speedup against the first successful point of the same\n"
+    "workload, instructions, utilization per unit, bytes per memory level, SRAM\n"
+    "hit rate, roofline fraction and the reason of failed points. Then, where\n"
+    "they apply: a workload x sweep-value grid (status, cycles, change against\n"
+    "the first value), memory-system counters (DRAM channels, SRAM banks, NoC\n"
+    "links) and, for points with several ATen calls (traces), cycles per\n"
+    "overload and the total simulated time. --ops also lists every call.\n";
 
 int run_report(const std::vector<std::string> &args) {
   std::string file;
+  bool all_calls = false;
   for (const auto &a : args) {
+    if (a == "--ops") {
+      all_calls = true;
+      continue;
+    }
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return kExitOk;
@@ -28,7 +37,7 @@ int run_report(const std::vector<std::string> &args) {
   }
   if (file.empty()) return usage_error("report", "no results file given");
   try {
-    std::cout << harness::format_report(file);
+    std::cout << harness::format_report(file, all_calls);
     return kExitOk;
   } catch (const std::exception &e) {
     std::cerr << "opforge report: error: " << e.what() << "\n";

@@ -51,12 +51,14 @@ int run_triage(const std::vector<std::string> &args) {
     for (auto it = r.axis_values.begin(); it != r.axis_values.end(); ++it)
       std::cout << " " << it.key() << "=" << it.value().dump();
     std::cout << ": " << r.status;
-    if (r.status != "ok") {
+    if (r.status != "ok" && r.counters.empty()) {
       std::cout << "\n  reason: " << r.reason << "\n";
-      if (r.counters.empty()) return kExitFailure;
+      return kExitFailure;
     }
     harness::PointAnalysis a = harness::analyze_point(r);
-    std::cout << ", " << r.cycles << " cycles, " << r.instructions << " instructions\n\n";
+    std::cout << ", " << r.cycles << " cycles, " << r.instructions << " instructions\n";
+    if (r.status != "ok") std::cout << "  reason: " << r.reason << "\n";
+    std::cout << "\n";
     std::cout << "bottleneck: " << a.bottleneck << "\n\nutilization per unit:\n";
     for (const auto &u : a.units)
       std::cout << "  " << u.unit << std::string(6 - std::min<size_t>(6, u.unit.size()), ' ')

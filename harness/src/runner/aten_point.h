@@ -1,6 +1,7 @@
 //===- aten_point.h - runs aten/corpus/trace workloads on the chip (internal) ===//
 #pragma once
 
+#include "opforge/harness/corpus.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/scenario.h"
 #include "opforge/model/params.h"
@@ -13,7 +14,8 @@ namespace opforge::harness::detail {
 // r.instructions (sums over the kernel launches), r.counters (summed deltas),
 // r.status ("ok" only when every call ran and verified) and r.reason. A call
 // whose overload has no kernel is recorded as "unsupported" and the rest go on.
+// With `last_output`, the host copy of the last call's output is stored there.
 void run_aten_workload(const Scenario &s, const Workload &w, const model::ChipParams &params,
-                       PointResult &r);
+                       PointResult &r, Value *last_output = nullptr);
 
 }  // namespace opforge::harness::detail

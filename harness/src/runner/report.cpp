@@ -36,9 +36,184 @@ std::string cell(const nlohmann::json &v) {
   return v.dump();
 }
 
+bool ends_with(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Sum and largest value of the counters named PREFIX...SUFFIX.
+std::pair<uint64_t, uint64_t> sum_max(const std::vector<std::pair<std::string, uint64_t>> &c,
+                                      const std::string &prefix, const std::string &suffix) {
+  uint64_t total = 0, most = 0;
+  for (const auto &[n, v] : c)
+    if (n.rfind(prefix, 0) == 0 && ends_with(n, suffix)) {
+      total += v;
+      most = std::max(most, v);
+    }
+  return {total, most};
+}
+
+using Table = std::vector<std::vector<std::string>>;
+
+void print_table(std::ostringstream &out, const std::vector<std::string> &head, const Table &rows) {
+  std::vector<size_t> width(head.size(), 0);
+  for (size_t c = 0; c < head.size(); ++c) width[c] = head[c].size();
+  for (const auto &r : rows)
+    for (size_t c = 0; c < r.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], r[c].size());
+  auto line = [&](const std::vector<std::string> &r) {
+    for (size_t c = 0; c < r.size(); ++c) {
+      out << r[c];
+      if (c + 1 < r.size() && c + 1 < width.size())
+        out << std::string(width[c] - std::min(width[c], r[c].size()) + 2, ' ');
+    }
+    out << "\n";
+  };
+  line(head);
+  for (const auto &r : rows) line(r);
+}
+
+std::string fmt(const char *f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// What the sections after the main table need of each point.
+struct PointRow {
+  int64_t index = 0;
+  std::string workload, status;
+  std::string axes;    // "field=value,..." of the point
+  std::string values;  // its values alone: "8/cache/65536"
+  uint64_t cycles = 0;
+  double clock_ghz = 1;
+  std::vector<std::pair<std::string, uint64_t>> counters;
+};
+
+// One sweep axis (or zipped axes) and several workloads: a workload x value
+// grid of status, cycles and the change against the first value.
+void pivot_section(std::ostringstream &out, const std::vector<PointRow> &pts,
+                   const std::vector<std::string> &fields) {
+  std::vector<std::string> workloads, columns;
+  std::map<std::pair<std::string, std::string>, const PointRow *> at;
+  for (const auto &p : pts) {
+    if (std::find(workloads.begin(), workloads.end(), p.workload) == workloads.end())
+      workloads.push_back(p.workload);
+    if (std::find(columns.begin(), columns.end(), p.values) == columns.end())
+      columns.push_back(p.values);
+    at[{p.workload, p.values}] = &p;
+  }
+  if (columns.size() < 2) return;
+  std::string names;
+  for (const auto &f : fields) names += (names.empty() ? "" : "/") + f;
+  out << "\nper workload: status and cycles at each " << names << " (change against "
+      << columns[0] << "; a failed point that ran shows its cycles)\n";
+  std::vector<std::string> head = {"workload"};
+  head.insert(head.end(), columns.begin(), columns.end());
+  Table rows;
+  for (const auto &w : workloads) {
+    std::vector<std::string> row = {w};
+    const PointRow *base = at.count({w, columns[0]}) ? at[{w, columns[0]}] : nullptr;
+    for (const auto &c : columns) {
+      const PointRow *p = at.count({w, c}) ? at[{w, c}] : nullptr;
+      if (!p) {
+        row.push_back("-");
+        continue;
+      }
+      std::string cellv = p->status == "ok" ? "ok" : "FAIL";
+      if (p->cycles) {
+        cellv += " " + std::to_string(p->cycles);
+        if (base && base->cycles && p != base)
+          cellv += fmt(" (%+.1f%%)", 100.0 * (double(p->cycles) - double(base->cycles)) /
+                                         double(base->cycles));
+      }
+      row.push_back(cellv);
+    }
+    rows.push_back(std::move(row));
+  }
+  print_table(out, head, rows);
+}
+
+// Memory-system counters per point: DRAM channels, SRAM banks, NoC links.
+void memory_section(std::ostringstream &out, const std::vector<PointRow> &pts) {
+  Table rows;
+  for (const auto &p : pts) {
+    auto dram = sum_max(p.counters, "dram.ch[", ".busy_cycles");
+    auto dq = sum_max(p.counters, "dram.ch[", ".queue_cycles");
+    auto conflict = sum_max(p.counters, "sram.bank[", ".conflict_cycles");
+    auto sbusy = sum_max(p.counters, "sram.bank[", ".busy_cycles");
+    auto noc = sum_max(p.counters, "noc.link[", ".busy_cycles");
+    auto lconf = sum_max(p.counters, "pe[", ".lmem.conflict_cycles");
+    if (!dram.first && !sbusy.first && !noc.first) continue;
+    double cyc = std::max<double>(1, double(p.cycles));
+    rows.push_back({std::to_string(p.index), p.workload, std::to_string(dram.first),
+                    fmt("%.0f%%", 100 * double(dram.second) / cyc), std::to_string(dq.first),
+                    std::to_string(sbusy.first), std::to_string(conflict.first),
+                    std::to_string(noc.first), fmt("%.0f%%", 100 * double(noc.second) / cyc),
+                    std::to_string(lconf.first)});
+  }
+  if (rows.empty()) return;
+  out << "\nmemory system (cycles summed over channels / banks / links; busiest one as % of the "
+         "point's cycles)\n";
+  print_table(out,
+              {"point", "workload", "dram_busy", "dram_ch_max", "dram_queue", "sram_busy",
+               "sram_conflict", "noc_busy", "noc_link_max", "lmem_conflict"},
+              rows);
+}
+
+// Points with several ATen calls (traces): cycles per overload and the total
+// simulated time; with `all_calls`, every call.
+void ops_section(std::ostringstream &out, const std::filesystem::path &results,
+                 const std::vector<PointRow> &pts, bool all_calls) {
+  for (const auto &p : pts) {
+    PointResult r = read_result_point(results, size_t(p.index));
+    if (r.ops.size() < 2) continue;
+    struct Agg {
+      uint64_t calls = 0, ok = 0, failed = 0, unsupported = 0, cycles = 0, launches = 0;
+    };
+    std::map<std::string, Agg> agg;
+    uint64_t total = 0, ok = 0, unsupported = 0;
+    for (const auto &o : r.ops) {
+      Agg &a = agg[o.op];
+      ++a.calls;
+      a.cycles += o.cycles;
+      a.launches += o.launches;
+      total += o.cycles;
+      if (o.status == "ok") ++a.ok, ++ok;
+      else if (o.status == "unsupported") ++a.unsupported, ++unsupported;
+      else ++a.failed;
+    }
+    out << "\npoint " << p.index << " (" << p.workload << (p.axes.empty() ? "" : ", " + p.axes)
+        << "): " << r.ops.size() << " calls, " << ok << " ok, " << unsupported
+        << " without kernel, " << (r.ops.size() - ok - unsupported) << " failed; simulated "
+        << total << " cycles = " << fmt("%.2f us", double(total) / (p.clock_ghz * 1e3)) << " at "
+        << fmt("%g GHz", p.clock_ghz) << "\n";
+    std::vector<std::pair<std::string, Agg>> sorted(agg.begin(), agg.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto &a, const auto &b) { return a.second.cycles > b.second.cycles; });
+    Table rows;
+    for (const auto &[op, a] : sorted)
+      rows.push_back({op, std::to_string(a.calls), std::to_string(a.ok), std::to_string(a.failed),
+                      std::to_string(a.unsupported), std::to_string(a.launches),
+                      std::to_string(a.cycles),
+                      fmt("%.1f%%", total ? 100.0 * double(a.cycles) / double(total) : 0.0)});
+    print_table(out, {"op", "calls", "ok", "failed", "no_kernel", "launches", "cycles", "share"},
+                rows);
+    if (!all_calls) continue;
+    Table calls;
+    for (size_t i = 0; i < r.ops.size(); ++i) {
+      std::string reason = r.ops[i].reason;
+      if (reason.size() > 100) reason = reason.substr(0, 97) + "...";
+      calls.push_back({std::to_string(i), r.ops[i].call, r.ops[i].status,
+                       std::to_string(r.ops[i].cycles), reason});
+    }
+    print_table(out, {"call", "op", "status", "cycles", "reason"}, calls);
+  }
+}
+
 }  // namespace
 
-std::string format_report(const std::filesystem::path &results) {
+std::string format_report(const std::filesystem::path &results, bool all_calls) {
   h5::File f = h5::File::open(results);
   if (!f.exists("/summary") || !f.exists("/points"))
     throw Error("not a sweep results file (no /summary or /points)",
@@ -53,6 +228,7 @@ std::string format_report(const std::filesystem::path &results) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> head = {"point", "workload"};
   bool fields_known = false;
+  std::vector<PointRow> pts;
   for (int64_t i : idx) {
     std::string g = "/points/" + std::to_string(i);
     std::string status = f.attr_string(g, "status");
@@ -62,7 +238,8 @@ std::string format_report(const std::filesystem::path &results) {
     if (!fields_known) {
       for (auto it = axes.begin(); it != axes.end(); ++it) fields.push_back(it.key());
       head.insert(head.end(), fields.begin(), fields.end());
-      for (const char *h : {"status", "cycles", "speedup", "instr", "util core/dma/dpe/sfu/dram",
+      for (const char *h : {"status", "cycles", "sim_us", "speedup", "instr",
+                            "util core/dma/dpe/sfu/dram",
                             "bytes lmem/sram/dram", "sram_hit", "roofline", "reason"})
         head.push_back(h);
       fields_known = true;
@@ -78,18 +255,39 @@ std::string format_report(const std::filesystem::path &results) {
     for (const auto &fl : fields) row.push_back(axes.contains(fl) ? cell(axes[fl]) : "-");
     row.push_back(status);
     bool ok = status == "ok";
-    row.push_back(ok ? std::to_string(cycles) : "-");
+    nlohmann::json config = f.attr_json(g, "config");
+    double clock_ghz = config.contains("clock_ghz") && config["clock_ghz"].is_number()
+                           ? config["clock_ghz"].get<double>()
+                           : 1.0;
+    if (clock_ghz <= 0) clock_ghz = 1.0;
+    // A failed point that ran (a wrong result, a failing call of a trace) still has cycles.
+    bool ran = ok || cycles > 0;
+    row.push_back(ran ? std::to_string(cycles) : "-");
+    row.push_back(ran ? fmt("%.2f", double(cycles) / (clock_ghz * 1e3)) : "-");
     if (ok && !baseline.count(workload)) baseline[workload] = cycles;
     char sp[32] = "-";
-    if (ok && cycles && baseline[workload])
+    if (ran && cycles && baseline[workload])
       std::snprintf(sp, sizeof sp, "%.2fx", double(baseline[workload]) / double(cycles));
     row.push_back(sp);
-    row.push_back(ok ? std::to_string(f.attr_int(g, "instructions")) : "-");
-    if (ok) {
+    row.push_back(ran ? std::to_string(f.attr_int(g, "instructions")) : "-");
+    PointRow pt;
+    pt.index = i;
+    pt.workload = workload;
+    pt.status = status;
+    pt.cycles = cycles;
+    pt.clock_ghz = clock_ghz;
+    pt.counters = counters;
+    for (const auto &fl : fields)
+      if (axes.contains(fl)) {
+        pt.axes += (pt.axes.empty() ? "" : ",") + fl + "=" + cell(axes[fl]);
+        pt.values += (pt.values.empty() ? "" : "/") + cell(axes[fl]);
+      }
+    pts.push_back(pt);
+    if (ran) {
       PointResult pr;
       pr.cycles = cycles;
       pr.instructions = uint64_t(f.attr_int(g, "instructions"));
-      pr.config = f.attr_json(g, "config");
+      pr.config = config;
       pr.counters = counters;
       PointAnalysis an = analyze_point(pr);
       std::string util;
@@ -115,23 +313,13 @@ std::string format_report(const std::filesystem::path &results) {
     row.push_back(reason);
     rows.push_back(std::move(row));
   }
-  std::vector<size_t> width(head.size(), 0);
-  for (size_t c = 0; c < head.size(); ++c) width[c] = head[c].size();
-  for (const auto &r : rows)
-    for (size_t c = 0; c < r.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], r[c].size());
-  auto line = [&](const std::vector<std::string> &r) {
-    for (size_t c = 0; c < r.size(); ++c) {
-      out << r[c];
-      if (c + 1 < r.size()) out << std::string(width[c] - r[c].size() + 2, ' ');
-    }
-    out << "\n";
-  };
-  line(head);
-  for (const auto &r : rows) line(r);
+  print_table(out, head, rows);
   out << "speedup: cycles of the first successful point of the same workload / cycles of the "
-         "point; util: busy fraction per unit; roofline: bound cycles / cycles and the binding "
-         "bound (docs/results.md)\n";
+         "point; sim_us: cycles / clock; util: busy fraction per unit; roofline: bound cycles / "
+         "cycles and the binding bound (docs/results.md)\n";
+  pivot_section(out, pts, fields);
+  memory_section(out, pts);
+  ops_section(out, results, pts, all_calls);
   return out.str();
 }
 

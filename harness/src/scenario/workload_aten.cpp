@@ -1,6 +1,7 @@
 //===- workload_aten.cpp - aten, corpus and trace workloads of scenarios --===//
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 
 #include "opforge/support/dtype.h"
@@ -82,7 +83,7 @@ void check_call_spec(const json &spec, const std::string &file, const std::strin
     return;
   }
   if (spec.is_object() && spec.contains("shape")) {
-    only(spec, file, path, {"shape", "dtype", "low", "high"});
+    only(spec, file, path, {"shape", "dtype", "low", "high", "from", "input", "values"});
     const json &shape = spec["shape"];
     if (!shape.is_array()) fail(file, path + "/shape", "expected a list of sizes");
     int64_t numel = 1;
@@ -97,6 +98,24 @@ void check_call_spec(const json &spec, const std::string &file, const std::strin
     check_dtype(spec["dtype"], file, path + "/dtype");
     for (const char *k : {"low", "high"})
       if (spec.contains(k) && !spec[k].is_number()) fail(file, path + "/" + k, "expected a number");
+    if (spec.contains("from") && spec.contains("input"))
+      fail(file, path, "a tensor comes either 'from' an earlier call or is an 'input', not both");
+    if (spec.contains("from")) {
+      const json &f = spec["from"];
+      if (!f.is_array() || f.size() != 2 || !f[0].is_number_unsigned() || !f[1].is_number_unsigned())
+        fail(file, path + "/from", "expected [call, output] (non-negative integers)");
+    }
+    if (spec.contains("input") && !spec["input"].is_number_unsigned())
+      fail(file, path + "/input", "expected a non-negative input number");
+    if (spec.contains("values")) {
+      const json &v = spec["values"];
+      if (!v.is_array() || int64_t(v.size()) != numel)
+        fail(file, path + "/values",
+             "expected a list of " + std::to_string(numel) + " numbers (the tensor's elements)");
+      for (size_t i = 0; i < v.size(); ++i)
+        if (!v[i].is_number())
+          fail(file, path + "/values/" + std::to_string(i), "expected a number");
+    }
     return;
   }
   fail(file, path,
@@ -121,7 +140,7 @@ std::vector<AtenCall> read_trace_file(const std::string &trace_path) {
   for (size_t i = 0; i < doc["calls"].size(); ++i) {
     const json &c = doc["calls"][i];
     std::string p = "/calls/" + std::to_string(i);
-    only(c, trace_path, p, {"op", "args", "kwargs"});
+    only(c, trace_path, p, {"op", "args", "kwargs", "outputs"});
     if (!c.contains("op")) fail(trace_path, p + "/op", "missing required field 'op'");
     AtenCall call;
     call.op = normalize_op(str(c["op"], trace_path, p + "/op"));
@@ -132,8 +151,38 @@ std::vector<AtenCall> read_trace_file(const std::string &trace_path) {
     check_call_spec(call.args, trace_path, p + "/args");
     for (auto it = call.kwargs.begin(); it != call.kwargs.end(); ++it)
       check_call_spec(it.value(), trace_path, p + "/kwargs/" + it.key());
+    call.outputs = c.value("outputs", json::array());
+    if (!call.outputs.is_array()) fail(trace_path, p + "/outputs", "expected a list");
+    for (size_t j = 0; j < call.outputs.size(); ++j) {
+      std::string q = p + "/outputs/" + std::to_string(j);
+      if (!call.outputs[j].is_object() || !call.outputs[j].contains("shape"))
+        fail(trace_path, q, "expected {\"shape\": [...], \"dtype\": D}");
+      check_call_spec(call.outputs[j], trace_path, q);
+    }
     call.where = trace_path + ": " + p;
     calls.push_back(std::move(call));
+  }
+  // Chained tensors name an earlier call and one of its outputs.
+  std::function<void(const json &, const std::string &, size_t)> refs =
+      [&](const json &spec, const std::string &q, size_t i) {
+        if (spec.is_array()) {
+          for (size_t k = 0; k < spec.size(); ++k) refs(spec[k], q + "/" + std::to_string(k), i);
+        } else if (spec.is_object() && spec.contains("from")) {
+          size_t k = spec["from"][0].get<size_t>(), j = spec["from"][1].get<size_t>();
+          if (k >= i)
+            fail(trace_path, q + "/from",
+                 "call " + std::to_string(k) + " is not an earlier call than " + std::to_string(i));
+          if (!calls[k].outputs.empty() && j >= calls[k].outputs.size())
+            fail(trace_path, q + "/from",
+                 "call " + std::to_string(k) + " has " + std::to_string(calls[k].outputs.size()) +
+                     " outputs, not " + std::to_string(j + 1));
+        }
+      };
+  for (size_t i = 0; i < calls.size(); ++i) {
+    std::string p = "/calls/" + std::to_string(i);
+    refs(calls[i].args, p + "/args", i);
+    for (auto it = calls[i].kwargs.begin(); it != calls[i].kwargs.end(); ++it)
+      refs(it.value(), p + "/kwargs/" + it.key(), i);
   }
   return calls;
 }
@@ -147,6 +196,16 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
       out.library = resolve(str(w["library"], file, path + "/library"), base_dir).string();
     if (!out.library.empty() && !fs::is_directory(out.library))
       fail(file, path + "/library", "kernel library directory not found: " + out.library);
+    if (w.contains("extra_libraries")) {
+      const json &x = w["extra_libraries"];
+      if (!x.is_array()) fail(file, path + "/extra_libraries", "expected a list of directories");
+      for (size_t i = 0; i < x.size(); ++i) {
+        std::string q = path + "/extra_libraries/" + std::to_string(i);
+        std::string d = resolve(str(x[i], file, q), base_dir).string();
+        if (!fs::is_directory(d)) fail(file, q, "kernel library directory not found: " + d);
+        out.extra_libraries.push_back(d);
+      }
+    }
     if (w.contains("verify")) {
       if (!w["verify"].is_boolean()) fail(file, path + "/verify", "expected true or false");
       out.verify = w["verify"].get<bool>();
@@ -158,7 +217,8 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
   };
   if (kind == "aten") {
     only(w, file, path,
-         {"name", "kind", "op", "shapes", "dtypes", "args", "kwargs", "verify", "library", "seed"});
+         {"name", "kind", "op", "shapes", "dtypes", "args", "kwargs", "verify", "library",
+          "extra_libraries", "seed"});
     out.kind = Workload::Kind::Aten;
     if (!w.contains("op")) fail(file, path + "/op", "missing required field 'op'");
     AtenCall call;
@@ -173,6 +233,14 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
     check_call_spec(call.args, file, path + "/args");
     for (auto it = call.kwargs.begin(); it != call.kwargs.end(); ++it)
       check_call_spec(it.value(), file, path + "/kwargs/" + it.key());
+    std::function<void(const json &, const std::string &)> no_from = [&](const json &a,
+                                                                         const std::string &q) {
+      if (a.is_object() && a.contains("from"))
+        fail(file, q + "/from", "only calls of a trace take an earlier call's output");
+      if (a.is_array())
+        for (size_t k = 0; k < a.size(); ++k) no_from(a[k], q + "/" + std::to_string(k));
+    };
+    no_from(call.args, path + "/args");
     call.where = file + ": " + path;
     out.name = w.contains("name") ? str(w["name"], file, path + "/name") : call.op.substr(6);
     out.calls.push_back(std::move(call));
@@ -180,7 +248,8 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
     return out;
   }
   if (kind == "corpus") {
-    only(w, file, path, {"name", "kind", "path", "ops", "dtypes", "max_calls", "library"});
+    only(w, file, path,
+         {"name", "kind", "path", "ops", "dtypes", "max_calls", "library", "extra_libraries"});
     out.kind = Workload::Kind::Corpus;
     out.path =
         resolve(w.contains("path") ? str(w["path"], file, path + "/path") : "", base_dir).string();
@@ -207,7 +276,7 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
     return out;
   }
   // trace
-  only(w, file, path, {"name", "kind", "path", "verify", "library", "seed"});
+  only(w, file, path, {"name", "kind", "path", "verify", "library", "extra_libraries", "seed"});
   out.kind = Workload::Kind::Trace;
   if (!w.contains("path")) fail(file, path + "/path", "missing required field 'path'");
   out.path = resolve(str(w["path"], file, path + "/path"), base_dir).string();

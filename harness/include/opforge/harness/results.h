@@ -104,7 +104,10 @@ PointResult read_shard(const std::filesystem::path &path);
 void merge_results(const std::filesystem::path &out, const Scenario &s,
                    const std::vector<SweepPoint> &points);
 
-// The comparison table across points printed by `opforge report`.
-std::string format_report(const std::filesystem::path &results);
+// The comparison table across points printed by `opforge report`, then (when
+// they apply) a workload x sweep-value grid, the memory-system counters per
+// point and, for points with several ATen calls, cycles per overload and the
+// total simulated time (`all_calls`: every call too).
+std::string format_report(const std::filesystem::path &results, bool all_calls = false);
 
 }  // namespace opforge::harness

@@ -30,10 +30,14 @@ struct KernelArg {
 // call-spec form of docs/scenarios.md: numbers, booleans, null, strings,
 // lists, {"shape": [..], "dtype": "float32"[, "low": a, "high": b]} for a
 // random tensor, {"dtype_value": "float32"} for a torch dtype argument.
+// Traces chain tensors: {"shape", "dtype", "from": [K, J]} is output J of
+// call K; {"shape", "dtype", "input": N[, "values": [...]]} is the N-th
+// parameter or model input (the same tensor at every use).
 struct AtenCall {
-  std::string op;         // "aten::add.Tensor"
-  nlohmann::json args;    // list of call specs
-  nlohmann::json kwargs;  // object of call specs
+  std::string op;          // "aten::add.Tensor"
+  nlohmann::json args;     // list of call specs
+  nlohmann::json kwargs;   // object of call specs
+  nlohmann::json outputs;  // traces: the recorded outputs' {"shape", "dtype"} (may be empty)
   std::string where;      // file and JSON path, for errors
 };
 
@@ -52,6 +56,8 @@ struct Workload {
   uint64_t max_calls = 0;  // Corpus: per overload and dtype (0: all)
   bool verify = true;      // Aten / Trace: compare with the IR interpreter's result
   std::string library;     // kernel library directory ("" : the shipped one)
+  // Directories searched, in order, for the overloads `library` has no kernel for.
+  std::vector<std::string> extra_libraries;
   uint64_t seed = 0;       // random inputs
 };
 
