@@ -58,6 +58,19 @@ TEST(Dram, StreamRunsAtConfiguredBandwidthAndScalesWithChannels) {
   EXPECT_NEAR(half / cycles, 0.5, 0.05);
 }
 
+TEST(Dram, ChannelsNeverBeatTheConfiguredBandwidthAtAClockOfFractionalPicoseconds) {
+  // 1.35 GHz is 740.74 ps, a SystemC period of 741 ps: the channels count
+  // cycles of the configured clock, so a saturated stream takes at least the
+  // bytes over the configured bandwidth (latency aside), to the cycle.
+  ChipParams p = testing::preset("mtia-2i");
+  ASSERT_DOUBLE_EQ(p.clock.freq_ghz, 1.35);
+  const uint64_t bytes = 16ull << 20;
+  double cycles = stream_cycles(p, "dram_stream_clock", bytes);
+  double transfer = double(bytes) / (p.dram.channels * p.dram.channel_gbps / p.clock.freq_ghz);
+  EXPECT_GE(cycles, transfer + p.dram.latency_ns * p.clock.freq_ghz - 1e-6);
+  EXPECT_LT(cycles, transfer + p.dram.latency_ns * p.clock.freq_ghz + 2);
+}
+
 TEST(Dram, CapacityIsSparseAndBoundsAreChecked) {
   ChipParams p = testing::preset("mtia-2i");  // 128 GiB
   CounterRegistry c;
