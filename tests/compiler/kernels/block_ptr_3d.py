@@ -1,5 +1,6 @@
 """A rank-3 block through a boundary-checked block pointer with NaN padding: doubled into a
 contiguous copy, and summed over its middle axis (padding excluded) into a 2-D result."""
+import torch
 import triton
 import triton.language as tl
 
@@ -18,3 +19,17 @@ def block_ptr_3d_kernel(x_ptr, y_ptr, s_ptr, A, B, C, sa, sb, sc, BA: tl.constex
     a = pid * BA + tl.arange(0, BA)[:, None]
     c = tl.arange(0, BC)[None, :]
     tl.store(s_ptr + a * C + c, s, mask=(a < A) & (c < C))
+
+
+def mul_Scalar(self, other):
+    assert self.dim() == 3 and other == 2, "mul: a 3-D tensor by 2"
+    A, B, C = self.shape
+    y = torch.empty((A, B, C), dtype=torch.float32, device=self.device)
+    s = torch.empty((A, C), dtype=torch.float32, device=self.device)
+    if y.numel() == 0:
+        return y
+    block_ptr_3d_kernel[(triton.cdiv(A, 4), )](self, y, s, A, B, C, self.stride(0), self.stride(1),
+                                               self.stride(2), BA=4,
+                                               BB=triton.next_power_of_2(B),
+                                               BC=triton.next_power_of_2(C))
+    return y

@@ -1,4 +1,5 @@
 """One tl / tl.math / libdevice function (chosen by the FN constexpr) applied to a block."""
+import torch
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
@@ -57,3 +58,15 @@ def math_fn_kernel(x_ptr, y_ptr, out_ptr, n, FN: tl.constexpr, BLOCK: tl.constex
     else:
         tl.static_assert(False, "unknown FN")
     tl.store(out_ptr + offs, r, mask=mask)
+
+
+def tanh_default(self):
+    assert self.dtype == torch.float32, "tanh: float32"
+    x = self.contiguous()
+    n = x.numel()
+    out = torch.empty_like(x)
+    if n == 0:
+        return out
+    BLOCK = 32
+    math_fn_kernel[(triton.cdiv(n, BLOCK), )](x, x, out, n, FN="tanh", BLOCK=BLOCK)
+    return out

@@ -1,4 +1,5 @@
 """Two-operand tl.associative_scan with a user combine function: running maximum and its index."""
+import torch
 import triton
 import triton.language as tl
 
@@ -18,3 +19,15 @@ def running_argmax_kernel(x_ptr, val_ptr, idx_ptr, n_cols, BLOCK: tl.constexpr):
 def pick_max(a, ia, b, ib):
     take = b > a
     return tl.where(take, b, a), tl.where(take, ib, ia)
+
+
+def cummax_default(self, dim):
+    assert self.dim() == 2 and dim in (1, -1), "cummax: along the rows of a 2-D tensor"
+    x = self.contiguous()
+    rows, n_cols = x.shape
+    values = torch.empty_like(x)
+    indices = torch.empty((rows, n_cols), dtype=torch.int32, device=x.device)
+    if x.numel() == 0:
+        return values, indices.to(torch.int64)
+    running_argmax_kernel[(rows, )](x, values, indices, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return values, indices.to(torch.int64)
