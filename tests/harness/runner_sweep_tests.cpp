@@ -189,6 +189,10 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
   EXPECT_NE(report.find("speedup"), std::string::npos) << report;
   EXPECT_NE(report.find("1.00x"), std::string::npos) << report;
   EXPECT_NE(report.find("clock_ghz"), std::string::npos) << report;
+  EXPECT_NE(report.find("sim_us"), std::string::npos) << report;
+  // One workload over four points: the workload x sweep-value grid, changes against the first.
+  EXPECT_NE(report.find("per workload: status and cycles at each"), std::string::npos) << report;
+  EXPECT_NE(report.find("(change against"), std::string::npos) << report;
 }
 
 TEST_F(RunnerSweep, BadScenarioIsAUsageErrorNamingTheField) {
