@@ -111,6 +111,16 @@ TEST_F(AsmPseudo, VectorAliasesMatchGnuAs) {
       "vmfgt.vv v1, v2, v3\nvmfge.vv v1, v2, v3\n");
 }
 
+TEST_F(AsmPseudo, WholeRegisterLoadStoreFormsMatchGnuAs) {
+  // vlNr.v is vlNre8.v; vsNr.v is a real instruction. Register groups aligned to N.
+  expect_same_as_gnu(
+      "vl1r.v v3, (a0)\nvl2r.v v2, (a1)\nvl4r.v v4, (t0)\nvl8r.v v8, (sp)\n"
+      "vl1r.v v31, (a5)\nvl2r.v v30, (a2)\nvl4r.v v28, (s1)\nvl8r.v v24, (t6)\n"
+      "vl1re8.v v1, (a0)\nvl2re16.v v2, (a0)\nvl4re32.v v4, (a0)\nvl8re64.v v16, (a0)\n"
+      "vs1r.v v3, (a0)\nvs2r.v v2, (a1)\nvs4r.v v4, (t0)\nvs8r.v v8, (sp)\n"
+      "vs1r.v v31, (a5)\nvs8r.v v24, (t6)\n");
+}
+
 TEST_F(AsmPseudo, AddressPseudosAndRelocationModifiersMatchGnuLd) {
   expect_same_as_gnu(
       "la a0, data\nlla a1, data + 8\ncall func\ntail func\n"

@@ -94,6 +94,11 @@ const Alias kAliases[] = {
     {"vmsgeu.vv", 3, "vmsleu.vv", {"$0", "$2", "$1", nullptr}, true},
     {"vmfgt.vv", 3, "vmflt.vv", {"$0", "$2", "$1", nullptr}, true},
     {"vmfge.vv", 3, "vmfle.vv", {"$0", "$2", "$1", nullptr}, true},
+    // Whole-register loads without an element width (LLVM writes these): EEW=8.
+    {"vl1r.v", 2, "vl1re8.v", {"$0", "$1", nullptr, nullptr}},
+    {"vl2r.v", 2, "vl2re8.v", {"$0", "$1", nullptr, nullptr}},
+    {"vl4r.v", 2, "vl4re8.v", {"$0", "$1", nullptr, nullptr}},
+    {"vl8r.v", 2, "vl8re8.v", {"$0", "$1", nullptr, nullptr}},
 };
 
 const Alias *find_alias(const Stmt &st) {
