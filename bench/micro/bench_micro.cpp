@@ -135,7 +135,10 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
   }
   if (bench == "dpe_bf16" || bench == "dpe_int8") {
     bool i8 = bench == "dpe_int8";
-    const uint32_t m = 64, nn = 64, kk = 64, iters = 160;
+    // 64x64x64 tiles, or the preset's largest (pe.dpe.tile_max_*) if smaller.
+    auto dim = [](uint32_t max) { return max == 0 ? 64u : std::min(64u, max); };
+    const uint32_t m = dim(p.dpe.tile_max_m), nn = dim(p.dpe.tile_max_n),
+                   kk = dim(p.dpe.tile_max_k), iters = 160;
     uint64_t la = p.map.local_alias_base;
     k.image = read_elf_file(kernel("dpe_loop"));
     put<uint64_t>(k.args, iters);
