@@ -216,9 +216,12 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     }
     if (targets.size() < 2) throw opforge::Error("noc_hop needs a grid with at least 3 PEs");
     const uint64_t loads = 200;
-    uint64_t out = dev.alloc(8 * targets.size());
     k.grid = {1, 1, 1};
     k.image = read_elf_file(kernel("noc_lat"));
+    // The first target is measured twice and its first figure dropped: that
+    // pass fetches the loop's instructions from DRAM for the first time.
+    targets.insert(targets.begin(), targets.front());
+    uint64_t out = dev.alloc(8 * targets.size());
     for (uint64_t v : {uint64_t(targets.size()), loads, out}) put<uint64_t>(k.args, v);
     for (uint64_t t : targets)
       put<uint64_t>(k.args, p.map.local_window_base + t * p.map.local_window_stride);
@@ -226,7 +229,7 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
     if (!r.ok()) throw opforge::Error(r.traps.front());
     std::vector<uint64_t> got(targets.size());
     dev.copy_out(out, got.data(), 8 * got.size());
-    for (uint64_t g : got) cycles.push_back(double(g) / loads);
+    for (size_t i = 1; i < got.size(); ++i) cycles.push_back(double(got[i]) / loads);
     double mh = std::accumulate(hops.begin(), hops.end(), 0.0) / hops.size();
     double mc = std::accumulate(cycles.begin(), cycles.end(), 0.0) / cycles.size();
     double sxy = 0, sxx = 0;
