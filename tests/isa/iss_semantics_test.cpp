@@ -244,3 +244,80 @@ TEST(IssSemantics, HpmCountersComeFromTheModel) {
   ASSERT_EQ(r.reason, StopReason::Done);
   EXPECT_EQ(m.hart->xreg(5), 1005u);
 }
+
+namespace {
+uint32_t lr(const char *name, unsigned rd, unsigned rs1) {
+  return Machine::enc(name, {{"rd", rd}, {"rs1", rs1}, {"aq", 0}, {"rl", 0}});
+}
+uint32_t sc(const char *name, unsigned rd, unsigned rs1, unsigned rs2) {
+  return Machine::enc(name, {{"rd", rd}, {"rs1", rs1}, {"rs2", rs2}, {"aq", 0}, {"rl", 0}});
+}
+// Runs lr on the word at 0x8000, lets `between` touch memory (as another hart
+// would between two quanta), then runs sc of 77 there; returns sc's rd.
+template <class Between>
+uint64_t lr_then_sc(Machine &m, const char *lr_name, const char *sc_name, Between between) {
+  m.hart->set_xreg(10, 0x8000);
+  m.hart->set_xreg(11, 77);
+  EXPECT_EQ(m.run({lr(lr_name, 5, 10)}).reason, StopReason::Done);
+  between();
+  EXPECT_EQ(m.run({sc(sc_name, 6, 10, 11)}).reason, StopReason::Done);
+  return m.hart->xreg(6);
+}
+}  // namespace
+
+TEST(IssSemantics, ScSucceedsWhenMemoryStillHoldsTheValueLrLoaded) {
+  for (const char *w : {"w", "d"}) {
+    Machine m;
+    const uint64_t init = 0x1122334455667788ull;
+    m.mem.store(0x8000, &init, 8);
+    const std::string l = std::string("lr.") + w, s = std::string("sc.") + w;
+    EXPECT_EQ(lr_then_sc(m, l.c_str(), s.c_str(), [] {}), 0u) << s;
+    uint64_t now = 0;
+    m.mem.load(0x8000, &now, 8);
+    EXPECT_EQ(now, *w == 'w' ? 0x112233440000004dull : 77ull) << s;
+    // The reservation is used up: a second sc fails and stores nothing.
+    m.hart->set_xreg(11, 99);
+    EXPECT_EQ(m.run({sc(s.c_str(), 6, 10, 11)}).reason, StopReason::Done);
+    EXPECT_EQ(m.hart->xreg(6), 1u) << s;
+    m.mem.load(0x8000, &now, 8);
+    EXPECT_EQ(now & 0xff, 77u) << s;
+  }
+}
+
+TEST(IssSemantics, ScFailsWhenAnotherWriterChangedTheReservedWord) {
+  for (const char *w : {"w", "d"}) {
+    Machine m;
+    const uint64_t init = 5;
+    m.mem.store(0x8000, &init, 8);
+    const std::string l = std::string("lr.") + w, s = std::string("sc.") + w;
+    // Another hart's store lands between lr and sc (not through this hart).
+    const uint64_t other = 6;
+    EXPECT_EQ(lr_then_sc(m, l.c_str(), s.c_str(), [&] { m.mem.store(0x8000, &other, 8); }), 1u)
+        << s;
+    EXPECT_EQ(m.hart->xreg(5), 5u) << s;  // lr's value
+    uint64_t now = 0;
+    m.mem.load(0x8000, &now, 8);
+    EXPECT_EQ(now, 6u) << s << ": the failed sc must not store";
+  }
+}
+
+TEST(IssSemantics, ScFailsOnAddressOrWidthOtherThanTheReservation) {
+  Machine m;
+  const uint64_t zero = 0;
+  m.mem.store(0x8000, &zero, 8);
+  m.mem.store(0x8008, &zero, 8);
+  m.hart->set_xreg(10, 0x8000);
+  m.hart->set_xreg(12, 0x8008);
+  m.hart->set_xreg(11, 77);
+  // lr.d then sc.d elsewhere (same value there): fails.
+  ASSERT_EQ(m.run({lr("lr.d", 5, 10), sc("sc.d", 6, 12, 11)}).reason, StopReason::Done);
+  EXPECT_EQ(m.hart->xreg(6), 1u);
+  // lr.d then sc.w at the same address: fails, stores nothing.
+  ASSERT_EQ(m.run({lr("lr.d", 5, 10), sc("sc.w", 6, 10, 11)}).reason, StopReason::Done);
+  EXPECT_EQ(m.hart->xreg(6), 1u);
+  uint64_t a = 1, b = 1;
+  m.mem.load(0x8000, &a, 8);
+  m.mem.load(0x8008, &b, 8);
+  EXPECT_EQ(a, 0u);
+  EXPECT_EQ(b, 0u);
+}

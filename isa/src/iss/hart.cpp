@@ -166,6 +166,8 @@ void Hart::reset(bool keep_caches) {
   mtvec = mepc = mcause = mtval = mscratch = mie = mip = mcounteren = mcountinhibit = 0;
   mcycle_delta = minstret_delta = 0;
   reservation = UINT64_MAX;
+  reservation_value = 0;
+  reservation_bytes = 0;
   pc_ = cfg_.reset_pc;
   instret_ = cycles_ = 0;
   stop_ = StopReason::None;

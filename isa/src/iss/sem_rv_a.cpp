@@ -29,36 +29,57 @@ uint64_t amo(Hart &h, Insn i, uint64_t pc, Op op) {
   WRITE_RD(r);
   return NEXT;
 }
+// lr: load, and remember the address, width and value loaded.
+template <class T>
+uint64_t load_reserved(Hart &h, uint64_t addr) {
+  check_aligned<T>(addr, cause::kLoadMisaligned);
+  const T v = h.load<T>(addr);
+  h.reservation = addr;
+  h.reservation_value = v;
+  h.reservation_bytes = sizeof(T);
+  return v;
+}
+// sc: store only if the reservation is for this address and width and memory
+// still holds the value lr saw (another hart's store in between fails it).
+// The check and the store run back to back in the hart's thread, so no other
+// hart of the single-threaded simulation runs between them. The reservation
+// is used up either way. Returns 0 on success, 1 on failure.
+template <class T>
+uint64_t store_conditional(Hart &h, uint64_t addr, T value) {
+  check_aligned<T>(addr, cause::kStoreMisaligned);
+  bool ok = h.reservation == addr && h.reservation_bytes == sizeof(T);
+  h.reservation = UINT64_MAX;
+  h.reservation_bytes = 0;
+  if (ok) {
+    T now;
+    try {
+      now = h.load<T>(addr);
+    } catch (const TrapException &t) {
+      Hart::raise(t.cause == cause::kLoadAccessFault ? cause::kStoreAccessFault : t.cause, t.tval);
+    }
+    ok = now == T(h.reservation_value);
+  }
+  if (ok) h.store<T>(addr, value);
+  return ok ? 0 : 1;
+}
 using S32 = int32_t;
 using S64 = int64_t;
 }  // namespace
 
 INSN(lr_w, Amo) {
-  uint64_t a = check_aligned<uint32_t>(RS1, cause::kLoadMisaligned);
-  WRITE_RD(sext32(h.load<uint32_t>(a)));
-  h.reservation = a;
+  WRITE_RD(sext32(load_reserved<uint32_t>(h, RS1)));
   return NEXT;
 }
 INSN(lr_d, Amo) {
-  uint64_t a = check_aligned<uint64_t>(RS1, cause::kLoadMisaligned);
-  WRITE_RD(h.load<uint64_t>(a));
-  h.reservation = a;
+  WRITE_RD(load_reserved<uint64_t>(h, RS1));
   return NEXT;
 }
 INSN(sc_w, Amo) {
-  uint64_t a = check_aligned<uint32_t>(RS1, cause::kStoreMisaligned);
-  bool ok = h.reservation == a;
-  if (ok) h.store<uint32_t>(a, uint32_t(RS2));
-  h.reservation = UINT64_MAX;
-  WRITE_RD(ok ? 0 : 1);
+  WRITE_RD(store_conditional<uint32_t>(h, RS1, uint32_t(RS2)));
   return NEXT;
 }
 INSN(sc_d, Amo) {
-  uint64_t a = check_aligned<uint64_t>(RS1, cause::kStoreMisaligned);
-  bool ok = h.reservation == a;
-  if (ok) h.store<uint64_t>(a, RS2);
-  h.reservation = UINT64_MAX;
-  WRITE_RD(ok ? 0 : 1);
+  WRITE_RD(store_conditional<uint64_t>(h, RS1, RS2));
   return NEXT;
 }
 

@@ -284,8 +284,12 @@ class Hart {
   void load_bytes(uint64_t addr, void *dst, size_t len) { load_slow(addr, dst, len); }
   void store_bytes(uint64_t addr, const void *src, size_t len) { store_slow(addr, src, len); }
 
-  // LR/SC reservation.
+  // LR/SC reservation: the address lr loaded, and the value and width it saw.
+  // sc succeeds only while memory still holds that value (as QEMU does in user
+  // mode), so a store by another hart between lr and sc makes it fail.
   uint64_t reservation = UINT64_MAX;
+  uint64_t reservation_value = 0;
+  uint8_t reservation_bytes = 0;
 
  private:
   // How an instruction joins a run (a straight line of cached instructions
