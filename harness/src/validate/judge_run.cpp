@@ -264,7 +264,9 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     jo.schema = c.schema;
     jo.corpus = &corpus;
     jo.executor = executor;
-    jo.run_timeout_s = options.run_timeout_s;
+    // The wall-clock limit grows by a quarter second per recorded call, so that an
+    // overload with thousands of calls (every call verified) is not cut short.
+    jo.run_timeout_s = options.run_timeout_s + 0.25 * static_cast<double>(jo.calls.size());
     generator::EvaluatorOptions eo;
     eo.judge = corpus_judge_factory(std::move(jo));
     job.make_evaluator = [eo] { return generator::make_reference_evaluator(eo); };
