@@ -16,12 +16,6 @@
 
 namespace opforge::compiler {
 
-std::string TargetOptions::key() const {
-  return triple + ";" + features + ";O" + std::to_string(opt_level) +
-         ";text=" + std::to_string(text_base) + ";dpe=" + std::to_string(dpe_tile_m) + "x" +
-         std::to_string(dpe_tile_n) + "x" + std::to_string(dpe_tile_k);
-}
-
 std::vector<uint8_t> KernelBinary::pack_args(const std::vector<ArgValue> &values) const {
   if (values.size() != args.size())
     throw Error("kernel " + kernel + ": " + std::to_string(values.size()) + " arguments given, " +

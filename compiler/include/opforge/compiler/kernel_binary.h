@@ -25,7 +25,13 @@ struct TargetOptions {
   int opt_level = 2;
   uint64_t text_base = 0x80000000;
   uint32_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;
-  std::string key() const;
+  // Cache-key text of these options. Inline: both the codegen library and the
+  // LLVM back end (a separate static library linked after it) use it.
+  std::string key() const {
+    return triple + ";" + features + ";O" + std::to_string(opt_level) +
+           ";text=" + std::to_string(text_base) + ";dpe=" + std::to_string(dpe_tile_m) + "x" +
+           std::to_string(dpe_tile_n) + "x" + std::to_string(dpe_tile_k);
+  }
 };
 
 // One runtime parameter's slot in the argument block.
