@@ -145,7 +145,7 @@ struct NocConfig {
   NocTopology topology = NocTopology::Mesh;
   double link_bandwidth_gbps = 256;
   uint32_t hop_latency_cycles = 2;
-  uint32_t mem_ports_per_row = 1;  // 1: west edge only; 2: west and east edges
+  uint32_t mem_ports_per_row = 2;  // 1: west edge only; 2: west and east edges (mtia-2i)
 };
 
 struct SramConfig {
