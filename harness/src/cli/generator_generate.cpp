@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <map>
+#include <cstdint>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -105,7 +106,8 @@ int run(const std::vector<std::string> &args) {
       "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
       "OpInfo corpus")("executor", po::value<std::string>()->default_value("interp"),
                        "interp (IR interpreter) or chip")(
-      "max-calls", po::value<int>()->default_value(32), "recorded calls verified per overload")(
+      "max-calls", po::value<int>()->default_value(32),
+      "recorded calls verified per overload (0: every recorded call)")(
       "max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
       "max-calls-per-dialog", po::value<int>(), "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
@@ -187,7 +189,8 @@ int run(const std::vector<std::string> &args) {
         vm.count("library") ? vm["library"].as<std::string>() : (out / "library").string();
     g.force = vm.count("force") > 0;
     g.jobs = jobs;
-    g.max_calls = static_cast<size_t>(std::max(1, vm["max-calls"].as<int>()));
+    const int max_calls = vm["max-calls"].as<int>();
+    g.max_calls = max_calls <= 0 ? SIZE_MAX : static_cast<size_t>(max_calls);
     g.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
     g.table = table;
     // The inductor provider answers the same file every time: one call is the whole budget.
