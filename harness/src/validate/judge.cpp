@@ -9,6 +9,7 @@
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/interp_executor.h"
 #include "opforge/compiler/wrapper.h"
+#include "opforge/harness/validate.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
 #include "call_tolerance.h"
@@ -23,41 +24,6 @@ using compiler::WrapperValue;
 using generator::Failure;
 using generator::StageResult;
 using Clock = std::chrono::steady_clock;
-
-// Argument names of a schema in order: "f(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> T"
-// -> {"self", "other", "alpha"}.
-std::vector<std::string> arg_names(const std::string &schema) {
-  std::vector<std::string> names;
-  size_t open = schema.find('(');
-  if (open == std::string::npos) return names;
-  int depth = 0;
-  std::string cur;
-  auto flush = [&] {
-    std::string a = cur;
-    cur.clear();
-    if (auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
-    while (!a.empty() && a.back() == ' ') a.pop_back();
-    while (!a.empty() && a.front() == ' ') a.erase(a.begin());
-    if (a.empty() || a == "*") return;
-    auto sp = a.find_last_of(' ');
-    names.push_back(sp == std::string::npos ? a : a.substr(sp + 1));
-  };
-  for (size_t i = open + 1; i < schema.size(); ++i) {
-    char c = schema[i];
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') {
-      if (depth == 0) break;
-      --depth;
-    }
-    if (c == ',' && depth == 0) {
-      flush();
-      continue;
-    }
-    cur += c;
-  }
-  flush();
-  return names;
-}
 
 WrapperValue to_wrapper(const Value &v, compiler::Executor &ex, const std::string &where) {
   using K = Value::Kind;
@@ -182,7 +148,7 @@ generator::MismatchFacts facts(const Mismatch &m) {
 class CorpusJudge : public generator::CallJudge {
  public:
   explicit CorpusJudge(std::shared_ptr<const JudgeOptions> o)
-      : shared_(std::move(o)), opts_(*shared_), names_(arg_names(opts_.schema)) {
+      : shared_(std::move(o)), opts_(*shared_), names_(schema_argument_names(opts_.schema)) {
     executor_ = opts_.executor ? opts_.executor : generator::interp_executor_factory();
   }
 
