@@ -107,8 +107,7 @@ int main(int argc, char **argv) {
     g.progress = [t0](size_t d, size_t n, size_t p) {
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::cerr << "\r[" << d << "/" << n << "] passing " << p << ", " << static_cast<int>(s)
-                << " s, ETA " << static_cast<int>(d ? s / d * (n - d) : 0) << " s   "
-                << std::flush;
+                << " s, ETA " << static_cast<int>(d ? s / d * (n - d) : 0) << " s   " << std::flush;
     };
     auto rows = harness::run_generation(corpus, *provider, templates, log, g);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -118,8 +117,8 @@ int main(int argc, char **argv) {
               << " overloads, "
               << (max_calls <= 0 ? std::string("every recorded call")
                                  : "up to " + std::to_string(max_calls) + " recorded calls each")
-              << ", executor " << executor
-              << ", " << jobs << " jobs, " << static_cast<int>(wall_s) << " s)\n\n"
+              << ", executor " << executor << ", " << jobs << " jobs, " << static_cast<int>(wall_s)
+              << " s)\n\n"
               << generator::format_report(rows) << "\n"
               << "supportable coverage: " << cov.back().passing << " / " << cov.back().supportable()
               << " = " << 100.0 * cov.back().coverage() << "% (target 60%)\n"

@@ -99,8 +99,8 @@ void run(model::Device &dev, const Bench &b) {
   auto t2 = clock::now();
   std::string asm_text = llvm_ir_to_asm(ir, o.target);
   auto t3 = clock::now();
-  auto bin = std::make_shared<KernelBinary>(
-      link_kernel_binary(asm_text, plan, o.spec.key(), o.target));
+  auto bin =
+      std::make_shared<KernelBinary>(link_kernel_binary(asm_text, plan, o.spec.key(), o.target));
   auto t4 = clock::now();
   double compile_ms = ms(t0, t4);
   std::mt19937 rng(1);
@@ -158,9 +158,10 @@ void run(model::Device &dev, const Bench &b) {
   if (b.report_unit_peak)
     std::printf("  unit peak %5.1f%%", 100.0 * b.flops / b.peak_flops_per_cycle / cycles);
   std::printf("  %s\n", r.ok() ? "" : r.traps.front().c_str());
-  std::printf("%-14s   compile: frontend+passes %.2f ms, lowering+llir %.2f ms, llvm %.2f ms, link "
-              "%.2f ms\n",
-              "", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4));
+  std::printf(
+      "%-14s   compile: frontend+passes %.2f ms, lowering+llir %.2f ms, llvm %.2f ms, link "
+      "%.2f ms\n",
+      "", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4));
   double pe_cycles = cycles * p.grid.rows * p.grid.cols;
   std::printf(
       "%-14s   per PE-cycle: dma wait %4.1f%%  dpe wait %4.1f%%  dpe queue %4.1f%%  mem stall "
@@ -314,9 +315,9 @@ int main(int argc, char **argv) {
       // LLVM's one-time target initialisation, outside the per-kernel figures.
       auto t0 = std::chrono::steady_clock::now();
       llvm_ir_to_asm("define void @f() {\n  ret void\n}\n", TargetOptions{});
-      std::printf("one-time LLVM initialisation %.2f ms (not in the compile figures)\n",
-                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                      .count());
+      std::printf(
+          "one-time LLVM initialisation %.2f ms (not in the compile figures)\n",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     for (auto &b : benches) {
       bool wanted = argc <= 2;

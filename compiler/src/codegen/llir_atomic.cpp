@@ -31,7 +31,8 @@ std::string Emitter::float_bits(Elem e, const std::string &x) {
     return emit("trunc i32 " + emit("lshr i32 " + emit("bitcast float " + x + " to i32") + ", 16") +
                 " to i16");
   if (e == Elem::F16) return emit("call i16 @__opforge_f32_to_f16(float " + x + ")");
-  return emit("bitcast " + llty(e) + " " + x + " to " + memty(e == Elem::F64 ? Elem::I64 : Elem::I32));
+  return emit("bitcast " + llty(e) + " " + x + " to " +
+              memty(e == Elem::F64 ? Elem::I64 : Elem::I32));
 }
 
 std::string Emitter::float_of_bits(Elem e, const std::string &b) {
@@ -80,8 +81,9 @@ std::string Emitter::atomic_one(const Operation &op, Elem e, const std::string &
   std::string bty = memty(e == Elem::F64 ? Elem::I64 : e == Elem::F32 ? Elem::I32 : e);
   std::string fty = llty(e);
   std::string slot = alloca_of(bty);
-  line("store " + bty + " " + emit("load atomic " + bty + ", ptr " + ptr + " monotonic, align " +
-                                   std::to_string(memory_elem_bytes(e))) +
+  line("store " + bty + " " +
+       emit("load atomic " + bty + ", ptr " + ptr + " monotonic, align " +
+            std::to_string(memory_elem_bytes(e))) +
        ", ptr " + slot);
   std::string head = label(), done = label();
   line("br label %" + head);
@@ -97,8 +99,8 @@ std::string Emitter::atomic_one(const Operation &op, Elem e, const std::string &
                                      : emit("fcmp olt " + fty + " " + v + ", " + a);
     std::string m = emit("select i1 " + pick + ", " + fty + " " + v + ", " + fty + " " + a);
     std::string nan = emit("fcmp uno " + fty + " " + a + ", " + v);
-    r = emit("select i1 " + nan + ", " + fty + " " + float_lit(std::nan(""), e) + ", " + fty +
-             " " + m);
+    r = emit("select i1 " + nan + ", " + fty + " " + float_lit(std::nan(""), e) + ", " + fty + " " +
+             m);
   } else if (kind == "xchg") {
     r = v;
   } else if (kind == "cas") {
@@ -107,9 +109,8 @@ std::string Emitter::atomic_one(const Operation &op, Elem e, const std::string &
   } else {
     fail(op, "atomic '" + kind + "' is not defined on floats");
   }
-  std::string pair =
-      emit("cmpxchg ptr " + ptr + ", " + bty + " " + cur + ", " + bty + " " + float_bits(e, r) +
-           " seq_cst seq_cst");
+  std::string pair = emit("cmpxchg ptr " + ptr + ", " + bty + " " + cur + ", " + bty + " " +
+                          float_bits(e, r) + " seq_cst seq_cst");
   line("store " + bty + " " + emit("extractvalue {" + bty + ", i1} " + pair + ", 0") + ", ptr " +
        slot);
   line("br i1 " + emit("extractvalue {" + bty + ", i1} " + pair + ", 1") + ", label %" + done +
@@ -134,8 +135,8 @@ void Emitter::atomic(const Operation &op) {
     std::string slot = alloca_of(rty);
     line("store " + rty + " " + zero + ", ptr " + slot);
     auto put = [&] {
-      std::string old = atomic_one(op, e, val(ptrv, idx), val(valv, idx),
-                                   cmpv ? val(cmpv, idx) : std::string());
+      std::string old =
+          atomic_one(op, e, val(ptrv, idx), val(valv, idx), cmpv ? val(cmpv, idx) : std::string());
       line("store " + rty + " " + old + ", ptr " + slot);
     };
     if (maskv)

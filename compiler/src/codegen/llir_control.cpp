@@ -306,8 +306,7 @@ void Emitter::tree_reduce(const Operation &op) {
     loop_nest(mshape, [&](const Idx &idx) {
       Idx at = shifted(idx, half0);
       for (size_t j = 0; j < n; ++j)
-        line("store " + ty[j] + " " + to_buf(j, elem(op.operands[j], at)) + ", ptr " +
-             tptr(j, at));
+        line("store " + ty[j] + " " + to_buf(j, elem(op.operands[j], at)) + ", ptr " + tptr(j, at));
     });
   }
   if (keep0 > 1) {

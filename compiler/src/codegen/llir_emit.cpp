@@ -253,8 +253,7 @@ void Emitter::loop(int64_t lo, const std::string &hi,
   line("br label %" + head);
   start(head);
   std::string i = emit("load i64, ptr " + slot);
-  line("br i1 " + emit("icmp slt i64 " + i + ", " + hi) + ", label %" + bodyl +
-       ", label %" + exit);
+  line("br i1 " + emit("icmp slt i64 " + i + ", " + hi) + ", label %" + bodyl + ", label %" + exit);
   start(bodyl);
   auto saved = memo_;
   inner_loop_seen_ = false;

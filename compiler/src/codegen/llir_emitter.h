@@ -167,10 +167,10 @@ class Emitter {
                                         const std::vector<std::string> &args);
   void atomic(const Operation &op);
   // One atomic on `ptr`; returns the old value (as an element value).
-  std::string atomic_one(const Operation &op, Elem e, const std::string &ptr,
-                         const std::string &v, const std::string &cmp);
-  std::string float_bits(Elem e, const std::string &x);     // float value -> memory bits
-  std::string float_of_bits(Elem e, const std::string &b);  // memory bits -> float value
+  std::string atomic_one(const Operation &op, Elem e, const std::string &ptr, const std::string &v,
+                         const std::string &cmp);
+  std::string float_bits(Elem e, const std::string &x);            // float value -> memory bits
+  std::string float_of_bits(Elem e, const std::string &b);         // memory bits -> float value
   std::string bitcast(const Operation &op, const std::string &x);  // tt.bitcast of a value
   void while_loop(const Operation &op);
   void join_split(const Operation &op);  // llir_join.cpp
@@ -213,8 +213,8 @@ class Emitter {
   // block values one strip of such a loop keeps live; it picks the LMUL.
   int max_live_vectors_ = 0;
   bool inner_loop_seen_ = false;
-  int live_vectors_since(const std::map<std::pair<const Value *, std::string>, std::string> &before)
-      const;
+  int live_vectors_since(
+      const std::map<std::pair<const Value *, std::string>, std::string> &before) const;
 
   const LoweredKernelPlan &plan_;
   std::ostringstream allocas_, code_;

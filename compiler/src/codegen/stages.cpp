@@ -48,10 +48,9 @@ void register_codegen_stages() {
                          [](const CompileState &s) { return product<std::string>(s, "asm"); }});
     register_stage(Stage{"bin", "assemble and link a KernelBinary (ELF, argument layout, metadata)",
                          [](CompileState &s, const CompileOptions &o) {
-                           s.extra["bin"] = std::make_shared<KernelBinary>(
-                               link_kernel_binary(product<std::string>(s, "asm"),
-                                                  product<LoweredKernelPlan>(s, "lowered"),
-                                                  o.spec.key(), o.target));
+                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_binary(
+                               product<std::string>(s, "asm"),
+                               product<LoweredKernelPlan>(s, "lowered"), o.spec.key(), o.target));
                          },
                          [](const CompileState &s) {
                            const auto &b = product<KernelBinary>(s, "bin");

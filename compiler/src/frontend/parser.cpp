@@ -15,7 +15,6 @@ namespace opforge::compiler {
 using namespace ast;
 using parser_detail::Parser;
 
-
 Module parse_module(std::shared_ptr<const SourceFile> file, ParseOptions options) {
   Module m;
   m.file = file->path();

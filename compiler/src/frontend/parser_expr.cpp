@@ -179,8 +179,7 @@ ExprPtr Parser::comparison() {
 }
 
 ExprPtr Parser::shift_expr() {
-  return binary_level(&Parser::arith_expr,
-                      {{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}});
+  return binary_level(&Parser::arith_expr, {{"<<", BinOpKind::LShift}, {">>", BinOpKind::RShift}});
 }
 
 ExprPtr Parser::arith_expr() {
@@ -258,8 +257,8 @@ ExprPtr Parser::primary() {
       n->value = std::move(e);
       n->attr_loc = peek().loc;
       if (at(TokenKind::Keyword))
-        fail(peek().loc, "invalid syntax: '" + peek().text +
-                             "' is a keyword and cannot be an attribute name");
+        fail(peek().loc,
+             "invalid syntax: '" + peek().text + "' is a keyword and cannot be an attribute name");
       n->attr = expect_name("an attribute name after '.'");
       fin(n.get());
       e = std::move(n);

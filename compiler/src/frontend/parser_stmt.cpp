@@ -33,8 +33,7 @@ void Parser::statement(StmtList &out) {
     static const char *unsupported[] = {"class", "try", "with", "async", "except", "finally"};
     for (auto *u : unsupported)
       if (t.text == u)
-        fail(t.loc,
-             "'" + t.text + "' statements are not supported in Triton kernel source files");
+        fail(t.loc, "'" + t.text + "' statements are not supported in Triton kernel source files");
   }
   simple_statements(out);
 }

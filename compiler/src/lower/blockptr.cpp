@@ -61,8 +61,10 @@ class Rewriter {
   }
   const Desc &desc(const Operation &op, Value *v) {
     auto it = desc_.find(v);
-    if (it == desc_.end()) fail(op, "block pointer of unknown origin (only tl.make_block_ptr, "
-                                    "tl.advance and scf.for carry them here)");
+    if (it == desc_.end())
+      fail(op,
+           "block pointer of unknown origin (only tl.make_block_ptr, "
+           "tl.advance and scf.for carry them here)");
     return it->second;
   }
 
@@ -70,7 +72,8 @@ class Rewriter {
     for (auto &op : src.ops) one(*op, dst);
   }
 
-  Value *make(OpKind k, std::vector<Value *> ops, Type t, std::map<std::string, ttir::Attr> a = {}) {
+  Value *make(OpKind k, std::vector<Value *> ops, Type t,
+              std::map<std::string, ttir::Attr> a = {}) {
     return b_.create1(k, std::move(ops), std::move(t), std::move(a));
   }
 
@@ -94,17 +97,21 @@ class Rewriter {
     Value *sum = nullptr, *mask = nullptr;
     for (size_t k = 0; k < d.block.size(); ++k) {
       std::vector<int64_t> s = {d.block[k]};
-      Value *r = make(OpKind::MakeRange, {}, Type(Elem::I32, s), {{"start", int64_t(0)}, {"end", d.block[k]}});
+      Value *r = make(OpKind::MakeRange, {}, Type(Elem::I32, s),
+                      {{"start", int64_t(0)}, {"end", d.block[k]}});
       Value *idx = make(OpKind::AddI, {r, make(OpKind::Splat, {d.offsets[k]}, Type(Elem::I32, s))},
                         Type(Elem::I32, s));
       Value *idx64 = make(OpKind::ExtSI, {idx}, Type(Elem::I64, s));
-      Value *term = make(OpKind::MulI, {idx64, make(OpKind::Splat, {d.strides[k]}, Type(Elem::I64, s))},
-                         Type(Elem::I64, s));
+      Value *term =
+          make(OpKind::MulI, {idx64, make(OpKind::Splat, {d.strides[k]}, Type(Elem::I64, s))},
+               Type(Elem::I64, s));
       term = spread(term, k, d.block);
       sum = sum ? make(OpKind::AddI, {sum, term}, Type(Elem::I64, d.block)) : term;
       if (std::find(check.begin(), check.end(), int64_t(k)) == check.end()) continue;
-      Value *lo = make(OpKind::CmpI, {idx, make(OpKind::Splat, {b_.int_const(0, Type(Elem::I32))}, Type(Elem::I32, s))},
-                       Type(Elem::I1, s), {{"predicate", std::string("sge")}});
+      Value *lo =
+          make(OpKind::CmpI,
+               {idx, make(OpKind::Splat, {b_.int_const(0, Type(Elem::I32))}, Type(Elem::I32, s))},
+               Type(Elem::I1, s), {{"predicate", std::string("sge")}});
       Value *hi = make(OpKind::CmpI, {idx64, make(OpKind::Splat, {d.shape[k]}, Type(Elem::I64, s))},
                        Type(Elem::I1, s), {{"predicate", std::string("slt")}});
       Value *in = spread(make(OpKind::AndI, {lo, hi}, Type(Elem::I1, s)), k, d.block);
@@ -181,9 +188,11 @@ class Rewriter {
         break;
     }
     for (auto *v : op.operands)
-      if (v->type.is_block_ptr()) fail(op, "block pointers as operands of this op are not supported");
+      if (v->type.is_block_ptr())
+        fail(op, "block pointers as operands of this op are not supported");
     for (auto &r : op.results)
-      if (r->type.is_block_ptr()) fail(op, "block pointers as results of this op are not supported");
+      if (r->type.is_block_ptr())
+        fail(op, "block pointers as results of this op are not supported");
     std::vector<Value *> ops;
     for (auto *v : op.operands) ops.push_back(m(v));
     std::vector<Type> rts;

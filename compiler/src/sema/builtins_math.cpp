@@ -25,16 +25,15 @@ SValue arg(const std::string &fn, const std::vector<SValue> &args, const Kwargs 
   if (i < args.size()) return args[i];
   for (auto &[k, v] : kw)
     if (k == name) return v;
-  if (required)
-    throw UserError(fn + "() missing 1 required positional argument: '" + name + "'");
+  if (required) throw UserError(fn + "() missing 1 required positional argument: '" + name + "'");
   return SValue::none();
 }
 
 void check_arity(const std::string &fn, const std::vector<SValue> &args, const Kwargs &kw,
                  const std::vector<std::string> &names) {
   if (args.size() > names.size())
-    throw UserError(fn + "() takes " + std::to_string(names.size()) +
-                    " positional arguments but " + std::to_string(args.size()) + " were given");
+    throw UserError(fn + "() takes " + std::to_string(names.size()) + " positional arguments but " +
+                    std::to_string(args.size()) + " were given");
   for (auto &[k, v] : kw) {
     (void)v;
     bool known = false;
@@ -52,8 +51,8 @@ class Math {
   SValue fp(SValue x, const std::string &name) {
     x = S.to_tensor(x);
     if (x.type.sc != Sc::F32 && x.type.sc != Sc::F64)
-      throw UserError("Expected dtype ['fp32', 'fp64'] but got " + sc_name(x.type.sc) +
-                      " (in tl." + name + ")");
+      throw UserError("Expected dtype ['fp32', 'fp64'] but got " + sc_name(x.type.sc) + " (in tl." +
+                      name + ")");
     return x;
   }
   SValue exp(SValue x) { return S.math(OpKind::Exp, "exp", x, true); }
@@ -115,12 +114,13 @@ class Math {
   SValue pow(SValue x, SValue y) {
     x = S.to_tensor(x);
     if (!y.is_tensor()) y = S.constant(y, x.type.elem());
-    SValue r = S.math(OpKind::Exp2, "exp2", S.mul(y, S.math(OpKind::Log2, "log2", S.abs(x), true)),
-                      true);
+    SValue r =
+        S.math(OpKind::Exp2, "exp2", S.mul(y, S.math(OpKind::Log2, "log2", S.abs(x), true)), true);
     SValue fy = S.math(OpKind::Floor, "floor", y, true);
     SValue y_int = eq(fy, y);
     SValue half = S.mul(y, num(0.5));
-    SValue odd = S.logical(true, y_int, S.compare(CmpKind::Ne, S.math(OpKind::Floor, "floor", half, true), half));
+    SValue odd = S.logical(
+        true, y_int, S.compare(CmpKind::Ne, S.math(OpKind::Floor, "floor", half, true), half));
     SValue neg_x = S.where(y_int, S.where(odd, S.neg(r), r), num(std::nan("")));
     r = S.where(lt(x, num(0)), neg_x, r);
     r = S.where(eq(y, num(0)), num(1), r);
@@ -135,9 +135,9 @@ class Math {
 std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
                                     const std::vector<SValue> &args, const Kwargs &kw) {
   static const std::set<std::string> unary = {
-      "log1p", "expm1", "tan",  "sinh", "cosh",      "asin",      "acos",  "atan", "trunc",
-      "round", "rint",  "nearbyint", "isnan", "isinf", "signbit", "neg", "recip", "fast_expf",
-      "fast_logf"};
+      "log1p",   "expm1", "tan",   "sinh",      "cosh",      "asin",  "acos",
+      "atan",    "trunc", "round", "rint",      "nearbyint", "isnan", "isinf",
+      "signbit", "neg",   "recip", "fast_expf", "fast_logf"};
   Math m(S);
   if (unary.count(n)) {
     check_arity(n, args, kw, {"x"});
@@ -183,7 +183,8 @@ std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
   if (n == "xor_sum") {
     check_arity(n, args, kw, {"input", "axis", "keep_dims"});
     SValue x = S.to_tensor(arg(n, args, kw, 0, "input", true));
-    if (!x.type.is_int()) throw UserError("xor_sum only supported for integers, got " + x.type.str());
+    if (!x.type.is_int())
+      throw UserError("xor_sum only supported for integers, got " + x.type.str());
     SValue ax = arg(n, args, kw, 1, "axis", false), kd = arg(n, args, kw, 2, "keep_dims", false);
     int64_t axis = 0;
     if (ax.kind == K::None)

@@ -86,10 +86,10 @@ SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
   if (base.kind == K::Func && base.func.builtin) {
     std::string path = base.func.name + "." + attr;
     // Canonical module prefixes.
-    for (std::string pre : {"triton.language.", "tl.", "tl.math.", "triton.language.math.",
-                            "tl.extra.cuda.libdevice.", "tl.extra.libdevice.", "libdevice.",
-                            "triton.language.extra.libdevice.",
-                            "triton.language.extra.cuda.libdevice."}) {
+    for (std::string pre :
+         {"triton.language.", "tl.", "tl.math.", "triton.language.math.",
+          "tl.extra.cuda.libdevice.", "tl.extra.libdevice.", "libdevice.",
+          "triton.language.extra.libdevice.", "triton.language.extra.cuda.libdevice."}) {
       if (path.rfind(pre, 0) == 0 && path.find('.', pre.size()) == std::string::npos) {
         std::string name = path.substr(pre.size());
         if (auto sc = sc_from_name(name); sc && name != "int" && name != "float" &&

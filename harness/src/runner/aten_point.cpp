@@ -179,7 +179,6 @@ std::string call_text(const Call &c) {
   return s + ")";
 }
 
-
 // The workload's kernel libraries: `library` (or the shipped one), then
 // extra_libraries in order; an overload's kernel comes from the first that has it.
 class LibrarySet {
@@ -242,7 +241,8 @@ class LaunchTally {
 Value host_value(Executor &ex, const WrapperValue &w) {
   switch (w.kind) {
     case WrapperValue::Kind::Tensor:
-      if (w.tensor.numel() == 0) return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
+      if (w.tensor.numel() == 0)
+        return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
       return Value::of_tensor(ex.copy_out(w.tensor));
     case WrapperValue::Kind::List:
     case WrapperValue::Kind::Tuple: {
@@ -286,8 +286,7 @@ bool trace_is_chained(const std::vector<AtenCall> &calls) {
 // A call whose producer did not run gets a seeded stand-in of the recorded
 // shape (counted in the point's reason).
 void run_chained_trace(const Workload &w, const LibrarySet &library,
-                       const model::ChipParams &params,
-                       PointResult &r, Value *last_output) {
+                       const model::ChipParams &params, PointResult &r, Value *last_output) {
   const std::vector<AtenCall> &calls = w.calls;
   const size_t n = calls.size();
   // Last call that reads each output / input (an unread output dies with its call).
@@ -311,7 +310,7 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
   compiler::InterpExecutor interp;
   TraceInputs inputs(w.seed);
   LaunchTally tally(r);
-  std::vector<std::vector<WrapperValue>> produced(n);
+  std::vector<std::vector<WrapperValue> > produced(n);
   std::map<uint64_t, WrapperValue> dev_inputs;
   std::set<compiler::BufferId> owned;
   size_t failed = 0, stand_ins = 0;
@@ -371,7 +370,7 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
     try {
       std::mt19937_64 rng(w.seed * 1000003 + i);
       std::vector<WrapperValue> args;
-      std::vector<std::pair<std::string, WrapperValue>> kwargs;
+      std::vector<std::pair<std::string, WrapperValue> > kwargs;
       for (const auto &a : calls[i].args) {
         call.args.emplace_back();
         args.push_back(arg(a, rng, call.args.back()));
@@ -571,8 +570,7 @@ namespace opforge::harness {
 
 Value run_workload_last_output(const Scenario &s, const Workload &w,
                                const model::ChipParams &params, PointResult &r) {
-  if (!is_aten_family(w.kind))
-    throw Error("workload '" + w.name + "' does not run ATen calls");
+  if (!is_aten_family(w.kind)) throw Error("workload '" + w.name + "' does not run ATen calls");
   Value last;
   detail::run_aten_workload(s, w, params, r, &last);
   return last;

@@ -106,8 +106,8 @@ void pivot_section(std::ostringstream &out, const std::vector<PointRow> &pts,
   if (columns.size() < 2) return;
   std::string names;
   for (const auto &f : fields) names += (names.empty() ? "" : "/") + f;
-  out << "\nper workload: status and cycles at each " << names << " (change against "
-      << columns[0] << "; a failed point that ran shows its cycles)\n";
+  out << "\nper workload: status and cycles at each " << names << " (change against " << columns[0]
+      << "; a failed point that ran shows its cycles)\n";
   std::vector<std::string> head = {"workload"};
   head.insert(head.end(), columns.begin(), columns.end());
   Table rows;
@@ -124,8 +124,8 @@ void pivot_section(std::ostringstream &out, const std::vector<PointRow> &pts,
       if (p->cycles) {
         cellv += " " + std::to_string(p->cycles);
         if (base && base->cycles && p != base)
-          cellv += fmt(" (%+.1f%%)", 100.0 * (double(p->cycles) - double(base->cycles)) /
-                                         double(base->cycles));
+          cellv += fmt(" (%+.1f%%)",
+                       100.0 * (double(p->cycles) - double(base->cycles)) / double(base->cycles));
       }
       row.push_back(cellv);
     }
@@ -179,9 +179,12 @@ void ops_section(std::ostringstream &out, const std::filesystem::path &results,
       a.cycles += o.cycles;
       a.launches += o.launches;
       total += o.cycles;
-      if (o.status == "ok") ++a.ok, ++ok;
-      else if (o.status == "unsupported") ++a.unsupported, ++unsupported;
-      else ++a.failed;
+      if (o.status == "ok")
+        ++a.ok, ++ok;
+      else if (o.status == "unsupported")
+        ++a.unsupported, ++unsupported;
+      else
+        ++a.failed;
     }
     out << "\npoint " << p.index << " (" << p.workload << (p.axes.empty() ? "" : ", " + p.axes)
         << "): " << r.ops.size() << " calls, " << ok << " ok, " << unsupported
@@ -189,8 +192,9 @@ void ops_section(std::ostringstream &out, const std::filesystem::path &results,
         << total << " cycles = " << fmt("%.2f us", double(total) / (p.clock_ghz * 1e3)) << " at "
         << fmt("%g GHz", p.clock_ghz) << "\n";
     std::vector<std::pair<std::string, Agg>> sorted(agg.begin(), agg.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto &a, const auto &b) { return a.second.cycles > b.second.cycles; });
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
+      return a.second.cycles > b.second.cycles;
+    });
     Table rows;
     for (const auto &[op, a] : sorted)
       rows.push_back({op, std::to_string(a.calls), std::to_string(a.ok), std::to_string(a.failed),
@@ -238,9 +242,9 @@ std::string format_report(const std::filesystem::path &results, bool all_calls) 
     if (!fields_known) {
       for (auto it = axes.begin(); it != axes.end(); ++it) fields.push_back(it.key());
       head.insert(head.end(), fields.begin(), fields.end());
-      for (const char *h : {"status", "cycles", "sim_us", "speedup", "instr",
-                            "util core/dma/dpe/sfu/dram",
-                            "bytes lmem/sram/dram", "sram_hit", "roofline", "reason"})
+      for (const char *h :
+           {"status", "cycles", "sim_us", "speedup", "instr", "util core/dma/dpe/sfu/dram",
+            "bytes lmem/sram/dram", "sram_hit", "roofline", "reason"})
         head.push_back(h);
       fields_known = true;
     }

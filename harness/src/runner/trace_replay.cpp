@@ -91,8 +91,8 @@ void flatten_tensors(const Value &v, std::vector<Value> &out) {
 Value substitute_output(const AtenCall &producer, size_t output, uint64_t seed) {
   if (output >= producer.outputs.size())
     throw Error("output " + std::to_string(output) + " of " + producer.op +
-                " was not recorded in the trace (re-capture it with "
-                "scripts/capture-model-trace.py)",
+                    " was not recorded in the trace (re-capture it with "
+                    "scripts/capture-model-trace.py)",
                 ErrorContext{producer.where, "", {}, {}, {}});
   std::mt19937_64 rng(seed * 7919 + 0x51ed27ull * (output + 1));
   return Value::of_tensor(spec_tensor(producer.outputs[output], rng));

@@ -102,7 +102,8 @@ void check_call_spec(const json &spec, const std::string &file, const std::strin
       fail(file, path, "a tensor comes either 'from' an earlier call or is an 'input', not both");
     if (spec.contains("from")) {
       const json &f = spec["from"];
-      if (!f.is_array() || f.size() != 2 || !f[0].is_number_unsigned() || !f[1].is_number_unsigned())
+      if (!f.is_array() || f.size() != 2 || !f[0].is_number_unsigned() ||
+          !f[1].is_number_unsigned())
         fail(file, path + "/from", "expected [call, output] (non-negative integers)");
     }
     if (spec.contains("input") && !spec["input"].is_number_unsigned())

@@ -11,8 +11,8 @@ CompareOptions call_compare_options(const Call &call, const Corpus *corpus) {
   auto override_tol = corpus->tolerance(call.opinfo, call.dtype);
   if (!override_tol) return options;
   Tolerance def = default_tolerance(call.dtype);
-  options.tolerance = Tolerance{std::max(def.atol, override_tol->atol),
-                                std::max(def.rtol, override_tol->rtol)};
+  options.tolerance =
+      Tolerance{std::max(def.atol, override_tol->atol), std::max(def.rtol, override_tol->rtol)};
   return options;
 }
 

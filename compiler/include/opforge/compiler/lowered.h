@@ -41,7 +41,7 @@ struct LoweredKernelPlan {
   // element 0 (a_ptrs += BLOCK_K * stride costs one add, not a block update).
   std::set<const ttir::Value *> carried_affine;
   int64_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;  // largest DPE command
-  int64_t local_mem_bytes = 0;                   // sum of buffer sizes (DMA buffers included)
+  int64_t local_mem_bytes = 0;  // sum of buffer sizes (DMA buffers included)
   // The copy of the kernel `function` points to when block pointers were
   // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
   std::shared_ptr<const ttir::Function> expanded;

@@ -38,7 +38,7 @@ struct AtenCall {
   nlohmann::json args;     // list of call specs
   nlohmann::json kwargs;   // object of call specs
   nlohmann::json outputs;  // traces: the recorded outputs' {"shape", "dtype"} (may be empty)
-  std::string where;      // file and JSON path, for errors
+  std::string where;       // file and JSON path, for errors
 };
 
 struct Workload {
@@ -58,7 +58,7 @@ struct Workload {
   std::string library;     // kernel library directory ("" : the shipped one)
   // Directories searched, in order, for the overloads `library` has no kernel for.
   std::vector<std::string> extra_libraries;
-  uint64_t seed = 0;       // random inputs
+  uint64_t seed = 0;  // random inputs
 };
 
 // Workload kinds that run ATen overloads through the kernel library.
