@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 
 #include "opforge/support/dtype.h"
@@ -72,10 +73,12 @@ struct Bench {
   uint32_t grid;
   double bytes, flops, peak_flops_per_cycle;  // peak of the unit used, whole chip
   bool report_unit_peak = false;              // print FLOPs / peak / simulated too
+  const char *kernel = "";                    // empty: the file's first @triton.jit function
 };
 
 void run(model::Device &dev, const Bench &b) {
   CompileOptions o;
+  o.kernel = b.kernel;
   o.knobs = Knobs::from_env();  // OPFORGE_DUMP_IR_DIR shows each stage
   o.target.dpe_tile_m = dev.params().dpe.tile_max_m;
   o.target.dpe_tile_n = dev.params().dpe.tile_max_n;
@@ -103,6 +106,10 @@ void run(model::Device &dev, const Bench &b) {
       std::make_shared<KernelBinary>(link_kernel_binary(asm_text, plan, o.spec.key(), o.target));
   auto t4 = clock::now();
   double compile_ms = ms(t0, t4);
+  if (!o.knobs.dump_ir_dir.empty()) {  // the stages this program runs itself
+    std::ofstream(o.knobs.dump_ir_dir + "/" + s.kernel + ".llir.txt") << ir;
+    std::ofstream(o.knobs.dump_ir_dir + "/" + s.kernel + ".asm.txt") << llvm_ir_to_asm(ir, o.target);
+  }
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
   std::vector<ArgValue> values;
@@ -209,7 +216,7 @@ int main(int argc, char **argv) {
          vec_flops},
         {"layer_norm",
          "layer_norm.py",
-         "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
+         "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,M=i32,N=i32,eps=fp32",
          {"BLOCK_SIZE=1024"},
          {{rows * cols},
           {rows * cols},
@@ -226,7 +233,7 @@ int main(int argc, char **argv) {
          vec_flops},
         {"argmax_rows",
          "argmax.py",
-         "x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32",
+         "x_ptr=*fp32,out_ptr=*i64,n_rows=i32,n_cols=i32,row_stride=i32",
          {"BLOCK_SIZE=1024"},
          {{rows * cols}, {rows * 2}, {0, cols}, {0, cols}},
          static_cast<uint32_t>(rows),

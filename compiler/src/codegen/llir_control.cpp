@@ -28,6 +28,16 @@ void Emitter::for_loop(const Operation &op) {
       slots.push_back(s);
     }
   }
+  // Affine loads of the next iteration are prefetched (llir_prefetch.cpp).
+  std::optional<RowPrefetch> pf = plan_row_prefetch(op);
+  if (pf) {
+    pf->ity = ity;
+    pf->step = scalar(op.operands[2]);
+    pf->ub = scalar(op.operands[1]);
+    row_prefetch_prologue(*pf, scalar(op.operands[0]), pf->ub, ity);
+  }
+  RowPrefetch *outer_prefetch = row_prefetch_;
+  row_prefetch_ = pf ? &*pf : nullptr;
   std::string ivs = alloca_of(ity);
   line("store " + ity + " " + scalar(op.operands[0]) + ", ptr " + ivs);
   std::string head = label(), bl = label(), exit = label();
@@ -54,6 +64,7 @@ void Emitter::for_loop(const Operation &op) {
       emit_op(*o);
   }
   memo_ = saved;
+  row_prefetch_ = outer_prefetch;
   // Stop before the induction variable would wrap past the bound.
   std::string next = emit("add " + ity + " " + iv + ", " + scalar(op.operands[2]));
   std::string last =
@@ -309,7 +320,9 @@ void Emitter::tree_reduce(const Operation &op) {
         line("store " + ty[j] + " " + to_buf(j, elem(op.operands[j], at)) + ", ptr " + tptr(j, at));
     });
   }
-  if (keep0 > 1) {
+  if (keep0 > 1 && rvv_levels_ok(op)) {
+    rvv_levels(op, tmp, keep0);
+  } else if (keep0 > 1) {
     // The other levels: one run-time loop over the level lengths (one copy
     // of the vectorized level loop instead of log2(len) of them).
     std::string cur_slot = alloca_of("i64");

@@ -51,14 +51,15 @@ Emitter::Geometry Emitter::geometry(const Value *ptr) {
 
 void Emitter::dma_issue(const std::string &src, const std::string &dst,
                         const std::string &row_bytes, const std::string &rows,
-                        const std::string &src_stride, const std::string &dst_stride, int tag) {
+                        const std::string &src_stride, const std::string &dst_stride,
+                        const std::string &tag) {
   std::string desc = alloca_of("i64", 6);
   const std::string fields[6] = {src, dst, row_bytes, rows, src_stride, dst_stride};
   for (int f = 0; f < 6; ++f)
     line("store i64 " + fields[f] + ", ptr " +
          emit("getelementptr i64, ptr " + desc + ", i64 " + std::to_string(f)));
   line("call void asm sideeffect \"" + dma_issue_asm() + "\", \"r,r,~{memory}\"(ptr " + desc +
-       ", i64 " + std::to_string(tag) + ")");
+       ", i64 " + tag + ")");
 }
 
 void Emitter::dma_wait(int tag) {
@@ -67,7 +68,7 @@ void Emitter::dma_wait(int tag) {
 }
 
 void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes,
-                        bool to_local, int tag) {
+                        bool to_local, const std::string &tag) {
   std::string lbase = emit("ptrtoint ptr " + local + " to i64");
   std::string eb = std::to_string(elem_bytes);
   std::string row_bytes = std::to_string(g.cols * elem_bytes);
@@ -191,6 +192,7 @@ void Emitter::branch(const std::string &cond, const std::function<void()> &then_
 }
 
 void Emitter::dma_load(const Operation &op) {
+  if (row_prefetch_ && row_prefetch_->slots.count(&op)) return row_prefetched_load(op);
   const Value *v = op.result(), *ptr = op.operands[0];
   const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
@@ -209,7 +211,7 @@ void Emitter::dma_load(const Operation &op) {
     raw = emit("select i1 " + odd + ", ptr " + other_buf + ", ptr " + raw);
   }
   Geometry g = geometry(ptr);
-  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, kLoadTag); };
+  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, std::to_string(kLoadTag)); };
   auto partial = [&] {
     loop_nest(v->type.shape, [&](const Idx &idx) {
       std::string rp =
@@ -254,7 +256,7 @@ void Emitter::dma_store(const Operation &op) {
     });
   }
   Geometry g = geometry(ptr);
-  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), false, kStoreTag); };
+  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), false, std::to_string(kStoreTag)); };
   auto partial = [&] {
     loop_nest(shape, [&](const Idx &idx) {
       when(val(mask, idx), [&] {
@@ -271,6 +273,8 @@ void Emitter::dma_store(const Operation &op) {
 }
 
 void Emitter::flush_loads() {
+  for (auto &t : pending_tags_) dma_wait_value(t);
+  pending_tags_.clear();
   if (!pending_loads_) return;
   dma_wait(kLoadTag);
   pending_loads_ = false;

@@ -82,7 +82,7 @@ std::string Emitter::run() {
     uint32_t bytes = plan_.args.back().offset_bytes + plan_.args.back().size_bytes;
     args_ = alloca_of("i64", (bytes + 7) / 8);
     dma_issue(emit("ptrtoint ptr %args to i64"), emit("ptrtoint ptr " + args_ + " to i64"),
-              std::to_string(bytes), "1", "0", "0", kArgTag);
+              std::to_string(bytes), "1", "0", "0", std::to_string(kArgTag));
     dma_wait(kArgTag);
   }
   for (size_t i = 0; i < f.body->args.size(); ++i)

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -143,6 +144,15 @@ class Emitter {
   void reduce(const Operation &op);
   // A reduction in the interpreter's tree order, one vectorizable loop per level.
   void tree_reduce(const Operation &op);
+  // Levels after the first as strip-mined RVV loops (llir_rvv.cpp): when
+  // rvv_levels_ok, no level has a scalar remainder.
+  bool rvv_levels_ok(const Operation &op) const;
+  void rvv_levels(const Operation &op, const std::vector<std::string> &tmp, int64_t keep0);
+  std::vector<std::string> rvv_combine(const ttir::Block &region,
+                                       const std::vector<std::string> &args, int lmul,
+                                       const std::string &vl);
+  std::string rvv_type(Elem e, int lmul) const;  // <vscale x 2*lmul x T> for 32-bit T
+  std::string rvv_all_true(int lmul) const;      // an all-true mask constant
 
   void dot(const Operation &op);
   void dpe_dot(const Operation &op);
@@ -188,11 +198,12 @@ class Emitter {
   // Issues the DMAs copying the block between global memory (`g`) and the
   // row-major local buffer `local` (`to_local`: global -> local), with `tag`.
   void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
-                 int tag);
+                 const std::string &tag);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
-                 const std::string &dst_stride, int tag);
+                 const std::string &dst_stride, const std::string &tag);
   void dma_wait(int tag);
+  void dma_wait_value(const std::string &tag);  // a run-time i64 tag
   // i1: every element of the mask block holds.
   // (May be false when not every element was proved to hold: callers then
   // take their masked element path.)
@@ -206,6 +217,28 @@ class Emitter {
   void dma_store(const Operation &op);
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();
+
+  // ---- prefetch of the next iteration's loads in scf.for (llir_prefetch.cpp)
+  struct RowPrefetch {
+    const ttir::Block *body = nullptr;
+    std::vector<const Operation *> loads;   // prefetched affine loads
+    std::vector<const Operation *> stores;  // the body's stores (overlap check)
+    std::string ity, step, ub;              // induction type, step and bound
+    struct Slots {
+      std::string buf[2], parity, ready;
+    };
+    std::map<const Operation *, Slots> slots;
+  };
+  std::optional<RowPrefetch> plan_row_prefetch(const Operation &loop_op);
+  void at_iteration(const ttir::Block &body, const std::string &iv,
+                    const std::function<void()> &fn);
+  std::pair<std::string, std::string> access_range(const Value *ptr, int64_t elem_bytes);
+  void load_block_into(const Operation &op, const std::string &buf, const std::string &tag);
+  void row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
+                         const std::string &ity);
+  void row_prefetched_load(const Operation &op);
+  RowPrefetch *row_prefetch_ = nullptr;       // the loop whose body is being emitted, if it prefetches
+  std::vector<std::string> pending_tags_;  // prefetch tags to wait for before reading buffers
   // Does emitting `op` read block buffers (so pending DMA loads must land)?
   bool reads_buffers(const Operation &op) const;
 
@@ -238,6 +271,7 @@ class Emitter {
   bool pending_dpe_ = false;
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
   static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
+  static constexpr int kPrefetchTag0 = 4, kPrefetchTag1 = 5;
   std::string args_ = "%args";  // the argument block (a local copy)
 };
 

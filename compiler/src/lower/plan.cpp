@@ -97,6 +97,7 @@ class Planner {
     for (auto *op : plan_.dma_stores)
       plan_.local_mem_bytes +=
           op->operands[0]->type.numel() * memory_elem_bytes(op->operands[0]->type.pointee);
+    plan_row_prefetches(plan_);
     return std::move(plan_);
   }
 

@@ -1,4 +1,5 @@
-"""Row-wise argmax over the last dimension with tl.argmax, for argmax.default."""
+"""Row-wise argmax over the last dimension with tl.argmax, for argmax.default (one program
+per row, and a persistent variant whose programs loop over rows, which the wrapper uses)."""
 import torch
 import triton
 import triton.language as tl
@@ -12,6 +13,17 @@ def argmax_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK_SIZE: tl.constexpr):
     x = tl.load(x_ptr + row * row_stride + cols, mask=mask, other=-float('inf'))
     idx = tl.argmax(x, axis=0)
     tl.store(out_ptr + row, idx.to(tl.int64))
+
+
+@triton.jit
+def argmax_rows_kernel(x_ptr, out_ptr, n_rows, n_cols, row_stride, BLOCK_SIZE: tl.constexpr):
+    # Persistent form: each program takes rows pid, pid + num_programs, ...
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        x = tl.load(x_ptr + row * row_stride + cols, mask=mask, other=-float('inf'))
+        idx = tl.argmax(x, axis=0)
+        tl.store(out_ptr + row, idx.to(tl.int64))
 
 
 def argmax_default(self, dim=None, keepdim=False):
@@ -30,5 +42,6 @@ def argmax_default(self, dim=None, keepdim=False):
     if n_rows == 0:
         return out.reshape(out_shape)
     BLOCK_SIZE = triton.next_power_of_2(n_cols)
-    argmax_kernel[(n_rows, )](x2, out, n_cols, x2.stride(0), BLOCK_SIZE=BLOCK_SIZE)
+    num_programs = min(n_rows, 64)
+    argmax_rows_kernel[(num_programs, )](x2, out, n_rows, n_cols, x2.stride(0), BLOCK_SIZE=BLOCK_SIZE)
     return out.reshape(out_shape)

@@ -1,4 +1,5 @@
-"""Layer-norm forward (Triton tutorial 05): one program per row, mean/var reductions."""
+"""Layer-norm forward (Triton tutorial 05): one program per row, mean/var reductions; a
+persistent variant (programs loop over rows) for rows that fit one block."""
 import torch
 import triton
 import triton.language as tl
@@ -52,6 +53,38 @@ def _layer_norm_fwd_fused(
         tl.store(Y + cols, y, mask=mask)
 
 
+@triton.jit
+def _layer_norm_fwd_rows(
+    X,  # pointer to the input
+    Y,  # pointer to the output
+    W,  # pointer to the weights
+    B,  # pointer to the biases
+    Mean,  # pointer to the mean
+    Rstd,  # pointer to the 1/std
+    stride,  # how much to increase the pointer when moving by 1 row
+    M,  # number of rows in X
+    N,  # number of columns in X (N <= BLOCK_SIZE)
+    eps,  # epsilon to avoid division by zero
+    BLOCK_SIZE: tl.constexpr,
+):
+    # Persistent form for rows that fit one block: each program normalizes
+    # rows pid, pid + num_programs, ...; the weights and biases are loaded once.
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < N
+    w = tl.load(W + cols, mask=mask)
+    b = tl.load(B + cols, mask=mask)
+    for row in tl.range(tl.program_id(0), M, tl.num_programs(0)):
+        x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+        mean = tl.sum(x, axis=0) / N
+        xc = tl.where(mask, x - mean, 0.)
+        var = tl.sum(xc * xc, axis=0) / N
+        rstd = 1 / tl.sqrt(var + eps)
+        tl.store(Mean + row, mean)
+        tl.store(Rstd + row, rstd)
+        y = (x - mean) * rstd * w + b
+        tl.store(Y + row * stride + cols, y, mask=mask)
+
+
 def native_layer_norm_default(input, normalized_shape, weight, bias, eps):
     assert len(normalized_shape) == 1, "only the last dimension is normalized"
     assert weight is not None and bias is not None, "weight and bias are required"
@@ -68,8 +101,16 @@ def native_layer_norm_default(input, normalized_shape, weight, bias, eps):
     # Less than 64KB per feature: enqueue fused kernel
     MAX_FUSED_SIZE = 65536 // x.element_size()
     BLOCK_SIZE = min(MAX_FUSED_SIZE, triton.next_power_of_2(N))
-    _layer_norm_fwd_fused[(M, )](
-        x_arg, y, weight, bias, mean, rstd,
-        x_arg.stride(0), N, eps,
-        BLOCK_SIZE=BLOCK_SIZE)
+    if N <= BLOCK_SIZE:
+        # A row fits one block: persistent programs, one per PE at most.
+        num_programs = min(M, 64)
+        _layer_norm_fwd_rows[(num_programs, )](
+            x_arg, y, weight, bias, mean, rstd,
+            x_arg.stride(0), M, N, eps,
+            BLOCK_SIZE=BLOCK_SIZE)
+    else:
+        _layer_norm_fwd_fused[(M, )](
+            x_arg, y, weight, bias, mean, rstd,
+            x_arg.stride(0), N, eps,
+            BLOCK_SIZE=BLOCK_SIZE)
     return y, mean.reshape(stat_shape), rstd.reshape(stat_shape)

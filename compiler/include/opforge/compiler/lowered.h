@@ -42,6 +42,10 @@ struct LoweredKernelPlan {
   std::set<const ttir::Value *> carried_affine;
   int64_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;  // largest DPE command
   int64_t local_mem_bytes = 0;  // sum of buffer sizes (DMA buffers included)
+  // DMA loads in the body of a loop without carried values (a persistent
+  // loop over rows) whose next-iteration block is prefetched into a second
+  // buffer while the current one is computed (lower/row_prefetch.cpp).
+  std::set<const ttir::Operation *> row_prefetched_loads;
   // The copy of the kernel `function` points to when block pointers were
   // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
   std::shared_ptr<const ttir::Function> expanded;
@@ -77,5 +81,14 @@ bool is_sfu_block_op(const ttir::Operation &op);
 int64_t memory_elem_bytes(ttir::Elem e);
 // Bytes one element of `e` takes in a block buffer (i1 as a byte, fp16/bf16 as fp32).
 int64_t buffer_elem_bytes(ttir::Elem e);
+
+// Marks plan.row_prefetched_loads (lower/row_prefetch.cpp) and adds their
+// second buffers to plan.local_mem_bytes.
+void plan_row_prefetches(LoweredKernelPlan &plan);
+// Whether `v` can be evaluated for another iteration of the loop whose body
+// is `body`: the induction variable, a value from outside the loop (not a
+// buffer), or a pure fused op of the body over such values.
+bool iteration_computable(const ttir::Value *v, const ttir::Block &body,
+                          const LoweredKernelPlan &plan);
 
 }  // namespace opforge::compiler
