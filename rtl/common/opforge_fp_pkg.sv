@@ -195,6 +195,224 @@ package opforge_fp_pkg;
     return fma16_dec(decode_op16(a, fp16), decode_op16(b, fp16), c, fp16, tie_away);
   endfunction
 
+  // ---- The MAC array's fast path: operands decoded once at the array edge,
+  // accumulators kept unpacked between multiply-adds. ----
+  //
+  // Exponents here are unsigned, offset by EXP_K (so that every compare is
+  // an unsigned one: Verilator widens signed compares to 64 bits).
+  //
+  // An unpacked fp32 accumulator: value = (-1)^s * m * 2^(e - EXP_K - 150)
+  // with m normalized (m[23] set; e - EXP_K is the biased fp32 exponent,
+  // below 1 for subnormals, down to -22), so {e, m} orders magnitudes;
+  // a zero is e == 0, m == 0; infinity e == EXP_K + 255 with m == 2^23, NaN
+  // the same e with m[22] set.
+  //
+  // An edge operand (edge_op16): sign, 11-bit significand with its leading
+  // one at bit 10 (subnormals pre-normalized; 0 for a zero), the exponent of
+  // that leading one with a per-side offset (A: EXP_A_OFF, zero 1; B:
+  // EXP_B_OFF, zero 0) so that a product's exponent is ea + eb (+1 when the
+  // significand product carries), and a special bit for NaN/infinity. A
+  // zero operand's product lies above a zero accumulator and below every
+  // nonzero value.
+  localparam logic [31:0] EXP_K = 32'd8192;
+  localparam logic [31:0] EXP_B_OFF = 32'd512;
+  localparam logic [31:0] EXP_A_OFF = EXP_K + 32'd127 - EXP_B_OFF;
+  localparam logic [31:0] EXP_SPECIAL = EXP_K + 32'd255;
+
+  typedef struct packed {
+    logic        special;  // NaN or infinity
+    logic        sign;
+    logic [10:0] m;
+    logic [31:0] e;
+  } edge_op_t;
+
+  // Decode a bf16 (fp16 = 0) or fp16 (fp16 = 1) operand of the A side
+  // (a_side = 1) or the B side for the fast path.
+  function automatic edge_op_t edge_op16(input logic [15:0] v, input logic fp16,
+                                         input logic a_side);
+    edge_op_t o;
+    logic [10:0] f;
+    logic [31:0] off;
+    int lead;
+    off = a_side ? EXP_A_OFF : EXP_B_OFF;
+    o.sign = v[15];
+    if (fp16) begin
+      o.special = v[14:10] == 5'h1F;
+      f = {v[14:10] != 5'd0, v[9:0]};
+      o.e = off + 32'(v[14:10]) - 32'd15;
+    end else begin
+      o.special = v[14:7] == 8'hFF;
+      f = {v[14:7] != 8'd0, v[6:0], 3'd0};
+      o.e = off + 32'(v[14:7]) - 32'd127;
+    end
+    if (f == 11'd0) begin
+      o.e = a_side ? 32'd1 : 32'd0;
+    end else if (!f[10]) begin
+      // Subnormal, f * 2^-24 (fp16) or f * 2^-136 (bf16): leading one up to bit 10.
+      lead = msb_pos24({13'd0, f});
+      f = f << (10 - lead);
+      o.e = off + 32'(lead) - (fp16 ? 32'd24 : 32'd136);
+    end
+    o.m = f;
+    return o;
+  endfunction
+
+  // Unpack an fp32 pattern into (s, e, m).
+  function automatic void acc_unpack(input logic [31:0] c, output logic s, output logic [31:0] e,
+                                     output logic [23:0] m);
+    int lead;
+    s = c[31];
+    m = {1'b1, c[22:0]};
+    e = EXP_K + 32'(c[30:23]);
+    if (c[30:23] == 8'd0) begin
+      if (c[22:0] == 23'd0) begin
+        m = 24'd0;
+        e = 32'd0;
+      end else begin
+        lead = msb_pos24({1'b0, c[22:0]});
+        m = {1'b0, c[22:0]} << (23 - lead);
+        e = EXP_K + 32'(lead) - 32'd22;
+      end
+    end
+  endfunction
+
+  // Pack an unpacked accumulator back to its fp32 pattern (e[7:0] is the
+  // exponent field where e > EXP_K: EXP_K is a multiple of 256).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [31:0] acc_pack(input logic s, input logic [31:0] e,
+                                           input logic [23:0] m);
+    if (e <= EXP_K) return {s, 8'd0, 23'(m >> (EXP_K + 32'd1 - e))};  // subnormal or zero
+    return {s, e[7:0], m[22:0]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // Position of the leading one of a nonzero 32-bit value.
+  function automatic logic [31:0] msb_pos32(input logic [31:0] v);
+    logic [31:0] x, p;
+    x = v;
+    p = 32'd0;
+    if (x[31:16] != 16'd0) begin p = 32'd16; x = x >> 16; end
+    if (x[15:8] != 8'd0) begin p = p + 32'd8; x = x >> 8; end
+    if (x[7:4] != 4'd0) begin p = p + 32'd4; x = x >> 4; end
+    if (x[3:2] != 2'd0) begin p = p + 32'd2; x = x >> 2; end
+    if (x[1]) p = p + 32'd1;
+    return p;
+  endfunction
+
+  // acc = fmaf(a, b, acc) for finite edge operands a (A side) and b (B side)
+  // and a finite unpacked accumulator (s, e, m): one rounding, nearest-even
+  // (ties away from zero when tie_away is set: the injected fault).
+  //
+  // The product of two 11-bit significands with leading ones at bit 10 is
+  // exact in 22 bits with its leading one at bit 20 or 21: one conditional
+  // shift puts it at bit 23, as the accumulator's. The larger magnitude x
+  // sits at bits 30:7 of a 32-bit window, the smaller y is shifted right by
+  // the exponent difference with everything shifted out jammed into bit 0.
+  // That window is enough: an add carries at most into bit 31 and a
+  // subtract with a shift of 2 or more loses at most one leading bit, so the
+  // 24 kept bits end at bit 6 or above and the guard bit and the bits below
+  // it (where the jam lives) round as the exact sum would; a subtract with a
+  // shift of 0 or 1 loses nothing (7 spare bits) and is exact. Only that
+  // case needs the full leading-one search.
+  function automatic void mac16(input logic sa, input logic [10:0] ma, input logic [31:0] ea,
+                                input logic sb, input logic [10:0] mb, input logic [31:0] eb,
+                                inout logic s, inout logic [31:0] e, inout logic [23:0] m,
+                                input logic tie_away);
+    logic [21:0] pm;
+    logic [23:0] mp, mx, my;
+    logic sp, swap, sx, sub, g, st, right;
+    logic [31:0] ep, ex, d, lead, amt, xw, yf, yw, sum, kept;
+    pm = 22'({11'd0, ma} * {11'd0, mb});
+    sp = sa ^ sb;
+    mp = pm[21] ? {pm, 2'd0} : {pm[20:0], 3'd0};
+    ep = ea + eb + 32'(pm[21]);
+    swap = (e > ep) || (e == ep && m > mp);
+    mx = swap ? m : mp;
+    my = swap ? mp : m;
+    ex = swap ? e : ep;
+    d = swap ? e - ep : ep - e;
+    sx = swap ? s : sp;
+    sub = s != sp;
+    if (d > 32'd31) d = 32'd31;
+    xw = {1'b0, mx, 7'd0};
+    yf = {1'b0, my, 7'd0};
+    yw = yf >> d[4:0];
+    st = (yw << d[4:0]) != yf;
+    yw = yw | {31'd0, st};
+    sum = sub ? xw - yw : xw + yw;
+    if (sum == 32'd0) begin
+      // Exact zero: +0 unless both addends are -0.
+      s = sx & !sub;
+      e = 32'd0;
+      m = 24'd0;
+    end else begin
+      s = sx;
+      // (Two statements per branch keep Verilator from folding the chain
+      // into one expression that would run the search every time.)
+      if (sum[31:29] != 3'd0) begin
+        lead = sum[31] ? 32'd31 : sum[30] ? 32'd30 : 32'd29;
+        right = 1'b1;
+      end else begin
+        lead = msb_pos32(sum);
+        right = 1'b0;
+      end
+      // e: exponent of the leading one. At or below EXP_K the result is
+      // subnormal: its LSB is 2^-149, a right shift of EXP_K + 8 - ex.
+      e = ex + lead - 32'd30;
+      if (e > EXP_K) begin
+        right = lead > 32'd23;
+        amt = right ? lead - 32'd23 : 32'd23 - lead;
+      end else begin
+        right = EXP_K + 32'd8 > ex;
+        amt = right ? EXP_K + 32'd8 - ex : ex - EXP_K - 32'd8;
+      end
+      if (!right) begin
+        m = 24'(sum << amt[4:0]);  // exact (cancellation)
+      end else if (amt > 32'd32) begin
+        m = 24'd0;  // below half of the smallest subnormal
+      end else begin
+        kept = amt == 32'd32 ? 32'd0 : sum >> amt[4:0];
+        g = sum[amt[4:0]-5'd1];
+        st = (sum & ((32'd1 << (amt[4:0] - 5'd1)) - 32'd1)) != 32'd0;
+        kept = kept + {31'd0, g & (st | kept[0] | tie_away)};
+        if (kept[24]) begin
+          kept = kept >> 1;
+          e = e + 32'd1;
+        end
+        m = kept[23:0];
+      end
+      if (e <= EXP_K) begin
+        // Subnormal (m < 2^23) or rounded up to 2^-126: normalize.
+        if (m == 24'd0) begin
+          e = 32'd0;
+        end else begin
+          lead = msb_pos32({8'd0, m});
+          m = m << (5'd23 - lead[4:0]);
+          e = EXP_K + lead - 32'd22;
+        end
+      end else if (e >= EXP_SPECIAL) begin
+        e = EXP_SPECIAL;
+        m = 24'h80_0000;
+      end
+    end
+  endfunction
+
+  // One MAC cell's beat: acc (packed fp32 pattern, or m with s and e when
+  // unpacked) = fmaf(a, b, acc). Finite operands and accumulators take
+  // mac16 on the edge-decoded operands, the rest fma16 on the raw patterns.
+  function automatic void mac_cell(input logic [15:0] a_raw, input logic [15:0] b_raw,
+                                   input logic fp16, input edge_op_t a, input edge_op_t b,
+                                   inout logic [31:0] acc, inout logic s, inout logic [31:0] e,
+                                   input logic tie_away);
+    logic [23:0] m;
+    m = acc[23:0];
+    if (a.special || b.special || e == EXP_SPECIAL)
+      acc_unpack(fma16(a_raw, b_raw, acc_pack(s, e, m), fp16, tie_away), s, e, m);
+    else
+      mac16(a.sign, a.m, a.e, b.sign, b.m, b.e, s, e, m, tie_away);
+    acc = {8'd0, m};
+  endfunction
+
   // Round an fp32 pattern to prec fraction bits (1..22), nearest-even on the
   // encoding; prec 0 or >= 23 keeps all 23. NaN and infinity pass through.
   function automatic logic [31:0] round_prec(input logic [31:0] y, input logic [4:0] prec);

@@ -208,36 +208,68 @@ module dpe #(
   // The two accumulator banks. Bank g is the MAC array's when cb == g (every
   // cell updates on an operand beat, from +0 on a tile's first beat unless
   // the tile was loaded from C), else it is drained and loaded row by row.
-  // bf16/fp16 operand lanes are decoded once at the array's edge and shared
-  // along a row or column. For simulation speed the cell loops stay loops
-  // (--unroll-count), one multiply-add body, and a bank is written in place
-  // (blocking: only its own block and the cout mux read it, after the edge).
+  // Operand lanes are decoded once per beat at the array's edge and shared
+  // along a row or column (int8: sign-extended halves; bf16/fp16: edge_op16,
+  // subnormals pre-normalized). A bf16/fp16 tile keeps its accumulators
+  // unpacked (opforge_fp_pkg: acc = m, acc_s, acc_e; unpk[r] set for the
+  // row) so a multiply-add neither unpacks nor packs: rows loaded from C are
+  // unpacked on the tile's first beat, cout packs on drain. NaN/infinity
+  // operands or accumulators take fma16 on the raw patterns. For simulation
+  // speed the cell loops stay loops (--unroll-count), one multiply-add body,
+  // and a bank is written in place (blocking: only its own block and the
+  // cout mux read it, after the edge).
   for (genvar g = 0; g < 2; g++) begin : g_bank
     logic [31:0] acc [CELLS];
+    logic acc_s [CELLS];
+    logic [31:0] acc_e [CELLS];
+    logic unpk [ROWS];
     always_ff @(posedge clk) begin
-      op16_t a_dec [ROWS];
-      op16_t b_dec [COLS];
-      logic fresh;
+      int a_lo [ROWS], a_hi [ROWS], b_lo [COLS], b_hi [COLS];
+      edge_op_t a_op [ROWS], b_op [COLS];
+      logic [31:0] word, e;
+      logic [23:0] m;
+      logic fresh, s;
       fresh = c_beat == 32'd0 && !acc_q;  // verilator lint_off BLKSEQ
       if (cb == 1'(g) && op_fire && int8_q) begin
-        for (int r = 0; r < ROWS; r++) begin
-          for (int c = 0; c < COLS; c++) begin
-            acc[r*COLS+c] = (fresh ? 32'd0 : acc[r*COLS+c])
-                + 32'($signed(a_lane[r][7:0]) * $signed(b_lane[c][7:0]))
-                + 32'($signed(a_lane[r][15:8]) * $signed(b_lane[c][15:8]));
-          end
+        for (int unsigned r = 0; r < ROWS; r++) begin
+          a_lo[r] = int'($signed(a_lane[r][7:0]));
+          a_hi[r] = int'($signed(a_lane[r][15:8]));
+          unpk[r] = 1'b0;
         end
+        for (int unsigned c = 0; c < COLS; c++) begin
+          b_lo[c] = int'($signed(b_lane[c][7:0]));
+          b_hi[c] = int'($signed(b_lane[c][15:8]));
+        end
+        if (fresh) for (int unsigned i = 0; i < CELLS; i++) acc[i] = 32'd0;
+        for (int unsigned i = 0; i < CELLS; i++)
+          acc[i] = acc[i] + 32'(a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS]);
       end else if (cb == 1'(g) && op_fire) begin
-        for (int r = 0; r < ROWS; r++) a_dec[r] = decode_op16(a_lane[r], fp16_q);
-        for (int c = 0; c < COLS; c++) b_dec[c] = decode_op16(b_lane[c], fp16_q);
-        for (int r = 0; r < ROWS; r++) begin
-          for (int c = 0; c < COLS; c++) begin
-            acc[r*COLS+c] = fma16_dec(a_dec[r], b_dec[c], fresh ? 32'd0 : acc[r*COLS+c], fp16_q,
-                                      inject_fault && r == 0 && c == 0);
+        for (int unsigned r = 0; r < ROWS; r++) a_op[r] = edge_op16(a_lane[r], fp16_q, 1'b1);
+        for (int unsigned c = 0; c < COLS; c++) b_op[c] = edge_op16(b_lane[c], fp16_q, 1'b0);
+        for (int unsigned r = 0; r < ROWS; r++) begin
+          if (fresh || !unpk[r]) begin
+            for (int unsigned c = 0; c < COLS; c++) begin
+              acc_unpack(fresh ? 32'd0 : acc[r*COLS+c], s, e, m);
+              acc[r*COLS+c] = {8'd0, m};
+              acc_s[r*COLS+c] = s;
+              acc_e[r*COLS+c] = e;
+            end
           end
+          unpk[r] = 1'b1;
+        end
+        for (int unsigned i = 0; i < CELLS; i++) begin
+          word = acc[i];
+          s = acc_s[i];
+          e = acc_e[i];
+          mac_cell(a_lane[i/COLS], b_lane[i%COLS], fp16_q, a_op[i/COLS], b_op[i%COLS], word, s, e,
+                   inject_fault && i == 0);
+          acc[i] = word;
+          acc_s[i] = s;
+          acc_e[i] = e;
         end
       end else if (cb != 1'(g) && cin_fire) begin
-        for (int c = 0; c < COLS; c++) acc[fj*COLS+c] = cin_data[c*32+:32];
+        for (int unsigned c = 0; c < COLS; c++) acc[fj*COLS+c] = cin_data[c*32+:32];
+        unpk[fj] = 1'b0;
       end  // verilator lint_on BLKSEQ
     end
   end
@@ -248,7 +280,13 @@ module dpe #(
     cout_data = '0;
     if (dj < 32'(ROWS) && !(k_q == 32'd0 && !acc_q))
       for (int c = 0; c < COLS; c++)
-        cout_data[c*32+:32] = cb ? g_bank[0].acc[dj*COLS+c] : g_bank[1].acc[dj*COLS+c];
+        cout_data[c*32+:32] = cb
+            ? (g_bank[0].unpk[dj] ? acc_pack(g_bank[0].acc_s[dj*COLS+c], g_bank[0].acc_e[dj*COLS+c],
+                                             g_bank[0].acc[dj*COLS+c][23:0])
+                                  : g_bank[0].acc[dj*COLS+c])
+            : (g_bank[1].unpk[dj] ? acc_pack(g_bank[1].acc_s[dj*COLS+c], g_bank[1].acc_e[dj*COLS+c],
+                                             g_bank[1].acc[dj*COLS+c][23:0])
+                                  : g_bank[1].acc[dj*COLS+c]);
   end
 
 endmodule
