@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "opforge/model/device.h"
+#include "opforge/model/pe_accel.h"
 #include "opforge/support/error.h"
 
 using namespace opforge::model;
@@ -135,10 +136,19 @@ int run_one(const std::string &bench, const std::string &arch, std::vector<std::
   }
   if (bench == "dpe_bf16" || bench == "dpe_int8") {
     bool i8 = bench == "dpe_int8";
-    // 64x64x64 tiles, or the preset's largest (pe.dpe.tile_max_*) if smaller.
+    // 64x64x64 tiles, or the preset's largest (pe.dpe.tile_max_*) if
+    // smaller, with m and n cut to whole tiles of the MAC array
+    // (model::dpe_array_dims): mtia-v1's 500 MACs/cycle are a 16x31 array,
+    // where a 32-column command would compute a 1-column edge tile at the
+    // cost of a full one. Back-to-back commands chain (docs/rtl/dpe.md).
     auto dim = [](uint32_t max) { return max == 0 ? 64u : std::min(64u, max); };
-    const uint32_t m = dim(p.dpe.tile_max_m), nn = dim(p.dpe.tile_max_n),
-                   kk = dim(p.dpe.tile_max_k), iters = 160;
+    const opforge::model::DpeArrayDims arr = opforge::model::dpe_array_dims(p.dpe);
+    auto whole = [](uint32_t d, uint32_t tile) { return d >= tile ? d - d % tile : d; };
+    const uint32_t m = whole(dim(p.dpe.tile_max_m), arr.rows),
+                   nn = whole(dim(p.dpe.tile_max_n), arr.cols), kk = dim(p.dpe.tile_max_k),
+                   iters = 160;
+    std::printf("%-12s %-8s DPE commands %ux%ux%u on the %ux%u array, %u per PE\n",
+                bench.c_str(), "", m, nn, kk, arr.rows, arr.cols, iters);
     uint64_t la = p.map.local_alias_base;
     k.image = read_elf_file(kernel("dpe_loop"));
     put<uint64_t>(k.args, iters);

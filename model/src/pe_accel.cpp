@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <mutex>
 
@@ -28,31 +29,138 @@ uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd) {
     const uint64_t rate = std::max<uint32_t>(1, p.macs_per_cycle_fp32);
     return (macs + rate - 1) / rate;
   }
-  if (cmd.m == 0 || cmd.n == 0) return 2;
-  const DpeArrayDims a = dpe_array_dims(p);
-  const uint64_t tiles_m = (uint64_t(cmd.m) + a.rows - 1) / a.rows;
-  const uint64_t tiles_n = (uint64_t(cmd.n) + a.cols - 1) / a.cols;
-  uint64_t k_beats = cmd.k;
-  if (cmd.dtype == isa::DpeDType::INT8) {
-    const uint64_t per_cell =
-        std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(a.rows) * a.cols));
-    k_beats = (k_beats + per_cell - 1) / per_cell;
-  }
   // Double-buffered accumulators (docs/rtl/dpe.md): tile t computes while
   // tile t-1 drains and tile t+1 loads, one row per cycle each.
-  const uint64_t tiles = tiles_m * tiles_n;
-  const uint64_t last_rows = cmd.m - (tiles_m - 1) * a.rows;
-  auto rows_of = [&](uint64_t t) -> uint64_t {
-    return t / tiles_n + 1 == tiles_m ? last_rows : a.rows;
-  };
-  uint64_t cycles = 2 + (cmd.accumulate ? rows_of(0) : 0) + rows_of(tiles - 1);
-  for (uint64_t t = 0; t < tiles; ++t) {
-    uint64_t step = std::max<uint64_t>(1, k_beats);
-    if (t > 0) step = std::max(step, rows_of(t - 1));
-    if (cmd.accumulate && t + 1 < tiles) step = std::max(step, rows_of(t + 1));
-    cycles += step;
-  }
+  DpeStream s(p);
+  const uint64_t head = s.start(cmd);
+  return head + s.finish();
+}
+
+DpeStream::DpeStream(const DpeParams &p) : array_(dpe_array_dims(p)) {
+  int8_per_cell_ = std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(array_.rows) * array_.cols));
+}
+
+void DpeStream::append(const isa::DpeCommand &cmd) {
+  uint64_t k_beats = cmd.k;
+  if (cmd.dtype == isa::DpeDType::INT8) k_beats = (k_beats + int8_per_cell_ - 1) / int8_per_cell_;
+  const uint64_t ldc_bytes = uint64_t(cmd.ldc) * 4;
+  for (uint64_t row0 = 0; row0 < cmd.m; row0 += array_.rows)
+    for (uint64_t col0 = 0; col0 < cmd.n; col0 += array_.cols) {
+      Tile t;
+      t.on = true;
+      t.load = cmd.accumulate;
+      t.rows = uint32_t(std::min<uint64_t>(array_.rows, cmd.m - row0));
+      t.cols = uint32_t(std::min<uint64_t>(array_.cols, cmd.n - col0));
+      t.k_beats = k_beats;
+      t.c_addr = cmd.c + row0 * ldc_bytes + col0 * 4;
+      t.ldc_bytes = ldc_bytes;
+      gen_.push_back(t);
+    }
+}
+
+DpeStream::Tile DpeStream::pop() {
+  if (gen_.empty()) return Tile{};
+  const Tile t = gen_.front();
+  gen_.pop_front();
+  return t;
+}
+
+uint64_t DpeStream::step() {
+  uint64_t len = 1;
+  if (c_.on) len = std::max(len, c_.k_beats);
+  len = std::max<uint64_t>(len, d_rows_);
+  if (f_.on && f_.load) len = std::max<uint64_t>(len, f_.rows);
+  d_rows_ = c_.on ? c_.rows : 0;
+  c_ = f_;
+  f_ = pop();
+  return len;
+}
+
+uint64_t DpeStream::start(const isa::DpeCommand &cmd) {
+  if (pending_) throw Error("DPE stream: a command started while another is pending");
+  c_ = f_ = Tile{};
+  d_rows_ = 0;
+  if (cmd.m == 0 || cmd.n == 0) return 2;
+  append(cmd);
+  if (!cmd.accumulate) c_ = pop();
+  f_ = pop();
+  pending_ = true;
+  uint64_t cycles = 1;  // the accepting edge
+  while (!gen_.empty()) cycles += step();
   return cycles;
+}
+
+uint64_t DpeStream::chain(const isa::DpeCommand &cmd) {
+  if (!pending_) throw Error("DPE stream: a chained command without a pending stream");
+  if (cmd.m == 0 || cmd.n == 0) throw Error("DPE stream: an empty command cannot be chained");
+  append(cmd);
+  uint64_t cycles = 0;
+  while (!gen_.empty()) cycles += step();
+  return cycles;
+}
+
+uint64_t DpeStream::finish() {
+  if (!pending_) return 0;
+  uint64_t cycles = 1;  // the DONE cycle
+  for (;;) {
+    const bool last = !c_.on && !f_.on;
+    cycles += step();
+    if (last) break;
+  }
+  pending_ = false;
+  return cycles;
+}
+
+namespace {
+
+struct ByteSpan {
+  uint64_t lo = 0, hi = 0;  // [lo, hi)
+  bool overlaps(const ByteSpan &o) const { return lo < o.hi && o.lo < hi; }
+};
+
+ByteSpan tile_span(const DpeStream::Tile &t) {
+  return {t.c_addr, t.c_addr + uint64_t(t.rows - 1) * t.ldc_bytes + uint64_t(t.cols) * 4};
+}
+
+bool same_tile(const DpeStream::Tile &a, const DpeStream::Tile &b) {
+  return a.c_addr == b.c_addr && a.ldc_bytes == b.ldc_bytes && a.rows == b.rows &&
+         a.cols == b.cols;
+}
+
+}  // namespace
+
+bool dpe_chain_safe(const DpeStream &s, const DpeParams &p, const isa::DpeCommand &next) {
+  if (!s.pending() || next.m == 0 || next.n == 0 || next.dtype == isa::DpeDType::FP32)
+    return false;
+  const DpeStream::Tile &load = s.load_tile(), &comp = s.comp_tile();
+  const uint64_t eb = dpe_input_bytes(next.dtype);
+  const ByteSpan a{next.a, next.a + (uint64_t(next.m - 1) * next.lda + next.k) * eb};
+  const ByteSpan b{next.b, next.b + (uint64_t(next.k ? next.k - 1 : 0) * next.ldb + next.n) * eb};
+  for (const DpeStream::Tile *t : {&load, &comp}) {
+    if (!t->on) continue;
+    const ByteSpan c = tile_span(*t);
+    if ((next.k > 0 && a.overlaps(c)) || (next.k > 0 && b.overlaps(c))) return false;
+  }
+  if (!next.accumulate) return true;
+  const DpeArrayDims dims = dpe_array_dims(p);
+  auto tile_of = [&](uint64_t row0, uint64_t col0) {
+    DpeStream::Tile t;
+    t.on = true;
+    t.rows = uint32_t(std::min<uint64_t>(dims.rows, next.m - row0));
+    t.cols = uint32_t(std::min<uint64_t>(dims.cols, next.n - col0));
+    t.ldc_bytes = uint64_t(next.ldc) * 4;
+    t.c_addr = next.c + row0 * t.ldc_bytes + col0 * 4;
+    return t;
+  };
+  const DpeStream::Tile t0 = tile_of(0, 0);
+  if (load.on && tile_span(t0).overlaps(tile_span(load))) return false;
+  if (comp.on && tile_span(t0).overlaps(tile_span(comp)) && !same_tile(t0, comp)) return false;
+  const bool has_t1 = next.n > dims.cols || next.m > dims.rows;
+  if (has_t1 && load.on) {
+    const DpeStream::Tile t1 = next.n > dims.cols ? tile_of(0, dims.cols) : tile_of(dims.rows, 0);
+    if (tile_span(t1).overlaps(tile_span(load)) && !same_tile(t1, load)) return false;
+  }
+  return true;
 }
 
 DpeOutcome TlmDpeBackend::execute(const DpeJob &job) {
@@ -60,8 +168,12 @@ DpeOutcome TlmDpeBackend::execute(const DpeJob &job) {
   uint8_t *mem = job.local_mem.data();
   dpe_matmul(cmd, mem + (cmd.a - job.local_base), mem + (cmd.b - job.local_base),
              mem + (cmd.c - job.local_base));
-  return DpeOutcome{dpe_tlm_cycles(p_, cmd), true, {}};
+  if (cmd.dtype == isa::DpeDType::FP32) return DpeOutcome{dpe_tlm_cycles(p_, cmd), true, {}};
+  const uint64_t cycles = job.chain ? stream_.chain(cmd) : stream_.start(cmd);
+  return DpeOutcome{cycles, true, {}, stream_.pending()};
 }
+
+DpeOutcome TlmDpeBackend::finish() { return DpeOutcome{stream_.finish(), true, {}}; }
 
 namespace {
 
@@ -211,6 +323,8 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
   dpe_cmds_ = &c.add(pre + "dpe.commands");
   dpe_macs_ = &c.add(pre + "dpe.macs");
   dpe_bad_ = &c.add(pre + "dpe.bad_descriptors");
+  dpe_chained_ = &c.add(pre + "dpe.chained_cmds");
+  dpe_slots_ = std::make_unique<DpeStream>(p.dpe);
   dpe_busy_ = FracCounter(c.add(pre + "dpe.busy_cycles"));
   sfu_ops_ = &c.add(pre + "sfu.ops");
   sfu_elements_ = &c.add(pre + "sfu.elements");
@@ -223,11 +337,30 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
 }
 
 void PeAccelerator::reset_queues() {
+  close_dpe_stream();
   for (auto &e : dma_) e.inflight.clear();
   dpe_inflight_.clear();
 }
 
-double PeAccelerator::drain_time() const {
+bool PeAccelerator::close_dpe_stream() {
+  if (!dpe_open_) return true;
+  dpe_open_ = false;
+  dpe_slots_->finish();
+  const DpeOutcome out = dpe_backend_->finish();
+  if (!out.ok) {
+    last_fault_ = out.fault;
+    return false;
+  }
+  if (timed_) {
+    dpe_busy_.add(double(out.busy_cycles));
+    dpe_free_ = dpe_tail_start_ + double(out.busy_cycles);
+    dpe_done_ = std::max(dpe_done_, dpe_free_);
+  }
+  return true;
+}
+
+double PeAccelerator::drain_time() {
+  close_dpe_stream();
   double t = dpe_done_;
   for (double d : tag_done_) t = std::max(t, d);
   return t;
@@ -340,35 +473,70 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
     local[i] = a;
   }
   DpeJob job{cmd, std::span<uint8_t>(lm.data(), lm.size_bytes()), lm.base(), pe_row_, pe_col_,
-             dpe_command_index_++, timed_ ? svc_.now_cycles() : 0.0};
+             dpe_command_index_++, 0.0};
   job.cmd.a = local[0];
   job.cmd.b = local[1];
   job.cmd.c = local[2];
+  double now = timed_ ? svc_.now_cycles() : 0.0;
+  if (timed_) {
+    // The queue holds commands the block has not taken yet: a command is
+    // taken at its predecessor's pause point (or start, alone).
+    while (!dpe_inflight_.empty() && dpe_inflight_.front() <= now) dpe_inflight_.pop_front();
+    if (dpe_inflight_.size() >= p_.dpe.queue_depth) {
+      svc_.stall_until(dpe_inflight_.front(), *stall_dpe_queue_);
+      now = svc_.now_cycles();
+      dpe_inflight_.pop_front();
+    }
+  }
+  job.issue_cycle = now;
+  const double ready = now + p_.dpe.setup_cycles;
+  // Chain when the command was waiting when the block could take it (its
+  // pause point) and its operands do not collide with rows still to come.
+  const bool chain = timed_ && dpe_open_ && dpe_backend_->chains() && ready <= dpe_tail_start_ &&
+                     dpe_chain_safe(*dpe_slots_, p_.dpe, job.cmd);
+  if (!chain && !close_dpe_stream()) return isa::AccelStatus{false, cmd.a};
+  job.chain = chain;
   DpeOutcome out = dpe_backend_->execute(job);
   if (!out.ok) {  // the backend stops the run (a lockstep divergence, an RTL error)
+    // Leave the block idle for later launches: run what stays open to DONE.
+    dpe_open_ = out.pending;
+    close_dpe_stream();
+    dpe_slots_->finish();
     last_fault_ = out.fault;
     return isa::AccelStatus{false, cmd.a};
   }
   uint64_t macs = uint64_t(cmd.m) * cmd.n * cmd.k;
   ++*dpe_cmds_;
   *dpe_macs_ += macs;
-  if (!timed_) return {};
-  double now = svc_.now_cycles();
-  while (!dpe_inflight_.empty() && dpe_inflight_.front() <= now) dpe_inflight_.pop_front();
-  if (dpe_inflight_.size() >= p_.dpe.queue_depth) {
-    svc_.stall_until(dpe_inflight_.front(), *stall_dpe_queue_);
-    now = svc_.now_cycles();
-    dpe_inflight_.pop_front();
+  if (out.pending) {
+    if (chain)
+      dpe_slots_->chain(job.cmd);
+    else
+      dpe_slots_->start(job.cmd);
   }
-  double busy = double(out.busy_cycles);
-  double start = dpe_.occupy(now + p_.dpe.setup_cycles, busy);
+  dpe_open_ = out.pending;
+  if (!timed_) {
+    // No time: every command completes before the next.
+    if (!close_dpe_stream()) return isa::AccelStatus{false, cmd.a};
+    return {};
+  }
+  const double busy = double(out.busy_cycles);
+  const double start = chain ? dpe_tail_start_ : std::max(ready, dpe_free_);
+  if (chain) ++*dpe_chained_;
   dpe_busy_.add(busy);
-  dpe_done_ = std::max(dpe_done_, start + busy);
+  if (out.pending) {
+    dpe_tail_start_ = start + busy;
+  } else {
+    dpe_free_ = start + busy;
+    dpe_done_ = std::max(dpe_done_, dpe_free_);
+  }
   dpe_inflight_.push_back(start + busy);
   return {};
 }
 
 isa::AccelStatus PeAccelerator::dpe_wait() {
+  // The PE reads C only after its rows are written: the open stream ends here.
+  if (!close_dpe_stream()) return isa::AccelStatus{false, 0};
   if (timed_) svc_.stall_until(dpe_done_, *stall_dpe_wait_);
   return {};
 }

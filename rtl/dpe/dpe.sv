@@ -13,6 +13,11 @@
 // with rows_t = min(ROWS, m - row0). A step ends when all three are done
 // (at least one cycle). Steps run from 0 (accumulate) or 1 to tiles + 1,
 // then one DONE cycle (done = 1). Lanes past m or n carry don't-care values.
+// Chaining: cmd_ready rises again while running once the last tile has left
+// the tile generator (it is in LOAD); a command accepted then appends its
+// tiles to the same stream (its tile 0 loads in the step that computes the
+// previous last tile), each tile carrying its own k beats, dtype and
+// accumulate flag, and no DONE cycle separates the two commands.
 module dpe #(
     parameter int ROWS = 4,
     parameter int COLS = 4
@@ -63,17 +68,31 @@ module dpe #(
   localparam int CELLS = ROWS * COLS;
 
   state_t state;
-  logic [31:0] m_q, n_q, k_q;
-  logic [31:0] k_beats;  // COMP beats per tile: k, or ceil(k/2) for int8
-  logic int8_q, fp16_q, acc_q;
-  // The step pipeline: c_* the tile computed (s-1), d_rows the rows drained
-  // (tile s-2, 0: none), f_* the tile loaded (s), gen the tile after it (s+1).
+  // The command whose tiles the generator hands out (gen): its shape and
+  // attributes. Every tile in the pipeline carries its own copy (f_*, the
+  // c-stage registers, d_zero), so a command accepted while an earlier one
+  // is still in the pipeline appends its tiles to the same stream.
+  logic [31:0] m_q, n_q;
+  logic [31:0] g_kb;  // COMP beats per tile of gen's command: k, or ceil(k/2) for int8
+  logic g_int8, g_fp16, g_acc, g_zero;
+  // The step pipeline: the tile computed (s-1: c_on, c_rows and the COMP
+  // attributes k_beats, int8_q, fp16_q, acc_q, c_zero), the rows drained
+  // (tile s-2, 0: none; d_zero: it drains +0), the tile loaded (s: f_*) and
+  // gen, the tile after it (s+1).
   logic c_on, f_on;
   logic [31:0] c_rows, f_rows, d_rows, f_need;
+  logic [31:0] k_beats, f_kb;
+  logic int8_q, fp16_q, acc_q, c_zero, d_zero;
+  logic f_int8, f_fp16, f_acc, f_zero;
   logic [31:0] c_beat, dj, fj;  // beats done in this step per stream
   tile_t gen;
   logic cb;  // bank of the computed tile; the other bank drains and loads
-  logic op_fire, cin_fire, cout_fire, step_end;
+  logic cmd_fire, op_fire, cin_fire, cout_fire, step_end;
+  // gen as the step end sees it: a command accepted on that edge supplies it.
+  tile_t gen_in;
+  logic [31:0] gen_m, gen_n, gen_kb;
+  logic gen_int8, gen_fp16, gen_acc, gen_zero;
+  logic [31:0] cmd_kb;
 
   // Per-lane operand wires: every index is a word index in the simulation.
   logic [15:0] a_lane [ROWS];
@@ -104,9 +123,12 @@ module dpe #(
     return nx;
   endfunction
 
-  assign k_beats = int8_q ? (k_q >> 1) + 32'(k_q[0]) : k_q;
-  assign f_need = (acc_q && f_on) ? f_rows : 32'd0;
-  assign cmd_ready = state == S_IDLE;
+  assign cmd_kb = cmd_dtype == 2'd3 ? (cmd_k >> 1) + 32'(cmd_k[0]) : cmd_k;
+  assign f_need = (f_acc && f_on) ? f_rows : 32'd0;
+  // Ready when idle, or (chaining) once the running stream's tile generator
+  // is exhausted: the accepted command's tiles follow the last one.
+  assign cmd_ready = state == S_IDLE || (state == S_RUN && !gen.on);
+  assign cmd_fire = cmd_valid && cmd_ready;
   assign done = state == S_DONE;
   assign op_ready = state == S_RUN && c_on && c_beat < k_beats;
   assign cout_valid = state == S_RUN && dj < d_rows;
@@ -121,16 +143,50 @@ module dpe #(
       && (!c_on || c_beat + 32'(op_fire) == k_beats)
       && dj + 32'(cout_fire) == d_rows
       && fj + 32'(cin_fire) == f_need;
+  // A command accepted while running (m or n of 0 appends nothing).
+  always_comb begin
+    if (state == S_RUN && cmd_fire) begin
+      gen_in = tile_t'{cmd_m != 32'd0 && cmd_n != 32'd0, 32'd0, 32'd0};
+      gen_m = cmd_m;
+      gen_n = cmd_n;
+      gen_kb = cmd_kb;
+      gen_int8 = cmd_dtype == 2'd3;
+      gen_fp16 = cmd_dtype == 2'd1;
+      gen_acc = cmd_accumulate;
+      gen_zero = cmd_k == 32'd0 && !cmd_accumulate;
+    end else begin
+      gen_in = gen;
+      gen_m = m_q;
+      gen_n = n_q;
+      gen_kb = g_kb;
+      gen_int8 = g_int8;
+      gen_fp16 = g_fp16;
+      gen_acc = g_acc;
+      gen_zero = g_zero;
+    end
+  end
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       state <= S_IDLE;
       m_q <= '0;
       n_q <= '0;
-      k_q <= '0;
+      g_kb <= '0;
+      g_int8 <= 1'b0;
+      g_fp16 <= 1'b0;
+      g_acc <= 1'b0;
+      g_zero <= 1'b0;
+      k_beats <= '0;
       int8_q <= 1'b0;
       fp16_q <= 1'b0;
       acc_q <= 1'b0;
+      c_zero <= 1'b0;
+      d_zero <= 1'b0;
+      f_kb <= '0;
+      f_int8 <= 1'b0;
+      f_fp16 <= 1'b0;
+      f_acc <= 1'b0;
+      f_zero <= 1'b0;
       c_on <= 1'b0;
       f_on <= 1'b0;
       c_rows <= '0;
@@ -151,10 +207,16 @@ module dpe #(
             t2 = next_tile(t1, cmd_m, cmd_n);
             m_q <= cmd_m;
             n_q <= cmd_n;
-            k_q <= cmd_k;
-            int8_q <= cmd_dtype == 2'd3;
-            fp16_q <= cmd_dtype == 2'd1;
-            acc_q <= cmd_accumulate;
+            g_kb <= cmd_kb;
+            g_int8 <= cmd_dtype == 2'd3;
+            g_fp16 <= cmd_dtype == 2'd1;
+            g_acc <= cmd_accumulate;
+            g_zero <= cmd_k == 32'd0 && !cmd_accumulate;
+            f_kb <= cmd_kb;
+            f_int8 <= cmd_dtype == 2'd3;
+            f_fp16 <= cmd_dtype == 2'd1;
+            f_acc <= cmd_accumulate;
+            f_zero <= cmd_k == 32'd0 && !cmd_accumulate;
             c_beat <= '0;
             dj <= '0;
             fj <= '0;
@@ -174,6 +236,11 @@ module dpe #(
               state <= S_RUN;
               c_on <= 1'b1;
               c_rows <= min_rows(cmd_m, 32'd0);
+              k_beats <= cmd_kb;
+              int8_q <= cmd_dtype == 2'd3;
+              fp16_q <= cmd_dtype == 2'd1;
+              acc_q <= 1'b0;
+              c_zero <= cmd_k == 32'd0;
               f_on <= t1.on;
               f_rows <= min_rows(cmd_m, t1.row0);
               gen <= t2;
@@ -182,18 +249,39 @@ module dpe #(
           end
         end
         S_RUN: begin
+          if (cmd_fire) begin
+            m_q <= gen_m;
+            n_q <= gen_n;
+            g_kb <= gen_kb;
+            g_int8 <= gen_int8;
+            g_fp16 <= gen_fp16;
+            g_acc <= gen_acc;
+            g_zero <= gen_zero;
+            if (!step_end) gen <= gen_in;
+          end
           if (step_end) begin
             c_beat <= '0;
             dj <= '0;
             fj <= '0;
             d_rows <= c_on ? c_rows : 32'd0;
+            d_zero <= c_zero;
             c_on <= f_on;
             c_rows <= f_rows;
-            f_on <= gen.on;
-            f_rows <= min_rows(m_q, gen.row0);
-            if (gen.on) gen <= next_tile(gen, m_q, n_q);
+            k_beats <= f_kb;
+            int8_q <= f_int8;
+            fp16_q <= f_fp16;
+            acc_q <= f_acc;
+            c_zero <= f_zero;
+            f_on <= gen_in.on;
+            f_rows <= min_rows(gen_m, gen_in.row0);
+            f_kb <= gen_kb;
+            f_int8 <= gen_int8;
+            f_fp16 <= gen_fp16;
+            f_acc <= gen_acc;
+            f_zero <= gen_zero;
+            if (gen_in.on) gen <= next_tile(gen_in, gen_m, gen_n);
             cb <= ~cb;
-            if (!f_on && !c_on) state <= S_DONE;
+            if (!f_on && !c_on && !gen_in.on) state <= S_DONE;
           end else begin
             c_beat <= c_beat + 32'(op_fire);
             dj <= dj + 32'(cout_fire);
@@ -224,7 +312,9 @@ module dpe #(
     logic [31:0] acc_e [CELLS];
     logic unpk [ROWS];
     always_ff @(posedge clk) begin
-      int a_lo [ROWS], a_hi [ROWS], b_lo [COLS], b_hi [COLS];
+      // int8 lanes sign-extended to 32 bits: the low 32 bits of their
+      // product are the signed product (an unsigned multiply in the model).
+      logic [31:0] a_lo [ROWS], a_hi [ROWS], b_lo [COLS], b_hi [COLS];
       edge_op_t a_op [ROWS], b_op [COLS];
       logic [31:0] word, e;
       logic [23:0] m;
@@ -232,17 +322,17 @@ module dpe #(
       fresh = c_beat == 32'd0 && !acc_q;  // verilator lint_off BLKSEQ
       if (cb == 1'(g) && op_fire && int8_q) begin
         for (int unsigned r = 0; r < ROWS; r++) begin
-          a_lo[r] = int'($signed(a_lane[r][7:0]));
-          a_hi[r] = int'($signed(a_lane[r][15:8]));
+          a_lo[r] = 32'($signed(a_lane[r][7:0]));
+          a_hi[r] = 32'($signed(a_lane[r][15:8]));
           unpk[r] = 1'b0;
         end
         for (int unsigned c = 0; c < COLS; c++) begin
-          b_lo[c] = int'($signed(b_lane[c][7:0]));
-          b_hi[c] = int'($signed(b_lane[c][15:8]));
+          b_lo[c] = 32'($signed(b_lane[c][7:0]));
+          b_hi[c] = 32'($signed(b_lane[c][15:8]));
         end
         if (fresh) for (int unsigned i = 0; i < CELLS; i++) acc[i] = 32'd0;
         for (int unsigned i = 0; i < CELLS; i++)
-          acc[i] = acc[i] + 32'(a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS]);
+          acc[i] = acc[i] + a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS];
       end else if (cb == 1'(g) && op_fire) begin
         for (int unsigned r = 0; r < ROWS; r++) a_op[r] = edge_op16(a_lane[r], fp16_q, 1'b1);
         for (int unsigned c = 0; c < COLS; c++) b_op[c] = edge_op16(b_lane[c], fp16_q, 1'b0);
@@ -274,11 +364,11 @@ module dpe #(
     end
   end
 
-  // Result row dj of the drained bank; a command with k == 0 that does not
-  // accumulate gives +0 (no beat reached the bank).
+  // Result row dj of the drained bank; a tile of a command with k == 0 that
+  // does not accumulate gives +0 (no beat reached the bank).
   always_comb begin
     cout_data = '0;
-    if (dj < 32'(ROWS) && !(k_q == 32'd0 && !acc_q))
+    if (dj < 32'(ROWS) && !d_zero)
       for (int c = 0; c < COLS; c++)
         cout_data[c*32+:32] = cb
             ? (g_bank[0].unpk[dj] ? acc_pack(g_bank[0].acc_s[dj*COLS+c], g_bank[0].acc_e[dj*COLS+c],

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 
 #include "dpe_variants.h"
 #include "opforge/rtl/dpe_ref.h"
@@ -18,8 +19,20 @@ using detail::put_lane;
 
 namespace {
 
-// Position in one of the three beat streams: tile index and beat in tile.
+// A command whose tiles are in the block's stream (until its last row is out).
+struct Flight {
+  isa::DpeCommand cmd;
+  uint8_t *a = nullptr, *b = nullptr, *c = nullptr;
+  uint64_t esz = 2, tiles = 0, tiles_n = 0;
+  uint32_t k_beats = 0;
+  bool int8 = false;
+  uint64_t id = 0;
+};
+
+// Position in one of the three beat streams: command (sequence number), tile
+// and beat in tile.
 struct Cursor {
+  uint64_t seq = 0;
   uint64_t tile = 0;
   uint32_t beat = 0;
 };
@@ -29,11 +42,14 @@ struct Cursor {
 // One verilated array size behind a common interface.
 struct DpeRtl::Impl {
   virtual ~Impl() = default;
-  virtual DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
-                           const DpeOperandOffsets &off) = 0;
+  virtual DpeIssueResult issue(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                               const DpeOperandOffsets &off, bool chain, uint64_t id) = 0;
+  virtual uint64_t finish() = 0;
+  virtual bool pending() const = 0;
   virtual void set_inject_fault(bool on) = 0;
   virtual uint64_t cycles() const = 0;
   DpeArrayShape array;
+  std::function<void(uint64_t)> on_retire;
 };
 
 namespace {
@@ -72,10 +88,29 @@ class DpeModelImpl final : public DpeRtl::Impl {
 
   uint64_t cycles() const override { return cycle_; }
 
-  DpeRunResult run(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
-                   const DpeOperandOffsets &off) override;
+  DpeIssueResult issue(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                       const DpeOperandOffsets &off, bool chain, uint64_t id) override;
+  uint64_t finish() override;
+  bool pending() const override { return pending_; }
 
  private:
+  // Clock the block until it pauses (stop_at_pause: the command is taken and
+  // cmd_ready is high again) or leaves DONE; returns the cycles. Throws
+  // opforge::Error (after a reset) past watchdog_cycles.
+  uint64_t clock(bool stop_at_pause, uint64_t watchdog_cycles, bool &ended);
+  // Drop the stream after an error: reset the block, forget every command.
+  [[noreturn]] void fail(const std::string &what);
+  Flight &flight(uint64_t seq) { return flights_[seq - first_seq_]; }
+  uint64_t end_seq() const { return first_seq_ + flights_.size(); }
+  // Move a cursor past commands (or their ends) the stream has no beats for.
+  void settle(Cursor &cur, int stream);
+  uint32_t rows_in_tile(const Flight &f, uint64_t tile) const {
+    const uint64_t row0 = (tile / f.tiles_n) * array.rows;
+    return static_cast<uint32_t>(std::min<uint64_t>(array.rows, f.cmd.m - row0));
+  }
+  void put_cin();
+  void put_op();
+
   // Two cycles with rst_n low: back to IDLE, streams idle.
   void reset() {
     top_->rst_n = 0;
@@ -120,43 +155,230 @@ class DpeModelImpl final : public DpeRtl::Impl {
   std::unique_ptr<Model> top_;
   std::unique_ptr<VerilatedFstC> wave_;  // the FST waveform, when asked
   uint64_t cycle_ = 0;  // rising edges so far
+  std::deque<Flight> flights_;  // commands with rows still to drain
+  uint64_t first_seq_ = 0;      // sequence number of flights_.front()
+  Cursor cin_, op_, cout_;
+  bool pending_ = false;  // paused at a pause point
+  uint64_t budget_cycles_ = 0;  // sum of the in-flight commands' alone cycles (watchdog)
 };
 
+enum Stream { kCin = 0, kOp = 1, kCout = 2 };
+
 template <class Model>
-DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
-                                      const DpeOperandOffsets &off) {
+void DpeModelImpl<Model>::settle(Cursor &cur, int stream) {
+  while (cur.seq < end_seq()) {
+    const Flight &f = flight(cur.seq);
+    const bool has = stream == kCin ? f.cmd.accumulate : stream == kOp ? f.cmd.k > 0 : true;
+    if (has && cur.tile < f.tiles) return;
+    ++cur.seq;
+    cur.tile = 0;
+    cur.beat = 0;
+  }
+}
+
+template <class Model>
+void DpeModelImpl<Model>::fail(const std::string &what) {
+  reset();  // leave the block usable for the next command
+  flights_.clear();
+  first_seq_ = 0;
+  cin_ = op_ = cout_ = Cursor{};
+  pending_ = false;
+  budget_cycles_ = 0;
+  top_->cmd_valid = 0;
+  top_->cin_valid = 0;
+  top_->op_valid = 0;
+  top_->cout_ready = 0;
+  throw Error(what);
+}
+
+template <class Model>
+void DpeModelImpl<Model>::put_cin() {
   Model &top = *top_;
+  top.cin_valid = cin_.seq < end_seq();
+  if (!top.cin_valid) return;
+  const Flight &f = flight(cin_.seq);
+  const uint32_t cols = array.cols;
+  const uint64_t row = (cin_.tile / f.tiles_n) * array.rows + cin_.beat;
+  const uint64_t col0 = (cin_.tile % f.tiles_n) * cols;
+  for (uint32_t c = 0; c < cols; ++c) {
+    uint32_t v = 0;
+    if (col0 + c < f.cmd.n) std::memcpy(&v, f.c + (row * f.cmd.ldc + col0 + c) * 4, 4);
+    put_lane(top.cin_data, c * 32, 32, v);
+  }
+}
+
+template <class Model>
+void DpeModelImpl<Model>::put_op() {
+  Model &top = *top_;
+  top.op_valid = op_.seq < end_seq();
+  if (!top.op_valid) return;
+  const Flight &f = flight(op_.seq);
+  const isa::DpeCommand &cmd = f.cmd;
   const uint32_t rows = array.rows, cols = array.cols;
-  const bool int8 = cmd.dtype == isa::DpeDType::INT8;
-  const uint64_t esz = off.elem_bytes;
-  const uint64_t tiles_m = (static_cast<uint64_t>(cmd.m) + rows - 1) / rows;
-  const uint64_t tiles_n = (static_cast<uint64_t>(cmd.n) + cols - 1) / cols;
-  const uint64_t tiles = tiles_m * tiles_n;
-  uint8_t *a_base = mem.data() + off.a;
-  uint8_t *b_base = mem.data() + off.b;
-  uint8_t *c_base = mem.data() + off.c;
-  auto rows_in_tile = [&](uint64_t tile) {
-    const uint64_t row0 = (tile / tiles_n) * rows;
-    return static_cast<uint32_t>(std::min<uint64_t>(rows, cmd.m - row0));
-  };
-  const uint32_t k_beats =
-      int8 ? static_cast<uint32_t>((uint64_t(cmd.k) + kDpeInt8PerBeat - 1) / kDpeInt8PerBeat)
-           : cmd.k;
-  auto elem16 = [&](const uint8_t *p) -> uint32_t {
+  const uint64_t row0 = (op_.tile / f.tiles_n) * rows;
+  const uint64_t col0 = (op_.tile % f.tiles_n) * cols;
+  if (f.int8) {
+    // Two k steps per beat: kk in bits 7:0, kk + 1 (0 past k) in bits 15:8.
+    const uint64_t kk = uint64_t(op_.beat) * kDpeInt8PerBeat;
+    const bool second = kk + 1 < cmd.k;
+    for (uint32_t r = 0; r < rows; ++r) {
+      uint32_t v = 0;
+      if (row0 + r < cmd.m) {
+        const uint8_t *p = f.a + (row0 + r) * cmd.lda + kk;
+        v = p[0] | (second ? uint32_t(p[1]) << 8 : 0u);
+      }
+      put_lane(top.op_a, r * 16, 16, v);
+    }
+    for (uint32_t c = 0; c < cols; ++c) {
+      uint32_t v = 0;
+      if (col0 + c < cmd.n) {
+        const uint8_t *p = f.b + kk * cmd.ldb + col0 + c;
+        v = p[0] | (second ? uint32_t(p[cmd.ldb]) << 8 : 0u);
+      }
+      put_lane(top.op_b, c * 16, 16, v);
+    }
+    return;
+  }
+  auto elem16 = [](const uint8_t *p) -> uint32_t {
     uint16_t v;
     std::memcpy(&v, p, 2);
     return v;
   };
+  const uint64_t kk = op_.beat;
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint32_t v =
+        row0 + r < cmd.m ? elem16(f.a + ((row0 + r) * cmd.lda + kk) * f.esz) : 0;
+    put_lane(top.op_a, r * 16, 16, v);
+  }
+  for (uint32_t c = 0; c < cols; ++c) {
+    const uint32_t v = col0 + c < cmd.n ? elem16(f.b + (kk * cmd.ldb + col0 + c) * f.esz) : 0;
+    put_lane(top.op_b, c * 16, 16, v);
+  }
+}
 
-  // Stream cursors; a stream is exhausted when its tile index reaches `tiles`.
-  Cursor cin{cmd.accumulate ? 0 : tiles, 0}, op{cmd.k > 0 ? 0 : tiles, 0}, cout{0, 0};
+template <class Model>
+uint64_t DpeModelImpl<Model>::clock(bool stop_at_pause, uint64_t watchdog_cycles, bool &ended) {
+  Model &top = *top_;
+  const uint32_t cols = array.cols;
+  // Memory may have changed since the last call: present fresh operands.
   bool cin_dirty = true, op_dirty = true;
-  auto advance = [&](Cursor &cur, uint32_t beats_in_tile) {
-    if (++cur.beat == beats_in_tile) {
-      cur.beat = 0;
-      ++cur.tile;
+  top.cout_ready = 1;
+  uint64_t cycles = 0;
+  ended = false;
+  for (;;) {
+    // One burst: clock the block without returning to the caller.
+    for (uint32_t i = 0; i < options_.burst_cycles; ++i) {
+      // The drained row is written first, so a row loaded in the same cycle
+      // (or later) reads it: loaded C rows are read after drained rows land.
+      const bool fire_cout = top.cout_valid && top.cout_ready;
+      bool retired = false;
+      if (fire_cout) {
+        if (cout_.seq >= end_seq()) fail("RTL DPE produced more result rows than its commands have");
+        const Flight &f = flight(cout_.seq);
+        const uint64_t row = (cout_.tile / f.tiles_n) * array.rows + cout_.beat;
+        const uint64_t col0 = (cout_.tile % f.tiles_n) * cols;
+        for (uint32_t c = 0; c < cols && col0 + c < f.cmd.n; ++c) {
+          const uint32_t v = get_lane(top.cout_data, c * 32, 32);
+          std::memcpy(f.c + (row * f.cmd.ldc + col0 + c) * 4, &v, 4);
+        }
+        if (++cout_.beat == rows_in_tile(f, cout_.tile)) {
+          cout_.beat = 0;
+          retired = ++cout_.tile == f.tiles;
+        }
+        if (top.cin_valid) cin_dirty = true;
+      }
+      if (cin_dirty) {
+        cin_dirty = false;
+        put_cin();
+      }
+      if (op_dirty) {
+        op_dirty = false;
+        put_op();
+      }
+      // Handshakes are decided by the values before the rising edge.
+      const bool fire_cmd = top.cmd_valid && top.cmd_ready;
+      const bool fire_cin = top.cin_valid && top.cin_ready;
+      const bool fire_op = top.op_valid && top.op_ready;
+      const bool was_done = top.done;
+      tick();
+      ++cycles;
+      if (fire_cmd) top.cmd_valid = 0;
+      if (fire_cin) {
+        Flight &f = flight(cin_.seq);
+        if (++cin_.beat == rows_in_tile(f, cin_.tile)) {
+          cin_.beat = 0;
+          ++cin_.tile;
+          settle(cin_, kCin);
+        }
+        cin_dirty = true;
+      }
+      if (fire_op) {
+        Flight &f = flight(op_.seq);
+        if (++op_.beat == f.k_beats) {
+          op_.beat = 0;
+          ++op_.tile;
+          settle(op_, kOp);
+        }
+        op_dirty = true;
+      }
+      if (retired) {
+        // Commands retire in order: this is the front one.
+        const uint64_t id = flights_.front().id;
+        cout_ = Cursor{cout_.seq + 1, 0, 0};
+        flights_.pop_front();
+        ++first_seq_;
+        settle(cout_, kCout);
+        if (on_retire) on_retire(id);
+      }
+      if (was_done) {
+        ended = true;
+        return cycles;
+      }
+      if (stop_at_pause && !top.cmd_valid && top.cmd_ready) return cycles;
+      if (cycles > watchdog_cycles)
+        fail("RTL DPE did not reach its " + std::string(stop_at_pause ? "pause point" : "DONE") +
+             " within " + std::to_string(watchdog_cycles) + " cycles");
     }
-  };
+  }
+}
+
+template <class Model>
+DpeIssueResult DpeModelImpl<Model>::issue(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
+                                          const DpeOperandOffsets &off, bool chain,
+                                          uint64_t id) {
+  Model &top = *top_;
+  if (chain && !pending_) throw Error("RTL DPE: a chained command without a paused stream");
+  if (!chain && pending_)
+    throw Error("RTL DPE: a command while a stream is paused (finish() it first)");
+  if (chain && (cmd.m == 0 || cmd.n == 0))
+    throw Error("RTL DPE: a command with m or n of 0 cannot be chained");
+  const uint32_t rows = array.rows, cols = array.cols;
+  Flight f;
+  f.cmd = cmd;
+  f.a = mem.data() + off.a;
+  f.b = mem.data() + off.b;
+  f.c = mem.data() + off.c;
+  f.esz = off.elem_bytes;
+  f.int8 = cmd.dtype == isa::DpeDType::INT8;
+  f.tiles_n = (static_cast<uint64_t>(cmd.n) + cols - 1) / cols;
+  f.tiles = cmd.m == 0 || cmd.n == 0
+                ? 0
+                : ((static_cast<uint64_t>(cmd.m) + rows - 1) / rows) * f.tiles_n;
+  f.k_beats = f.int8 ? static_cast<uint32_t>((uint64_t(cmd.k) + kDpeInt8PerBeat - 1) /
+                                             kDpeInt8PerBeat)
+                     : cmd.k;
+  f.id = id;
+  if (!chain) {
+    flights_.clear();
+    first_seq_ = 0;
+    cin_ = op_ = cout_ = Cursor{};
+    budget_cycles_ = 0;
+  }
+  flights_.push_back(f);
+  settle(cin_, kCin);
+  settle(op_, kOp);
+  settle(cout_, kCout);
+  budget_cycles_ += dpe_command_cycles(array, cmd);
 
   top.cmd_m = cmd.m;
   top.cmd_n = cmd.n;
@@ -164,115 +386,30 @@ DpeRunResult DpeModelImpl<Model>::run(const isa::DpeCommand &cmd, std::span<uint
   top.cmd_dtype = static_cast<uint8_t>(cmd.dtype);
   top.cmd_accumulate = cmd.accumulate;
   top.cmd_valid = 1;
-  top.cout_ready = 1;
-
-  const uint64_t watchdog_cycles = 4 * dpe_command_cycles(array, cmd) + 1000;
-  uint64_t cycles = 0;
-  bool accepted = false, finished = false;
-  while (!finished) {
-    // One burst: clock the block without returning to the caller.
-    for (uint32_t i = 0; i < options_.burst_cycles && !finished; ++i) {
-      if (cin_dirty) {
-        cin_dirty = false;
-        top.cin_valid = cin.tile < tiles;
-        if (top.cin_valid) {
-          const uint64_t row = (cin.tile / tiles_n) * rows + cin.beat;
-          const uint64_t col0 = (cin.tile % tiles_n) * cols;
-          for (uint32_t c = 0; c < cols; ++c) {
-            uint32_t v = 0;
-            if (col0 + c < cmd.n) std::memcpy(&v, c_base + (row * cmd.ldc + col0 + c) * 4, 4);
-            put_lane(top.cin_data, c * 32, 32, v);
-          }
-        }
-      }
-      if (op_dirty) {
-        op_dirty = false;
-        top.op_valid = op.tile < tiles;
-        if (top.op_valid) {
-          const uint64_t row0 = (op.tile / tiles_n) * rows;
-          const uint64_t col0 = (op.tile % tiles_n) * cols;
-          if (int8) {
-            // Two k steps per beat: kk in bits 7:0, kk + 1 (0 past k) in bits 15:8.
-            const uint64_t kk = uint64_t(op.beat) * kDpeInt8PerBeat;
-            const bool second = kk + 1 < cmd.k;
-            for (uint32_t r = 0; r < rows; ++r) {
-              uint32_t v = 0;
-              if (row0 + r < cmd.m) {
-                const uint8_t *p = a_base + (row0 + r) * cmd.lda + kk;
-                v = p[0] | (second ? uint32_t(p[1]) << 8 : 0u);
-              }
-              put_lane(top.op_a, r * 16, 16, v);
-            }
-            for (uint32_t c = 0; c < cols; ++c) {
-              uint32_t v = 0;
-              if (col0 + c < cmd.n) {
-                const uint8_t *p = b_base + kk * cmd.ldb + col0 + c;
-                v = p[0] | (second ? uint32_t(p[cmd.ldb]) << 8 : 0u);
-              }
-              put_lane(top.op_b, c * 16, 16, v);
-            }
-          } else {
-            const uint64_t kk = op.beat;
-            for (uint32_t r = 0; r < rows; ++r) {
-              const uint32_t v =
-                  row0 + r < cmd.m ? elem16(a_base + ((row0 + r) * cmd.lda + kk) * esz) : 0;
-              put_lane(top.op_a, r * 16, 16, v);
-            }
-            for (uint32_t c = 0; c < cols; ++c) {
-              const uint32_t v =
-                  col0 + c < cmd.n ? elem16(b_base + (kk * cmd.ldb + col0 + c) * esz) : 0;
-              put_lane(top.op_b, c * 16, 16, v);
-            }
-          }
-        }
-      }
-      // Handshakes are decided by the values before the rising edge.
-      const bool fire_cmd = top.cmd_valid && top.cmd_ready;
-      const bool fire_cin = top.cin_valid && top.cin_ready;
-      const bool fire_op = top.op_valid && top.op_ready;
-      const bool fire_cout = top.cout_valid && top.cout_ready;
-      const bool was_done = top.done && accepted;
-      if (fire_cout) {
-        if (cout.tile >= tiles) {
-          reset();
-          throw Error("RTL DPE produced more result rows than the command has");
-        }
-        const uint64_t row = (cout.tile / tiles_n) * rows + cout.beat;
-        const uint64_t col0 = (cout.tile % tiles_n) * cols;
-        for (uint32_t c = 0; c < cols && col0 + c < cmd.n; ++c) {
-          const uint32_t v = get_lane(top.cout_data, c * 32, 32);
-          std::memcpy(c_base + (row * cmd.ldc + col0 + c) * 4, &v, 4);
-        }
-      }
-      tick();
-      if (fire_cmd) {
-        accepted = true;
-        top.cmd_valid = 0;
-      }
-      if (accepted) ++cycles;
-      if (fire_cin) {
-        advance(cin, rows_in_tile(cin.tile));
-        cin_dirty = true;
-      }
-      if (fire_op) {
-        advance(op, k_beats);
-        op_dirty = true;
-      }
-      if (fire_cout) advance(cout, rows_in_tile(cout.tile));
-      finished = was_done;
-      if (cycles > watchdog_cycles) {
-        reset();  // leave the block usable for the next command
-        throw Error("RTL DPE did not finish a " + std::to_string(cmd.m) + "x" +
-                    std::to_string(cmd.n) + "x" + std::to_string(cmd.k) + " command within " +
-                    std::to_string(watchdog_cycles) + " cycles");
-      }
-    }
+  bool ended = false;
+  const uint64_t cycles = clock(/*stop_at_pause=*/true, 4 * budget_cycles_ + 1000, ended);
+  pending_ = !ended;
+  if (ended) {
+    if (!flights_.empty() && flights_.front().tiles == 0) flights_.pop_front(), ++first_seq_;
+    if (!flights_.empty()) fail("RTL DPE finished before draining every result row");
+    if (on_retire) on_retire(id);
+    budget_cycles_ = 0;
   }
-  top.cin_valid = 0;
-  top.op_valid = 0;
-  top.cout_ready = 0;
-  if (cout.tile != tiles) throw Error("RTL DPE finished before draining every result row");
-  return DpeRunResult{cycles, tiles};
+  return DpeIssueResult{cycles, pending_, f.tiles};
+}
+
+template <class Model>
+uint64_t DpeModelImpl<Model>::finish() {
+  if (!pending_) return 0;
+  bool ended = false;
+  const uint64_t cycles = clock(/*stop_at_pause=*/false, 4 * budget_cycles_ + 1000, ended);
+  pending_ = false;
+  budget_cycles_ = 0;
+  if (!flights_.empty()) fail("RTL DPE finished before draining every result row");
+  top_->cout_ready = 0;
+  top_->cin_valid = 0;
+  top_->op_valid = 0;
+  return cycles;
 }
 
 std::unique_ptr<DpeRtl::Impl> make_impl(const DpeRtlOptions &opts) {
@@ -311,8 +448,22 @@ void DpeRtl::set_inject_fault(bool on) { impl_->set_inject_fault(on); }
 uint64_t DpeRtl::total_cycles() const { return impl_->cycles(); }
 
 DpeRunResult DpeRtl::run(const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t base) {
+  const DpeIssueResult head = issue(cmd, mem, base, /*chain=*/false);
+  return DpeRunResult{head.cycles + finish(), head.tiles};
+}
+
+DpeIssueResult DpeRtl::issue(const isa::DpeCommand &cmd, std::span<uint8_t> mem, uint64_t base,
+                             bool chain, uint64_t id) {
   const DpeOperandOffsets off = check_dpe_command(cmd, mem.size(), base);
-  return impl_->run(cmd, mem, off);
+  return impl_->issue(cmd, mem, off, chain, id);
+}
+
+uint64_t DpeRtl::finish() { return impl_->finish(); }
+
+bool DpeRtl::pending() const { return impl_->pending(); }
+
+void DpeRtl::set_retire_callback(std::function<void(uint64_t id)> callback) {
+  impl_->on_retire = std::move(callback);
 }
 
 }  // namespace opforge::rtl

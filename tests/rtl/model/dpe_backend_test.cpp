@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -134,6 +137,127 @@ TEST(DpeBackendRtl, WaveformOfTheChosenPeWithinTheWindow) {
   EXPECT_EQ(fst.times.size(), 100u);
   EXPECT_GT(fst.changes, 100u);
   if (!::testing::Test::HasFailure()) std::remove(path.c_str());
+}
+
+// bench/micro/dpe_loop.S assembled with GNU binutils: it copies one DPE
+// descriptor to local memory and issues it `iters` times back to back, then
+// waits: commands the block can chain.
+std::string dpe_loop_elf() {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  const fs::path dir = fs::temp_directory_path() / ("opforge_dpe_loop_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string src = (root / "bench/micro/dpe_loop.S").string();
+  const std::string obj = (dir / "dpe_loop.o").string(), elf = (dir / "dpe_loop.elf").string();
+  const std::string as = "riscv64-unknown-elf-as -march=rv64imafdv_zicsr_zifencei -I " +
+                         (root / "bench/micro").string() + " -o " + obj + " " + src;
+  const std::string ld = "riscv64-unknown-elf-ld -N -Ttext=0x80000000 -o " + elf + " " + obj;
+  if (std::system(as.c_str()) != 0 || std::system(ld.c_str()) != 0)
+    throw Error("cannot assemble " + src);
+  return elf;  // the caller reads it, then removes the directory
+}
+
+struct ChainRun {
+  model::LaunchResult launch;
+  std::vector<uint32_t> c;  // C after the launch (m x n, ldc = n)
+  uint64_t busy = 0, chained = 0;
+};
+
+// `iters` accumulating m x n x k bf16 commands on PE (0,0) of tiny, C = 0
+// and A, B small integers (exact sums).
+ChainRun run_dpe_loop(const std::string &impl, uint32_t m, uint32_t n, uint32_t k,
+                      uint64_t iters, const std::vector<uint16_t> &a,
+                      const std::vector<uint16_t> &b) {
+  model::Device dev(model::load_params("tiny", {"pe.dpe.impl=" + impl}));
+  const model::ChipParams &p = dev.params();
+  const uint64_t lw = p.map.local_window_base, la = p.map.local_alias_base;
+  dev.copy_in(lw, a.data(), a.size() * 2);
+  dev.copy_in(lw + 16384, b.data(), b.size() * 2);
+  std::vector<uint32_t> zero(size_t(m) * n, 0);
+  dev.copy_in(lw + 32768, zero.data(), zero.size() * 4);
+  model::KernelLaunch kl;
+  kl.grid = {1, 1, 1};
+  const std::string elf = dpe_loop_elf();
+  kl.image = model::read_elf_file(elf);
+  std::filesystem::remove_all(std::filesystem::path(elf).parent_path());
+  auto put = [&](auto v) {
+    const size_t at = kl.args.size();
+    kl.args.resize(at + sizeof(v));
+    std::memcpy(&kl.args[at], &v, sizeof(v));
+  };
+  put(uint64_t{iters});
+  put(uint64_t{la});
+  put(uint64_t{la + 16384});
+  put(uint64_t{la + 32768});
+  for (uint32_t v : {m, n, k, k, n, n}) put(v);
+  put(uint8_t{0});  // bf16
+  put(uint8_t{1});  // accumulate
+  kl.args.resize(8 + 64, 0);
+  put(uint64_t{0});  // no time stamps
+  ChainRun r;
+  r.launch = dev.launch(kl);
+  r.c.resize(size_t(m) * n);
+  dev.copy_out(lw + 32768, r.c.data(), r.c.size() * 4);
+  r.busy = dev.counter("pe[0][0].dpe.busy_cycles");
+  r.chained = dev.counter("pe[0][0].dpe.chained_cmds");
+  return r;
+}
+
+// Back-to-back accumulating 16x16x16 commands into one C (a K-loop, 4 tiles
+// of the 8x8 array). The loop's second pass waits for its instruction
+// fetches (cold), so the second command comes after the first one's pause
+// point and starts a new stream; every later command chains, in tlm, rtl and
+// lockstep alike. lockstep finds no divergence (results and every head,
+// chain and tail cycle count); the busy cycles are those streams'
+// (rtl::DpeStreamTiming: the first command alone, then one head, the chained
+// commands' compute, one tail), fewer than the commands alone; C is
+// iters * A*B.
+class DpeBackendChain : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DpeBackendChain, BackToBackKLoopChainsWithoutDivergence) {
+  register_model_backends();
+  const uint32_t m = 16, n = 16, k = 16;
+  const uint64_t iters = 12;
+  std::vector<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = fp32_to_bf16(float(int(i % 5) - 2));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = fp32_to_bf16(float(int(i % 3) - 1));
+  DpeStreamTiming stream(DpeArrayShape{8, 8});
+  uint64_t want_busy = stream.start(m, n, k, true, false);
+  want_busy += stream.finish();
+  want_busy += stream.start(m, n, k, true, false);
+  for (uint64_t i = 2; i < iters; ++i) want_busy += stream.chain(m, n, k, true, false);
+  want_busy += stream.finish();
+  EXPECT_LT(want_busy, iters * dpe_command_cycles(DpeArrayShape{8, 8}, m, n, k, true));
+  const std::string impl = GetParam();
+  const ChainRun r = run_dpe_loop(impl, m, n, k, iters, a, b);
+  ASSERT_TRUE(r.launch.ok()) << impl << ": " << r.launch.traps.front();
+  EXPECT_EQ(r.chained, iters - 2);
+  EXPECT_EQ(r.busy, want_busy);
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      float dot = 0;
+      for (uint32_t kk = 0; kk < k; ++kk)
+        dot += bf16_to_fp32(a[size_t(i) * k + kk]) * bf16_to_fp32(b[size_t(kk) * n + j]);
+      ASSERT_EQ(std::bit_cast<float>(r.c[size_t(i) * n + j]), float(iters) * dot)
+          << "C[" << i << "][" << j << "]";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Impls, DpeBackendChain, ::testing::Values("tlm", "rtl", "lockstep"));
+
+// A single-tile command into the same C cannot chain (its load of C would
+// read the rows the previous command writes only afterwards): 8x8x16 on the
+// 8x8 array runs every command alone, busy = the sum of the commands.
+TEST(DpeBackendChainRule, SingleTileCommandsIntoTheSameCDoNotChain) {
+  register_model_backends();
+  const uint32_t m = 8, n = 8, k = 16;
+  const uint64_t iters = 6;
+  std::vector<uint16_t> a(size_t(m) * k, fp32_to_bf16(1.0f)), b(size_t(k) * n, fp32_to_bf16(2.0f));
+  const ChainRun r = run_dpe_loop("lockstep", m, n, k, iters, a, b);
+  ASSERT_TRUE(r.launch.ok()) << r.launch.traps.front();
+  EXPECT_EQ(r.chained, 0u);
+  EXPECT_EQ(r.busy, iters * dpe_command_cycles(DpeArrayShape{8, 8}, m, n, k, true));
+  EXPECT_EQ(std::bit_cast<float>(r.c[0]), float(iters) * 32.0f);
 }
 
 TEST(DpeBackend, UnknownImplIsAnErrorNamingTheField) {

@@ -13,6 +13,11 @@
 //    and says how many cycles the command occupies it (setup_cycles of
 //    latency overlap the previous command). The `tlm` backend uses
 //    dpe_tlm_cycles(), the cycle count of the RTL MAC array (docs/rtl/dpe.md).
+//    Commands chain (their tiles follow the previous command's in the
+//    array's step pipeline, DpeStream) when the command was waiting when the
+//    block could take it and its operands do not collide with the rows still
+//    to be written (dpe_chain_safe); the open stream's tail is run at
+//    dpewait, at the next unchained command and at the end of an instance.
 //  - SFU: the hart computes; here it is counted and the core is held for
 //    sfu_busy_cycles() (sfu_timing.h: a function of the precision). With
 //    pe.sfu.impl = rtl | lockstep an SfuBackend sees the results first and
@@ -59,6 +64,63 @@ DpeArrayDims dpe_array_dims(const DpeParams &p);
 // in the array) takes ceil(m*n*k / macs_per_cycle_fp32).
 uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd);
 
+// Step-level model of the DPE array's pipeline over a stream of chained
+// commands (rtl::DpeStreamTiming's twin, docs/rtl/dpe.md "Chaining"): in a
+// step, COMP of tile s-1, DRAIN of tile s-2 and LOAD of tile s (accumulating
+// tiles) run side by side for max(1, k_beats(s-1), rows(s-2), rows(s))
+// cycles. A command's head ends at its pause point, the start of the step
+// that loads its last tile, where the block can take the next command; the
+// tail runs from there to the edge leaving DONE. head + tail of a command
+// alone is dpe_tlm_cycles(). Commands must be of an array dtype (not fp32).
+class DpeStream {
+ public:
+  // A tile in the pipeline and the rectangle of C it writes.
+  struct Tile {
+    bool on = false, load = false;
+    uint32_t rows = 0, cols = 0;
+    uint64_t k_beats = 0;
+    uint64_t c_addr = 0;     // address of its first C element
+    uint64_t ldc_bytes = 0;  // bytes between its rows
+  };
+  explicit DpeStream(const DpeParams &p);
+  // A command on an idle block: cycles from the accepting edge to its pause
+  // point (2 and nothing pending when m or n is 0). Throws when pending.
+  uint64_t start(const isa::DpeCommand &cmd);
+  // A command taken at the pause point: cycles to its own pause point.
+  uint64_t chain(const isa::DpeCommand &cmd);
+  // Cycles from the pause point to the edge leaving DONE (0: none pending).
+  uint64_t finish();
+  bool pending() const { return pending_; }
+  // At the pause point: the tile in LOAD (the last one handed out; written
+  // in the second step after a chained command is taken) and the tile in
+  // COMP (written in the first); `on` false for an empty slot.
+  const Tile &load_tile() const { return f_; }
+  const Tile &comp_tile() const { return c_; }
+
+ private:
+  void append(const isa::DpeCommand &cmd);
+  Tile pop();
+  uint64_t step();
+
+  DpeArrayDims array_;
+  uint64_t int8_per_cell_ = 1;
+  Tile c_, f_;
+  uint32_t d_rows_ = 0;
+  std::deque<Tile> gen_;
+  bool pending_ = false;
+};
+
+// May `next` chain behind the stream paused in `s`? Its A and B must not
+// overlap the C rectangles (their byte spans, first to last element) of the
+// tiles in COMP and LOAD; when it accumulates, the C of its tile 0 (loaded
+// in the step that drains the COMP tile, before the LOAD tile is written)
+// must be disjoint from the LOAD tile's and either disjoint from or
+// identical to (same address, ldc, rows, cols) the COMP tile's (a row loaded
+// in the cycle its old value drains reads the drained row), and its tile 1
+// (loaded while the LOAD tile drains) disjoint from or identical to the LOAD
+// tile's. Addresses are local-memory addresses.
+bool dpe_chain_safe(const DpeStream &s, const DpeParams &p, const isa::DpeCommand &next);
+
 // One checked command for a backend: operand addresses are translated into
 // the PE's local memory, whose first byte `local_mem[0]` is at `local_base`.
 struct DpeJob {
@@ -68,12 +130,19 @@ struct DpeJob {
   uint32_t pe_row = 0, pe_col = 0;
   uint64_t command_index = 0;  // commands this PE's DPE ran before this one
   double issue_cycle = 0;      // the hart's time at issue (0 in functional mode)
+  // Chain behind the paused stream (only for a backend whose chains() is
+  // true, with a stream pending); otherwise the block is idle.
+  bool chain = false;
 };
 
 struct DpeOutcome {
-  uint64_t busy_cycles = 0;  // cycles the command occupies the unit
+  // Cycles the command occupies the unit; for a backend that chains, its
+  // head (to its pause point) or, chained, the cycles it adds to the stream
+  // up to its pause point.
+  uint64_t busy_cycles = 0;
   bool ok = true;            // false: the run stops with `fault` (a trap)
   std::string fault;
+  bool pending = false;  // the stream stays open: finish() runs its tail
 };
 
 class DpeBackend {
@@ -81,16 +150,24 @@ class DpeBackend {
   virtual ~DpeBackend() = default;
   // Compute C in local memory and time the command.
   virtual DpeOutcome execute(const DpeJob &job) = 0;
+  // Whether commands may chain (DpeJob::chain, DpeOutcome::pending).
+  virtual bool chains() const { return false; }
+  // Run the open stream's tail: its cycles; every C is complete afterwards.
+  virtual DpeOutcome finish() { return {}; }
 };
 
-// The C++ DPE: dpe_matmul() numerics, dpe_tlm_cycles() timing.
+// The C++ DPE: dpe_matmul() numerics, DpeStream timing (dpe_tlm_cycles()
+// for a command alone).
 class TlmDpeBackend final : public DpeBackend {
  public:
-  explicit TlmDpeBackend(const DpeParams &p) : p_(p) {}
+  explicit TlmDpeBackend(const DpeParams &p) : p_(p), stream_(p) {}
   DpeOutcome execute(const DpeJob &job) override;
+  bool chains() const override { return true; }
+  DpeOutcome finish() override;
 
  private:
   DpeParams p_;
+  DpeStream stream_;
 };
 
 // Process-wide options for the DPE backends, set by the front end before the
@@ -187,10 +264,12 @@ class PeAccelerator : public isa::AcceleratorIf {
   isa::AccelStatus sfu_results(isa::SfuFunc fn, unsigned prec_bits, uint64_t pc,
                                std::span<SfuLane> lanes) override;
 
-  // Forget outstanding work (a new program instance, or a trap).
+  // Forget outstanding work (a new program instance, or a trap); an open
+  // DPE stream is finished first (its rows are written).
   void reset_queues();
-  // Latest completion time of anything issued (for the end of an instance).
-  double drain_time() const;
+  // Latest completion time of anything issued (for the end of an instance);
+  // finishes an open DPE stream.
+  double drain_time();
 
   uint64_t &stall_mem_cycles() { return *stall_mem_; }
   const char *last_fault() const { return last_fault_.c_str(); }
@@ -199,6 +278,9 @@ class PeAccelerator : public isa::AcceleratorIf {
   // One byte range access on the PE's behalf: own local memory directly,
   // everything else through the bus.
   bool move(uint64_t addr, void *data, uint64_t len, bool is_write, double t, double &done);
+  // Run the open DPE stream's tail (the backend writes the last rows); false
+  // with last_fault_ set when the backend reports a fault.
+  bool close_dpe_stream();
 
   const ChipParams &p_;
   bool timed_;
@@ -210,7 +292,10 @@ class PeAccelerator : public isa::AcceleratorIf {
   };
   std::vector<Engine> dma_;
   std::array<double, 16> tag_done_{};
-  Resource dpe_;
+  double dpe_free_ = 0;  // the block is idle from here (no open stream)
+  bool dpe_open_ = false;       // a stream is paused at dpe_tail_start_
+  double dpe_tail_start_ = 0;   // its pause point
+  std::unique_ptr<DpeStream> dpe_slots_;  // the open stream's tiles (hazard checks)
   std::unique_ptr<DpeBackend> dpe_backend_;
   uint32_t pe_row_ = 0, pe_col_ = 0;
   uint64_t dpe_command_index_ = 0;
@@ -224,7 +309,7 @@ class PeAccelerator : public isa::AcceleratorIf {
 
   uint64_t *dma_cmds_, *dma_bytes_read_, *dma_bytes_written_, *dma_bad_;
   FracCounter dma_busy_;
-  uint64_t *dpe_cmds_, *dpe_macs_, *dpe_bad_;
+  uint64_t *dpe_cmds_, *dpe_macs_, *dpe_bad_, *dpe_chained_;
   FracCounter dpe_busy_;
   uint64_t *sfu_ops_, *sfu_elements_;
   FracCounter sfu_busy_;
