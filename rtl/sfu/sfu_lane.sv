@@ -56,16 +56,33 @@ module sfu_lane (
       64'h1EA4AFA2A490D986, 64'h1EFA1BEE615A2777, 64'h1F50765B6E454067, 64'h1FA7C1819E90D82F
   };
 
-  function automatic logic [63:0] mul_q60(input logic [63:0] a, input logic [63:0] b);
-    logic [127:0] w;
-    w = {64'd0, a} * {64'd0, b};
-    return 64'(w >> 60);
+  // The full 128-bit product a * b as {hi, lo}, from four 32x32 partial
+  // products (64-bit arithmetic only: a 128-bit multiply is a slow wide
+  // operation in the verilated model).
+  function automatic void mul64(input logic [63:0] a, input logic [63:0] b, output logic [63:0] hi,
+                                output logic [63:0] lo);
+    logic [63:0] ll, lh, hl, hh, mid;
+    ll = {32'd0, a[31:0]} * {32'd0, b[31:0]};
+    lh = {32'd0, a[31:0]} * {32'd0, b[63:32]};
+    hl = {32'd0, a[63:32]} * {32'd0, b[31:0]};
+    hh = {32'd0, a[63:32]} * {32'd0, b[63:32]};
+    mid = {32'd0, ll[63:32]} + {32'd0, lh[31:0]} + {32'd0, hl[31:0]};
+    lo = {mid[31:0], ll[31:0]};
+    hi = hh + {32'd0, lh[63:32]} + {32'd0, hl[63:32]} + {32'd0, mid[63:32]};
   endfunction
+
+  // (a * b) >> 60, truncated to 64 bits.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [63:0] mul_q60(input logic [63:0] a, input logic [63:0] b);
+    logic [63:0] hi, lo;
+    mul64(a, b, hi, lo);
+    return {hi[59:0], lo[63:60]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   function automatic logic [31:0] exp_core(input logic [31:0] x);
     logic [7:0] ex;
-    logic [63:0] mag, xf, u, u2, u3, u4, u5, u6, u7, p, mm;
-    logic [127:0] w;
+    logic [63:0] mag, u, u2, u3, u4, u5, u6, u7, p, mm, hi, lo;
     logic [55:0] r;
     logic [5:0] j;
     int n, sh;
@@ -79,16 +96,23 @@ module sfu_lane (
     sh = int'(ex) - 94;
     mag = {40'd0, ex != 8'd0, x[22:0]};
     mag = (sh >= 0) ? mag << sh : ((-sh >= 64) ? 64'd0 : mag >> (-sh));
-    xf = x[31] ? -mag : mag;
-    // t = x * log2(e) with 62 fraction bits (floor); n = floor(t).
-    w = {{64{xf[63]}}, xf} * {64'd0, LOG2E_Q62};
-    w = 128'($signed(w) >>> 56);
-    n = int'($signed(w[95:62]));
-    j = w[61:56];
-    r = w[55:0];
-    // 2^(t-n) = 2^(j/64) * e^u, u = (t - n - j/64) * ln 2 < 2^-6.
-    w = {72'd0, r} * {64'd0, LN2_Q60};
-    u = 64'(w >> 62);
+    // t = x * log2(e) with 62 fraction bits (floor); n = floor(t). The
+    // product P of x (56 fraction bits, |x| < 2^63) and log2(e) (62) has 118
+    // fraction bits: t = P >>> 56, i.e. n = P[127:118] (signed), j =
+    // P[117:112], r = P[111:56]; a negative x negates the exact 128-bit
+    // product of the magnitudes.
+    mul64(mag, LOG2E_Q62, hi, lo);
+    if (x[31]) begin
+      hi = ~hi + {63'd0, lo == 64'd0};
+      lo = ~lo + 64'd1;
+    end
+    n = int'($signed(hi[63:54]));
+    j = hi[53:48];
+    r = {hi[47:0], lo[63:56]};
+    // 2^(t-n) = 2^(j/64) * e^u, u = (t - n - j/64) * ln 2 < 2^-6: the
+    // product r * ln2 (56 + 60 fraction bits) >> 62.
+    mul64({8'd0, r}, LN2_Q60, hi, lo);
+    u = {hi[61:0], lo[63:62]};
     u2 = mul_q60(u, u);
     u3 = mul_q60(u2, u);
     u4 = mul_q60(u3, u);
