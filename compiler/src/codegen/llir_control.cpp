@@ -9,6 +9,9 @@ void Emitter::for_loop(const Operation &op) {
   const ttir::Block &body = *op.regions[0];
   Elem ive = op.operands[0]->type.elem;
   std::string ity = llty(ive);
+  // Step 0's prefetched K-loop operands (llir_dot.cpp), moving while the
+  // carried values are initialised.
+  pipeline_prologue(op);
   std::vector<std::string> slots;  // scalar carried slots, or the block buffer
   for (size_t j = 3; j < op.operands.size(); ++j) {
     const Value *init = op.operands[j], *arg = body.arg(j - 2);

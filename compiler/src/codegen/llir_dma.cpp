@@ -193,11 +193,9 @@ void Emitter::branch(const std::string &cond, const std::function<void()> &then_
 
 void Emitter::dma_load(const Operation &op) {
   if (row_prefetch_ && row_prefetch_->slots.count(&op)) return row_prefetched_load(op);
-  const Value *v = op.result(), *ptr = op.operands[0];
-  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
-  const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
-  Elem e = v->type.elem;
-  std::string mt = memty(e);
+  if (plan_.prefetched_loads.count(&op)) return prefetched_load(op);  // llir_dot.cpp
+  const Value *v = op.result();
+  std::string mt = memty(v->type.elem);
   std::string raw = alloca_of(mt, v->type.numel());
   const Operation *owner = op.parent ? op.parent->parent : nullptr;
   if (owner && owner->kind == OpKind::For && feeds_dpe(v)) {
@@ -210,6 +208,17 @@ void Emitter::dma_load(const Operation &op) {
     line("store i1 " + emit("xor i1 " + odd + ", true") + ", ptr " + parity);
     raw = emit("select i1 " + odd + ", ptr " + other_buf + ", ptr " + raw);
   }
+  dma_fill(op, raw);
+  dma_raw_[v] = raw;
+  pending_loads_ = true;
+}
+
+void Emitter::dma_fill(const Operation &op, const std::string &raw) {
+  const Value *v = op.result(), *ptr = op.operands[0];
+  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  Elem e = v->type.elem;
+  std::string mt = memty(e);
   Geometry g = geometry(ptr);
   auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, std::to_string(kLoadTag)); };
   auto partial = [&] {
@@ -226,8 +235,6 @@ void Emitter::dma_load(const Operation &op) {
     branch(all_true(mask, v->type.shape), fast, partial);
   else
     fast();
-  dma_raw_[v] = raw;
-  pending_loads_ = true;
 }
 
 void Emitter::dma_store(const Operation &op) {

@@ -8,8 +8,19 @@
 // format (bf16/fp16 bits, fp32, int8); others are converted into a
 // temporary buffer first. Other dots are element loops of fused multiply-adds.
 //
+// K loops whose operand loads are prefetched (plan.prefetched_loads, see
+// lower/dot_pipeline.cpp) are software-pipelined: the loop's prologue DMAs
+// iteration 0's tiles into buffer 0; iteration k waits for its own tiles and
+// for iteration k-1's DPE commands (the last readers of the other buffer),
+// gives the DPE its first command, then DMAs iteration k+1's tiles into the
+// other buffer (pointers, masks and `other` evaluated with the induction
+// variable and carried values advanced) while the DPE works, and queues the
+// rest of its commands. Commands go out k tile by k tile, each over all
+// output tiles, so consecutive commands write different C tiles.
+//
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <functional>
 
 #include "llir_emitter.h"
 #include "xmtia_asm.h"
@@ -48,8 +59,14 @@ void Emitter::dpe_dot(const Operation &op) {
   Elem ae = a->type.elem;
   int64_t dtype = ae == Elem::BF16 ? 0 : ae == Elem::F16 ? 1 : ae == Elem::F32 ? 2 : 3;
   int64_t eb = memory_elem_bytes(ae);
+  // The enclosing K loop when its operand loads are prefetched.
+  const Operation *loop = op.parent ? op.parent->parent : nullptr;
+  bool prefetch = loop && loop->kind == OpKind::For && !prefetched_in(*loop).empty();
   // The previous dot may still read or write buffers used here; with the
-  // operands' DMAs already complete, waiting now overlaps them with it.
+  // operands' DMAs already complete, waiting now overlaps them with it. In a
+  // pipelined K loop the previous iteration's commands are the last readers
+  // of the buffers the prefetch below refills: always wait for them.
+  if (prefetch) pending_dpe_ = true;
   flush_dpe();
   std::string abuf = emit("ptrtoint ptr " + dpe_operand(a) + " to i64");
   std::string bbuf = emit("ptrtoint ptr " + dpe_operand(b) + " to i64");
@@ -72,9 +89,13 @@ void Emitter::dpe_dot(const Operation &op) {
   const int64_t tm = std::max<int64_t>(1, plan_.dpe_tile_m);
   const int64_t tn = std::max<int64_t>(1, plan_.dpe_tile_n);
   const int64_t tk = std::max<int64_t>(1, plan_.dpe_tile_k);
-  for (int64_t m0 = 0; m0 < m_len; m0 += tm)
-    for (int64_t n0 = 0; n0 < n_len; n0 += tn)
-      for (int64_t k0 = 0; k0 < k_len; k0 += tk) {
+  for (int64_t k0 = 0; k0 < k_len; k0 += tk)
+    for (int64_t m0 = 0; m0 < m_len; m0 += tm)
+      for (int64_t n0 = 0; n0 < n_len; n0 += tn) {
+        if (prefetch && (k0 || m0 || n0)) {
+          prefetch_next(*loop);  // after the first command, while the DPE runs it
+          prefetch = false;
+        }
         uint64_t m = std::min(tm, m_len - m0), n = std::min(tn, n_len - n0),
                  k = std::min(tk, k_len - k0);
         field(0, offset(abuf, (m0 * k_len + k0) * eb));
@@ -87,10 +108,135 @@ void Emitter::dpe_dot(const Operation &op) {
         line("call void asm sideeffect \"" + dpe_issue_asm() + "\", \"r,~{memory}\"(ptr " + desc +
              ")");
       }
+  if (prefetch) prefetch_next(*loop);  // a single command
   // Waited for lazily (flush_dpe), so the next iteration's DMAs overlap.
   pending_dpe_ = true;
   dpe_written_.insert(r);
   dpe_written_.insert(c);
+}
+
+std::vector<const Operation *> Emitter::prefetched_in(const Operation &loop) const {
+  std::vector<const Operation *> r;
+  if (loop.regions.empty()) return r;
+  for (auto &o : loop.regions[0]->ops)
+    if (plan_.prefetched_loads.count(o.get())) r.push_back(o.get());
+  return r;
+}
+
+void Emitter::emit_scalar_slice(const ttir::Block &body, const std::vector<const Value *> &roots,
+                                bool fresh) {
+  std::set<const Operation *> slice;
+  std::set<const Value *> seen;
+  std::function<void(const Value *)> visit = [&](const Value *v) {
+    if (!seen.insert(v).second || !v->def || v->def->parent != &body) return;
+    slice.insert(v->def);
+    for (auto *o : v->def->operands) visit(o);
+  };
+  for (auto *r : roots) visit(r);
+  for (auto &o : body.ops) {
+    if (!slice.count(o.get()) || o->results.size() != 1 || o->result()->type.is_block()) continue;
+    if (fresh || !scalars_.count(o->result())) emit_op(*o);
+  }
+}
+
+std::vector<const Value *> Emitter::prefetch_args(const Operation &loop) {
+  const ttir::Block &body = *loop.regions[0];
+  std::set<const Value *> seen, args;
+  std::function<void(const Value *)> visit = [&](const Value *v) {
+    if (!seen.insert(v).second) return;
+    if (v->owner == &body) args.insert(v);
+    if (!v->def || v->def->parent != &body) return;
+    for (auto *o : v->def->operands) visit(o);
+  };
+  for (auto *l : prefetched_in(loop))
+    for (auto *o : l->operands) visit(o);
+  return {args.begin(), args.end()};
+}
+
+void Emitter::in_iteration(const Operation &loop,
+                           const std::map<const Value *, std::string> &scalars,
+                           const std::map<const Value *, std::string> &carried_elem0,
+                           const std::function<void()> &fn) {
+  auto saved_scalars = scalars_;
+  auto saved_carried = carried_;
+  auto saved_memo = memo_;
+  for (auto &[v, x] : scalars) scalars_[v] = x;
+  for (auto &[v, x] : carried_elem0) carried_[v] = {x, loop.operands[v->index + 2]};
+  memo_.clear();
+  std::vector<const Value *> roots;
+  for (auto *l : prefetched_in(loop))
+    for (auto *o : l->operands) roots.push_back(o);
+  emit_scalar_slice(*loop.regions[0], roots, true);
+  fn();
+  scalars_ = std::move(saved_scalars);
+  carried_ = std::move(saved_carried);
+  memo_ = std::move(saved_memo);
+}
+
+void Emitter::pipeline_prologue(const Operation &loop) {
+  auto loads = prefetched_in(loop);
+  if (loads.empty()) return;
+  for (auto *l : loads) {
+    const Value *v = l->result();
+    Prefetch &p = prefetch_[l];
+    for (auto &b : p.buf) b = alloca_of(memty(v->type.elem), v->type.numel());
+    p.parity = alloca_of("i1");
+    line("store i1 false, ptr " + p.parity);
+  }
+  const ttir::Block &body = *loop.regions[0];
+  std::map<const Value *, std::string> scalars, elem0;
+  scalars[body.arg(0)] = scalar(loop.operands[0]);
+  for (const Value *arg : prefetch_args(loop)) {
+    if (arg->index == 0) continue;
+    const Value *init = loop.operands[arg->index + 2];
+    if (plan_.carried_affine.count(arg))
+      elem0[arg] = elem(init, Idx(arg->type.rank(), "0"));
+    else
+      scalars[arg] = scalar(init);
+  }
+  std::string ity = llty(loop.operands[0]->type.elem);
+  std::string runs =
+      emit("icmp slt " + ity + " " + scalar(loop.operands[0]) + ", " + scalar(loop.operands[1]));
+  when(runs, [&] {
+    in_iteration(loop, scalars, elem0, [&] {
+      for (auto *l : loads) dma_fill(*l, prefetch_.at(l).buf[0]);
+    });
+  });
+}
+
+void Emitter::prefetched_load(const Operation &op) {
+  Prefetch &p = prefetch_.at(&op);
+  std::string odd = emit("load i1, ptr " + p.parity);
+  dma_raw_[op.result()] = emit("select i1 " + odd + ", ptr " + p.buf[1] + ", ptr " + p.buf[0]);
+  p.next = emit("select i1 " + odd + ", ptr " + p.buf[0] + ", ptr " + p.buf[1]);
+  line("store i1 " + emit("xor i1 " + odd + ", true") + ", ptr " + p.parity);
+  pending_loads_ = true;  // waited for (tag 1) before the dot reads it
+}
+
+void Emitter::prefetch_next(const Operation &loop) {
+  const ttir::Block &body = *loop.regions[0];
+  const Operation *y = body.terminator();
+  std::map<const Value *, std::string> scalars, elem0;
+  std::string ity = llty(loop.operands[0]->type.elem);
+  std::string iv = scalar(body.arg(0)), step = scalar(loop.operands[2]);
+  scalars[body.arg(0)] = emit("add " + ity + " " + iv + ", " + step);
+  for (const Value *arg : prefetch_args(loop)) {
+    if (arg->index == 0) continue;
+    const Value *next = y->operands[arg->index - 1];  // what the yield advances it to
+    emit_scalar_slice(body, {next}, false);
+    if (plan_.carried_affine.count(arg))
+      elem0[arg] = elem(next, Idx(arg->type.rank(), "0"));
+    else
+      scalars[arg] = scalar(next);
+  }
+  // As the loop's own exit test: another iteration follows iff iv < hi - step.
+  std::string more = emit("icmp slt " + ity + " " + iv + ", " +
+                          emit("sub " + ity + " " + scalar(loop.operands[1]) + ", " + step));
+  when(more, [&] {
+    in_iteration(loop, scalars, elem0, [&] {
+      for (auto *l : prefetched_in(loop)) dma_fill(*l, prefetch_.at(l).next);
+    });
+  });
 }
 
 void Emitter::flush_dpe() {

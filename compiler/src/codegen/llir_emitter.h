@@ -170,6 +170,33 @@ class Emitter {
   bool feeds_dpe(const Value *v) const;
   // `v`'s block in DPE input format (the DMA buffer when it is one).
   std::string dpe_operand(const Value *v);
+  // Software-pipelined K loops (plan.prefetched_loads, llir_dot.cpp): two
+  // buffers per load, the parity slot picking this iteration's, and the
+  // other one (the next iteration's target) as an SSA value of this iteration.
+  struct Prefetch {
+    std::string buf[2], parity, next;
+  };
+  std::map<const Operation *, Prefetch> prefetch_;
+  std::vector<const Operation *> prefetched_in(const Operation &loop) const;
+  // Before the loop: iteration 0's transfers into buffer 0 (when it runs).
+  void pipeline_prologue(const Operation &loop);
+  // In an iteration: the next iteration's transfers (when there is one).
+  void prefetch_next(const Operation &loop);
+  // A prefetched load where it stands: picks this iteration's buffer.
+  void prefetched_load(const Operation &op);
+  // Runs `fn` with the loop body's arguments bound to another iteration's
+  // values (`scalars`: induction variable and scalar arguments, `carried`:
+  // carried affine blocks) and the prefetched loads' pure scalar ops
+  // re-emitted in that binding; restores the current bindings after.
+  void in_iteration(const Operation &loop, const std::map<const Value *, std::string> &scalars,
+                    const std::map<const Value *, std::string> &carried_elem0,
+                    const std::function<void()> &fn);
+  // Emits the scalar ops of `body` that `roots` depend on (in body order):
+  // all of them (`fresh`), or those not emitted yet.
+  void emit_scalar_slice(const ttir::Block &body, const std::vector<const Value *> &roots,
+                         bool fresh);
+  // Body arguments of `loop` that the prefetched loads' operands read.
+  std::vector<const Value *> prefetch_args(const Operation &loop);
 
   // ---- scans, atomics, while loops, join/split (llir_scan/atomic/while/join.cpp)
   void scan(const Operation &op);
@@ -214,6 +241,8 @@ class Emitter {
   void branch(const std::string &cond, const std::function<void()> &then_body,
               const std::function<void()> &else_body);
   void dma_load(const Operation &op);
+  // The transfer of load `op`'s block into `raw` (DMA, or the masked copy).
+  void dma_fill(const Operation &op, const std::string &raw);
   void dma_store(const Operation &op);
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();

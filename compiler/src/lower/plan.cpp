@@ -282,12 +282,14 @@ LoweredKernelPlan plan_kernel(const ttir::Function &f, const TargetOptions &targ
   if (!uses_block_pointers(f)) {
     LoweredKernelPlan plan = Planner(f).run();
     set_dpe_tiles(plan, target);
+    plan_dot_pipelines(plan);
     return plan;
   }
   std::shared_ptr<const ttir::Function> expanded = expand_block_pointers(f);
   LoweredKernelPlan plan = Planner(*expanded).run();
   plan.expanded = std::move(expanded);
   set_dpe_tiles(plan, target);
+  plan_dot_pipelines(plan);
   return plan;
 }
 
@@ -316,7 +318,8 @@ std::string LoweredKernelPlan::dump() const {
         os << "load fused into its consumer's loop";
       else if (dma_loads.count(&op))
         os << "dma load into a " << r->type.numel() * memory_elem_bytes(r->type.elem)
-           << "-byte buffer";
+           << "-byte buffer"
+           << (prefetched_loads.count(&op) ? " x2, prefetched one iteration ahead" : "");
       else
         os << "fused";
       os << "\n";

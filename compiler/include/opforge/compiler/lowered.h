@@ -40,6 +40,11 @@ struct LoweredKernelPlan {
   // element is that scalar plus the initial value's offset from its own
   // element 0 (a_ptrs += BLOCK_K * stride costs one add, not a block update).
   std::set<const ttir::Value *> carried_affine;
+  // DMA loads of a K loop's tl.dot operands that are software-pipelined
+  // (lower/dot_pipeline.cpp): the loop's prologue issues iteration 0's
+  // transfer and each iteration issues the next one's into the other of two
+  // buffers while the DPE works on the current one.
+  std::set<const ttir::Operation *> prefetched_loads;
   int64_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;  // largest DPE command
   int64_t local_mem_bytes = 0;  // sum of buffer sizes (DMA buffers included)
   // DMA loads in the body of a loop without carried values (a persistent
@@ -77,6 +82,10 @@ bool is_uniform_block(const ttir::Value *v);
 // cos, rsqrt) on fp32/fp16/bf16: planned as a buffer that the SFU fills with
 // whole-vector instructions.
 bool is_sfu_block_op(const ttir::Operation &op);
+// Marks the DMA loads of `plan` that feed a DPE dot inside an scf.for and
+// whose pointers, masks and `other` values the next iteration can compute
+// ahead (lower/dot_pipeline.cpp) as plan.prefetched_loads.
+void plan_dot_pipelines(LoweredKernelPlan &plan);
 // Bytes one element of `e` takes in global memory (and in a DMA buffer).
 int64_t memory_elem_bytes(ttir::Elem e);
 // Bytes one element of `e` takes in a block buffer (i1 as a byte, fp16/bf16 as fp32).

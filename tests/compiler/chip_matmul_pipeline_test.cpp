@@ -1,0 +1,173 @@
+//===- chip_matmul_pipeline_test.cpp - software-pipelined K loops on the chip vs the interpreter ===//
+//
+// Matmuls whose A/B tile DMAs are prefetched one K step ahead (the prologue
+// loads step 0, step k loads k+1 into the other buffer while the DPE works):
+// partial edge tiles, K not a multiple of BLOCK_K, a single K step, no K
+// step at all, a transposed operand, block pointers, bf16/fp16/fp32 and
+// int8 with int32 accumulation, on the tiny preset (16x16x16 DPE commands).
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "diff_harness.h"
+
+namespace opforge::compiler::testing {
+namespace {
+
+uint64_t counter_sum(const model::LaunchResult &r, const std::string &suffix) {
+  uint64_t n = 0;
+  for (auto &[name, v] : r.counter_deltas)
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      n += v;
+  return n;
+}
+
+// Every element of every tensor within rtol/atol of the interpreter's (exact
+// for 0/0); returns the chip launch.
+model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
+  auto ref = run_interp(c);
+  ChipRun chip = run_chip(device(), c);
+  EXPECT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
+  EXPECT_EQ(ref.size(), chip.tensors.size());
+  for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
+    EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
+    if (ref[t].numel() != chip.tensors[t].numel()) continue;
+    int bad = 0;
+    for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
+      double r = ref[t].get_double(i), g = chip.tensors[t].get_double(i);
+      bool ok = (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
+      if (!ok) {
+        ++bad;
+        ADD_FAILURE() << c.file << " tensor " << t << " element " << i << ": chip " << g
+                      << " interpreter " << r;
+      }
+    }
+  }
+  return chip.launch;
+}
+
+std::string tl_type(DType d) {
+  switch (d) {
+    case DType::BFloat16:
+      return "bf16";
+    case DType::Float16:
+      return "fp16";
+    case DType::Int8:
+      return "i8";
+    default:
+      return "fp32";
+  }
+}
+
+// matmul.py (the Triton tutorial's kernel, GROUP_SIZE_M swizzle) with
+// BLOCK 32x32x16: two DPE commands per K step on the tiny preset. B is
+// column-major when `b_transposed` (element-row DMA).
+DiffCase tutorial_matmul(DType d, int64_t m, int64_t n, int64_t k, bool b_transposed = false) {
+  DiffCase c;
+  c.file = "matmul.py";
+  std::string t = tl_type(d);
+  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t +
+                ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+                "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.constexprs = {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=16", "BLOCK_SIZE_K=16", "GROUP_SIZE_M=2"};
+  c.args = {KArg::tensor(random_tensor(d, {m, k}, 51)),
+            KArg::tensor(random_tensor(d, {k, n}, 52)),
+            KArg::tensor(HostTensor(DType::Float32, {m, n})),
+            KArg::integer(m),
+            KArg::integer(n),
+            KArg::integer(k),
+            KArg::integer(k),
+            KArg::integer(1),
+            KArg::integer(b_transposed ? 1 : n),
+            KArg::integer(b_transposed ? k : 1),
+            KArg::integer(n),
+            KArg::integer(1)};
+  c.grid.x = ((m + 31) / 32) * ((n + 15) / 16);
+  return c;
+}
+
+// The DPE accumulates in fp32 with one rounding per multiply-add (fmaf) in k
+// order; the interpreter rounds a double sum to fp32: last-bit differences.
+TEST(ChipMatmulPipeline, Bf16WithPartialTilesAndARaggedLastKStepMatches) {
+  // K = 75: four full K steps of 16 and a partial one (masked copy, `other` 0).
+  auto r = expect_close(tutorial_matmul(DType::BFloat16, 70, 40, 75), 1e-5, 1e-5);
+  EXPECT_GT(counter_sum(r, "dpe.commands"), 0u);
+  EXPECT_GT(counter_sum(r, "dma.bytes_read"), 0u) << "full tiles move by DMA";
+}
+
+TEST(ChipMatmulPipeline, Fp16WithAColumnMajorBMatches) {
+  expect_close(tutorial_matmul(DType::Float16, 48, 33, 64, true), 1e-5, 1e-5);
+}
+
+TEST(ChipMatmulPipeline, Fp32IeeeDotMatches) {
+  expect_close(tutorial_matmul(DType::Float32, 40, 32, 50), 1e-5, 1e-5);
+}
+
+TEST(ChipMatmulPipeline, ASingleKStepHasNothingToPrefetch) {
+  expect_close(tutorial_matmul(DType::BFloat16, 32, 32, 9), 1e-5, 1e-5);
+}
+
+TEST(ChipMatmulPipeline, NoKStepLeavesTheZeroAccumulator) {
+  // K = 0: the loop never runs, so its prologue must not move anything.
+  DiffCase c = tutorial_matmul(DType::BFloat16, 20, 20, 0);
+  auto r = expect_close(c, 0, 0);
+  EXPECT_EQ(counter_sum(r, "dpe.commands"), 0u);
+}
+
+TEST(ChipMatmulPipeline, BlockPointerMatmulWithBoundaryChecksMatches) {
+  const int64_t m = 36, n = 20, k = 52;
+  DiffCase c;
+  c.file = "block_ptr_matmul.py";
+  c.signature =
+      "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
+      "stride_ak=i32,stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16"};
+  c.args = {KArg::tensor(random_tensor(DType::BFloat16, {m, k}, 53)),
+            KArg::tensor(random_tensor(DType::BFloat16, {k, n}, 54)),
+            KArg::tensor(HostTensor(DType::Float32, {m, n})),
+            KArg::integer(m),
+            KArg::integer(n),
+            KArg::integer(k),
+            KArg::integer(k),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1)};
+  c.grid.x = (m + 15) / 16;
+  c.grid.y = (n + 15) / 16;
+  auto r = expect_close(c, 1e-5, 1e-5);
+  EXPECT_GT(counter_sum(r, "dpe.commands"), 0u);
+}
+
+TEST(ChipMatmulPipeline, Int8WithInt32AccumulatorOverSeveralKStepsIsExact) {
+  const int64_t m = 40, n = 36, k = 100;
+  DiffCase c;
+  c.file = "matmul_int8.py";
+  c.signature =
+      "a_ptr=*i8,b_ptr=*i8,c_ptr=*i32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+      "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=32"};
+  c.args = {KArg::tensor(random_tensor(DType::Int8, {m, k}, 55)),
+            KArg::tensor(random_tensor(DType::Int8, {k, n}, 56)),
+            KArg::tensor(HostTensor(DType::Int32, {m, n})),
+            KArg::integer(m),
+            KArg::integer(n),
+            KArg::integer(k),
+            KArg::integer(k),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1)};
+  c.grid.x = (m + 15) / 16;
+  c.grid.y = (n + 15) / 16;
+  auto r = expect_close(c, 0, 0);
+  EXPECT_GT(counter_sum(r, "dpe.commands"), 0u);
+}
+
+}  // namespace
+}  // namespace opforge::compiler::testing
