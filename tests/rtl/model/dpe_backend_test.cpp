@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <unistd.h>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "../fst_test_util.h"
@@ -167,14 +168,14 @@ struct ChainRun {
 // and A, B small integers (exact sums).
 ChainRun run_dpe_loop(const std::string &impl, uint32_t m, uint32_t n, uint32_t k,
                       uint64_t iters, const std::vector<uint16_t> &a,
-                      const std::vector<uint16_t> &b) {
+                      const std::vector<uint16_t> &b, std::vector<uint32_t> c0 = {}) {
   model::Device dev(model::load_params("tiny", {"pe.dpe.impl=" + impl}));
   const model::ChipParams &p = dev.params();
   const uint64_t lw = p.map.local_window_base, la = p.map.local_alias_base;
   dev.copy_in(lw, a.data(), a.size() * 2);
   dev.copy_in(lw + 16384, b.data(), b.size() * 2);
-  std::vector<uint32_t> zero(size_t(m) * n, 0);
-  dev.copy_in(lw + 32768, zero.data(), zero.size() * 4);
+  c0.resize(size_t(m) * n, 0);
+  dev.copy_in(lw + 32768, c0.data(), c0.size() * 4);
   model::KernelLaunch kl;
   kl.grid = {1, 1, 1};
   const std::string elf = dpe_loop_elf();
@@ -244,6 +245,63 @@ TEST_P(DpeBackendChain, BackToBackKLoopChainsWithoutDivergence) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Impls, DpeBackendChain, ::testing::Values("tlm", "rtl", "lockstep"));
+
+// The broken block (ties rounded away in cell (0,0)) inside a chained
+// K-loop: C[0][0] starts at -6 and every command adds 1 then 2^-24, which is
+// exact until the tenth command (#9), where 1 + 2^-23 + 2^-24 is a tie with
+// an odd neighbour below. #9 is chained; its C is compared when its last row
+// is out (while #10 runs), so #10 faults with a report naming #9.
+TEST(DpeBackendChainRule, LockstepCatchesAFaultInAChainedCommandWhenItsRowsAreOut) {
+  register_model_backends(RtlBackendOptions{100, true});
+  const uint32_t m = 16, n = 16, k = 16;
+  std::vector<uint16_t> a(size_t(m) * k, 0), b(size_t(k) * n, 0);
+  a[0] = fp32_to_bf16(1.0f);
+  a[1] = fp32_to_bf16(std::ldexp(1.0f, -12));
+  b[0] = fp32_to_bf16(1.0f);
+  b[n] = fp32_to_bf16(std::ldexp(1.0f, -12));
+  std::vector<uint32_t> c0(size_t(m) * n, 0);
+  c0[0] = std::bit_cast<uint32_t>(-6.0f);
+  const ChainRun r = run_dpe_loop("lockstep", m, n, k, 12, a, b, c0);
+  ASSERT_FALSE(r.launch.ok());
+  const std::string &trap = r.launch.traps.front();
+  EXPECT_NE(trap.find("DPE lockstep divergence at pe[0][0] dpe command #9 "), std::string::npos)
+      << trap;
+  EXPECT_NE(trap.find("dpe bf16 m=16 n=16 k=16 acc=1: C[0][0] (tile 0,0 cell 0,0)"),
+            std::string::npos)
+      << trap;
+  EXPECT_NE(trap.find("expected 0x40800000 (4) got 0x40800001"), std::string::npos) << trap;
+  EXPECT_GE(r.chained, 8u);  // #2 .. #9 at least
+}
+
+// model::DpeStream (the TLM) and rtl::DpeStreamTiming (checked against the
+// RTL) give the same head, chained and tail cycles over random streams on
+// the presets' arrays (int8: 2 k steps per beat on all of them).
+TEST(DpeBackendChainRule, TlmStreamIsTheRtlStreamFormulaOverRandomSequences) {
+  std::mt19937 rng(99);
+  for (const char *preset : {"tiny", "mtia-2i", "mtia-v1"}) {
+    const model::ChipParams p = model::load_params(preset, {});
+    const model::DpeArrayDims dims = model::dpe_array_dims(p.dpe);
+    model::DpeStream tlm(p.dpe);
+    DpeStreamTiming rtl(DpeArrayShape{dims.rows, dims.cols});
+    for (int i = 0; i < 400; ++i) {
+      isa::DpeCommand c{};
+      c.dtype = rng() % 2 ? DpeDType::INT8 : DpeDType::BF16;
+      c.m = 1 + rng() % (3 * dims.rows + 1);
+      c.n = 1 + rng() % (2 * dims.cols + 1);
+      c.k = rng() % (2 * dims.rows + 4);
+      c.ldc = c.n;
+      c.accumulate = rng() % 2;
+      const bool int8 = c.dtype == DpeDType::INT8;
+      if (tlm.pending() && rng() % 4 != 0) {
+        ASSERT_EQ(tlm.chain(c), rtl.chain(c.m, c.n, c.k, c.accumulate, int8)) << preset << " " << i;
+      } else {
+        ASSERT_EQ(tlm.finish(), rtl.finish()) << preset << " " << i;
+        ASSERT_EQ(tlm.start(c), rtl.start(c.m, c.n, c.k, c.accumulate, int8)) << preset << " " << i;
+      }
+    }
+    EXPECT_EQ(tlm.finish(), rtl.finish());
+  }
+}
 
 // A single-tile command into the same C cannot chain (its load of C would
 // read the rows the previous command writes only afterwards): 8x8x16 on the
