@@ -331,8 +331,18 @@ module dpe #(
           b_hi[c] = 32'($signed(b_lane[c][15:8]));
         end
         if (fresh) for (int unsigned i = 0; i < CELLS; i++) acc[i] = 32'd0;
-        for (int unsigned i = 0; i < CELLS; i++)
-          acc[i] = acc[i] + a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS];
+        // Loop shape for the model's speed: a large array unrolls the inner
+        // loop (COLS <= --unroll-count); a small one stays one flat loop (a
+        // fully unrolled one gets the lanes' sign extension substituted into
+        // every cell).
+        if (CELLS > 16) begin
+          for (int unsigned r = 0; r < ROWS; r++)
+            for (int unsigned c = 0; c < COLS; c++)
+              acc[r*COLS+c] = acc[r*COLS+c] + a_lo[r] * b_lo[c] + a_hi[r] * b_hi[c];
+        end else begin
+          for (int unsigned i = 0; i < CELLS; i++)
+            acc[i] = acc[i] + a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS];
+        end
       end else if (cb == 1'(g) && op_fire) begin
         for (int unsigned r = 0; r < ROWS; r++) a_op[r] = edge_op16(a_lane[r], fp16_q, 1'b1);
         for (int unsigned c = 0; c < COLS; c++) b_op[c] = edge_op16(b_lane[c], fp16_q, 1'b0);
