@@ -7,16 +7,28 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "verilated.h"
 
 namespace opforge::rtl::detail {
 
+// A lane of whole bytes (width and lsb multiples of 8) on a little-endian
+// host is one plain store or load of its bytes: the adapters move 16- and
+// 32-bit lanes every simulated cycle, so they skip the masked
+// read-modify-write of the general case.
+inline constexpr bool kLittleEndianHost = std::endian::native == std::endian::little;
+
 template <typename T>
 requires std::is_integral_v<T>
 inline void put_lane(T &port, unsigned lsb, unsigned width, uint32_t value) {
+  if (kLittleEndianHost && width % 8 == 0 && lsb % 8 == 0 && width <= 32) {
+    std::memcpy(reinterpret_cast<unsigned char *>(&port) + lsb / 8, &value, width / 8);
+    return;
+  }
   const uint64_t mask = ((uint64_t{1} << width) - 1) << lsb;
   port = static_cast<T>((static_cast<uint64_t>(port) & ~mask) |
                         ((static_cast<uint64_t>(value) << lsb) & mask));
@@ -24,6 +36,10 @@ inline void put_lane(T &port, unsigned lsb, unsigned width, uint32_t value) {
 
 template <std::size_t N>
 inline void put_lane(VlWide<N> &port, unsigned lsb, unsigned width, uint32_t value) {
+  if (kLittleEndianHost && width % 8 == 0 && lsb % 8 == 0 && width <= 32) {
+    std::memcpy(reinterpret_cast<unsigned char *>(port.data()) + lsb / 8, &value, width / 8);
+    return;
+  }
   EData &word = port.at(lsb / 32);
   const unsigned shift = lsb % 32;
   const uint64_t mask = ((uint64_t{1} << width) - 1) << shift;
@@ -38,6 +54,7 @@ inline uint32_t get_lane(const T &port, unsigned lsb, unsigned width) {
 
 template <std::size_t N>
 inline uint32_t get_lane(const VlWide<N> &port, unsigned lsb, unsigned width) {
+  if (kLittleEndianHost && width == 32 && lsb % 32 == 0) return port.data()[lsb / 32];
   return static_cast<uint32_t>((static_cast<uint64_t>(port.at(lsb / 32)) >> (lsb % 32)) &
                                ((uint64_t{1} << width) - 1));
 }
