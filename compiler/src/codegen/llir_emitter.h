@@ -148,6 +148,8 @@ class Emitter {
   // rvv_levels_ok, no level has a scalar remainder.
   bool rvv_levels_ok(const Operation &op) const;
   void rvv_levels(const Operation &op, const std::vector<std::string> &tmp, int64_t keep0);
+  void register_levels(const Operation &op, const std::vector<std::string> &tmp,
+                       const std::string &cur, int lmul);
   std::vector<std::string> rvv_combine(const ttir::Block &region,
                                        const std::vector<std::string> &args, int lmul,
                                        const std::string &vl);
@@ -253,8 +255,9 @@ class Emitter {
     std::vector<const Operation *> loads;   // prefetched affine loads
     std::vector<const Operation *> stores;  // the body's stores (overlap check)
     std::string ity, step, ub;              // induction type, step and bound
+    int64_t depth = 2;                      // ring slots per load (iterations in flight + 1)
     struct Slots {
-      std::string buf[2], parity, ready;
+      std::string bufs, slot, ready;  // depth buffers, this iteration's slot, ready flags
     };
     std::map<const Operation *, Slots> slots;
   };
@@ -266,6 +269,12 @@ class Emitter {
   void row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
                          const std::string &ity);
   void row_prefetched_load(const Operation &op);
+  std::pair<std::string, std::string> iteration_ahead(const RowPrefetch &pf, const std::string &iv,
+                                                      const std::string &k);
+  std::string apart_from_stores(const RowPrefetch &pf, const Operation &op, const std::string &t,
+                                const std::string &first, const std::string &last);
+  std::string ring_buffer(const RowPrefetch::Slots &s, const Operation &op,
+                          const std::string &slot);
   RowPrefetch *row_prefetch_ = nullptr;       // the loop whose body is being emitted, if it prefetches
   std::vector<std::string> pending_tags_;  // prefetch tags to wait for before reading buffers
   // Does emitting `op` read block buffers (so pending DMA loads must land)?
@@ -300,7 +309,7 @@ class Emitter {
   bool pending_dpe_ = false;
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
   static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
-  static constexpr int kPrefetchTag0 = 4, kPrefetchTag1 = 5;
+  static constexpr int kPrefetchTag0 = 4;  // ring slot k uses tag kPrefetchTag0 + k
   std::string args_ = "%args";  // the argument block (a local copy)
 };
 

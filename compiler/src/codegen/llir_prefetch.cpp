@@ -31,6 +31,7 @@ std::optional<Emitter::RowPrefetch> Emitter::plan_row_prefetch(const Operation &
   const ttir::Block &body = *loop_op.regions[0];
   RowPrefetch pf;
   pf.body = &body;
+  pf.depth = plan_.row_prefetch_depth;
   for (auto &o : body.ops) {
     if (plan_.row_prefetched_loads.count(o.get())) pf.loads.push_back(o.get());
     if (o->kind == OpKind::Store) pf.stores.push_back(o.get());
@@ -116,28 +117,94 @@ void Emitter::load_block_into(const Operation &op, const std::string &buf, const
     fast();
 }
 
+// Iteration `iv` + k * step (`k` an i64 value) in the induction type, and
+// whether the loop runs it (computed in i64 for an i32 induction variable, so
+// it does not wrap).
+std::pair<std::string, std::string> Emitter::iteration_ahead(const RowPrefetch &pf,
+                                                             const std::string &iv,
+                                                             const std::string &k) {
+  auto wide = [&](const std::string &x) {
+    return pf.ity == "i64" ? x : emit("sext " + pf.ity + " " + x + " to i64");
+  };
+  std::string t64 = emit("add i64 " + wide(iv) + ", " + emit("mul i64 " + k + ", " + wide(pf.step)));
+  std::string runs = emit("icmp slt i64 " + t64 + ", " + wide(pf.ub));
+  std::string t = pf.ity == "i64" ? t64 : emit("trunc i64 " + t64 + " to " + pf.ity);
+  return {t, runs};
+}
+
+// Whether the block `op` loads at iteration `t` lies apart from everything the
+// body stores in iterations `first` .. `last` (ranges affine in the iteration:
+// their hull is spanned by the two ends).
+std::string Emitter::apart_from_stores(const RowPrefetch &pf, const Operation &op,
+                                       const std::string &t, const std::string &first,
+                                       const std::string &last) {
+  if (pf.stores.empty()) return "true";
+  std::pair<std::string, std::string> nr;
+  at_iteration(*pf.body, t, [&] {
+    nr = access_range(op.operands[0], memory_elem_bytes(op.result()->type.elem));
+  });
+  std::vector<std::pair<std::string, std::string>> ends[2];
+  for (int e = 0; e < 2; ++e)
+    at_iteration(*pf.body, e == 0 ? first : last, [&] {
+      for (auto *st : pf.stores)
+        ends[e].push_back(
+            access_range(st->operands[0], memory_elem_bytes(st->operands[0]->type.pointee)));
+    });
+  std::string apart = "true";
+  for (size_t j = 0; j < pf.stores.size(); ++j) {
+    auto umin = [&](const std::string &x, const std::string &y) {
+      return emit("select i1 " + emit("icmp ult i64 " + x + ", " + y) + ", i64 " + x + ", i64 " + y);
+    };
+    auto umax = [&](const std::string &x, const std::string &y) {
+      return emit("select i1 " + emit("icmp ugt i64 " + x + ", " + y) + ", i64 " + x + ", i64 " + y);
+    };
+    std::string lo = umin(ends[0][j].first, ends[1][j].first);
+    std::string hi = umax(ends[0][j].second, ends[1][j].second);
+    std::string ok = emit("or i1 " + emit("icmp ule i64 " + hi + ", " + nr.first) + ", " +
+                          emit("icmp ule i64 " + nr.second + ", " + lo));
+    apart = emit("and i1 " + apart + ", " + ok);
+  }
+  return apart;
+}
+
+std::string Emitter::ring_buffer(const RowPrefetch::Slots &s, const Operation &op,
+                                 const std::string &slot) {
+  const Value *v = op.result();
+  return emit("getelementptr " + memty(v->type.elem) + ", ptr " + s.bufs + ", i64 " +
+              emit("mul i64 " + slot + ", " + std::to_string(v->type.numel())));
+}
+
 void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
-                                const std::string &ity) {
+                                    const std::string &ity) {
+  (void)ub;
+  (void)ity;
+  const int64_t n = pf.depth;
   for (auto *op : pf.loads) {
     const Value *v = op->result();
-    std::string mt = memty(v->type.elem);
     RowPrefetch::Slots s;
-    s.buf[0] = alloca_of(mt, v->type.numel());
-    s.buf[1] = alloca_of(mt, v->type.numel());
-    s.parity = alloca_of("i8");
-    s.ready = alloca_of("i8");
-    line("store i8 0, ptr " + s.parity);
-    line("store i8 0, ptr " + s.ready);
+    s.bufs = alloca_of(memty(v->type.elem), n * v->type.numel());
+    s.slot = alloca_of("i64");
+    s.ready = alloca_of("i8", n);
+    line("store i64 0, ptr " + s.slot);
     pf.slots[op] = s;
   }
-  std::string runs = emit("icmp slt " + ity + " " + lb + ", " + ub);
-  when(runs, [&] {
-    at_iteration(*pf.body, lb, [&] {
-      for (auto *op : pf.loads) {
-        load_block_into(*op, pf.slots[op].buf[0], std::to_string(kPrefetchTag0));
-        line("store i8 1, ptr " + pf.slots[op].ready);
-      }
-    });
+  // Iterations lb .. lb + (depth - 2) * step into slots 0 .. depth - 2; the
+  // one in slot k must not be data iterations lb .. lb + (k - 1) * step store.
+  loop(0, n - 1, [&](const std::string &k) {
+    auto [t, runs] = iteration_ahead(pf, lb, k);
+    std::string before = emit("sub i64 " + k + ", 1");
+    std::string last = iteration_ahead(pf, lb, before).first;
+    for (auto *op : pf.loads) {
+      RowPrefetch::Slots &s = pf.slots[op];
+      std::string apart = emit("or i1 " + emit("icmp eq i64 " + k + ", 0") + ", " +
+                               apart_from_stores(pf, *op, t, lb, last));
+      std::string go = emit("and i1 " + runs + ", " + apart);
+      line("store i8 " + emit("zext i1 " + go + " to i8") + ", ptr " +
+           emit("getelementptr i8, ptr " + s.ready + ", i64 " + k));
+      std::string buf = ring_buffer(s, *op, k);
+      std::string tag = emit("add i64 " + k + ", " + std::to_string(kPrefetchTag0));
+      when(go, [&] { at_iteration(*pf.body, t, [&] { load_block_into(*op, buf, tag); }); });
+    }
   });
 }
 
@@ -145,44 +212,31 @@ void Emitter::row_prefetched_load(const Operation &op) {
   RowPrefetch &pf = *row_prefetch_;
   RowPrefetch::Slots &s = pf.slots.at(&op);
   const Value *v = op.result();
-  std::string par = emit("trunc i8 " + emit("load i8, ptr " + s.parity) + " to i1");
-  std::string cur = emit("select i1 " + par + ", ptr " + s.buf[1] + ", ptr " + s.buf[0]);
-  std::string nxt = emit("select i1 " + par + ", ptr " + s.buf[0] + ", ptr " + s.buf[1]);
-  std::string cur_tag = emit("select i1 " + par + ", i64 " + std::to_string(kPrefetchTag1) +
-                             ", i64 " + std::to_string(kPrefetchTag0));
-  std::string nxt_tag = emit("select i1 " + par + ", i64 " + std::to_string(kPrefetchTag0) +
-                             ", i64 " + std::to_string(kPrefetchTag1));
-  std::string ready = emit("trunc i8 " + emit("load i8, ptr " + s.ready) + " to i1");
-  // Not prefetched (the previous iteration's check failed): load it now.
+  const int64_t n = pf.depth;
+  std::string c = emit("load i64, ptr " + s.slot);
+  std::string cur = ring_buffer(s, op, c);
+  std::string cur_tag = emit("add i64 " + c + ", " + std::to_string(kPrefetchTag0));
+  std::string ready_ptr = emit("getelementptr i8, ptr " + s.ready + ", i64 " + c);
+  std::string ready = emit("icmp ne i8 " + emit("load i8, ptr " + ready_ptr) + ", 0");
+  // Not prefetched (out of range then, or overlapping a store): load it now.
   when(emit("xor i1 " + ready + ", true"), [&] { load_block_into(op, cur, cur_tag); });
-  // Next iteration's block, unless there is none or this iteration stores over it.
-  const std::string &iv = scalar(pf.body->arg(0));
-  std::string next = emit("add " + pf.ity + " " + iv + ", " + pf.step);
-  std::string last =
-      emit("icmp sgt " + pf.ity + " " + iv + ", " + emit("sub " + pf.ity + " " + pf.ub + ", " + pf.step));
-  std::string go = emit("and i1 " + emit("xor i1 " + last + ", true") + ", " +
-                        emit("icmp slt " + pf.ity + " " + next + ", " + pf.ub));
-  std::string disjoint = "true";
-  if (!pf.stores.empty()) {
-    std::pair<std::string, std::string> nr;
-    at_iteration(*pf.body, next, [&] {
-      nr = access_range(op.operands[0], memory_elem_bytes(v->type.elem));
-    });
-    at_iteration(*pf.body, iv, [&] {
-      for (auto *st : pf.stores) {
-        const Value *ptr = st->operands[0];
-        auto r = access_range(ptr, memory_elem_bytes(ptr->type.pointee));
-        std::string apart = emit("or i1 " + emit("icmp ule i64 " + r.second + ", " + nr.first) +
-                                 ", " + emit("icmp ule i64 " + nr.second + ", " + r.first));
-        disjoint = emit("and i1 " + disjoint + ", " + apart);
-      }
-    });
-  }
-  go = emit("and i1 " + go + ", " + disjoint);
-  line("store i8 " + emit("zext i1 " + go + " to i8") + ", ptr " + s.ready);
-  when(go, [&] { at_iteration(*pf.body, next, [&] { load_block_into(op, nxt, nxt_tag); }); });
-  line("store i8 " + emit("zext i1 " + emit("xor i1 " + par + ", true") + " to i8") + ", ptr " +
-       s.parity);
+  // Iteration iv + (depth - 1) * step into the slot iteration iv - step used,
+  // unless the loop ends first or iterations iv .. iv + (depth - 2) * step
+  // store over it.
+  const std::string iv = scalar(pf.body->arg(0));
+  auto [t, runs] = iteration_ahead(pf, iv, std::to_string(n - 1));
+  std::string last = iteration_ahead(pf, iv, std::to_string(n - 2)).first;
+  std::string go = emit("and i1 " + runs + ", " + apart_from_stores(pf, op, t, iv, last));
+  std::string p = emit("urem i64 " + emit("add i64 " + c + ", " + std::to_string(n - 1)) + ", " +
+                       std::to_string(n));
+  line("store i8 " + emit("zext i1 " + go + " to i8") + ", ptr " +
+       emit("getelementptr i8, ptr " + s.ready + ", i64 " + p));
+  std::string nxt = ring_buffer(s, op, p);
+  std::string nxt_tag = emit("add i64 " + p + ", " + std::to_string(kPrefetchTag0));
+  when(go, [&] { at_iteration(*pf.body, t, [&] { load_block_into(op, nxt, nxt_tag); }); });
+  line("store i64 " +
+       emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) + ", ptr " +
+       s.slot);
   dma_raw_[v] = cur;
   pending_tags_.push_back(cur_tag);
 }

@@ -13,6 +13,9 @@
 // combines is the interpreter's (element k with element k + keep), so sums
 // stay bit-identical.
 //
+// Levels short enough for one register group (power-of-two lengths) stay in
+// vector registers: each halves by vslidedown and one combine, no memory.
+//
 // Used when every operand is 32 bits (f32, i32), the reduction is over the
 // only axis, and the combine region uses only the operations mapped below;
 // otherwise tree_reduce keeps its element loops.
@@ -203,10 +206,22 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
   line("store i64 " + std::to_string(keep0) + ", ptr " + cur_slot);
   std::string head = label(), body = label(), shead = label(), sbody = label(), sexit = label(),
               exit = label();
+  // With power-of-two lengths (every level even) the levels that fit one
+  // register group run in registers (register_levels); the others here.
+  // (single-operand reductions: a multi-operand combine is more code than
+  // the memory levels it saves).
+  const bool in_registers = n == 1 && (keep0 & (keep0 - 1)) == 0;
+  std::string limit = "1";
+  if (in_registers) {
+    decls_.insert("declare i64 @llvm.riscv.vsetvlimax.i64(i64, i64)");
+    limit = emit("call i64 @llvm.riscv.vsetvlimax.i64(i64 2, i64 " +
+                 std::to_string(vlmul_bits(lmul)) + ")");
+  }
   line("br label %" + head);
   start(head);
   std::string cur = emit("load i64, ptr " + cur_slot);
-  line("br i1 " + emit("icmp sgt i64 " + cur + ", 1") + ", label %" + body + ", label %" + exit);
+  line("br i1 " + emit("icmp sgt i64 " + cur + ", " + limit) + ", label %" + body + ", label %" +
+       exit);
   start(body);
   std::string half = emit("lshr i64 " + cur + ", 1");
   std::string keep = emit("sub i64 " + cur + ", " + half);
@@ -255,6 +270,59 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
   line("store i64 " + keep + ", ptr " + cur_slot);
   line("br label %" + head);
   start(exit);
+  if (in_registers) register_levels(op, tmp, emit("load i64, ptr " + cur_slot), lmul);
+}
+
+// The last levels (`cur` <= one register group, a power of two): the
+// temporaries are loaded once, and each level combines the register group
+// with itself slid down by half its length (vslidedown, vl = half) until
+// one element is left; it is stored to the temporaries' element 0.
+void Emitter::register_levels(const Operation &op, const std::vector<std::string> &tmp,
+                              const std::string &cur, int lmul) {
+  const size_t n = op.operands.size();
+  const ttir::Block &region = *op.regions[0];
+  std::string all = rvv_all_true(lmul);
+  std::vector<std::string> acc(n), ty(n), sfx(n);
+  std::string cur32 = emit("trunc i64 " + cur + " to i32");
+  for (size_t j = 0; j < n; ++j) {
+    Elem e = op.operands[j]->type.elem;
+    ty[j] = rvv_type(e, lmul);
+    sfx[j] = "nxv" + std::to_string(2 * lmul) + (e == Elem::F32 ? "f32" : "i32");
+    std::string fn = "llvm.vp.load." + sfx[j] + ".p0";
+    decls_.insert("declare " + ty[j] + " @" + fn + "(ptr, " + rvv_type(Elem::I1, lmul) + ", i32)");
+    acc[j] = alloca_of(ty[j]);
+    line("store " + ty[j] + " " +
+         emit("call " + ty[j] + " @" + fn + "(ptr " + tmp[j] + ", " + all + ", i32 " + cur32 + ")") +
+         ", ptr " + acc[j]);
+  }
+  std::string len_slot = alloca_of("i64");
+  line("store i64 " + cur + ", ptr " + len_slot);
+  std::string head = label(), body = label(), exit = label();
+  line("br label %" + head);
+  start(head);
+  std::string len = emit("load i64, ptr " + len_slot);
+  line("br i1 " + emit("icmp sgt i64 " + len + ", 1") + ", label %" + body + ", label %" + exit);
+  start(body);
+  std::string half = emit("lshr i64 " + len + ", 1");
+  std::vector<std::string> args(2 * n);
+  for (size_t j = 0; j < n; ++j) {
+    std::string fn = "llvm.riscv.vslidedown." + sfx[j] + ".i64";
+    decls_.insert("declare " + ty[j] + " @" + fn + "(" + ty[j] + ", " + ty[j] + ", i64, i64, i64)");
+    args[j] = emit("load " + ty[j] + ", ptr " + acc[j]);
+    args[n + j] = emit("call " + ty[j] + " @" + fn + "(" + ty[j] + " undef, " + ty[j] + " " +
+                       args[j] + ", i64 " + half + ", i64 " + half + ", i64 3)");
+  }
+  std::vector<std::string> r = rvv_combine(region, args, lmul, half);
+  for (size_t j = 0; j < n; ++j) line("store " + ty[j] + " " + r[j] + ", ptr " + acc[j]);
+  line("store i64 " + half + ", ptr " + len_slot);
+  line("br label %" + head);
+  start(exit);
+  for (size_t j = 0; j < n; ++j) {
+    Elem e = op.operands[j]->type.elem;
+    std::string x = emit("extractelement " + ty[j] + " " +
+                         emit("load " + ty[j] + ", ptr " + acc[j]) + ", i64 0");
+    line("store " + llty(e) + " " + x + ", ptr " + tmp[j]);
+  }
 }
 
 }  // namespace opforge::compiler::llir

@@ -51,6 +51,7 @@ struct LoweredKernelPlan {
   // loop over rows) whose next-iteration block is prefetched into a second
   // buffer while the current one is computed (lower/row_prefetch.cpp).
   std::set<const ttir::Operation *> row_prefetched_loads;
+  int64_t row_prefetch_depth = 2;  // buffers per such load: blocks in flight + the current one
   // The copy of the kernel `function` points to when block pointers were
   // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
   std::shared_ptr<const ttir::Function> expanded;
