@@ -204,23 +204,26 @@ package opforge_fp_pkg;
   // An unpacked fp32 accumulator: value = (-1)^s * m * 2^(e - EXP_K - 150)
   // with m normalized (m[23] set; e - EXP_K is the biased fp32 exponent,
   // below 1 for subnormals, down to -22), so {e, m} orders magnitudes;
-  // a zero is e == 0, m == 0; infinity e == EXP_K + 255 with m == 2^23, NaN
-  // the same e with m[22] set.
+  // a zero is e == 0, m == 0; infinity e == ACC_SPECIAL_E with m == 2^23,
+  // NaN the same e with m[22] set.
   //
   // An edge operand (edge_op16): sign, 11-bit significand with its leading
   // one at bit 10 (subnormals pre-normalized; 0 for a zero), the exponent of
   // that leading one with a per-side offset (A: EXP_A_OFF, zero 1; B:
-  // EXP_B_OFF, zero 0) so that a product's exponent is ea + eb (+1 when the
-  // significand product carries), and a special bit for NaN/infinity. A
-  // zero operand's product lies above a zero accumulator and below every
-  // nonzero value.
+  // EXP_B_OFF, zero 0; NaN/infinity OP_SPECIAL_E) so that a product's
+  // exponent is ea + eb (+1 when the significand product carries). A zero
+  // operand's product lies above a zero accumulator and below every nonzero
+  // value. Finite products and accumulators have exponents below 2^14, so
+  // one test of (ea + eb) | e picks the multiply-adds that need the special
+  // cases.
   localparam logic [31:0] EXP_K = 32'd8192;
   localparam logic [31:0] EXP_B_OFF = 32'd512;
   localparam logic [31:0] EXP_A_OFF = EXP_K + 32'd127 - EXP_B_OFF;
-  localparam logic [31:0] EXP_SPECIAL = EXP_K + 32'd255;
+  localparam logic [31:0] EXP_SPECIAL = EXP_K + 32'd255;  // overflow threshold
+  localparam logic [31:0] ACC_SPECIAL_E = 32'h4000 + 32'd255;  // e[7:0] = 8'hFF
+  localparam logic [31:0] OP_SPECIAL_E = 32'h8000;
 
   typedef struct packed {
-    logic        special;  // NaN or infinity
     logic        sign;
     logic [10:0] m;
     logic [31:0] e;
@@ -237,15 +240,15 @@ package opforge_fp_pkg;
     off = a_side ? EXP_A_OFF : EXP_B_OFF;
     o.sign = v[15];
     if (fp16) begin
-      o.special = v[14:10] == 5'h1F;
       f = {v[14:10] != 5'd0, v[9:0]};
       o.e = off + 32'(v[14:10]) - 32'd15;
     end else begin
-      o.special = v[14:7] == 8'hFF;
       f = {v[14:7] != 8'd0, v[6:0], 3'd0};
       o.e = off + 32'(v[14:7]) - 32'd127;
     end
-    if (f == 11'd0) begin
+    if (fp16 ? v[14:10] == 5'h1F : v[14:7] == 8'hFF) begin
+      o.e = OP_SPECIAL_E;
+    end else if (f == 11'd0) begin
       o.e = a_side ? 32'd1 : 32'd0;
     end else if (!f[10]) begin
       // Subnormal, f * 2^-24 (fp16) or f * 2^-136 (bf16): leading one up to bit 10.
@@ -263,7 +266,7 @@ package opforge_fp_pkg;
     int lead;
     s = c[31];
     m = {1'b1, c[22:0]};
-    e = EXP_K + 32'(c[30:23]);
+    e = c[30:23] == 8'hFF ? ACC_SPECIAL_E : EXP_K + 32'(c[30:23]);
     if (c[30:23] == 8'd0) begin
       if (c[22:0] == 23'd0) begin
         m = 24'd0;
@@ -391,7 +394,7 @@ package opforge_fp_pkg;
           e = EXP_K + lead - 32'd22;
         end
       end else if (e >= EXP_SPECIAL) begin
-        e = EXP_SPECIAL;
+        e = ACC_SPECIAL_E;
         m = 24'h80_0000;
       end
     end
@@ -406,7 +409,7 @@ package opforge_fp_pkg;
                                    input logic tie_away);
     logic [23:0] m;
     m = acc[23:0];
-    if (a.special || b.special || e == EXP_SPECIAL)
+    if (((a.e + b.e) | e) >= 32'h4000)
       acc_unpack(fma16(a_raw, b_raw, acc_pack(s, e, m), fp16, tie_away), s, e, m);
     else
       mac16(a.sign, a.m, a.e, b.sign, b.m, b.e, s, e, m, tie_away);

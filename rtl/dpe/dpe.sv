@@ -357,12 +357,21 @@ module dpe #(
           end
           unpk[r] = 1'b1;
         end
-        for (int unsigned i = 0; i < CELLS; i++) begin
+        // Cell 0 apart: it alone carries the injected fault, the loop's
+        // body rounds to nearest even only.
+        word = acc[0];
+        s = acc_s[0];
+        e = acc_e[0];
+        mac_cell(a_lane[0], b_lane[0], fp16_q, a_op[0], b_op[0], word, s, e, inject_fault);
+        acc[0] = word;
+        acc_s[0] = s;
+        acc_e[0] = e;
+        for (int unsigned i = 1; i < CELLS; i++) begin
           word = acc[i];
           s = acc_s[i];
           e = acc_e[i];
           mac_cell(a_lane[i/COLS], b_lane[i%COLS], fp16_q, a_op[i/COLS], b_op[i%COLS], word, s, e,
-                   inject_fault && i == 0);
+                   1'b0);
           acc[i] = word;
           acc_s[i] = s;
           acc_e[i] = e;
