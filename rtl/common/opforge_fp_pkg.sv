@@ -207,7 +207,7 @@ package opforge_fp_pkg;
   // a zero is e == 0, m == 0; infinity e == ACC_SPECIAL_E with m == 2^23,
   // NaN the same e with m[22] set.
   //
-  // An edge operand (edge_op16): sign, 11-bit significand with its leading
+  // An edge operand (edge_m16, edge_e16): sign, 11-bit significand with its leading
   // one at bit 10 (subnormals pre-normalized; 0 for a zero), the exponent of
   // that leading one with a per-side offset (A: EXP_A_OFF, zero 1; B:
   // EXP_B_OFF, zero 0; NaN/infinity OP_SPECIAL_E) so that a product's
@@ -223,41 +223,30 @@ package opforge_fp_pkg;
   localparam logic [31:0] ACC_SPECIAL_E = 32'h4000 + 32'd255;  // e[7:0] = 8'hFF
   localparam logic [31:0] OP_SPECIAL_E = 32'h8000;
 
-  typedef struct packed {
-    logic        sign;
-    logic [10:0] m;
-    logic [31:0] e;
-  } edge_op_t;
-
-  // Decode a bf16 (fp16 = 0) or fp16 (fp16 = 1) operand of the A side
-  // (a_side = 1) or the B side for the fast path.
-  function automatic edge_op_t edge_op16(input logic [15:0] v, input logic fp16,
-                                         input logic a_side);
-    edge_op_t o;
+  // Edge decode of a bf16 (fp16 = 0) or fp16 (fp16 = 1) operand for the
+  // fast path: its significand (edge_m16) and exponent (edge_e16) on the A
+  // side (a_side = 1) or the B side, from bits 14:0 (the sign is bit 15). Two
+  // functions rather than a struct: a packed struct is a 64-bit word in the
+  // model, and every field write a masked read-modify-write of it.
+  function automatic logic [10:0] edge_m16(input logic [14:0] v, input logic fp16);
     logic [10:0] f;
+    f = fp16 ? {v[14:10] != 5'd0, v[9:0]} : {v[14:7] != 8'd0, v[6:0], 3'd0};
+    // A subnormal (exponent field 0, f[10] clear): leading one up to bit 10.
+    if (f != 11'd0 && !f[10]) f = f << (10 - msb_pos24({13'd0, f}));
+    return f;
+  endfunction
+
+  function automatic logic [31:0] edge_e16(input logic [14:0] v, input logic fp16,
+                                           input logic a_side);
     logic [31:0] off;
-    int lead;
+    logic [10:0] f;
     off = a_side ? EXP_A_OFF : EXP_B_OFF;
-    o.sign = v[15];
-    if (fp16) begin
-      f = {v[14:10] != 5'd0, v[9:0]};
-      o.e = off + 32'(v[14:10]) - 32'd15;
-    end else begin
-      f = {v[14:7] != 8'd0, v[6:0], 3'd0};
-      o.e = off + 32'(v[14:7]) - 32'd127;
-    end
-    if (fp16 ? v[14:10] == 5'h1F : v[14:7] == 8'hFF) begin
-      o.e = OP_SPECIAL_E;
-    end else if (f == 11'd0) begin
-      o.e = a_side ? 32'd1 : 32'd0;
-    end else if (!f[10]) begin
-      // Subnormal, f * 2^-24 (fp16) or f * 2^-136 (bf16): leading one up to bit 10.
-      lead = msb_pos24({13'd0, f});
-      f = f << (10 - lead);
-      o.e = off + 32'(lead) - (fp16 ? 32'd24 : 32'd136);
-    end
-    o.m = f;
-    return o;
+    f = fp16 ? {v[14:10] != 5'd0, v[9:0]} : {v[14:7] != 8'd0, v[6:0], 3'd0};
+    if (fp16 ? v[14:10] == 5'h1F : v[14:7] == 8'hFF) return OP_SPECIAL_E;
+    if (f == 11'd0) return a_side ? 32'd1 : 32'd0;
+    // Subnormal, f * 2^-24 (fp16) or f * 2^-136 (bf16).
+    if (!f[10]) return off + 32'(msb_pos24({13'd0, f})) - (fp16 ? 32'd24 : 32'd136);
+    return off + (fp16 ? 32'(v[14:10]) - 32'd15 : 32'(v[14:7]) - 32'd127);
   endfunction
 
   // Unpack an fp32 pattern into (s, e, m).
@@ -403,16 +392,17 @@ package opforge_fp_pkg;
   // One MAC cell's beat: acc (packed fp32 pattern, or m with s and e when
   // unpacked) = fmaf(a, b, acc). Finite operands and accumulators take
   // mac16 on the edge-decoded operands, the rest fma16 on the raw patterns.
-  function automatic void mac_cell(input logic [15:0] a_raw, input logic [15:0] b_raw,
-                                   input logic fp16, input edge_op_t a, input edge_op_t b,
+  function automatic void mac_cell(input logic [15:0] a_raw, input logic [10:0] ma,
+                                   input logic [31:0] ea, input logic [15:0] b_raw,
+                                   input logic [10:0] mb, input logic [31:0] eb, input logic fp16,
                                    inout logic [31:0] acc, inout logic s, inout logic [31:0] e,
                                    input logic tie_away);
     logic [23:0] m;
     m = acc[23:0];
-    if (((a.e + b.e) | e) >= 32'h4000)
+    if (((ea + eb) | e) >= 32'h4000)
       acc_unpack(fma16(a_raw, b_raw, acc_pack(s, e, m), fp16, tie_away), s, e, m);
     else
-      mac16(a.sign, a.m, a.e, b.sign, b.m, b.e, s, e, m, tie_away);
+      mac16(a_raw[15], ma, ea, b_raw[15], mb, eb, s, e, m, tie_away);
     acc = {8'd0, m};
   endfunction
 

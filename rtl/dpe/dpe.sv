@@ -297,7 +297,7 @@ module dpe #(
   // cell updates on an operand beat, from +0 on a tile's first beat unless
   // the tile was loaded from C), else it is drained and loaded row by row.
   // Operand lanes are decoded once per beat at the array's edge and shared
-  // along a row or column (int8: sign-extended halves; bf16/fp16: edge_op16,
+  // along a row or column (int8: sign-extended halves; bf16/fp16: edge_m16/edge_e16,
   // subnormals pre-normalized). A bf16/fp16 tile keeps its accumulators
   // unpacked (opforge_fp_pkg: acc = m, acc_s, acc_e; unpk[r] set for the
   // row) so a multiply-add neither unpacks nor packs: rows loaded from C are
@@ -315,7 +315,8 @@ module dpe #(
       // int8 lanes sign-extended to 32 bits: the low 32 bits of their
       // product are the signed product (an unsigned multiply in the model).
       logic [31:0] a_lo [ROWS], a_hi [ROWS], b_lo [COLS], b_hi [COLS];
-      edge_op_t a_op [ROWS], b_op [COLS];
+      logic [10:0] a_m [ROWS], b_m [COLS];
+      logic [31:0] a_e [ROWS], b_e [COLS];
       logic [31:0] word, e;
       logic [23:0] m;
       logic fresh, s;
@@ -344,8 +345,14 @@ module dpe #(
             acc[i] = acc[i] + a_lo[i/COLS] * b_lo[i%COLS] + a_hi[i/COLS] * b_hi[i%COLS];
         end
       end else if (cb == 1'(g) && op_fire) begin
-        for (int unsigned r = 0; r < ROWS; r++) a_op[r] = edge_op16(a_lane[r], fp16_q, 1'b1);
-        for (int unsigned c = 0; c < COLS; c++) b_op[c] = edge_op16(b_lane[c], fp16_q, 1'b0);
+        for (int unsigned r = 0; r < ROWS; r++) begin
+          a_m[r] = edge_m16(a_lane[r][14:0], fp16_q);
+          a_e[r] = edge_e16(a_lane[r][14:0], fp16_q, 1'b1);
+        end
+        for (int unsigned c = 0; c < COLS; c++) begin
+          b_m[c] = edge_m16(b_lane[c][14:0], fp16_q);
+          b_e[c] = edge_e16(b_lane[c][14:0], fp16_q, 1'b0);
+        end
         for (int unsigned r = 0; r < ROWS; r++) begin
           if (fresh || !unpk[r]) begin
             for (int unsigned c = 0; c < COLS; c++) begin
@@ -362,7 +369,8 @@ module dpe #(
         word = acc[0];
         s = acc_s[0];
         e = acc_e[0];
-        mac_cell(a_lane[0], b_lane[0], fp16_q, a_op[0], b_op[0], word, s, e, inject_fault);
+        mac_cell(a_lane[0], a_m[0], a_e[0], b_lane[0], b_m[0], b_e[0], fp16_q, word, s, e,
+                 inject_fault);
         acc[0] = word;
         acc_s[0] = s;
         acc_e[0] = e;
@@ -370,8 +378,8 @@ module dpe #(
           word = acc[i];
           s = acc_s[i];
           e = acc_e[i];
-          mac_cell(a_lane[i/COLS], b_lane[i%COLS], fp16_q, a_op[i/COLS], b_op[i%COLS], word, s, e,
-                   1'b0);
+          mac_cell(a_lane[i/COLS], a_m[i/COLS], a_e[i/COLS], b_lane[i%COLS], b_m[i%COLS],
+                   b_e[i%COLS], fp16_q, word, s, e, 1'b0);
           acc[i] = word;
           acc_s[i] = s;
           acc_e[i] = e;
