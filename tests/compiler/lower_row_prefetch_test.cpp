@@ -93,6 +93,21 @@ TEST(LowerRowPrefetch, MatmulKLoopsAreLeftToTheDotPipeline) {
   EXPECT_TRUE(plan_of("matmul.py", o).plan.row_prefetched_loads.empty());
 }
 
+TEST(LowerRowPrefetch, SoftmaxExpOfRowMinusMaxIsOneSfuStripLoop) {
+  // exp(x - max) reads the row buffer, subtracts and applies the SFU in one
+  // strip loop (no element loop writing x - max first); exp of a value not in
+  // a buffer keeps the two-pass form.
+  std::string sm = llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
+  EXPECT_NE(sm.find(".Lsfx"), std::string::npos);
+  EXPECT_NE(sm.find("vfsub.vf v8, v8, $7"), std::string::npos);
+  EXPECT_EQ(sm.find(".Lsfu"), std::string::npos);
+  std::string th = llir_of("math_fn.py", options("math_fn_kernel",
+                                                 "x_ptr=*fp32,y_ptr=*fp32,out_ptr=*fp32,n=i32",
+                                                 {"FN='tanh'", "BLOCK=32"}));
+  EXPECT_NE(th.find(".Lsfu"), std::string::npos) << "tanh(x): the in-place SFU loop";
+  EXPECT_EQ(th.find(".Lsfx"), std::string::npos);
+}
+
 TEST(LowerRowPrefetch, TreeLevelsRunAsRvvStripsAndRegisterSlides) {
   // Single-operand sums/maxima: memory levels as vsetvli strips, the last
   // levels in registers (vslidedown); argmax's two-operand combine as

@@ -113,6 +113,8 @@ class Emitter {
   std::string sfu(OpKind k, const std::string &it, const std::string &x);
   // A planned block special function into its buffer (llir_sfu.cpp).
   void sfu_block(const Operation &op);
+  bool sfu_block_fused(const Operation &op, const std::string &buf);
+  std::string f32_buffer_of(const Value *v) const;
 
   // ---- ops at their place in program order ---------------------------------------------
   void emit_block(const ttir::Block &b) {

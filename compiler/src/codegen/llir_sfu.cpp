@@ -18,9 +18,54 @@
 
 namespace opforge::compiler::llir {
 
+// The fp32 buffer in memory format holding block `v`, if there is one.
+std::string Emitter::f32_buffer_of(const Value *v) const {
+  if (v->type.elem != Elem::F32) return "";
+  if (auto d = dma_raw_.find(v); d != dma_raw_.end()) return d->second;
+  if (auto b = bufs_.find(v); b != bufs_.end()) return b->second;
+  return "";
+}
+
+// exp(a - s) with `a` in an fp32 buffer and `s` a scalar (softmax's
+// numerator): one strip loop loads `a`, subtracts s (vfsub.vf, the same
+// rounding as the element loop), applies the SFU and stores the result,
+// instead of an element loop writing a - s and a second pass over it.
+bool Emitter::sfu_block_fused(const Operation &op, const std::string &buf) {
+  const Value *v = op.result(), *x = op.operands[0];
+  if (op.kind != OpKind::Exp || v->type.elem != Elem::F32 || !x->def ||
+      x->def->kind != OpKind::SubF)
+    return false;
+  const Value *a = x->def->operands[0], *b = x->def->operands[1];
+  if (a->type.shape != v->type.shape || !b->def || b->def->kind != OpKind::Splat ||
+      b->def->operands[0]->type.is_block())
+    return false;
+  std::string src = f32_buffer_of(a);
+  if (src.empty()) return false;
+  // The SFU instruction line of the in-place strip loop (encoded from the tables).
+  const std::string nl = "\\0A\\09";
+  std::string strip = sfu_strip_asm(op.kind);
+  size_t at = strip.find(".insn");
+  if (at == std::string::npos) return false;
+  std::string insn = strip.substr(at, strip.find(nl, at) - at);
+  std::string text = ".Lsfx${:uid}:" + nl + "vsetvli $2, $0, e32, m8, ta, ma" + nl +
+                     "vle32.v v8, ($1)" + nl + "vfsub.vf v8, v8, $7" + nl + insn + nl +
+                     "vse32.v v8, ($3)" + nl + "sub $0, $0, $2" + nl + "slli $2, $2, 2" + nl +
+                     "add $1, $1, $2" + nl + "add $3, $3, $2" + nl + "bnez $0, .Lsfx${:uid}";
+  emit("call { i64, ptr, i64, ptr } asm sideeffect \"" + text +
+       "\", \"=&r,=&r,=&r,=&r,0,1,3,f,~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{vl},"
+       "~{vtype},~{memory}\"(i64 " +
+       std::to_string(v->type.numel()) + ", ptr " + src + ", ptr " + buf + ", float " +
+       scalar(b->def->operands[0]) + ")");
+  return true;
+}
+
 void Emitter::sfu_block(const Operation &op) {
   const Value *v = op.result(), *x = op.operands[0];
   Elem e = v->type.elem;
+  if (std::string fused = alloca_of("float", v->type.numel()); sfu_block_fused(op, fused)) {
+    bufs_[v] = fused;
+    return;
+  }
   OpKind k = op.kind == OpKind::Exp2   ? OpKind::Exp
              : op.kind == OpKind::Log2 ? OpKind::Log
                                        : op.kind;
