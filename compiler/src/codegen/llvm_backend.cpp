@@ -1,19 +1,29 @@
 //===- llvm_backend.cpp - the `asm` stage: LLVM 16 in process, riscv64 +v, -O2 ===//
 //
 // The only translation unit (with its library opforge_codegen_llvm) that sees
-// LLVM headers. Parses the emitted IR, runs the new pass manager's O2
-// pipeline (loop vectorizer with scalable RVV vectors included) and the
-// RISC-V code generator (medany code model, lp64d) to GNU-syntax assembly.
+// LLVM headers. Parses the emitted IR, runs an -O2 middle-end pipeline (loop
+// vectorizer with scalable RVV vectors included) and the RISC-V code
+// generator at CodeGenOpt::Default (medany code model, lp64d) to a relocatable
+// object, or to GNU-syntax assembly for the asm stage's dump.
+//
+// Compile time (docs/compiler/codegen.md, "Compile time"): the TargetMachine
+// and the LLVMContext live per thread and are reused across compiles; the
+// middle end runs kTailoredO2, LLVM 16's default<O2> pipeline less the passes
+// that leave our kernels' code unchanged (module-level and call-graph passes
+// for the one function without calls, attribute inference, coroutine and
+// OpenMP passes, ...). TargetOptions::opt_pipeline = "default" runs LLVM's own
+// default<O2> instead, for comparisons.
 //
 //===----------------------------------------------------------------------===//
+#include <chrono>
 #include <mutex>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -25,13 +35,42 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 
 #include "opforge/compiler/codegen.h"
 #include "opforge/support/error.h"
 
 namespace opforge::compiler {
+namespace {
 
-std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target) {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// LLVM 16's default<O2> function pipeline as PassBuilder builds it with our
+// tuning (no unrolling, no interleaving, no SLP), less every pass whose
+// removal leaves the code of the bench and test kernels byte-identical
+// (docs/compiler/codegen.md lists what was dropped and how that was checked).
+// `unroll-forced-only` / `full-unroll-forced-only` are LoopUnrollPass and
+// LoopFullUnrollPass with OnlyWhenForced, as the tuned default pipeline has.
+constexpr const char *kTailoredO2 =
+    "annotation2metadata,forceattrs,inferattrs,coro-early,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,sroa<modify-cfg>,early-cse<>),openmp-opt,ipsccp,called-value-propagation,globalopt,function(mem2reg),function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>),require<globals-aa>,function(invalidate<aa>),require<profile-summary>,cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,openmp-opt-cgscc,function<eager-inv>(sroa<modify-cfg>,early-cse<memssa>,speculative-execution,jump-threading,correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,libcalls-shrinkwrap,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,require<opt-remark-emit>,loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>,simple-loop-unswitch<no-nontrivial;trivial>),simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,loop(loop-idiom,indvars,loop-deletion,full-unroll-forced-only),sroa<modify-cfg>,vector-combine,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm<allowspeculation>),coro-elide,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine),coro-split)),deadargelim,coro-cleanup,globalopt,globaldce,elim-avail-extern,rpo-function-attrs,recompute-globalsaa,function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),loop-distribute,inject-tli-mappings,loop-vectorize<interleave-forced-only;no-vectorize-forced-only;>,loop-load-elim,instcombine,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,vector-combine,instcombine,unroll-forced-only,transform-warning,sroa<preserve-cfg>,instcombine,require<opt-remark-emit>,loop-mssa(licm<allowspeculation>),alignment-from-assumptions,loop-sink,instsimplify,div-rem-pairs,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>),globaldce,constmerge,cg-profile,rel-lookup-table-converter,function(annotation-remarks)";
+
+// Per-thread LLVM state reused across compiles.
+struct Backend {
+  std::unique_ptr<llvm::LLVMContext> ctx;
+  int ctx_compiles = 0;
+  std::string tm_key;
+  std::unique_ptr<llvm::TargetMachine> tm;
+};
+
+Backend &backend() {
+  thread_local Backend b;
+  return b;
+}
+
+void init_llvm() {
   static std::once_flag init;
   std::call_once(init, [] {
     LLVMInitializeRISCVTargetInfo();
@@ -40,20 +79,10 @@ std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &targ
     LLVMInitializeRISCVAsmPrinter();
     LLVMInitializeRISCVAsmParser();  // inline asm (Xmtia .insn) is parsed when emitting
   });
-  llvm::LLVMContext ctx;
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> mod = llvm::parseAssemblyString(llvm_ir, diag, ctx);
-  if (!mod) {
-    std::string msg;
-    llvm::raw_string_ostream os(msg);
-    diag.print("llir", os, false);
-    throw Error("codegen: the emitted LLVM IR does not parse (line " +
-                std::to_string(diag.getLineNo()) + "): " + os.str());
-  }
-  // One TargetMachine per thread and target, reused across compiles.
-  thread_local std::string tm_key;
-  thread_local std::unique_ptr<llvm::TargetMachine> tm;
-  if (!tm || tm_key != target.key()) {
+}
+
+llvm::TargetMachine &target_machine(Backend &b, const TargetOptions &target) {
+  if (!b.tm || b.tm_key != target.key()) {
     std::string err;
     const llvm::Target *t = llvm::TargetRegistry::lookupTarget(target.triple, err);
     if (!t) throw Error("codegen: LLVM has no target for " + target.triple + ": " + err);
@@ -61,64 +90,184 @@ std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &targ
     topts.MCOptions.ABIName = "lp64d";
     llvm::CodeGenOpt::Level level =
         target.opt_level >= 2 ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
-    tm.reset(t->createTargetMachine(target.triple, "generic-rv64", target.features, topts,
-                                    llvm::Reloc::Static, llvm::CodeModel::Medium, level));
-    if (!tm)
+    b.tm.reset(t->createTargetMachine(target.triple, "generic-rv64", target.features, topts,
+                                      llvm::Reloc::Static, llvm::CodeModel::Medium, level));
+    if (!b.tm)
       throw Error("codegen: cannot create the RISC-V target machine (" + target.features + ")");
-    tm_key = target.key();
+    b.tm_key = target.key();
   }
-  mod->setDataLayout(tm->createDataLayout());
-  mod->setTargetTriple(target.triple);
-  {
+  return *b.tm;
+}
+
+// Parses and verifies the IR in the thread's context. The context is
+// replaced every 256 compiles so that the types and constants it uniques
+// do not grow without bound in long-running processes.
+std::unique_ptr<llvm::Module> parse_module(Backend &b, const std::string &llvm_ir,
+                                           llvm::TargetMachine &tm, const TargetOptions &target) {
+  if (!b.ctx || b.ctx_compiles >= 256) {
+    b.ctx = std::make_unique<llvm::LLVMContext>();
+    b.ctx_compiles = 0;
+  }
+  ++b.ctx_compiles;
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> mod = llvm::parseAssemblyString(llvm_ir, diag, *b.ctx);
+  if (!mod) {
     std::string msg;
     llvm::raw_string_ostream os(msg);
-    if (llvm::verifyModule(*mod, &os))
-      throw Error("codegen: the emitted LLVM IR is invalid: " + os.str());
+    diag.print("llir", os, false);
+    throw Error("codegen: the emitted LLVM IR does not parse (line " +
+                std::to_string(diag.getLineNo()) + "): " + os.str());
   }
-  if (target.opt_level > 0) {
-    // The LMUL the loop vectorizer works with is LLVM's global option
-    // -riscv-v-register-bit-width-lmul; the emitter chose it per kernel.
-    static std::mutex option_mutex;
-    std::lock_guard<std::mutex> lock(option_mutex);
-    unsigned lmul = 1;
-    if (auto *c = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod->getModuleFlag(kLmulFlag)))
-      lmul = static_cast<unsigned>(c->getZExtValue());
-    if (lmul != 1 && lmul != 2 && lmul != 4 && lmul != 8)
-      throw Error("codegen: module flag " + std::string(kLmulFlag) + " = " + std::to_string(lmul) +
-                  " is not an LMUL of 1, 2, 4 or 8");
-    auto &options = llvm::cl::getRegisteredOptions();
-    if (auto it = options.find("riscv-v-register-bit-width-lmul"); it != options.end())
-      static_cast<llvm::cl::opt<unsigned> *>(it->second)->setValue(lmul);
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    // No loop unrolling and no interleaving of vectorized loops: an RVV loop
-    // at LMUL 2..8 already covers 32..128 fp32 elements a strip, and every
-    // extra instruction costs compile time and a first fetch from SRAM on
-    // each PE (the ISS fetches code word by word through the memory system).
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopUnrolling = false;
-    tuning.LoopInterleaving = false;
-    llvm::PassBuilder pb(tm.get(), tuning);
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  mod->setDataLayout(tm.createDataLayout());
+  mod->setTargetTriple(target.triple);
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  if (llvm::verifyModule(*mod, &os))
+    throw Error("codegen: the emitted LLVM IR is invalid: " + os.str());
+  return mod;
+}
+
+void optimize(llvm::Module &mod, llvm::TargetMachine &tm, const TargetOptions &target) {
+  if (target.opt_level <= 0) return;
+  if (target.opt_pipeline != "" && target.opt_pipeline != "default")
+    throw Error("codegen: unknown opt_pipeline '" + target.opt_pipeline +
+                "' (empty: tailored -O2, \"default\": LLVM's default pipeline)");
+  // The LMUL the loop vectorizer works with is LLVM's global option
+  // -riscv-v-register-bit-width-lmul; the emitter chose it per kernel.
+  static std::mutex option_mutex;
+  std::lock_guard<std::mutex> lock(option_mutex);
+  unsigned lmul = 1;
+  if (auto *c = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod.getModuleFlag(kLmulFlag)))
+    lmul = static_cast<unsigned>(c->getZExtValue());
+  if (lmul != 1 && lmul != 2 && lmul != 4 && lmul != 8)
+    throw Error("codegen: module flag " + std::string(kLmulFlag) + " = " + std::to_string(lmul) +
+                " is not an LMUL of 1, 2, 4 or 8");
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (auto it = options.find("riscv-v-register-bit-width-lmul"); it != options.end())
+    static_cast<llvm::cl::opt<unsigned> *>(it->second)->setValue(lmul);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  // No loop unrolling and no interleaving of vectorized loops: an RVV loop
+  // at LMUL 2..8 already covers 32..128 fp32 elements a strip, and every
+  // extra instruction costs compile time and a first fetch from SRAM on
+  // each PE (the ISS fetches code word by word through the memory system).
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  tuning.LoopInterleaving = false;
+  llvm::PassBuilder pb(&tm, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  if (target.opt_level == 2 && target.opt_pipeline.empty()) {
+    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::FunctionPassManager &fpm,
+                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+      if (name != "unroll-forced-only") return false;
+      fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(2, /*OnlyWhenForced=*/true, false)));
+      return true;
+    });
+    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::LoopPassManager &lpm,
+                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+      if (name != "full-unroll-forced-only") return false;
+      lpm.addPass(llvm::LoopFullUnrollPass(2, /*OnlyWhenForced=*/true, false));
+      return true;
+    });
+    if (llvm::Error e = pb.parsePassPipeline(mpm, kTailoredO2))
+      throw Error("codegen: the tailored -O2 pipeline does not parse: " +
+                  llvm::toString(std::move(e)));
+  } else {
     llvm::OptimizationLevel ol = target.opt_level >= 3   ? llvm::OptimizationLevel::O3
                                  : target.opt_level == 2 ? llvm::OptimizationLevel::O2
                                                          : llvm::OptimizationLevel::O1;
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(ol);
-    mpm.run(*mod, mam);
+    mpm = pb.buildPerModuleDefaultPipeline(ol);
   }
-  llvm::SmallString<0> out;
+  mpm.run(mod, mam);
+}
+
+void emit(llvm::Module &mod, llvm::TargetMachine &tm, llvm::CodeGenFileType type,
+          llvm::SmallVectorImpl<char> &out) {
   llvm::raw_svector_ostream os(out);
   llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_AssemblyFile))
-    throw Error("codegen: the RISC-V target cannot emit assembly");
-  pm.run(*mod);
-  return std::string(out.str());
+  if (tm.addPassesToEmitFile(pm, os, nullptr, type))
+    throw Error("codegen: the RISC-V target cannot emit this file type");
+  pm.run(mod);
+}
+
+template <typename Out>
+Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeGenFileType type,
+            LlvmTimes *times) {
+  init_llvm();
+  Backend &b = backend();
+  auto t0 = Clock::now();
+  llvm::TargetMachine &tm = target_machine(b, target);
+  std::unique_ptr<llvm::Module> mod = parse_module(b, llvm_ir, tm, target);
+  auto t1 = Clock::now();
+  optimize(*mod, tm, target);
+  auto t2 = Clock::now();
+  llvm::SmallString<0> out;
+  emit(*mod, tm, type, out);
+  if (times) {
+    times->parse_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    times->opt_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    times->codegen_ms = ms_since(t2);
+  }
+  return Out(out.begin(), out.end());
+}
+
+}  // namespace
+
+std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target,
+                           LlvmTimes *times) {
+  return compile<std::string>(llvm_ir, target, llvm::CGFT_AssemblyFile, times);
+}
+
+std::vector<uint8_t> llvm_ir_to_object(const std::string &llvm_ir, const TargetOptions &target,
+                                       LlvmTimes *times) {
+  return compile<std::vector<uint8_t>>(llvm_ir, target, llvm::CGFT_ObjectFile, times);
+}
+
+double llvm_warm_up(const TargetOptions &target) {
+  // x[i] = x[i] * s + 1 and a sum over x: a vectorized loop with a run-time
+  // trip count and a reduction, as the element loops of the kernels.
+  static const char *kLoop = R"(define void @_start(ptr %args) nounwind "no-builtins" {
+entry:
+  %n = load i64, ptr %args
+  %px = getelementptr i8, ptr %args, i64 8
+  %x = load ptr, ptr %px
+  %ps = getelementptr i8, ptr %args, i64 16
+  %s = load float, ptr %ps
+  %acc = alloca float
+  store float 0.0, ptr %acc
+  %go = icmp sgt i64 %n, 0
+  br i1 %go, label %loop, label %exit
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %sum = phi float [ 0.0, %entry ], [ %sum1, %loop ]
+  %p = getelementptr float, ptr %x, i64 %i
+  %v = load float, ptr %p
+  %m = fmul float %v, %s
+  %w = fadd float %m, 1.0
+  store float %w, ptr %p
+  %sum1 = fadd fast float %sum, %w
+  %i1 = add nsw i64 %i, 1
+  %more = icmp slt i64 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  store float %sum1, ptr %ps
+  br label %exit
+exit:
+  ret void
+}
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"opforge.lmul", i32 4}
+)";
+  auto t0 = Clock::now();
+  llvm_ir_to_object(kLoop, target);
+  return ms_since(t0);
 }
 
 }  // namespace opforge::compiler

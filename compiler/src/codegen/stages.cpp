@@ -1,4 +1,9 @@
 //===- stages.cpp - lowered / llir / asm / bin as named pipeline stages ----===//
+//
+// compile_kernel() is the hot path: plan, LLVM IR, LLVM straight to an ELF
+// object, link. The asm stage prints LLVM's assembly only when dumped.
+//
+//===----------------------------------------------------------------------===//
 #include <mutex>
 
 #include "opforge/compiler/codegen.h"
@@ -21,6 +26,19 @@ const T &product(const CompileState &s, const std::string &stage) {
   return *std::any_cast<std::shared_ptr<T>>(it->second);
 }
 
+// The asm stage's product: the LLVM IR and target, and the assembly once
+// asked for.
+struct AsmProduct {
+  std::string llir;
+  TargetOptions target;
+  mutable std::once_flag once;
+  mutable std::string asm_text;
+  const std::string &text() const {
+    std::call_once(once, [&] { asm_text = llvm_ir_to_asm(llir, target); });
+    return asm_text;
+  }
+};
+
 }  // namespace
 
 void register_codegen_stages() {
@@ -40,16 +58,23 @@ void register_codegen_stages() {
               std::make_shared<std::string>(emit_llvm_ir(product<LoweredKernelPlan>(s, "lowered")));
         },
         [](const CompileState &s) { return product<std::string>(s, "llir"); }});
+    // The asm stage keeps what it needs to print the assembly; the text is
+    // produced only when dumped (the bin stage compiles straight to an object).
     register_stage(Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
                          [](CompileState &s, const CompileOptions &o) {
-                           s.extra["asm"] = std::make_shared<std::string>(
-                               llvm_ir_to_asm(product<std::string>(s, "llir"), o.target));
+                           auto p = std::make_shared<AsmProduct>();
+                           p->llir = product<std::string>(s, "llir");
+                           p->target = o.target;
+                           s.extra["asm"] = p;
                          },
-                         [](const CompileState &s) { return product<std::string>(s, "asm"); }});
-    register_stage(Stage{"bin", "assemble and link a KernelBinary (ELF, argument layout, metadata)",
+                         [](const CompileState &s) {
+                           return product<AsmProduct>(s, "asm").text();
+                         }});
+    register_stage(Stage{"bin", "LLVM's relocatable object linked into a KernelBinary (ELF, "
+                                "argument layout, metadata)",
                          [](CompileState &s, const CompileOptions &o) {
-                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_binary(
-                               product<std::string>(s, "asm"),
+                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_object(
+                               llvm_ir_to_object(product<std::string>(s, "llir"), o.target),
                                product<LoweredKernelPlan>(s, "lowered"), o.spec.key(), o.target));
                          },
                          [](const CompileState &s) {
@@ -70,8 +95,7 @@ KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const Com
   const ttir::Function &f = kernel_function(s);
   LoweredKernelPlan plan = plan_kernel(f, target);
   std::string ir = emit_llvm_ir(plan);
-  std::string asm_text = llvm_ir_to_asm(ir, target);
-  return link_kernel_binary(asm_text, plan, opts.spec.key(), target);
+  return link_kernel_object(llvm_ir_to_object(ir, target), plan, opts.spec.key(), target);
 }
 
 }  // namespace opforge::compiler

@@ -6,7 +6,9 @@
 //            loop vectorizer turns into RVV; Xmtia as inline .insn whose encodings
 //            come from the ISA tables)
 //   asm      llvm_ir_to_asm(): LLVM 16 in process, riscv64 +m,+a,+f,+d,+v, -O2
-//   bin      link_kernel_binary(): our assembler + linker -> KernelBinary
+//            (computed when dumped; the bin stage does not need the text)
+//   bin      llvm_ir_to_object() + link_kernel_object(): LLVM's object, our
+//            linker -> KernelBinary
 // register_codegen_stages() appends them to the compiler pipeline.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "opforge/compiler/kernel_binary.h"
 #include "opforge/compiler/lowered.h"
@@ -30,10 +33,32 @@ inline constexpr const char *kLmulFlag = "opforge.lmul";
 // Largest LMUL whose register groups (32 / LMUL, less the mask) hold
 // `live_vectors` values: 8 up to 3, 4 up to 7, 2 up to 15, else 1.
 int vector_lmul(int live_vectors);
+// Where LLVM's time went in one compile (milliseconds): parsing and verifying
+// the IR text, the middle-end pipeline, and the RISC-V code generator
+// (instruction selection, register allocation, MC emission).
+struct LlvmTimes {
+  double parse_ms = 0, opt_ms = 0, codegen_ms = 0;
+};
 // Optimises and compiles LLVM IR text to RISC-V assembly (GNU as syntax).
-std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target);
+std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target,
+                           LlvmTimes *times = nullptr);
+// The same compile emitted as an ELF64 relocatable object (the bin stage's
+// input: no assembly text is printed and parsed again).
+std::vector<uint8_t> llvm_ir_to_object(const std::string &llvm_ir, const TargetOptions &target,
+                                       LlvmTimes *times = nullptr);
+// LLVM's per-process start-up: target initialisation and one compile of a
+// small built-in vectorized loop, which faults in the pages of LLVM's
+// vectorizer and RVV code generator that the first kernel would otherwise
+// pay for. Returns its milliseconds; optional (compiles work without it).
+double llvm_warm_up(const TargetOptions &target = {});
 // Assembles and links the kernel's assembly into a KernelBinary.
 KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernelPlan &plan,
+                                const std::string &spec_key, const TargetOptions &target);
+// Links LLVM's relocatable object (llvm_ir_to_object) into a KernelBinary;
+// the result equals link_kernel_binary() of the same compile's assembly
+// except that asm_text stays empty. Throws opforge::Error naming the
+// section or relocation it cannot take.
+KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const LoweredKernelPlan &plan,
                                 const std::string &spec_key, const TargetOptions &target);
 
 // Whole pipeline for one kernel of a parsed module.

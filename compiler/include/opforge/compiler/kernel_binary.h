@@ -23,12 +23,16 @@ struct TargetOptions {
   std::string triple = "riscv64-unknown-elf";
   std::string features = "+m,+a,+f,+d,+v";
   int opt_level = 2;
+  // LLVM middle-end pipeline at opt_level 2: empty for opforge's tailored
+  // -O2 pipeline, "default" for LLVM's default<O2> (for comparisons).
+  std::string opt_pipeline;
   uint64_t text_base = 0x80000000;
   uint32_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;
   // Cache-key text of these options. Inline: both the codegen library and the
   // LLVM back end (a separate static library linked after it) use it.
   std::string key() const {
     return triple + ";" + features + ";O" + std::to_string(opt_level) +
+           (opt_pipeline.empty() ? "" : "/" + opt_pipeline) +
            ";text=" + std::to_string(text_base) + ";dpe=" + std::to_string(dpe_tile_m) + "x" +
            std::to_string(dpe_tile_n) + "x" + std::to_string(dpe_tile_k);
   }
@@ -60,7 +64,7 @@ struct KernelBinary {
   std::string spec_key;         // Specialization::key()
   int64_t local_mem_bytes = 0;  // block buffers on the kernel's stack
   std::string metadata_json;
-  std::string asm_text;  // the assembly the ELF was built from
+  std::string asm_text;  // the assembly the ELF was built from (empty: built from an object)
 
   // Packs `values` (one per slot, in order) into an argument block; throws
   // opforge::Error naming the parameter when a value's kind does not fit.
