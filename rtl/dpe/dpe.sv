@@ -166,7 +166,9 @@ module dpe #(
     end
   end
 
-  always_ff @(posedge clk or negedge rst_n) begin
+  // Synchronous reset: one trigger (the clock edge) for the whole block, so
+  // the model evaluates no reset edge detection per eval.
+  always_ff @(posedge clk) begin
     if (!rst_n) begin
       state <= S_IDLE;
       m_q <= '0;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <iterator>
+#include <utility>
 
 #include "dpe_variants.h"
 #include "opforge/rtl/dpe_ref.h"
@@ -16,6 +18,7 @@ namespace opforge::rtl {
 
 using detail::get_lane;
 using detail::put_lane;
+using detail::put_lanes16;
 
 namespace {
 
@@ -28,6 +31,9 @@ struct Flight {
   bool int8 = false;
   uint64_t id = 0;
 };
+
+// A 16-bit little-endian element of guest memory.
+inline uint16_t load16(const uint8_t *p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 
 // Position in one of the three beat streams: command (sequence number), tile
 // and beat in tile.
@@ -60,6 +66,8 @@ class DpeModelImpl final : public DpeRtl::Impl {
   explicit DpeModelImpl(const DpeRtlOptions &opts)
       : options_(opts), context_(std::make_unique<VerilatedContext>()) {
     array = opts.array;
+    if (array.rows > kRowLanes || array.cols > kColLanes)
+      throw Error("verilated DPE ports narrower than the array").with_path("rtl.dpe.array");
     if (!options_.trace_path.empty()) context_->traceEverOn(true);
     top_ = std::make_unique<Model>(context_.get(), "dpe");
     if (!options_.trace_path.empty()) {
@@ -110,6 +118,30 @@ class DpeModelImpl final : public DpeRtl::Impl {
   }
   void put_cin();
   void put_op();
+  // Point op_tile_ at the op cursor's tile (after the cursor moved to
+  // another tile or command).
+  void load_op_tile();
+
+  // Lanes of the op ports (an upper bound of the array's rows and columns).
+  static constexpr unsigned kRowLanes = sizeof(decltype(std::declval<Model &>().op_a)) * 8 / 16;
+  static constexpr unsigned kColLanes = sizeof(decltype(std::declval<Model &>().op_b)) * 8 / 16;
+
+  // The op stream's current tile, so that a beat reads its operands without
+  // deque lookups or per-lane bounds checks: a pointer to each A row of the
+  // tile and to B's first column of it; lanes past m or n stay 0 in a16_ /
+  // b16_ (cleared when the tile is loaded).
+  struct OpTile {
+    const Flight *f = nullptr;  // nullptr: no op beats left in the stream
+    const uint8_t *a_row[kRowLanes] = {};
+    const uint8_t *b_col0 = nullptr;
+    uint64_t ldb_bytes = 0;
+    uint32_t rows_on = 0, cols_on = 0;  // lanes inside m and n
+    uint32_t k = 0, k_beats = 0;
+    bool int8 = false;
+    bool full = false;  // every lane inside m and n, and the ports exactly the array's lanes
+  };
+  // put_op for a full tile: lane counts known at compile time.
+  void put_op_full();
 
   // Two cycles with rst_n low: back to IDLE, streams idle.
   void reset() {
@@ -139,6 +171,15 @@ class DpeModelImpl final : public DpeRtl::Impl {
   // falling edge is not evaluated: the model is told the clock is low, and
   // the next eval() sees a rising edge. That halves the evaluations per cycle.
   void tick() {
+    if (!wave_) {
+      ++cycle_;
+      top_->clk = 1;
+      top_->eval();
+      top_->clk = 0;
+      if (!detail::mark_clock_low(*top_->rootp)) top_->eval();
+      context_->timeInc(2);
+      return;
+    }
     const uint64_t cycle = cycle_++;
     top_->clk = 1;
     top_->eval();
@@ -158,6 +199,8 @@ class DpeModelImpl final : public DpeRtl::Impl {
   std::deque<Flight> flights_;  // commands with rows still to drain
   uint64_t first_seq_ = 0;      // sequence number of flights_.front()
   Cursor cin_, op_, cout_;
+  OpTile op_tile_;
+  uint16_t a16_[kRowLanes] = {}, b16_[kColLanes] = {};  // the op beat's lanes
   bool pending_ = false;  // paused at a pause point
   uint64_t budget_cycles_ = 0;  // sum of the in-flight commands' alone cycles (watchdog)
 };
@@ -182,6 +225,7 @@ void DpeModelImpl<Model>::fail(const std::string &what) {
   flights_.clear();
   first_seq_ = 0;
   cin_ = op_ = cout_ = Cursor{};
+  op_tile_ = OpTile{};
   pending_ = false;
   budget_cycles_ = 0;
   top_->cmd_valid = 0;
@@ -208,52 +252,82 @@ void DpeModelImpl<Model>::put_cin() {
 }
 
 template <class Model>
-void DpeModelImpl<Model>::put_op() {
-  Model &top = *top_;
-  top.op_valid = op_.seq < end_seq();
-  if (!top.op_valid) return;
+void DpeModelImpl<Model>::load_op_tile() {
+  op_tile_ = OpTile{};
+  std::fill(std::begin(a16_), std::end(a16_), uint16_t{0});
+  std::fill(std::begin(b16_), std::end(b16_), uint16_t{0});
+  if (op_.seq >= end_seq()) return;
   const Flight &f = flight(op_.seq);
   const isa::DpeCommand &cmd = f.cmd;
-  const uint32_t rows = array.rows, cols = array.cols;
-  const uint64_t row0 = (op_.tile / f.tiles_n) * rows;
-  const uint64_t col0 = (op_.tile % f.tiles_n) * cols;
-  if (f.int8) {
+  const uint64_t row0 = (op_.tile / f.tiles_n) * array.rows;
+  const uint64_t col0 = (op_.tile % f.tiles_n) * array.cols;
+  OpTile &t = op_tile_;
+  t.f = &f;
+  t.rows_on = static_cast<uint32_t>(std::min<uint64_t>(array.rows, cmd.m - row0));
+  t.cols_on = static_cast<uint32_t>(std::min<uint64_t>(array.cols, cmd.n - col0));
+  for (uint32_t r = 0; r < t.rows_on; ++r) t.a_row[r] = f.a + (row0 + r) * cmd.lda * f.esz;
+  t.b_col0 = f.b + col0 * f.esz;
+  t.ldb_bytes = cmd.ldb * f.esz;
+  t.k = cmd.k;
+  t.k_beats = f.k_beats;
+  t.int8 = f.int8;
+  t.full = t.rows_on == kRowLanes && t.cols_on == kColLanes;
+}
+
+template <class Model>
+void DpeModelImpl<Model>::put_op_full() {
+  Model &top = *top_;
+  const OpTile &t = op_tile_;
+  top.op_valid = 1;
+  uint16_t a[kRowLanes], b[kColLanes];
+  if (t.int8) {
+    const uint64_t kk = uint64_t(op_.beat) * kDpeInt8PerBeat;
+    const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
+    if (kk + 1 < t.k) {
+      const uint8_t *b1 = b0 + t.ldb_bytes;
+      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk);
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+    } else {
+      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = t.a_row[r][kk];
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
+    }
+  } else {
+    const uint64_t kk = op_.beat;
+    const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
+    for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk * 2);
+    for (unsigned c = 0; c < kColLanes; ++c) b[c] = load16(b0 + c * 2);
+  }
+  put_lanes16(top.op_a, a, kRowLanes);
+  put_lanes16(top.op_b, b, kColLanes);
+}
+
+template <class Model>
+void DpeModelImpl<Model>::put_op() {
+  Model &top = *top_;
+  const OpTile &t = op_tile_;
+  if (t.full) return put_op_full();
+  top.op_valid = t.f != nullptr;
+  if (!t.f) return;
+  if (t.int8) {
     // Two k steps per beat: kk in bits 7:0, kk + 1 (0 past k) in bits 15:8.
     const uint64_t kk = uint64_t(op_.beat) * kDpeInt8PerBeat;
-    const bool second = kk + 1 < cmd.k;
-    for (uint32_t r = 0; r < rows; ++r) {
-      uint32_t v = 0;
-      if (row0 + r < cmd.m) {
-        const uint8_t *p = f.a + (row0 + r) * cmd.lda + kk;
-        v = p[0] | (second ? uint32_t(p[1]) << 8 : 0u);
-      }
-      put_lane(top.op_a, r * 16, 16, v);
+    const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
+    if (kk + 1 < t.k) {
+      const uint8_t *b1 = b0 + t.ldb_bytes;
+      for (uint32_t r = 0; r < t.rows_on; ++r) a16_[r] = load16(t.a_row[r] + kk);
+      for (uint32_t c = 0; c < t.cols_on; ++c) b16_[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+    } else {
+      for (uint32_t r = 0; r < t.rows_on; ++r) a16_[r] = t.a_row[r][kk];
+      for (uint32_t c = 0; c < t.cols_on; ++c) b16_[c] = b0[c];
     }
-    for (uint32_t c = 0; c < cols; ++c) {
-      uint32_t v = 0;
-      if (col0 + c < cmd.n) {
-        const uint8_t *p = f.b + kk * cmd.ldb + col0 + c;
-        v = p[0] | (second ? uint32_t(p[cmd.ldb]) << 8 : 0u);
-      }
-      put_lane(top.op_b, c * 16, 16, v);
-    }
-    return;
+  } else {
+    const uint64_t kk = op_.beat;
+    const uint8_t *b = t.b_col0 + kk * t.ldb_bytes;
+    for (uint32_t r = 0; r < t.rows_on; ++r) a16_[r] = load16(t.a_row[r] + kk * 2);
+    for (uint32_t c = 0; c < t.cols_on; ++c) b16_[c] = load16(b + c * 2);
   }
-  auto elem16 = [](const uint8_t *p) -> uint32_t {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-  };
-  const uint64_t kk = op_.beat;
-  for (uint32_t r = 0; r < rows; ++r) {
-    const uint32_t v =
-        row0 + r < cmd.m ? elem16(f.a + ((row0 + r) * cmd.lda + kk) * f.esz) : 0;
-    put_lane(top.op_a, r * 16, 16, v);
-  }
-  for (uint32_t c = 0; c < cols; ++c) {
-    const uint32_t v = col0 + c < cmd.n ? elem16(f.b + (kk * cmd.ldb + col0 + c) * f.esz) : 0;
-    put_lane(top.op_b, c * 16, 16, v);
-  }
+  put_lanes16(top.op_a, a16_, array.rows);
+  put_lanes16(top.op_b, b16_, array.cols);
 }
 
 template <class Model>
@@ -313,11 +387,11 @@ uint64_t DpeModelImpl<Model>::clock(bool stop_at_pause, uint64_t watchdog_cycles
         cin_dirty = true;
       }
       if (fire_op) {
-        Flight &f = flight(op_.seq);
-        if (++op_.beat == f.k_beats) {
+        if (++op_.beat == op_tile_.k_beats) {
           op_.beat = 0;
           ++op_.tile;
           settle(op_, kOp);
+          load_op_tile();
         }
         op_dirty = true;
       }
@@ -378,6 +452,7 @@ DpeIssueResult DpeModelImpl<Model>::issue(const isa::DpeCommand &cmd, std::span<
   settle(cin_, kCin);
   settle(op_, kOp);
   settle(cout_, kCout);
+  load_op_tile();
   budget_cycles_ += dpe_command_cycles(array, cmd);
 
   top.cmd_m = cmd.m;

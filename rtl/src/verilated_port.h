@@ -59,6 +59,19 @@ inline uint32_t get_lane(const VlWide<N> &port, unsigned lsb, unsigned width) {
                                ((uint64_t{1} << width) - 1));
 }
 
+// Write lanes 0..n-1 of 16 bits each (lane i at bits 16*i+15:16*i) from
+// `lanes`: one copy of 2*n bytes on a little-endian host. The port must be
+// at least 16*n bits wide.
+template <typename Port>
+inline void put_lanes16(Port &port, const uint16_t *lanes, unsigned n) {
+  if constexpr (kLittleEndianHost) {
+    static_assert(std::is_trivially_copyable_v<Port>);
+    std::memcpy(reinterpret_cast<unsigned char *>(&port), lanes, std::size_t{n} * 2);
+  } else {
+    for (unsigned i = 0; i < n; ++i) put_lane(port, i * 16, 16, lanes[i]);
+  }
+}
+
 // Tell a model whose last eval() saw its clock high that the clock is now low
 // without evaluating it (the next eval() then sees a rising edge). Only for
 // blocks with nothing on the falling edge. Uses Verilator 5's edge-detection
