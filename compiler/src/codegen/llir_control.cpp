@@ -305,7 +305,10 @@ void Emitter::tree_reduce(const Operation &op) {
   const int64_t half0 = len / 2;
   std::vector<int64_t> lshape = tshape;
   lshape[axis] = half0;
+  // Single-operand combines: the two halves' values are not live together
+  // (measured: argmax's two-operand level 0 spills at the larger LMUL).
   loop_nest(lshape, [&](const Idx &idx) {
+    halves_live_ = n == 1;
     std::vector<std::string> args;
     for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
     Idx hi = shifted(idx, keep0);
@@ -314,6 +317,7 @@ void Emitter::tree_reduce(const Operation &op) {
     for (size_t j = 0; j < n; ++j)
       line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
   });
+  halves_live_ = false;
   if (keep0 > half0) {  // odd length: the middle element is kept
     std::vector<int64_t> mshape = tshape;
     mshape[axis] = 1;

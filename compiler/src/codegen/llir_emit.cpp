@@ -258,7 +258,13 @@ void Emitter::loop(int64_t lo, const std::string &hi,
   auto saved = memo_;
   inner_loop_seen_ = false;
   body(i);
-  if (!inner_loop_seen_) max_live_vectors_ = std::max(max_live_vectors_, live_vectors_since(saved));
+  if (!inner_loop_seen_) {
+    int live = live_vectors_since(saved);
+    // A tree level's two halves are evaluated one after the other: their
+    // values are not live at the same time.
+    if (halves_live_) live = live / 2 + 1;
+    max_live_vectors_ = std::max(max_live_vectors_, live);
+  }
   inner_loop_seen_ = true;
   memo_ = saved;
   line("store i64 " + emit("add nsw i64 " + i + ", 1") + ", ptr " + slot);

@@ -286,6 +286,7 @@ class Emitter {
   // block values one strip of such a loop keeps live; it picks the LMUL.
   int max_live_vectors_ = 0;
   bool inner_loop_seen_ = false;
+  bool halves_live_ = false;  // counting a tree level 0 (two halves, one after the other)
   int live_vectors_since(
       const std::map<std::pair<const Value *, std::string>, std::string> &before) const;
 
