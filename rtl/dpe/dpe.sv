@@ -87,12 +87,8 @@ module dpe #(
   logic [31:0] c_beat, dj, fj;  // beats done in this step per stream
   tile_t gen;
   logic cb;  // bank of the computed tile; the other bank drains and loads
-  logic cmd_fire, op_fire, cin_fire, cout_fire, step_end;
-  // gen as the step end sees it: a command accepted on that edge supplies it.
-  tile_t gen_in;
-  logic [31:0] gen_m, gen_n, gen_kb;
-  logic gen_int8, gen_fp16, gen_acc, gen_zero;
-  logic [31:0] cmd_kb;
+  logic cmd_fire, op_fire, cin_fire, step_end;
+  logic c_done, c_final, d_done, d_final, f_done, f_final;
 
   // Per-lane operand wires: every index is a word index in the simulation.
   logic [15:0] a_lane [ROWS];
@@ -123,7 +119,11 @@ module dpe #(
     return nx;
   endfunction
 
-  assign cmd_kb = cmd_dtype == 2'd3 ? (cmd_k >> 1) + 32'(cmd_k[0]) : cmd_k;
+  // COMP beats per tile of the offered command: k, or ceil(k/2) for int8.
+  function automatic logic [31:0] cmd_beats(input logic [31:0] k, input logic [1:0] dtype);
+    return dtype == 2'd3 ? (k >> 1) + 32'(k[0]) : k;
+  endfunction
+
   assign f_need = (f_acc && f_on) ? f_rows : 32'd0;
   // Ready when idle, or (chaining) once the running stream's tile generator
   // is exhausted: the accepted command's tiles follow the last one.
@@ -138,39 +138,28 @@ module dpe #(
       && (fj < dj || fj >= d_rows || (fj == dj && cout_ready));
   assign op_fire = op_valid && op_ready;
   assign cin_fire = cin_valid && cin_ready;
-  assign cout_fire = cout_valid && cout_ready;
-  assign step_end = state == S_RUN
-      && (!c_on || c_beat + 32'(op_fire) == k_beats)
-      && dj + 32'(cout_fire) == d_rows
-      && fj + 32'(cin_fire) == f_need;
-  // A command accepted while running (m or n of 0 appends nothing).
-  always_comb begin
-    if (state == S_RUN && cmd_fire) begin
-      gen_in = tile_t'{cmd_m != 32'd0 && cmd_n != 32'd0, 32'd0, 32'd0};
-      gen_m = cmd_m;
-      gen_n = cmd_n;
-      gen_kb = cmd_kb;
-      gen_int8 = cmd_dtype == 2'd3;
-      gen_fp16 = cmd_dtype == 2'd1;
-      gen_acc = cmd_accumulate;
-      gen_zero = cmd_k == 32'd0 && !cmd_accumulate;
-    end else begin
-      gen_in = gen;
-      gen_m = m_q;
-      gen_n = n_q;
-      gen_kb = g_kb;
-      gen_int8 = g_int8;
-      gen_fp16 = g_fp16;
-      gen_acc = g_acc;
-      gen_zero = g_zero;
-    end
-  end
+  // Where each part of the step stands, from registers only (evaluated once
+  // per clock edge, not again when the inputs change): done, or at its last
+  // beat. A step ends when every part is done or finishes with this beat.
+  assign c_done = !c_on || c_beat == k_beats;
+  assign c_final = c_on && c_beat + 32'd1 == k_beats;
+  assign d_done = dj == d_rows;
+  assign d_final = dj + 32'd1 == d_rows;
+  assign f_done = fj == f_need;
+  assign f_final = fj + 32'd1 == f_need;
+  assign step_end = state == S_RUN && (c_done || (c_final && op_valid))
+      && (d_done || (d_final && cout_ready)) && (f_done || (f_final && cin_fire));
 
-  // Synchronous reset: one trigger (the clock edge) for the whole block, so
-  // the model evaluates no reset edge detection per eval.
+  // The FSM is one clocked block per group of registers, none of which reads
+  // its own registers except the step counters, cb, state and gen: the model
+  // then keeps no shadow copies of the pipeline registers. On the edge that
+  // takes a command while running, that command supplies gen, its shape and
+  // attributes (gen_* below; m or n of 0 appends nothing). Synchronous reset:
+  // the clock edge is the block's only trigger.
+
+  // The command whose tiles the generator hands out.
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      state <= S_IDLE;
       m_q <= '0;
       n_q <= '0;
       g_kb <= '0;
@@ -178,115 +167,155 @@ module dpe #(
       g_fp16 <= 1'b0;
       g_acc <= 1'b0;
       g_zero <= 1'b0;
-      k_beats <= '0;
-      int8_q <= 1'b0;
-      fp16_q <= 1'b0;
-      acc_q <= 1'b0;
-      c_zero <= 1'b0;
-      d_zero <= 1'b0;
+    end else if (cmd_fire) begin
+      m_q <= cmd_m;
+      n_q <= cmd_n;
+      g_kb <= cmd_beats(cmd_k, cmd_dtype);
+      g_int8 <= cmd_dtype == 2'd3;
+      g_fp16 <= cmd_dtype == 2'd1;
+      g_acc <= cmd_accumulate;
+      g_zero <= cmd_k == 32'd0 && !cmd_accumulate;
+    end
+  end
+
+  // LOAD stage (tile s) and the tile generator (tile s+1).
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
       f_kb <= '0;
       f_int8 <= 1'b0;
       f_fp16 <= 1'b0;
       f_acc <= 1'b0;
       f_zero <= 1'b0;
-      c_on <= 1'b0;
       f_on <= 1'b0;
-      c_rows <= '0;
       f_rows <= '0;
+    end else if (state == S_IDLE && cmd_valid) begin
+      f_kb <= cmd_beats(cmd_k, cmd_dtype);
+      f_int8 <= cmd_dtype == 2'd3;
+      f_fp16 <= cmd_dtype == 2'd1;
+      f_acc <= cmd_accumulate;
+      f_zero <= cmd_k == 32'd0 && !cmd_accumulate;
+      if (cmd_m != 32'd0 && cmd_n != 32'd0) begin
+        // accumulate: step 0 loads tile 0; else step 1 computes tile 0 and
+        // loads tile 1 (next_tile of tile 0: on, and its first row)
+        f_on <= cmd_accumulate || 32'(COLS) < cmd_n || 32'(ROWS) < cmd_m;
+        f_rows <= min_rows(cmd_m, (!cmd_accumulate && !(32'(COLS) < cmd_n) && 32'(ROWS) < cmd_m)
+                                      ? 32'(ROWS) : 32'd0);
+      end
+    end else if (state == S_RUN && step_end) begin
+      if (cmd_fire) begin
+        f_on <= cmd_m != 32'd0 && cmd_n != 32'd0;
+        f_rows <= min_rows(cmd_m, 32'd0);
+        f_kb <= cmd_beats(cmd_k, cmd_dtype);
+        f_int8 <= cmd_dtype == 2'd3;
+        f_fp16 <= cmd_dtype == 2'd1;
+        f_acc <= cmd_accumulate;
+        f_zero <= cmd_k == 32'd0 && !cmd_accumulate;
+      end else begin
+        f_on <= gen.on;
+        f_rows <= min_rows(m_q, gen.row0);
+        f_kb <= g_kb;
+        f_int8 <= g_int8;
+        f_fp16 <= g_fp16;
+        f_acc <= g_acc;
+        f_zero <= g_zero;
+      end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      gen <= '0;
+    end else if (state == S_IDLE && cmd_valid) begin
+      if (cmd_m != 32'd0 && cmd_n != 32'd0) begin
+        tile_t t1;
+        t1 = next_tile(tile_t'{1'b1, 32'd0, 32'd0}, cmd_m, cmd_n);
+        gen <= cmd_accumulate ? t1 : next_tile(t1, cmd_m, cmd_n);
+      end
+    end else if (state == S_RUN && (cmd_fire || step_end)) begin
+      tile_t gen_in;
+      logic [31:0] gen_m, gen_n;
+      gen_in = cmd_fire ? tile_t'{cmd_m != 32'd0 && cmd_n != 32'd0, 32'd0, 32'd0} : gen;
+      gen_m = cmd_fire ? cmd_m : m_q;
+      gen_n = cmd_fire ? cmd_n : n_q;
+      if (!step_end) gen <= gen_in;
+      else if (gen_in.on) gen <= next_tile(gen_in, gen_m, gen_n);
+    end
+  end
+
+  // COMP stage (tile s-1) and DRAIN stage (tile s-2).
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      k_beats <= '0;
+      int8_q <= 1'b0;
+      fp16_q <= 1'b0;
+      acc_q <= 1'b0;
+      c_zero <= 1'b0;
+      c_on <= 1'b0;
+      c_rows <= '0;
       d_rows <= '0;
+      d_zero <= 1'b0;
+    end else if (state == S_IDLE && cmd_valid) begin
+      d_rows <= '0;
+      if (cmd_m != 32'd0 && cmd_n != 32'd0) begin
+        if (cmd_accumulate) begin
+          c_on <= 1'b0;
+        end else begin
+          c_on <= 1'b1;
+          c_rows <= min_rows(cmd_m, 32'd0);
+          k_beats <= cmd_beats(cmd_k, cmd_dtype);
+          int8_q <= cmd_dtype == 2'd3;
+          fp16_q <= cmd_dtype == 2'd1;
+          acc_q <= 1'b0;
+          c_zero <= cmd_k == 32'd0;
+        end
+      end
+    end else if (state == S_RUN && step_end) begin
+      d_rows <= c_on ? c_rows : 32'd0;
+      d_zero <= c_zero;
+      c_on <= f_on;
+      c_rows <= f_rows;
+      k_beats <= f_kb;
+      int8_q <= f_int8;
+      fp16_q <= f_fp16;
+      acc_q <= f_acc;
+      c_zero <= f_zero;
+    end
+  end
+
+  // State, the beats of the step per stream and the computed tile's bank.
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      state <= S_IDLE;
       c_beat <= '0;
       dj <= '0;
       fj <= '0;
-      gen <= '0;
       cb <= 1'b0;
     end else begin
       case (state)
         S_IDLE: begin
           if (cmd_valid) begin
-            tile_t t0, t1, t2;
-            t0 = tile_t'{1'b1, 32'd0, 32'd0};
-            t1 = next_tile(t0, cmd_m, cmd_n);
-            t2 = next_tile(t1, cmd_m, cmd_n);
-            m_q <= cmd_m;
-            n_q <= cmd_n;
-            g_kb <= cmd_kb;
-            g_int8 <= cmd_dtype == 2'd3;
-            g_fp16 <= cmd_dtype == 2'd1;
-            g_acc <= cmd_accumulate;
-            g_zero <= cmd_k == 32'd0 && !cmd_accumulate;
-            f_kb <= cmd_kb;
-            f_int8 <= cmd_dtype == 2'd3;
-            f_fp16 <= cmd_dtype == 2'd1;
-            f_acc <= cmd_accumulate;
-            f_zero <= cmd_k == 32'd0 && !cmd_accumulate;
             c_beat <= '0;
             dj <= '0;
             fj <= '0;
-            d_rows <= '0;
             if (cmd_m == 32'd0 || cmd_n == 32'd0) begin
               state <= S_DONE;
-            end else if (cmd_accumulate) begin
-              // Step 0: load tile 0 into bank 0.
-              state <= S_RUN;
-              c_on <= 1'b0;
-              f_on <= 1'b1;
-              f_rows <= min_rows(cmd_m, 32'd0);
-              gen <= t1;
-              cb <= 1'b1;
             end else begin
-              // Step 1: compute tile 0 in bank 0 (nothing to load).
               state <= S_RUN;
-              c_on <= 1'b1;
-              c_rows <= min_rows(cmd_m, 32'd0);
-              k_beats <= cmd_kb;
-              int8_q <= cmd_dtype == 2'd3;
-              fp16_q <= cmd_dtype == 2'd1;
-              acc_q <= 1'b0;
-              c_zero <= cmd_k == 32'd0;
-              f_on <= t1.on;
-              f_rows <= min_rows(cmd_m, t1.row0);
-              gen <= t2;
-              cb <= 1'b0;
+              cb <= cmd_accumulate;  // step 0 (load tile 0) or step 1 (compute it)
             end
           end
         end
         S_RUN: begin
-          if (cmd_fire) begin
-            m_q <= gen_m;
-            n_q <= gen_n;
-            g_kb <= gen_kb;
-            g_int8 <= gen_int8;
-            g_fp16 <= gen_fp16;
-            g_acc <= gen_acc;
-            g_zero <= gen_zero;
-            if (!step_end) gen <= gen_in;
-          end
           if (step_end) begin
             c_beat <= '0;
             dj <= '0;
             fj <= '0;
-            d_rows <= c_on ? c_rows : 32'd0;
-            d_zero <= c_zero;
-            c_on <= f_on;
-            c_rows <= f_rows;
-            k_beats <= f_kb;
-            int8_q <= f_int8;
-            fp16_q <= f_fp16;
-            acc_q <= f_acc;
-            c_zero <= f_zero;
-            f_on <= gen_in.on;
-            f_rows <= min_rows(gen_m, gen_in.row0);
-            f_kb <= gen_kb;
-            f_int8 <= gen_int8;
-            f_fp16 <= gen_fp16;
-            f_acc <= gen_acc;
-            f_zero <= gen_zero;
-            if (gen_in.on) gen <= next_tile(gen_in, gen_m, gen_n);
             cb <= ~cb;
-            if (!f_on && !c_on && !gen_in.on) state <= S_DONE;
+            if (!f_on && !c_on && !(cmd_fire ? cmd_m != 32'd0 && cmd_n != 32'd0 : gen.on))
+              state <= S_DONE;
           end else begin
             c_beat <= c_beat + 32'(op_fire);
-            dj <= dj + 32'(cout_fire);
+            dj <= dj + 32'(cout_valid && cout_ready);
             fj <= fj + 32'(cin_fire);
           end
         end
