@@ -305,9 +305,12 @@ void Emitter::tree_reduce(const Operation &op) {
   const int64_t half0 = len / 2;
   std::vector<int64_t> lshape = tshape;
   lshape[axis] = half0;
+  // Operands in buffers: level 0 as an RVV strip loop (llir_rvv.cpp).
+  const bool level0_done = tshape.size() == 1 && rvv_level0(op, tmp, half0, keep0);
   // Single-operand combines: the two halves' values are not live together
   // (measured: argmax's two-operand level 0 spills at the larger LMUL).
-  loop_nest(lshape, [&](const Idx &idx) {
+  if (!level0_done)
+    loop_nest(lshape, [&](const Idx &idx) {
     halves_live_ = n == 1;
     std::vector<std::string> args;
     for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));

@@ -152,6 +152,11 @@ class Emitter {
   void rvv_levels(const Operation &op, const std::vector<std::string> &tmp, int64_t keep0);
   void register_levels(const Operation &op, const std::vector<std::string> &tmp,
                        const std::string &cur, int lmul);
+  void rvv_pairwise(const Operation &op, const std::vector<std::string> &src,
+                    const std::vector<std::string> &dst, const std::string &half,
+                    const std::string &keep, int lmul);
+  bool rvv_level0(const Operation &op, const std::vector<std::string> &tmp, int64_t half0,
+                  int64_t keep0);
   std::vector<std::string> rvv_combine(const ttir::Block &region,
                                        const std::vector<std::string> &args, int lmul,
                                        const std::string &vl);

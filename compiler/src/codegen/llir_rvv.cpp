@@ -200,12 +200,10 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
                          int64_t keep0) {
   const size_t n = op.operands.size();
   const int lmul = rvv_lmul(n);
-  const ttir::Block &region = *op.regions[0];
   decls_.insert("declare i64 @llvm.riscv.vsetvli.i64(i64, i64, i64)");
-  std::string cur_slot = alloca_of("i64"), k_slot = alloca_of("i64");
+  std::string cur_slot = alloca_of("i64");
   line("store i64 " + std::to_string(keep0) + ", ptr " + cur_slot);
-  std::string head = label(), body = label(), shead = label(), sbody = label(), sexit = label(),
-              exit = label();
+  std::string head = label(), body = label(), exit = label();
   // With power-of-two lengths (every level even) the levels that fit one
   // register group run in registers (register_levels); the others here.
   // (single-operand reductions: a multi-operand combine is more code than
@@ -225,6 +223,22 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
   start(body);
   std::string half = emit("lshr i64 " + cur + ", 1");
   std::string keep = emit("sub i64 " + cur + ", " + half);
+  rvv_pairwise(op, tmp, tmp, half, keep, lmul);
+  line("store i64 " + keep + ", ptr " + cur_slot);
+  line("br label %" + head);
+  start(exit);
+  if (in_registers) register_levels(op, tmp, emit("load i64, ptr " + cur_slot), lmul);
+}
+
+// One level as a strip loop: dst[k] = combine(src[k], src[k + keep]) for
+// k < half (vsetvli strips; dst may be src).
+void Emitter::rvv_pairwise(const Operation &op, const std::vector<std::string> &src,
+                           const std::vector<std::string> &dst, const std::string &half,
+                           const std::string &keep, int lmul) {
+  const size_t n = op.operands.size();
+  const ttir::Block &region = *op.regions[0];
+  std::string k_slot = alloca_of("i64");
+  std::string shead = label(), sbody = label(), sexit = label();
   line("store i64 0, ptr " + k_slot);
   line("br label %" + shead);
   start(shead);
@@ -238,15 +252,16 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
   std::string vl32 = emit("trunc i64 " + vl + " to i32");
   std::string hi = emit("add i64 " + k + ", " + keep);
   std::vector<std::string> args(2 * n);
-  std::vector<std::string> lo_ptr(n);
+  std::vector<std::string> lo_ptr(n), dst_ptr(n);
   for (size_t j = 0; j < n; ++j) {
     Elem e = op.operands[j]->type.elem;
     std::string t = rvv_type(e, lmul), st = llty(e);
     std::string fn = "llvm.vp.load.nxv" + std::to_string(2 * lmul) +
                      (e == Elem::F32 ? "f32" : "i32") + ".p0";
     decls_.insert("declare " + t + " @" + fn + "(ptr, " + rvv_type(Elem::I1, lmul) + ", i32)");
-    lo_ptr[j] = emit("getelementptr " + st + ", ptr " + tmp[j] + ", i64 " + k);
-    std::string hp = emit("getelementptr " + st + ", ptr " + tmp[j] + ", i64 " + hi);
+    lo_ptr[j] = emit("getelementptr " + st + ", ptr " + src[j] + ", i64 " + k);
+    dst_ptr[j] = emit("getelementptr " + st + ", ptr " + dst[j] + ", i64 " + k);
+    std::string hp = emit("getelementptr " + st + ", ptr " + src[j] + ", i64 " + hi);
     args[j] = emit("call " + t + " @" + fn + "(ptr " + lo_ptr[j] + ", " + rvv_all_true(lmul) +
                    ", i32 " + vl32 + ")");
     args[n + j] = emit("call " + t + " @" + fn + "(ptr " + hp + ", " + rvv_all_true(lmul) +
@@ -260,17 +275,37 @@ void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tm
                      (e == Elem::F32 ? "f32" : "i32") + ".p0";
     decls_.insert("declare void @" + fn + "(" + t + ", ptr, " + rvv_type(Elem::I1, lmul) +
                   ", i32)");
-    line("call void @" + fn + "(" + t + " " + r[j] + ", ptr " + lo_ptr[j] + ", " +
+    line("call void @" + fn + "(" + t + " " + r[j] + ", ptr " + dst_ptr[j] + ", " +
          rvv_all_true(lmul) + ", i32 " + vl32 + ")");
   }
   memo_ = saved;
   line("store i64 " + emit("add i64 " + k + ", " + vl) + ", ptr " + k_slot);
   line("br label %" + shead);
   start(sexit);
-  line("store i64 " + keep + ", ptr " + cur_slot);
-  line("br label %" + head);
-  start(exit);
-  if (in_registers) register_levels(op, tmp, emit("load i64, ptr " + cur_slot), lmul);
+}
+
+// Level 0 from the operands' own buffers (every operand an fp32/i32 block in
+// memory format) into the temporaries; false when an operand is not.
+bool Emitter::rvv_level0(const Operation &op, const std::vector<std::string> &tmp, int64_t half0,
+                         int64_t keep0) {
+  if (!rvv_levels_ok(op) || half0 < 1) return false;
+  std::vector<std::string> src;
+  for (auto *v : op.operands) {
+    std::string b;
+    if (v->type.elem == Elem::F32) {
+      b = f32_buffer_of(v);
+    } else if (auto d = dma_raw_.find(v); d != dma_raw_.end()) {
+      b = d->second;
+    } else if (auto u = bufs_.find(v); u != bufs_.end()) {
+      b = u->second;
+    }
+    if (b.empty()) return false;
+    src.push_back(b);
+  }
+  decls_.insert("declare i64 @llvm.riscv.vsetvli.i64(i64, i64, i64)");
+  rvv_pairwise(op, src, tmp, std::to_string(half0), std::to_string(keep0),
+               rvv_lmul(op.operands.size()));
+  return true;
 }
 
 // The last levels (`cur` <= one register group, a power of two): the
