@@ -339,6 +339,35 @@ int main(int argc, char **argv) {
          2.0 * huge * huge * huge,
          dpe_bf16,
          true});
+    // The same matmul with A and B as column slices x[:, :2048] of 2048 x
+    // 2080 buffers (leading dimension 2080): a row stride of 4,096 bytes puts
+    // every row of an A tile in the same two of the SRAM's 32 line-interleaved
+    // banks (line % banks), 4,160 bytes spreads them over all banks. The
+    // difference between the two lines is the cost of those bank conflicts.
+    const int64_t ld = huge + 32;
+    benches.push_back(
+        {"matmul_bf16_2k_ld",
+         "matmul.py",
+         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
+         {"BLOCK_SIZE_M=128", "BLOCK_SIZE_N=256", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
+         {tensor(huge * ld, DType::BFloat16),
+          tensor(huge * ld, DType::BFloat16),
+          tensor(huge * huge),
+          {0, huge},
+          {0, huge},
+          {0, huge},
+          {0, ld},
+          {0, 1},
+          {0, ld},
+          {0, 1},
+          {0, huge},
+          {0, 1}},
+         static_cast<uint32_t>((huge / 128) * (huge / 256)),
+         huge * huge * (2.0 + 2.0 + 4.0),
+         2.0 * huge * huge * huge,
+         dpe_bf16,
+         true});
     std::printf("preset %s\n", preset.c_str());
     // LLVM's per-process start-up (target initialisation, one compile of a
     // built-in loop that is none of the bench kernels), outside the
