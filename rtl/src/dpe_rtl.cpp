@@ -26,6 +26,7 @@ namespace {
 struct Flight {
   isa::DpeCommand cmd;
   uint8_t *a = nullptr, *b = nullptr, *c = nullptr;
+  const uint8_t *a_end = nullptr, *c_end = nullptr;  // past the last byte of A and C read/written
   uint64_t esz = 2, tiles = 0, tiles_n = 0;
   uint32_t k_beats = 0;
   bool int8 = false;
@@ -33,7 +34,15 @@ struct Flight {
 };
 
 // A 16-bit little-endian element of guest memory.
-inline uint16_t load16(const uint8_t *p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
+inline uint16_t load16(const uint8_t *p) {
+  if constexpr (detail::kLittleEndianHost) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  } else {
+    return static_cast<uint16_t>(p[0] | (p[1] << 8));
+  }
+}
 
 // Position in one of the three beat streams: command (sequence number), tile
 // and beat in tile.
@@ -139,6 +148,7 @@ class DpeModelImpl final : public DpeRtl::Impl {
     uint32_t k = 0, k_beats = 0;
     bool int8 = false;
     bool full = false;  // every lane inside m and n, and the ports exactly the array's lanes
+    const uint16_t *a_pack = nullptr;  // full tile: op_a's lanes beat by beat (a_pack_)
   };
   // put_op for a full tile: lane counts known at compile time.
   void put_op_full();
@@ -200,6 +210,14 @@ class DpeModelImpl final : public DpeRtl::Impl {
   uint64_t first_seq_ = 0;      // sequence number of flights_.front()
   Cursor cin_, op_, cout_;
   OpTile op_tile_;
+  // op_a's lanes of every beat of the full tiles of one row of tiles
+  // (command pack_seq_, row of tiles pack_row_tile_), gathered once for the
+  // row's tiles and refreshed on every clock() call (memory may change in
+  // between). Not used while a command's C overlaps a command's A in the
+  // stream (pack_ok_): C rows written during the burst could change A.
+  std::vector<uint16_t> a_pack_;
+  uint64_t pack_seq_ = ~uint64_t{0}, pack_row_tile_ = 0;
+  bool pack_ok_ = true;
   uint16_t a16_[kRowLanes] = {}, b16_[kColLanes] = {};  // the op beat's lanes
   bool pending_ = false;  // paused at a pause point
   uint64_t budget_cycles_ = 0;  // sum of the in-flight commands' alone cycles (watchdog)
@@ -226,6 +244,8 @@ void DpeModelImpl<Model>::fail(const std::string &what) {
   first_seq_ = 0;
   cin_ = op_ = cout_ = Cursor{};
   op_tile_ = OpTile{};
+  pack_seq_ = ~uint64_t{0};
+  pack_ok_ = true;
   pending_ = false;
   budget_cycles_ = 0;
   top_->cmd_valid = 0;
@@ -272,6 +292,24 @@ void DpeModelImpl<Model>::load_op_tile() {
   t.k_beats = f.k_beats;
   t.int8 = f.int8;
   t.full = t.rows_on == kRowLanes && t.cols_on == kColLanes;
+  if (!t.full || !pack_ok_) return;
+  const uint64_t row_tile = op_.tile / f.tiles_n;
+  if (pack_seq_ != op_.seq || pack_row_tile_ != row_tile) {
+    a_pack_.resize(uint64_t{f.k_beats} * kRowLanes);
+    for (unsigned r = 0; r < kRowLanes; ++r) {
+      const uint8_t *p = t.a_row[r];
+      uint16_t *out = a_pack_.data() + r;
+      if (f.int8) {
+        for (uint64_t b = 0, kk = 0; b < f.k_beats; ++b, kk += kDpeInt8PerBeat)
+          out[b * kRowLanes] = kk + 1 < cmd.k ? load16(p + kk) : p[kk];
+      } else {
+        for (uint64_t b = 0; b < f.k_beats; ++b) out[b * kRowLanes] = load16(p + b * 2);
+      }
+    }
+    pack_seq_ = op_.seq;
+    pack_row_tile_ = row_tile;
+  }
+  t.a_pack = a_pack_.data();
 }
 
 template <class Model>
@@ -280,16 +318,31 @@ void DpeModelImpl<Model>::put_op_full() {
   const OpTile &t = op_tile_;
   top.op_valid = 1;
   uint16_t a[kRowLanes], b[kColLanes];
+  if (t.a_pack) {
+    put_lanes16(top.op_a, t.a_pack + uint64_t{op_.beat} * kRowLanes, kRowLanes);
+    const uint64_t kk = uint64_t(op_.beat) * (t.int8 ? kDpeInt8PerBeat : 1);
+    const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
+    if (!t.int8) {
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = load16(b0 + c * 2);
+    } else if (kk + 1 < t.k) {
+      const uint8_t *b1 = b0 + t.ldb_bytes;
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+    } else {
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
+    }
+    put_lanes16(top.op_b, b, kColLanes);
+    return;
+  }
   if (t.int8) {
     const uint64_t kk = uint64_t(op_.beat) * kDpeInt8PerBeat;
     const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
     if (kk + 1 < t.k) {
       const uint8_t *b1 = b0 + t.ldb_bytes;
-      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk);
-      for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+    for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk);
+    for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
     } else {
-      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = t.a_row[r][kk];
-      for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
+    for (unsigned r = 0; r < kRowLanes; ++r) a[r] = t.a_row[r][kk];
+    for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
     }
   } else {
     const uint64_t kk = op_.beat;
@@ -336,6 +389,8 @@ uint64_t DpeModelImpl<Model>::clock(bool stop_at_pause, uint64_t watchdog_cycles
   const uint32_t cols = array.cols;
   // Memory may have changed since the last call: present fresh operands.
   bool cin_dirty = true, op_dirty = true;
+  pack_seq_ = ~uint64_t{0};
+  load_op_tile();
   top.cout_ready = 1;
   uint64_t cycles = 0;
   ended = false;
@@ -442,13 +497,24 @@ DpeIssueResult DpeModelImpl<Model>::issue(const isa::DpeCommand &cmd, std::span<
                                              kDpeInt8PerBeat)
                      : cmd.k;
   f.id = id;
+  if (f.tiles > 0) {
+    if (cmd.k > 0) f.a_end = f.a + ((uint64_t{cmd.m} - 1) * cmd.lda + cmd.k) * f.esz;
+    f.c_end = f.c + ((uint64_t{cmd.m} - 1) * cmd.ldc + cmd.n) * 4;
+  }
   if (!chain) {
     flights_.clear();
     first_seq_ = 0;
     cin_ = op_ = cout_ = Cursor{};
     budget_cycles_ = 0;
+    pack_seq_ = ~uint64_t{0};
+    pack_ok_ = true;
   }
   flights_.push_back(f);
+  // A result row written during a burst must not change operands gathered
+  // before it (the A pack): any C over any A in the stream turns it off.
+  for (const Flight &x : flights_) {
+    if ((x.a < f.c_end && f.c < x.a_end) || (f.a < x.c_end && x.c < f.a_end)) pack_ok_ = false;
+  }
   settle(cin_, kCin);
   settle(op_, kOp);
   settle(cout_, kCout);
