@@ -137,5 +137,38 @@ def gathered_k_matmul(a_ptr, b_ptr, c_ptr, kidx_ptr, n_steps, BLOCK: tl.constexp
   std::filesystem::remove(path);
 }
 
+// A store in the K loop may write what the next step's tile reads: no prefetch.
+TEST(LowerDotPipeline, AKLoopThatStoresIsNotPrefetched) {
+  std::string path = ::testing::TempDir() + "/opforge_storing_k_loop.py";
+  std::ofstream(path) << R"PY(import triton
+import triton.language as tl
+
+
+@triton.jit
+def storing_k_loop(a_ptr, b_ptr, c_ptr, n_steps, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a_ptrs = a_ptr + offs[:, None] * BLOCK + offs[None, :]
+    b_ptrs = b_ptr + offs[:, None] * BLOCK + offs[None, :]
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for s in range(0, n_steps):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc)
+        tl.store(b_ptrs + BLOCK * BLOCK, a)
+        a_ptrs += BLOCK * BLOCK
+        b_ptrs += BLOCK * BLOCK
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+)PY";
+  register_codegen_stages();
+  CompileOptions o;
+  o.knobs = Knobs{};
+  add_signature(o.spec, "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,n_steps=i32");
+  add_constexpr(o.spec, "BLOCK=32");
+  std::string plan = dump_stage(compile_file(path, o, "lowered"), "lowered");
+  EXPECT_EQ(count(plan, "prefetched one iteration ahead"), 0u) << plan;
+  EXPECT_NE(plan.find("dma load"), std::string::npos) << plan;
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace opforge::compiler

@@ -6,7 +6,8 @@
 // compute k+1's pointers, masks and `other` values ahead of time. A DMA load
 // qualifies when
 //  - it sits directly in the body of an scf.for whose body has exactly one
-//    DPE dot, and its result is only an operand (a or b) of that dot;
+//    DPE dot and writes no memory (no store, atomic or call), and its result
+//    is only an operand (a or b) of that dot;
 //  - everything its pointer, mask and `other` depend on inside the loop is
 //    a pure op without regions that is not materialized into a buffer (so it
 //    can be re-evaluated for another iteration), the induction variable, a
@@ -67,6 +68,18 @@ bool recomputable(const Operation &op, const LoweredKernelPlan &plan) {
   return !plan.buffers.count(op.result()) && !is_sfu_block_op(op);
 }
 
+// Whether an op in `b` (at any depth) may write memory.
+bool writes_memory(const Block &b) {
+  for (auto &op : b.ops) {
+    if (op->kind == OpKind::Store || op->kind == OpKind::AtomicRMW ||
+        op->kind == OpKind::AtomicCAS || op->kind == OpKind::Call)
+      return true;
+    for (auto &r : op->regions)
+      if (writes_memory(*r)) return true;
+  }
+  return false;
+}
+
 class SliceCheck {
  public:
   SliceCheck(const LoweredKernelPlan &plan, const Block &body) : plan_(plan), body_(body) {}
@@ -106,6 +119,9 @@ void plan_loop(LoweredKernelPlan &plan, const Operation &loop,
     dot = op.get();
   }
   if (!dot) return;
+  // A store in the loop could write what a prefetched tile reads one step
+  // early: such loops keep their loads in place.
+  if (writes_memory(body)) return;
   for (int i = 0; i < 2; ++i) {
     const Value *v = dot->operands[i];
     const Operation *load = v->def;
