@@ -138,9 +138,8 @@ module dpe #(
       && (fj < dj || fj >= d_rows || (fj == dj && cout_ready));
   assign op_fire = op_valid && op_ready;
   assign cin_fire = cin_valid && cin_ready;
-  // Where each part of the step stands, from registers only (evaluated once
-  // per clock edge, not again when the inputs change): done, or at its last
-  // beat. A step ends when every part is done or finishes with this beat.
+  // Where each part of the step stands: done, or at its last beat. A step
+  // ends when every part is done or finishes with this cycle's beat.
   assign c_done = !c_on || c_beat == k_beats;
   assign c_final = c_on && c_beat + 32'd1 == k_beats;
   assign d_done = dj == d_rows;
