@@ -35,7 +35,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
-#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 
 #include "opforge/compiler/codegen.h"
 #include "opforge/support/error.h"
@@ -48,14 +47,32 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// LLVM 16's default<O2> function pipeline as PassBuilder builds it with our
-// tuning (no unrolling, no interleaving, no SLP), less every pass whose
-// removal leaves the code of the bench and test kernels byte-identical
-// (docs/compiler/codegen.md lists what was dropped and how that was checked).
-// `unroll-forced-only` / `full-unroll-forced-only` are LoopUnrollPass and
-// LoopFullUnrollPass with OnlyWhenForced, as the tuned default pipeline has.
+// LLVM 16's default<O2> pipeline as PassBuilder builds it with our tuning
+// (no unrolling, no interleaving, no SLP), less every pass whose removal
+// leaves the RISC-V code of 130 bench and test kernels byte-identical
+// (docs/compiler/compile_time.md: what was dropped and how it was checked).
+// Kept: SROA, EarlyCSE, IPSCCP, InstCombine, SimplifyCFG, the inliner (the
+// alwaysinline fp16 helpers), JumpThreading, CorrelatedValuePropagation,
+// Reassociate, LoopRotate, LICM, IndVarSimplify, GVN, LoopVectorize,
+// LoopLoadElimination, InstSimplify, DivRemPairs, GlobalDCE (drops the
+// unused helpers).
 constexpr const char *kTailoredO2 =
-    "annotation2metadata,forceattrs,inferattrs,coro-early,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,sroa<modify-cfg>,early-cse<>),openmp-opt,ipsccp,called-value-propagation,globalopt,function(mem2reg),function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>),require<globals-aa>,function(invalidate<aa>),require<profile-summary>,cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,openmp-opt-cgscc,function<eager-inv>(sroa<modify-cfg>,early-cse<memssa>,speculative-execution,jump-threading,correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,libcalls-shrinkwrap,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,require<opt-remark-emit>,loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>,simple-loop-unswitch<no-nontrivial;trivial>),simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,loop(loop-idiom,indvars,loop-deletion,full-unroll-forced-only),sroa<modify-cfg>,vector-combine,mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm<allowspeculation>),coro-elide,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine),coro-split)),deadargelim,coro-cleanup,globalopt,globaldce,elim-avail-extern,rpo-function-attrs,recompute-globalsaa,function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),loop-distribute,inject-tli-mappings,loop-vectorize<interleave-forced-only;no-vectorize-forced-only;>,loop-load-elim,instcombine,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,vector-combine,instcombine,unroll-forced-only,transform-warning,sroa<preserve-cfg>,instcombine,require<opt-remark-emit>,loop-mssa(licm<allowspeculation>),alignment-from-assumptions,loop-sink,instsimplify,div-rem-pairs,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>),globaldce,constmerge,cg-profile,rel-lookup-table-converter,function(annotation-remarks)";
+    "function<eager-inv>(sroa<modify-cfg>,early-cse<>),ipsccp,"
+    "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;"
+    "no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+    "no-hoist-common-insts;no-sink-common-insts>),require<globals-aa>,"
+    "function(invalidate<aa>),require<profile-summary>,cgscc(devirt<4>(inline,"
+    "function<eager-inv>(early-cse<memssa>,speculative-execution,jump-threading,"
+    "correlated-propagation,instcombine,reassociate,require<opt-remark-emit>,"
+    "loop-mssa(loop-rotate,licm<allowspeculation>),simplifycfg<bonus-inst-threshold=1;"
+    "no-forward-switch-cond;switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+    "no-hoist-common-insts;no-sink-common-insts>,instcombine,loop(indvars),gvn<>,instcombine,"
+    "jump-threading,correlated-propagation))),"
+    "function<eager-inv>(loop-vectorize<interleave-forced-only;no-vectorize-forced-only;>,"
+    "loop-load-elim,instcombine,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;"
+    "switch-range-to-icmp;switch-to-lookup;no-keep-loops;hoist-common-insts;"
+    "sink-common-insts>,sroa<preserve-cfg>,instcombine,require<opt-remark-emit>,"
+    "loop-mssa(licm<allowspeculation>),instsimplify,div-rem-pairs),globaldce";
 
 // Per-thread LLVM state reused across compiles.
 struct Backend {
@@ -164,18 +181,6 @@ void optimize(llvm::Module &mod, llvm::TargetMachine &tm, const TargetOptions &t
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm;
   if (target.opt_level == 2 && target.opt_pipeline.empty()) {
-    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::FunctionPassManager &fpm,
-                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-      if (name != "unroll-forced-only") return false;
-      fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(2, /*OnlyWhenForced=*/true, false)));
-      return true;
-    });
-    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::LoopPassManager &lpm,
-                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-      if (name != "full-unroll-forced-only") return false;
-      lpm.addPass(llvm::LoopFullUnrollPass(2, /*OnlyWhenForced=*/true, false));
-      return true;
-    });
     if (llvm::Error e = pb.parsePassPipeline(mpm, kTailoredO2))
       throw Error("codegen: the tailored -O2 pipeline does not parse: " +
                   llvm::toString(std::move(e)));
