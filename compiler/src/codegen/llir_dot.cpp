@@ -64,9 +64,11 @@ void Emitter::dpe_dot(const Operation &op) {
   bool prefetch = loop && loop->kind == OpKind::For && !prefetched_in(*loop).empty();
   // The previous dot may still read or write buffers used here; with the
   // operands' DMAs already complete, waiting now overlaps them with it. In a
-  // pipelined K loop the previous iteration's commands are the last readers
-  // of the buffers the prefetch below refills: always wait for them.
-  if (prefetch) pending_dpe_ = true;
+  // loop the previous iteration's commands are the last readers of the
+  // operand buffers this iteration refills (the other half of a double
+  // buffer, a converted operand's temporary, the buffers the prefetch below
+  // fills): always wait for them.
+  if (loop && loop->kind == OpKind::For) pending_dpe_ = true;
   flush_dpe();
   std::string abuf = emit("ptrtoint ptr " + dpe_operand(a) + " to i64");
   std::string bbuf = emit("ptrtoint ptr " + dpe_operand(b) + " to i64");
