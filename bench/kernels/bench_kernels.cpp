@@ -368,6 +368,36 @@ int main(int argc, char **argv) {
          2.0 * huge * huge * huge,
          dpe_bf16,
          true});
+    // The target shape: 4096^3 bf16 with the same kernel and blocks. The DPE
+    // bound (2 * 4096^3 / 131,072 = 1,048,576 cycles) is 2.4x the DRAM bound
+    // (64 MiB of A and B / 151.7 B per cycle = 442,400 cycles) and the tiles
+    // need 1,536 B/cycle of the SRAM's 2,000: compute-bound. 512 tiles keep
+    // the 64 PEs busy 8 times over, so each PE's one-time code fetch (about
+    // 26,000 cycles) is 2% of the run. About 5 CPU-minutes to simulate.
+    const int64_t target = 4096;
+    benches.push_back(
+        {"matmul_bf16_4k",
+         "matmul.py",
+         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
+         {"BLOCK_SIZE_M=128", "BLOCK_SIZE_N=256", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
+         {tensor(target * target, DType::BFloat16),
+          tensor(target * target, DType::BFloat16),
+          tensor(target * target),
+          {0, target},
+          {0, target},
+          {0, target},
+          {0, target},
+          {0, 1},
+          {0, target},
+          {0, 1},
+          {0, target},
+          {0, 1}},
+         static_cast<uint32_t>((target / 128) * (target / 256)),
+         target * target * (2.0 + 2.0 + 4.0),
+         2.0 * target * target * target,
+         dpe_bf16,
+         true});
     std::printf("preset %s\n", preset.c_str());
     // LLVM's per-process start-up (target initialisation, one compile of a
     // built-in loop that is none of the bench kernels), outside the
