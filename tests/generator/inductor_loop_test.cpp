@@ -92,7 +92,8 @@ const OverloadOutcome &find(const std::vector<OverloadOutcome> &rows, const std:
 
 int prompts_for(const std::vector<nlohmann::json> &records, const std::string &ov) {
   int n = 0;
-  for (const auto &r : records) n += r.value("event", "") == "prompt" && r.value("overload", "") == ov;
+  for (const auto &r : records)
+    n += r.value("event", "") == "prompt" && r.value("overload", "") == ov;
   return n;
 }
 
@@ -177,7 +178,7 @@ TEST(InductorReport, CoverageByCategoryBesideTritorXWithReasons) {
   rows[0] = {"aten::add.Tensor", "pointwise", "pass", "", 2, 1, 2, {true, false}, 0.1};
   rows[1] = {"aten::exp", "pointwise", "cached", "", 0, 0, 0, {}, 0};
   rows[2] = {"aten::mul.Tensor", "pointwise", "fail", "mismatch: out differs", 2, 0, 2,
-             {false, false}, 0.1};
+             {false, false},     0.1};
   rows[3] = {"aten::mm", "linear algebra", "excluded", "no DPE today", 0, 0, 0, {}, 0};
   rows[4] = {"aten::sum", "reduction", "fail", "compile: bad", 2, 2, 2, {true, true}, 0.1};
   auto cov = coverage_by_category(rows);
@@ -222,8 +223,9 @@ TEST(InductorReport, BadRecordsAreNamed) {
 #ifdef OPFORGE_CLI
 TEST(InductorCli, GenerateThenReport) {
   fs::path table = test_table_dir(), out = test::temp_dir();
-  std::string cmd = std::string("'") + OPFORGE_CLI + "' generate --provider inductor --inductor-dir '" +
-                    table.string() + "' --corpus '" + test::small_corpus() +
+  std::string cmd = std::string("'") + OPFORGE_CLI +
+                    "' generate --provider inductor --inductor-dir '" + table.string() +
+                    "' --corpus '" + test::small_corpus() +
                     "' --ops add.Tensor,mul.Tensor,mm --max-calls 4 --out '" + out.string() + "'";
   std::string output;
   int rc = test::run_command(cmd + " 2>&1", &output);
@@ -234,19 +236,31 @@ TEST(InductorCli, GenerateThenReport) {
       << output;
   EXPECT_TRUE(fs::exists(out / "library" / "add.Tensor.py"));
 
-  rc = test::run_command(std::string("'") + OPFORGE_CLI + "' generate --report '" + out.string() +
-                             "' 2>&1",
-                         &output);
+  rc = test::run_command(
+      std::string("'") + OPFORGE_CLI + "' generate --report '" + out.string() + "' 2>&1", &output);
   EXPECT_EQ(rc, 0) << output;
   EXPECT_NE(output.find("pointwise         2          0         1         50.0%     85.0%"),
             std::string::npos)
       << output;
   EXPECT_NE(output.find("failing overloads:\n  aten::mul.Tensor"), std::string::npos) << output;
 
-  rc = test::run_command(std::string("'") + OPFORGE_CLI + "' generate --report '" +
-                             (out / "nope").string() + "' 2>&1",
-                         &output);
+  rc = test::run_command(
+      std::string("'") + OPFORGE_CLI + "' generate --report '" + (out / "nope").string() + "' 2>&1",
+      &output);
   EXPECT_NE(rc, 0);
   EXPECT_NE(output.find("nope"), std::string::npos) << output;
+}
+
+TEST(InductorCli, NegativeMaxCallsIsAUsageError) {
+  fs::path out = test::temp_dir();
+  std::string output;
+  int rc = test::run_command(
+      std::string("'") + OPFORGE_CLI + "' generate --provider inductor --inductor-dir '" +
+          test_table_dir().string() + "' --corpus '" + test::small_corpus() +
+          "' --ops add.Tensor --max-calls -1 --out '" + out.string() + "' 2>&1",
+      &output);
+  EXPECT_EQ(rc, 2) << output;
+  EXPECT_NE(output.find("--max-calls must not be negative"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(out / "library")) << "a usage error must not start the run";
 }
 #endif

@@ -57,6 +57,17 @@ TEST_F(OpsCli, UnknownOverloadAndBadCorpusFailWithClearErrors) {
 }
 
 #ifdef OPFORGE_EXE_HAS_ORACLE
+TEST_F(OpsCli, NegativeMaxCallsIsAUsageError) {
+  std::string out;
+  EXPECT_EQ(ops("check aten::add.Tensor --max-calls -1 --corpus '" + opforge::test::small_corpus() +
+                    "' 2>&1",
+                &out),
+            2);
+  EXPECT_NE(out.find("--max-calls must not be negative"), std::string::npos) << out;
+}
+#endif
+
+#ifdef OPFORGE_EXE_HAS_ORACLE
 TEST_F(OpsCli, CheckReplaysRecordedCallsThroughTheOracle) {
   std::string out;
   ASSERT_EQ(

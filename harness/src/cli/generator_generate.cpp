@@ -129,6 +129,8 @@ int run(const std::vector<std::string> &args) {
     return usage_error("generate", "give exactly one of --ops, --all, --category (or --report)");
   int k = vm["k"].as<int>(), jobs = vm["jobs"].as<int>();
   if (k < 1 || jobs < 1) return usage_error("generate", "--k and --jobs must be >= 1");
+  if (vm["max-calls"].as<int>() < 0)
+    return usage_error("generate", "--max-calls must not be negative (0: every recorded call)");
 
   try {
     auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
@@ -190,7 +192,7 @@ int run(const std::vector<std::string> &args) {
     g.force = vm.count("force") > 0;
     g.jobs = jobs;
     const int max_calls = vm["max-calls"].as<int>();
-    g.max_calls = max_calls <= 0 ? SIZE_MAX : static_cast<size_t>(max_calls);
+    g.max_calls = max_calls == 0 ? SIZE_MAX : static_cast<size_t>(max_calls);
     g.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
     g.table = table;
     // The inductor provider answers the same file every time: one call is the whole budget.

@@ -124,6 +124,8 @@ int run_check(const po::variables_map &vm) {
       return usage_error("ops", "unknown --dtype '" + vm["dtype"].as<std::string>() + "'");
   }
   const int max_calls = vm["max-calls"].as<int>();
+  if (max_calls < 0)
+    return usage_error("ops", "--max-calls must not be negative (0: every recorded call)");
   auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
   std::vector<std::string> names;
   if (vm.count("overload")) {
