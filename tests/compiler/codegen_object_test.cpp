@@ -22,7 +22,8 @@ struct Case {
 // through %pcrel_hi/%pcrel_lo relocations and SFU inline asm; matmul on
 // bf16: DPE descriptors.
 const std::vector<Case> kCases = {
-    {"vector_add.py", "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+    {"vector_add.py",
+     "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
      {"BLOCK_SIZE=1024"}},
     {"fused_softmax.py",
      "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,"
@@ -65,8 +66,8 @@ TEST(CodegenObject, ObjectPathLinksTheSameExecutableAsTheAssemblyPath) {
     EXPECT_EQ(via_obj.metadata_json, via_asm.metadata_json);
     EXPECT_TRUE(via_obj.asm_text.empty());
     ASSERT_GT(via_obj.elf.size(), 64u);
-    EXPECT_TRUE(via_obj.elf == via_asm.elf) << via_obj.elf.size() << " vs " << via_asm.elf.size()
-                                            << " ELF bytes";
+    EXPECT_TRUE(via_obj.elf == via_asm.elf)
+        << via_obj.elf.size() << " vs " << via_asm.elf.size() << " ELF bytes";
   }
 }
 

@@ -90,7 +90,9 @@ isa::AsmUnit read_relocatable_elf(const std::vector<uint8_t> &elf, const std::st
     sh[i] = read_at<Elf64_Shdr>(elf, eh.e_shoff + i * sizeof(Elf64_Shdr), file,
                                 "section header " + std::to_string(i));
   if (eh.e_shstrndx >= sh.size()) throw Error(file + ": no section-name table");
-  auto section_name = [&](size_t i) { return string_at(elf, sh[eh.e_shstrndx], sh[i].sh_name, file); };
+  auto section_name = [&](size_t i) {
+    return string_at(elf, sh[eh.e_shstrndx], sh[i].sh_name, file);
+  };
   isa::AsmUnit unit;
   unit.filename = file;
   std::vector<int> unit_index(sh.size(), -1);  // ELF section -> unit section
@@ -161,9 +163,17 @@ isa::AsmUnit read_relocatable_elf(const std::vector<uint8_t> &elf, const std::st
       uint32_t type = static_cast<uint32_t>(ELF64_R_TYPE(r.r_info));
       size_t sym = ELF64_R_SYM(r.r_info);
       switch (type) {
-        case R_RISCV_BRANCH: case R_RISCV_JAL: case R_RISCV_CALL: case R_RISCV_CALL_PLT:
-        case R_RISCV_PCREL_HI20: case R_RISCV_PCREL_LO12_I: case R_RISCV_PCREL_LO12_S:
-        case R_RISCV_HI20: case R_RISCV_LO12_I: case R_RISCV_LO12_S: case R_RISCV_32:
+        case R_RISCV_BRANCH:
+        case R_RISCV_JAL:
+        case R_RISCV_CALL:
+        case R_RISCV_CALL_PLT:
+        case R_RISCV_PCREL_HI20:
+        case R_RISCV_PCREL_LO12_I:
+        case R_RISCV_PCREL_LO12_S:
+        case R_RISCV_HI20:
+        case R_RISCV_LO12_I:
+        case R_RISCV_LO12_S:
+        case R_RISCV_32:
         case R_RISCV_64:
           break;
         default:

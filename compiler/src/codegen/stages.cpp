@@ -60,18 +60,18 @@ void register_codegen_stages() {
         [](const CompileState &s) { return product<std::string>(s, "llir"); }});
     // The asm stage keeps what it needs to print the assembly; the text is
     // produced only when dumped (the bin stage compiles straight to an object).
-    register_stage(Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
-                         [](CompileState &s, const CompileOptions &o) {
-                           auto p = std::make_shared<AsmProduct>();
-                           p->llir = product<std::string>(s, "llir");
-                           p->target = o.target;
-                           s.extra["asm"] = p;
-                         },
-                         [](const CompileState &s) {
-                           return product<AsmProduct>(s, "asm").text();
-                         }});
-    register_stage(Stage{"bin", "LLVM's relocatable object linked into a KernelBinary (ELF, "
-                                "argument layout, metadata)",
+    register_stage(
+        Stage{"asm", "LLVM 16 -O2 for riscv64 +m,+a,+f,+d,+v: RISC-V assembly",
+              [](CompileState &s, const CompileOptions &o) {
+                auto p = std::make_shared<AsmProduct>();
+                p->llir = product<std::string>(s, "llir");
+                p->target = o.target;
+                s.extra["asm"] = p;
+              },
+              [](const CompileState &s) { return product<AsmProduct>(s, "asm").text(); }});
+    register_stage(Stage{"bin",
+                         "LLVM's relocatable object linked into a KernelBinary (ELF, "
+                         "argument layout, metadata)",
                          [](CompileState &s, const CompileOptions &o) {
                            s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_object(
                                llvm_ir_to_object(product<std::string>(s, "llir"), o.target),

@@ -32,9 +32,9 @@ struct TargetOptions {
   // LLVM back end (a separate static library linked after it) use it.
   std::string key() const {
     return triple + ";" + features + ";O" + std::to_string(opt_level) +
-           (opt_pipeline.empty() ? "" : "/" + opt_pipeline) +
-           ";text=" + std::to_string(text_base) + ";dpe=" + std::to_string(dpe_tile_m) + "x" +
-           std::to_string(dpe_tile_n) + "x" + std::to_string(dpe_tile_k);
+           (opt_pipeline.empty() ? "" : "/" + opt_pipeline) + ";text=" + std::to_string(text_base) +
+           ";dpe=" + std::to_string(dpe_tile_m) + "x" + std::to_string(dpe_tile_n) + "x" +
+           std::to_string(dpe_tile_k);
   }
 };
 
