@@ -82,7 +82,8 @@ Pe::Pe(sc_core::sc_module_name name, const ChipParams &p, uint32_t id, const Mem
       clk_(p),
       timed_(p.sim.timing == TimingMode::Lt),
       accel_(p, id, *this, counters),
-      counters_(counters) {
+      counters_(counters),
+      icache_(p.arch.pe.icache.size_bytes, p.arch.pe.icache.line_bytes, p.arch.pe.icache.ways) {
   std::string pre = pe_prefix(id / p.grid.cols, id % p.grid.cols) + ".";
   instret_ = &counters.add(pre + "core.instret");
   cycles_ = &counters.add(pre + "core.cycles");
@@ -90,6 +91,10 @@ Pe::Pe(sc_core::sc_module_name name, const ChipParams &p, uint32_t id, const Mem
   traps_ = &counters.add(pre + "core.traps");
   idle_cycles_ = &counters.add(pre + "core.start_cycles");
   vec_busy_ = &counters.add(pre + "vec.busy_cycles");
+  icache_hits_ = &counters.add(pre + "icache.hits");
+  icache_misses_ = &counters.add(pre + "icache.misses");
+  stall_ifetch_ = &counters.add(pre + "stall.ifetch_cycles");
+  line_buf_.resize(icache_.line_bytes());
   for (const char *n : kHpmCounters) hpm_index_.push_back(size_t(counters.find(pre + n)));
   vec_busy_hpm_ = size_t(counters.find(pre + "vec.busy_cycles"));
 
@@ -169,6 +174,36 @@ bool Pe::load(uint64_t addr, void *dst, size_t len) {
   return true;
 }
 
+bool Pe::fetch(uint64_t addr, void *dst, size_t len) {
+  uint64_t a = translate(addr);
+  if (!timed_ || lmem.contains(a, len)) return load(addr, dst, len);
+  // The model is keyed by the hart's PC, the address its decoded cache knows.
+  const uint64_t off = addr - icache_.line_of(addr);
+  if (off + len > line_buf_.size()) return load(addr, dst, len);  // straddles a line
+  uint64_t evicted = UINT64_MAX;
+  if (icache_.lookup(addr, evicted)) {
+    // Resident: the bytes come with no time (fetch is pipelined behind execution).
+    ++*icache_hits_;
+    tr_.set_command(tlm::TLM_READ_COMMAND);
+    tr_.set_address(a);
+    tr_.set_data_ptr(static_cast<unsigned char *>(dst));
+    tr_.set_data_length(unsigned(len));
+    tr_.set_streaming_width(unsigned(len));
+    return socket->transport_dbg(tr_) == len;
+  }
+  // Miss: the evicted line's instructions must be fetched again when they run
+  // next, so the hart forgets their decoded form.
+  ++*icache_misses_;
+  if (evicted != UINT64_MAX) hart_->forget_code(evicted, icache_.line_bytes());
+  // One transaction of a whole line through the fabric; the core waits for it.
+  double now = now_cycles(), done = now;
+  if (!global_access(a - off, line_buf_.data(), line_buf_.size(), false, now, done))
+    return load(addr, dst, len);  // part of the line is unmapped: fetch (or fault on) the word
+  stall_until(done, *stall_ifetch_);
+  std::memcpy(dst, line_buf_.data() + off, len);
+  return true;
+}
+
 bool Pe::store(uint64_t addr, const void *src, size_t len) {
   uint64_t a = translate(addr);
   if (lmem.contains(a, len)) {
@@ -212,6 +247,7 @@ void Pe::run_instance(const ProgramInstance &inst) {
   generation_ = cp_.generation();
   const LaunchSpec &spec = cp_.spec();
   h.reset(/*keep_caches=*/same_launch);
+  if (!same_launch) icache_.invalidate();  // the launch may bring new code
   h.set_pc(spec.entry);
   h.set_xreg(10, spec.args_addr);                         // a0
   h.set_xreg(2, map_.alias_base() + map_.local_bytes());  // sp: top of local memory

@@ -228,6 +228,20 @@ Tables make_tables() {
             .describe("Consecutive bytes mapped to one bank (power of two)."),
         pe.local_mem.interleave_bytes);
 
+  d.group("pe.icache",
+          "The PE's instruction cache for code in global memory (hits are free; a miss "
+          "fetches one line and stalls the core until it arrives).");
+  FIELD("pe.icache.size_bytes",
+        quantity(Dimension::Size).range(64, 1ull << 30).describe("Capacity."),
+        pe.icache.size_bytes);
+  FIELD("pe.icache.line_bytes",
+        quantity(Dimension::Size)
+            .range(4, 4096)
+            .describe("Line size: the bytes one miss fetches (power of two)."),
+        pe.icache.line_bytes);
+  FIELD("pe.icache.ways", count(1, 64, "ways").describe("Associativity (LRU within a set)."),
+        pe.icache.ways);
+
   d.group("pe.scalar_timing", "Cycles per instruction class of the scalar RV64 core.");
   FIELD("pe.scalar_timing.int_alu_cycles",
         pos_cycles().describe("Integer ALU, shifts, compares, lui/auipc."),
@@ -542,6 +556,13 @@ void ArchConfig::check(const std::string &file) const {
     fail("/pe/local_mem/banks", "size " + n(pe.local_mem.size_bytes) +
                                     " bytes does not divide into " + n(pe.local_mem.banks) +
                                     " equal banks");
+  if (!pow2(pe.icache.line_bytes))
+    fail("/pe/icache/line_bytes",
+         "line size " + n(pe.icache.line_bytes) + " is not a power of two");
+  if (pe.icache.size_bytes % (uint64_t{pe.icache.line_bytes} * pe.icache.ways) != 0)
+    fail("/pe/icache/ways", "size " + n(pe.icache.size_bytes) +
+                                " bytes is not a whole number of " + n(pe.icache.ways) +
+                                "-way sets of " + n(pe.icache.line_bytes) + "-byte lines");
   if (!pow2(sram.line_bytes))
     fail("/sram/line_bytes", "line size " + n(sram.line_bytes) + " is not a power of two");
   if (sram.mode == SramMode::Cache &&

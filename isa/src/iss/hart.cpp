@@ -183,6 +183,17 @@ void Hart::flush_icache() {
   }
 }
 
+void Hart::forget_code(uint64_t addr, uint64_t bytes) {
+  for (uint64_t pc = addr & ~3ull; pc < addr + bytes; pc += 4) {
+    const size_t idx = (pc >> 2) & icache_mask_;
+    if (icache_[idx].pc != pc) continue;
+    icache_[idx].pc = UINT64_MAX;
+    icache_[idx].run_len = 0;
+    // Runs that ran through this slot are stale too.
+    for (size_t k = 1; k < kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
+  }
+}
+
 void Hart::invalidate_dmi() {
   rd_host_ = wr_host_ = ex_host_ = nullptr;
   rd_base_ = wr_base_ = ex_base_ = 0;
@@ -309,7 +320,7 @@ uint32_t Hart::fetch_word(uint64_t pc) {
     std::memcpy(&w, ex_host_ + off, 4);
     return w;
   }
-  if (!mem_.load(pc, &w, 4)) raise(cause::kInsnAccessFault, pc);
+  if (!mem_.fetch(pc, &w, 4)) raise(cause::kInsnAccessFault, pc);
   return w;
 }
 

@@ -216,6 +216,9 @@ class Hart {
   // grant is revoked) and decoded instructions (on code changes).
   void invalidate_dmi();
   void flush_icache();
+  // Drop the decoded instructions of [addr, addr + bytes) (a timing model's
+  // instruction cache evicted that line: the next execution fetches again).
+  void forget_code(uint64_t addr, uint64_t bytes);
 
   uint64_t instret() const { return instret_; }
   uint64_t cycles() const { return cycles_; }

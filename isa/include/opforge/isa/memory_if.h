@@ -30,6 +30,9 @@ class MemoryIf {
   // Copy len bytes; false if any byte is unmapped (or not writable for store).
   virtual bool load(uint64_t addr, void *dst, size_t len) = 0;
   virtual bool store(uint64_t addr, const void *src, size_t len) = 0;
+  // Instruction fetch (the ISS calls it when it decodes an instruction it has
+  // not cached); a timed memory can charge an instruction-cache model here.
+  virtual bool fetch(uint64_t addr, void *dst, size_t len) { return load(addr, dst, len); }
   // Fast path: the direct region holding addr, or an empty region. The ISS
   // caches regions and must call invalidate hooks only through
   // Hart::invalidate_dmi().

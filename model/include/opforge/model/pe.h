@@ -5,7 +5,9 @@
 // and runs the hart one quantum at a time (Hart::run with a cycle budget,
 // then one tlm_quantumkeeper sync): no SystemC call per instruction. The PE
 // is the hart's MemoryIf (own local memory via DMI, everything else through
-// its bus socket, timed) and owns the AcceleratorIf (PeAccelerator).
+// its bus socket, timed; instruction fetch from global memory through a
+// per-PE instruction-cache model, ICacheModel) and owns the AcceleratorIf
+// (PeAccelerator).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,6 +18,7 @@
 #include "opforge/isa/hart.h"
 #include "opforge/model/command_processor.h"
 #include "opforge/model/counters.h"
+#include "opforge/model/icache.h"
 #include "opforge/model/local_mem.h"
 #include "opforge/model/memory_map.h"
 #include "opforge/model/pe_accel.h"
@@ -42,6 +45,7 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   // MemoryIf (the hart's view).
   bool load(uint64_t addr, void *dst, size_t len) override;
   bool store(uint64_t addr, const void *src, size_t len) override;
+  bool fetch(uint64_t addr, void *dst, size_t len) override;
   isa::DmiRegion dmi(uint64_t addr) override;
 
   // PeServices (the accelerators' view).
@@ -83,6 +87,9 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   std::vector<size_t> hpm_index_;  // hpmcounter3.. -> registry index
   CounterRegistry &counters_;
   uint64_t *instret_, *cycles_, *programs_, *traps_, *idle_cycles_, *vec_busy_;
+  ICacheModel icache_;  // instruction fetch from global memory (timed mode)
+  uint64_t *icache_hits_, *icache_misses_, *stall_ifetch_;
+  std::vector<unsigned char> line_buf_;  // one icache line being filled
   uint64_t vec_busy_seen_ = 0;  // hart.vector_busy_cycles() already counted
   double hold_carry_ = 0;       // fraction of a cycle hold_core() still owes
   size_t vec_busy_hpm_ = 0;     // registry index of vec.busy_cycles

@@ -131,9 +131,18 @@ struct DmaConfig {
   uint64_t burst_bytes = 256;  // transfer granule on the fabric
 };
 
+// Per-PE instruction cache: hits cost nothing beyond the instruction
+// (fetch is pipelined); a miss fetches one line from global memory.
+struct ICacheConfig {
+  uint64_t size_bytes = 32 * 1024;
+  uint32_t line_bytes = 64;
+  uint32_t ways = 4;
+};
+
 struct PeConfig {
   VectorUnitConfig vector;
   LocalMemConfig local_mem;
+  ICacheConfig icache;
   ScalarTimingConfig scalar_timing;
   VectorTimingConfig vector_timing;
   DpeConfig dpe;
