@@ -71,15 +71,24 @@ void Chip::clear_series() {
 void Chip::sampler() {
   if (p_.sim.sample_period_cycles == 0) return;
   sc_core::sc_time period = clk_.time(double(p_.sim.sample_period_cycles));
-  for (;;) {
-    while (!cp_.active()) sc_core::wait(cp_.start_event());
-    sc_core::wait(period);
-    if (sampled_.empty()) continue;
+  auto record = [this] {
+    if (sampled_.empty()) return;
     series_.cycles.push_back(uint64_t(std::llround(now_cycles())));
     std::vector<uint64_t> row;
     row.reserve(sampled_.size());
     for (size_t i : sampled_) row.push_back(counters_.value_at(i));
     series_.values.push_back(std::move(row));
+  };
+  for (;;) {
+    if (!cp_.active()) {
+      while (!cp_.active()) sc_core::wait(cp_.start_event());
+      // A launch's first row holds the counters at its start, so the first
+      // interval's increments (work booked before the first period ends)
+      // are in the series too.
+      record();
+    }
+    sc_core::wait(period);
+    record();
   }
 }
 

@@ -60,14 +60,17 @@ struct MatmulKernel {
     }
   }
 
-  // The command list for local memory at `local` (A, then B, then C).
-  CmdList build(uint64_t local, uint64_t da, uint64_t db, uint64_t dc) {
+  // The command list for local memory at `local` (A, then B, then C): C
+  // starts from `dc_in` and is written to `dc_out`. Every instance runs the
+  // same list, so the initial C is read from a buffer nobody writes (an
+  // instance that starts late would otherwise read another's result).
+  CmdList build(uint64_t local, uint64_t da, uint64_t db, uint64_t dc_in, uint64_t dc_out) {
     const uint64_t la = local, lb = la + a.size(), lc = (lb + b.size() + 63) / 64 * 64;
     const uint32_t eb = model::dpe_input_bytes(dtype);
     CmdList cl;
     cl.dma({da, la, a.size(), 1, 0, 0, 0})
         .dma({db, lb, b.size(), 1, 0, 0, 0})
-        .dma({dc, lc, c0.size() * 4, 1, 0, 0, 0})
+        .dma({dc_in, lc, c0.size() * 4, 1, 0, 0, 0})
         .dma_wait(0);
     for (uint32_t i = 0; i < s.m; i += s.tm)
       for (uint32_t j = 0; j < s.n; j += s.tn)
@@ -87,7 +90,7 @@ struct MatmulKernel {
           cmds.push_back(c);
           ++commands;
         }
-    cl.dpe_wait().dma({lc, dc, c0.size() * 4, 1, 0, 0, 1}).dma_wait(1);
+    cl.dpe_wait().dma({lc, dc_out, c0.size() * 4, 1, 0, 0, 1}).dma_wait(1);
     return cl;
   }
 
@@ -129,11 +132,11 @@ struct MatmulRun {
 inline MatmulRun run_matmul(model::Device &dev, MatmulKernel &kern) {
   const model::ChipParams &p = dev.params();
   const uint64_t da = dev.alloc(kern.a.size()), db = dev.alloc(kern.b.size()),
-                 dc = dev.alloc(kern.c0.size() * 4);
+                 dc_in = dev.alloc(kern.c0.size() * 4), dc = dev.alloc(kern.c0.size() * 4);
   dev.copy_in(da, kern.a.data(), kern.a.size());
   dev.copy_in(db, kern.b.data(), kern.b.size());
-  dev.copy_in(dc, kern.c0.data(), kern.c0.size() * 4);
-  CmdList cl = kern.build(p.map.local_alias_base, da, db, dc);
+  dev.copy_in(dc_in, kern.c0.data(), kern.c0.size() * 4);
+  CmdList cl = kern.build(p.map.local_alias_base, da, db, dc_in, dc);
   MatmulRun r;
   r.launch = dev.launch(cl.launch(model::Grid3{p.num_pes(), 1, 1}));
   r.c.resize(kern.c0.size());
