@@ -8,40 +8,6 @@
 namespace opforge::compiler::testing {
 namespace {
 
-// Sum of the counters whose name ends with `suffix` (all PEs).
-uint64_t counter_sum(const model::LaunchResult &r, const std::string &suffix) {
-  uint64_t n = 0;
-  for (auto &[name, v] : r.counter_deltas)
-    if (name.size() >= suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v;
-  return n;
-}
-
-// Every tensor of the chip run within rtol/atol of the interpreter's (exact
-// when both are 0); returns the chip launch for counter checks.
-model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
-  auto ref = run_interp(c);
-  ChipRun chip = run_chip(device(), c);
-  EXPECT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
-  EXPECT_EQ(ref.size(), chip.tensors.size());
-  for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
-    EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
-    if (ref[t].numel() != chip.tensors[t].numel()) continue;
-    int bad = 0;
-    for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
-      double r = ref[t].get_double(i), g = chip.tensors[t].get_double(i);
-      bool ok = (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
-      if (!ok) {
-        ++bad;
-        ADD_FAILURE() << "tensor " << t << " element " << i << ": chip " << g << " interpreter "
-                      << r;
-      }
-    }
-  }
-  return chip.launch;
-}
-
 // y[m, n] = 2 * x[m, n] over a 2-D grid of 16x16 tiles, with the given
 // element strides of x and y (both tensors hold m*n elements).
 DiffCase strided_copy(DType d, int64_t m, int64_t n, int64_t sxm, int64_t sxn, int64_t sym,

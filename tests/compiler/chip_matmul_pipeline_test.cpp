@@ -1,4 +1,5 @@
-//===- chip_matmul_pipeline_test.cpp - software-pipelined K loops on the chip vs the interpreter ===//
+//===- chip_matmul_pipeline_test.cpp - software-pipelined K loops on the chip vs the interpreter
+//===//
 //
 // Matmuls whose A/B tile DMAs are prefetched one K step ahead (the prologue
 // loads step 0, step k loads k+1 into the other buffer while the DPE works):
@@ -15,39 +16,6 @@
 
 namespace opforge::compiler::testing {
 namespace {
-
-uint64_t counter_sum(const model::LaunchResult &r, const std::string &suffix) {
-  uint64_t n = 0;
-  for (auto &[name, v] : r.counter_deltas)
-    if (name.size() >= suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v;
-  return n;
-}
-
-// Every element of every tensor within rtol/atol of the interpreter's (exact
-// for 0/0); returns the chip launch.
-model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
-  auto ref = run_interp(c);
-  ChipRun chip = run_chip(device(), c);
-  EXPECT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
-  EXPECT_EQ(ref.size(), chip.tensors.size());
-  for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
-    EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
-    if (ref[t].numel() != chip.tensors[t].numel()) continue;
-    int bad = 0;
-    for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
-      double r = ref[t].get_double(i), g = chip.tensors[t].get_double(i);
-      bool ok = (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
-      if (!ok) {
-        ++bad;
-        ADD_FAILURE() << c.file << " tensor " << t << " element " << i << ": chip " << g
-                      << " interpreter " << r;
-      }
-    }
-  }
-  return chip.launch;
-}
 
 std::string tl_type(DType d) {
   switch (d) {

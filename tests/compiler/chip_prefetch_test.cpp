@@ -1,4 +1,5 @@
-//===- chip_prefetch_test.cpp - persistent kernels with prefetched row loads: chip vs interpreter ===//
+//===- chip_prefetch_test.cpp - persistent kernels with prefetched row loads: chip vs interpreter
+//===//
 //
 // Persistent kernels (programs looping over rows) prefetch the next rows by
 // DMA while computing the current one (llir_prefetch.cpp) and reduce with RVV
@@ -57,8 +58,8 @@ std::vector<HostTensor> interp(const PCase &c) {
   for (auto &a : c.args) {
     if (a.tensor >= 0) {
       const HostTensor &t = ts[a.tensor];
-      args.push_back(ttir::KernelArg::pointer(mem.address_of(t) +
-                                              uint64_t(a.elem_offset) * t.element_size()));
+      args.push_back(
+          ttir::KernelArg::pointer(mem.address_of(t) + uint64_t(a.elem_offset) * t.element_size()));
     } else if (a.is_float) {
       args.push_back(ttir::KernelArg::floating(a.f));
     } else {
@@ -98,10 +99,9 @@ PRun chip(model::Device &dev, const PCase &c) {
   std::vector<ArgValue> values;
   for (auto &a : c.args) {
     if (a.tensor >= 0)
-      values.push_back({ArgValue::Kind::Address,
-                        addrs[a.tensor] + uint64_t(a.elem_offset) *
-                                              run.tensors[a.tensor].element_size(),
-                        0, 0});
+      values.push_back(
+          {ArgValue::Kind::Address,
+           addrs[a.tensor] + uint64_t(a.elem_offset) * run.tensors[a.tensor].element_size(), 0, 0});
     else if (a.is_float)
       values.push_back({ArgValue::Kind::Float, 0, 0, a.f});
     else
@@ -120,15 +120,6 @@ PRun chip(model::Device &dev, const PCase &c) {
   return run;
 }
 
-uint64_t counter_sum(const model::LaunchResult &r, const std::string &suffix) {
-  uint64_t n = 0;
-  for (auto &[name, v] : r.counter_deltas)
-    if (name.size() >= suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v;
-  return n;
-}
-
 // Every tensor of the chip run equals the interpreter's within rtol/atol
 // (bit for bit when both are 0).
 PRun expect_match(model::Device &dev, const PCase &c, double rtol, double atol) {
@@ -140,9 +131,10 @@ PRun expect_match(model::Device &dev, const PCase &c, double rtol, double atol) 
     int bad = 0;
     for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
       double r = ref[t].get_double(i), g = got.tensors[t].get_double(i);
-      bool same = rtol == 0 && atol == 0
-                      ? (std::isnan(r) ? std::isnan(g) : (r == g && std::signbit(r) == std::signbit(g)))
-                      : (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
+      bool same =
+          rtol == 0 && atol == 0
+              ? (std::isnan(r) ? std::isnan(g) : (r == g && std::signbit(r) == std::signbit(g)))
+              : (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
       if (!same) {
         ++bad;
         ADD_FAILURE() << c.kernel << " tensor " << t << " element " << i << ": chip " << g
@@ -200,8 +192,8 @@ PCase layer_norm_rows(int64_t rows, int64_t n, int64_t block, uint32_t programs,
                random_tensor(DType::Float32, {n}, seed + 2),
                HostTensor(DType::Float32, {rows}),
                HostTensor(DType::Float32, {rows})};
-  c.args = {ptr(0),       ptr(1),           ptr(2),     ptr(3),     ptr(4),
-            ptr(5),       integer(n),       integer(rows), integer(n), floating(1e-5)};
+  c.args = {ptr(0), ptr(1),     ptr(2),        ptr(3),     ptr(4),
+            ptr(5), integer(n), integer(rows), integer(n), floating(1e-5)};
   c.programs = programs;
   return c;
 }

@@ -1,10 +1,13 @@
 //===- diff_harness.h - run one kernel on the IR interpreter and on the chip ===//
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "opforge/compiler/codegen.h"
 #include "opforge/compiler/interp.h"
@@ -132,6 +135,41 @@ inline model::Device &device(const std::string &preset = "tiny") {
   static std::unique_ptr<model::Device> dev;
   if (!dev) dev = std::make_unique<model::Device>(model::load_params(preset));
   return *dev;
+}
+
+// Sum of the counters whose name ends with `suffix` (all PEs).
+inline uint64_t counter_sum(const model::LaunchResult &r, const std::string &suffix) {
+  uint64_t n = 0;
+  for (auto &[name, v] : r.counter_deltas)
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      n += v;
+  return n;
+}
+
+// Every tensor of the chip run (on device()) within rtol/atol of the
+// interpreter's (exact when both are 0, NaN where both are NaN); returns the
+// chip launch for counter checks. Needs <gtest/gtest.h> and <cmath>.
+inline model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
+  auto ref = run_interp(c);
+  ChipRun chip = run_chip(device(), c);
+  EXPECT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
+  EXPECT_EQ(ref.size(), chip.tensors.size());
+  for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
+    EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
+    if (ref[t].numel() != chip.tensors[t].numel()) continue;
+    int bad = 0;
+    for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
+      double r = ref[t].get_double(i), g = chip.tensors[t].get_double(i);
+      bool ok = (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
+      if (!ok) {
+        ++bad;
+        ADD_FAILURE() << c.file << " tensor " << t << " element " << i << ": chip " << g
+                      << " interpreter " << r;
+      }
+    }
+  }
+  return chip.launch;
 }
 
 }  // namespace opforge::compiler::testing
