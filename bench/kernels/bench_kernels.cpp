@@ -124,7 +124,8 @@ void run(model::Device &dev, const Bench &b) {
   double compile_ms = ms(t0, t4), compile_cpu_ms = thread_cpu_ms() - cpu0;
   if (!o.knobs.dump_ir_dir.empty()) {  // the stages this program runs itself
     std::ofstream(o.knobs.dump_ir_dir + "/" + s.kernel + ".llir.txt") << ir;
-    std::ofstream(o.knobs.dump_ir_dir + "/" + s.kernel + ".asm.txt") << llvm_ir_to_asm(ir, o.target);
+    std::ofstream(o.knobs.dump_ir_dir + "/" + s.kernel + ".asm.txt")
+        << llvm_ir_to_asm(ir, o.target);
   }
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
@@ -189,12 +190,13 @@ void run(model::Device &dev, const Bench &b) {
   double pe_cycles = cycles * p.grid.rows * p.grid.cols;
   std::printf(
       "%-14s   per PE-cycle: dma wait %4.1f%%  dpe wait %4.1f%%  dpe queue %4.1f%%  mem stall "
-      "%4.1f%%  dma busy %4.1f%%  dpe busy %4.1f%%  instructions %.2f  dma %.1f MB  dram %.1f "
-      "MB\n",
+      "%4.1f%%  ifetch stall %4.1f%%  dma busy %4.1f%%  dpe busy %4.1f%%  instructions %.2f  dma "
+      "%.1f MB  dram %.1f MB\n",
       "", 100 * pe_sum(r, "stall.dma_wait_cycles") / pe_cycles,
       100 * pe_sum(r, "stall.dpe_wait_cycles") / pe_cycles,
       100 * pe_sum(r, "stall.dpe_queue_cycles") / pe_cycles,
       100 * pe_sum(r, "stall.mem_cycles") / pe_cycles,
+      100 * pe_sum(r, "stall.ifetch_cycles") / pe_cycles,
       100 * pe_sum(r, "dma.busy_cycles") / pe_cycles,
       100 * pe_sum(r, "dpe.busy_cycles") / pe_cycles, pe_sum(r, "core.instret") / pe_cycles,
       pe_sum(r, "dma.bytes_read") / 1e6, dram_bytes / 1e6);
