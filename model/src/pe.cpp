@@ -9,11 +9,11 @@ namespace opforge::model {
 
 // hpmcounter3.. read these PE counters (docs/model/counters.md).
 static const char *kHpmCounters[] = {
-    "dma.bytes_read",        "dma.bytes_written", "dpe.macs",
-    "sfu.elements",          "stall.mem_cycles",  "stall.dma_wait_cycles",
-    "stall.dpe_wait_cycles", "lmem.bytes_read",   "lmem.bytes_written",
-    "dma.commands",          "dpe.commands",      "vec.busy_cycles",
-    "dma.busy_cycles",       "dpe.busy_cycles",   "sfu.busy_cycles",
+    "dma.bytes_read",         "dma.bytes_written",     "dpe.macs",
+    "sfu.elements",           "stall.mem_cycles",      "stall.dma_wait_cycles",
+    "stall.dpe_wait_cycles",  "lmem.bytes_read",       "lmem.bytes_written",
+    "dma.commands",           "dpe.commands",          "vec.busy_cycles",
+    "dma.busy_cycles",        "dpe.busy_cycles",       "sfu.busy_cycles",
     "stall.dma_queue_cycles", "stall.dpe_queue_cycles"};
 
 isa::CostModel Pe::cost_model(const ChipParams &p) {

@@ -37,7 +37,8 @@ uint64_t dpe_tlm_cycles(const DpeParams &p, const isa::DpeCommand &cmd) {
 }
 
 DpeStream::DpeStream(const DpeParams &p) : array_(dpe_array_dims(p)) {
-  int8_per_cell_ = std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(array_.rows) * array_.cols));
+  int8_per_cell_ =
+      std::max<uint64_t>(1, p.macs_per_cycle_int8 / (uint64_t(array_.rows) * array_.cols));
 }
 
 void DpeStream::append(const isa::DpeCommand &cmd) {
@@ -123,15 +124,13 @@ ByteSpan tile_span(const DpeStream::Tile &t) {
 }
 
 bool same_tile(const DpeStream::Tile &a, const DpeStream::Tile &b) {
-  return a.c_addr == b.c_addr && a.ldc_bytes == b.ldc_bytes && a.rows == b.rows &&
-         a.cols == b.cols;
+  return a.c_addr == b.c_addr && a.ldc_bytes == b.ldc_bytes && a.rows == b.rows && a.cols == b.cols;
 }
 
 }  // namespace
 
 bool dpe_chain_safe(const DpeStream &s, const DpeParams &p, const isa::DpeCommand &next) {
-  if (!s.pending() || next.m == 0 || next.n == 0 || next.dtype == isa::DpeDType::FP32)
-    return false;
+  if (!s.pending() || next.m == 0 || next.n == 0 || next.dtype == isa::DpeDType::FP32) return false;
   const DpeStream::Tile &load = s.load_tile(), &comp = s.comp_tile();
   const uint64_t eb = dpe_input_bytes(next.dtype);
   const ByteSpan a{next.a, next.a + (uint64_t(next.m - 1) * next.lda + next.k) * eb};
@@ -312,7 +311,8 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
       pe_row_(pe / p.grid.cols),
       pe_col_(pe % p.grid.cols) {
   const std::string &impl = dpe_backend_options().impl;
-  dpe_backend_ = make_dpe_backend(impl.empty() ? std::string(to_string(p.arch.pe.dpe.impl)) : impl, p, pe_row_, pe_col_);
+  dpe_backend_ = make_dpe_backend(impl.empty() ? std::string(to_string(p.arch.pe.dpe.impl)) : impl,
+                                  p, pe_row_, pe_col_);
   sfu_backend_ = make_sfu_backend(std::string(to_string(p.arch.pe.sfu.impl)), p, pe_row_, pe_col_);
   std::string pre = pe_prefix(pe / p.grid.cols, pe % p.grid.cols) + ".";
   dma_cmds_ = &c.add(pre + "dma.commands");
@@ -472,8 +472,10 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
       return bad(ops[i].addr, "operand outside the PE's local memory");
     local[i] = a;
   }
-  DpeJob job{cmd, std::span<uint8_t>(lm.data(), lm.size_bytes()), lm.base(), pe_row_, pe_col_,
-             dpe_command_index_++, 0.0};
+  DpeJob job{cmd,       std::span<uint8_t>(lm.data(), lm.size_bytes()),
+             lm.base(), pe_row_,
+             pe_col_,   dpe_command_index_++,
+             0.0};
   job.cmd.a = local[0];
   job.cmd.b = local[1];
   job.cmd.c = local[2];

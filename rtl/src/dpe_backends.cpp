@@ -68,8 +68,7 @@ model::DpeOutcome RtlDpeBackend::execute(const model::DpeJob &job) { return run_
 
 model::DpeOutcome RtlDpeBackend::finish() { return finish_rtl(); }
 
-LockstepDpeBackend::LockstepDpeBackend(const model::ChipParams &p, uint32_t pe_row,
-                                       uint32_t pe_col,
+LockstepDpeBackend::LockstepDpeBackend(const model::ChipParams &p, uint32_t pe_row, uint32_t pe_col,
                                        const model::DpeBackendOptions &model_options,
                                        const RtlBackendOptions &options)
     : RtlDpeBackend(p, pe_row, pe_col, model_options, options) {
@@ -79,8 +78,8 @@ LockstepDpeBackend::LockstepDpeBackend(const model::ChipParams &p, uint32_t pe_r
 void LockstepDpeBackend::retire(uint64_t command_index) {
   if (inflight_.empty() || inflight_.front().job.command_index != command_index) {
     if (divergence_.empty())
-      divergence_ = "DPE lockstep: the RTL retired dpe command #" +
-                    std::to_string(command_index) + " out of order";
+      divergence_ = "DPE lockstep: the RTL retired dpe command #" + std::to_string(command_index) +
+                    " out of order";
     return;
   }
   const InFlight &f = inflight_.front();

@@ -205,9 +205,9 @@ class DpeModelImpl final : public DpeRtl::Impl {
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> top_;
   std::unique_ptr<VerilatedFstC> wave_;  // the FST waveform, when asked
-  uint64_t cycle_ = 0;  // rising edges so far
-  std::deque<Flight> flights_;  // commands with rows still to drain
-  uint64_t first_seq_ = 0;      // sequence number of flights_.front()
+  uint64_t cycle_ = 0;                   // rising edges so far
+  std::deque<Flight> flights_;           // commands with rows still to drain
+  uint64_t first_seq_ = 0;               // sequence number of flights_.front()
   Cursor cin_, op_, cout_;
   OpTile op_tile_;
   // op_a's lanes of every beat of the full tiles of one row of tiles
@@ -219,7 +219,7 @@ class DpeModelImpl final : public DpeRtl::Impl {
   uint64_t pack_seq_ = ~uint64_t{0}, pack_row_tile_ = 0;
   bool pack_ok_ = true;
   uint16_t a16_[kRowLanes] = {}, b16_[kColLanes] = {};  // the op beat's lanes
-  bool pending_ = false;  // paused at a pause point
+  bool pending_ = false;                                // paused at a pause point
   uint64_t budget_cycles_ = 0;  // sum of the in-flight commands' alone cycles (watchdog)
 };
 
@@ -338,11 +338,11 @@ void DpeModelImpl<Model>::put_op_full() {
     const uint8_t *b0 = t.b_col0 + kk * t.ldb_bytes;
     if (kk + 1 < t.k) {
       const uint8_t *b1 = b0 + t.ldb_bytes;
-    for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk);
-    for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = load16(t.a_row[r] + kk);
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
     } else {
-    for (unsigned r = 0; r < kRowLanes; ++r) a[r] = t.a_row[r][kk];
-    for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
+      for (unsigned r = 0; r < kRowLanes; ++r) a[r] = t.a_row[r][kk];
+      for (unsigned c = 0; c < kColLanes; ++c) b[c] = b0[c];
     }
   } else {
     const uint64_t kk = op_.beat;
@@ -368,7 +368,8 @@ void DpeModelImpl<Model>::put_op() {
     if (kk + 1 < t.k) {
       const uint8_t *b1 = b0 + t.ldb_bytes;
       for (uint32_t r = 0; r < t.rows_on; ++r) a16_[r] = load16(t.a_row[r] + kk);
-      for (uint32_t c = 0; c < t.cols_on; ++c) b16_[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
+      for (uint32_t c = 0; c < t.cols_on; ++c)
+        b16_[c] = static_cast<uint16_t>(b0[c] | (b1[c] << 8));
     } else {
       for (uint32_t r = 0; r < t.rows_on; ++r) a16_[r] = t.a_row[r][kk];
       for (uint32_t c = 0; c < t.cols_on; ++c) b16_[c] = b0[c];
@@ -402,7 +403,8 @@ uint64_t DpeModelImpl<Model>::clock(bool stop_at_pause, uint64_t watchdog_cycles
       const bool fire_cout = top.cout_valid && top.cout_ready;
       bool retired = false;
       if (fire_cout) {
-        if (cout_.seq >= end_seq()) fail("RTL DPE produced more result rows than its commands have");
+        if (cout_.seq >= end_seq())
+          fail("RTL DPE produced more result rows than its commands have");
         const Flight &f = flight(cout_.seq);
         const uint64_t row = (cout_.tile / f.tiles_n) * array.rows + cout_.beat;
         const uint64_t col0 = (cout_.tile % f.tiles_n) * cols;
@@ -473,8 +475,7 @@ uint64_t DpeModelImpl<Model>::clock(bool stop_at_pause, uint64_t watchdog_cycles
 
 template <class Model>
 DpeIssueResult DpeModelImpl<Model>::issue(const isa::DpeCommand &cmd, std::span<uint8_t> mem,
-                                          const DpeOperandOffsets &off, bool chain,
-                                          uint64_t id) {
+                                          const DpeOperandOffsets &off, bool chain, uint64_t id) {
   Model &top = *top_;
   if (chain && !pending_) throw Error("RTL DPE: a chained command without a paused stream");
   if (!chain && pending_)
@@ -490,12 +491,11 @@ DpeIssueResult DpeModelImpl<Model>::issue(const isa::DpeCommand &cmd, std::span<
   f.esz = off.elem_bytes;
   f.int8 = cmd.dtype == isa::DpeDType::INT8;
   f.tiles_n = (static_cast<uint64_t>(cmd.n) + cols - 1) / cols;
-  f.tiles = cmd.m == 0 || cmd.n == 0
-                ? 0
-                : ((static_cast<uint64_t>(cmd.m) + rows - 1) / rows) * f.tiles_n;
-  f.k_beats = f.int8 ? static_cast<uint32_t>((uint64_t(cmd.k) + kDpeInt8PerBeat - 1) /
-                                             kDpeInt8PerBeat)
-                     : cmd.k;
+  f.tiles =
+      cmd.m == 0 || cmd.n == 0 ? 0 : ((static_cast<uint64_t>(cmd.m) + rows - 1) / rows) * f.tiles_n;
+  f.k_beats = f.int8
+                  ? static_cast<uint32_t>((uint64_t(cmd.k) + kDpeInt8PerBeat - 1) / kDpeInt8PerBeat)
+                  : cmd.k;
   f.id = id;
   if (f.tiles > 0) {
     if (cmd.k > 0) f.a_end = f.a + ((uint64_t{cmd.m} - 1) * cmd.lda + cmd.k) * f.esz;

@@ -560,9 +560,9 @@ void ArchConfig::check(const std::string &file) const {
     fail("/pe/icache/line_bytes",
          "line size " + n(pe.icache.line_bytes) + " is not a power of two");
   if (pe.icache.size_bytes % (uint64_t{pe.icache.line_bytes} * pe.icache.ways) != 0)
-    fail("/pe/icache/ways", "size " + n(pe.icache.size_bytes) +
-                                " bytes is not a whole number of " + n(pe.icache.ways) +
-                                "-way sets of " + n(pe.icache.line_bytes) + "-byte lines");
+    fail("/pe/icache/ways", "size " + n(pe.icache.size_bytes) + " bytes is not a whole number of " +
+                                n(pe.icache.ways) + "-way sets of " + n(pe.icache.line_bytes) +
+                                "-byte lines");
   if (!pow2(sram.line_bytes))
     fail("/sram/line_bytes", "line size " + n(sram.line_bytes) + " is not a power of two");
   if (sram.mode == SramMode::Cache &&
@@ -582,12 +582,12 @@ void ArchConfig::check(const std::string &file) const {
          "interleave " + n(pe.local_mem.interleave_bytes) + " bytes is not a power of two");
   const auto &m = memory_map;
   if (m.local_window_stride_bytes < pe.local_mem.size_bytes)
-    fail("/memory_map/local_window_stride_bytes",
-         "stride " + n(m.local_window_stride_bytes) + " bytes is smaller than the local memory (" +
-             n(pe.local_mem.size_bytes) + " bytes)");
+    fail("/memory_map/local_window_stride_bytes", "stride " + n(m.local_window_stride_bytes) +
+                                                      " bytes is smaller than the local memory (" +
+                                                      n(pe.local_mem.size_bytes) + " bytes)");
   if (m.code_reserved_bytes >= dram.capacity_bytes)
-    fail("/memory_map/code_reserved_bytes", "reserves all of DRAM (" + n(dram.capacity_bytes) +
-                                                " bytes)");
+    fail("/memory_map/code_reserved_bytes",
+         "reserves all of DRAM (" + n(dram.capacity_bytes) + " bytes)");
   struct Window {
     const char *path;
     uint64_t base, size;

@@ -311,15 +311,15 @@ void Emitter::tree_reduce(const Operation &op) {
   // (measured: argmax's two-operand level 0 spills at the larger LMUL).
   if (!level0_done)
     loop_nest(lshape, [&](const Idx &idx) {
-    halves_live_ = n == 1;
-    std::vector<std::string> args;
-    for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
-    Idx hi = shifted(idx, keep0);
-    for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
-    auto r = combine(region, args);
-    for (size_t j = 0; j < n; ++j)
-      line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
-  });
+      halves_live_ = n == 1;
+      std::vector<std::string> args;
+      for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
+      Idx hi = shifted(idx, keep0);
+      for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
+      auto r = combine(region, args);
+      for (size_t j = 0; j < n; ++j)
+        line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+    });
   halves_live_ = false;
   if (keep0 > half0) {  // odd length: the middle element is kept
     std::vector<int64_t> mshape = tshape;

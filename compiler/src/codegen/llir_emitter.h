@@ -274,7 +274,7 @@ class Emitter {
   std::pair<std::string, std::string> access_range(const Value *ptr, int64_t elem_bytes);
   void load_block_into(const Operation &op, const std::string &buf, const std::string &tag);
   void row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
-                         const std::string &ity);
+                             const std::string &ity);
   void row_prefetched_load(const Operation &op);
   std::pair<std::string, std::string> iteration_ahead(const RowPrefetch &pf, const std::string &iv,
                                                       const std::string &k);
@@ -282,7 +282,7 @@ class Emitter {
                                 const std::string &first, const std::string &last);
   std::string ring_buffer(const RowPrefetch::Slots &s, const Operation &op,
                           const std::string &slot);
-  RowPrefetch *row_prefetch_ = nullptr;       // the loop whose body is being emitted, if it prefetches
+  RowPrefetch *row_prefetch_ = nullptr;    // the loop whose body is being emitted, if it prefetches
   std::vector<std::string> pending_tags_;  // prefetch tags to wait for before reading buffers
   // Does emitting `op` read block buffers (so pending DMA loads must land)?
   bool reads_buffers(const Operation &op) const;
@@ -318,7 +318,7 @@ class Emitter {
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
   static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
   static constexpr int kPrefetchTag0 = 4;  // ring slot k uses tag kPrefetchTag0 + k
-  std::string args_ = "%args";  // the argument block (a local copy)
+  std::string args_ = "%args";             // the argument block (a local copy)
 };
 
 }  // namespace opforge::compiler::llir

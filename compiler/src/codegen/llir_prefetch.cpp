@@ -1,4 +1,5 @@
-//===- llir_prefetch.cpp - double-buffered DMA prefetch of the next iteration's loads in scf.for ===//
+//===- llir_prefetch.cpp - double-buffered DMA prefetch of the next iteration's loads in scf.for
+//===//
 //
 // In a loop such as a persistent kernel's `for row in tl.range(pid, n, nprog)`
 // the affine block loads whose pointer, mask and `other` depend only on the
@@ -102,9 +103,9 @@ void Emitter::load_block_into(const Operation &op, const std::string &buf, const
       std::string rp =
           emit("getelementptr " + mt + ", ptr " + buf + ", i64 " + linear(idx, v->type.shape));
       std::string zero = ttir::elem_is_float(e) ? float_lit(0, e)
-                         : e == Elem::I1           ? "false"
-                         : e == Elem::Ptr          ? "null"
-                                                   : "0";
+                         : e == Elem::I1        ? "false"
+                         : e == Elem::Ptr       ? "null"
+                                                : "0";
       store_mem(e, rp, other ? val(other, idx) : zero);
       when(val(mask, idx), [&] {
         line("store " + mt + " " + emit("load " + mt + ", ptr " + val(ptr, idx)) + ", ptr " + rp);
@@ -126,7 +127,8 @@ std::pair<std::string, std::string> Emitter::iteration_ahead(const RowPrefetch &
   auto wide = [&](const std::string &x) {
     return pf.ity == "i64" ? x : emit("sext " + pf.ity + " " + x + " to i64");
   };
-  std::string t64 = emit("add i64 " + wide(iv) + ", " + emit("mul i64 " + k + ", " + wide(pf.step)));
+  std::string t64 =
+      emit("add i64 " + wide(iv) + ", " + emit("mul i64 " + k + ", " + wide(pf.step)));
   std::string runs = emit("icmp slt i64 " + t64 + ", " + wide(pf.ub));
   std::string t = pf.ity == "i64" ? t64 : emit("trunc i64 " + t64 + " to " + pf.ity);
   return {t, runs};
@@ -153,10 +155,12 @@ std::string Emitter::apart_from_stores(const RowPrefetch &pf, const Operation &o
   std::string apart = "true";
   for (size_t j = 0; j < pf.stores.size(); ++j) {
     auto umin = [&](const std::string &x, const std::string &y) {
-      return emit("select i1 " + emit("icmp ult i64 " + x + ", " + y) + ", i64 " + x + ", i64 " + y);
+      return emit("select i1 " + emit("icmp ult i64 " + x + ", " + y) + ", i64 " + x + ", i64 " +
+                  y);
     };
     auto umax = [&](const std::string &x, const std::string &y) {
-      return emit("select i1 " + emit("icmp ugt i64 " + x + ", " + y) + ", i64 " + x + ", i64 " + y);
+      return emit("select i1 " + emit("icmp ugt i64 " + x + ", " + y) + ", i64 " + x + ", i64 " +
+                  y);
     };
     std::string lo = umin(ends[0][j].first, ends[1][j].first);
     std::string hi = umax(ends[0][j].second, ends[1][j].second);
@@ -234,9 +238,8 @@ void Emitter::row_prefetched_load(const Operation &op) {
   std::string nxt = ring_buffer(s, op, p);
   std::string nxt_tag = emit("add i64 " + p + ", " + std::to_string(kPrefetchTag0));
   when(go, [&] { at_iteration(*pf.body, t, [&] { load_block_into(op, nxt, nxt_tag); }); });
-  line("store i64 " +
-       emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) + ", ptr " +
-       s.slot);
+  line("store i64 " + emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) +
+       ", ptr " + s.slot);
   dma_raw_[v] = cur;
   pending_tags_.push_back(cur_tag);
 }

@@ -100,9 +100,8 @@ std::string Emitter::rvv_type(Elem e, int lmul) const {
 
 std::string Emitter::rvv_all_true(int lmul) const {
   std::string m = rvv_type(Elem::I1, lmul);
-  return m + " shufflevector (" + m + " insertelement (" + m +
-         " poison, i1 true, i64 0), " + m + " poison, <vscale x " + std::to_string(2 * lmul) +
-         " x i32> zeroinitializer)";
+  return m + " shufflevector (" + m + " insertelement (" + m + " poison, i1 true, i64 0), " + m +
+         " poison, <vscale x " + std::to_string(2 * lmul) + " x i32> zeroinitializer)";
 }
 
 // The combine region on whole vectors at vector length `vl`.
@@ -150,21 +149,51 @@ std::vector<std::string> Emitter::rvv_combine(const ttir::Block &region,
                  std::to_string(2 * lmul) + " x i32> zeroinitializer");
         break;
       }
-      case OpKind::AddF: x = vp("fadd"); break;
-      case OpKind::SubF: x = vp("fsub"); break;
-      case OpKind::MulF: x = vp("fmul"); break;
-      case OpKind::AddI: x = vp("add"); break;
-      case OpKind::SubI: x = vp("sub"); break;
-      case OpKind::MulI: x = vp("mul"); break;
-      case OpKind::AndI: x = vp("and"); break;
-      case OpKind::OrI: x = vp("or"); break;
-      case OpKind::XOrI: x = vp("xor"); break;
-      case OpKind::MaxNumF: x = riscv("vfmax"); break;
-      case OpKind::MinNumF: x = riscv("vfmin"); break;
-      case OpKind::MaxSI: x = riscv("vmax"); break;
-      case OpKind::MinSI: x = riscv("vmin"); break;
-      case OpKind::MaxUI: x = riscv("vmaxu"); break;
-      case OpKind::MinUI: x = riscv("vminu"); break;
+      case OpKind::AddF:
+        x = vp("fadd");
+        break;
+      case OpKind::SubF:
+        x = vp("fsub");
+        break;
+      case OpKind::MulF:
+        x = vp("fmul");
+        break;
+      case OpKind::AddI:
+        x = vp("add");
+        break;
+      case OpKind::SubI:
+        x = vp("sub");
+        break;
+      case OpKind::MulI:
+        x = vp("mul");
+        break;
+      case OpKind::AndI:
+        x = vp("and");
+        break;
+      case OpKind::OrI:
+        x = vp("or");
+        break;
+      case OpKind::XOrI:
+        x = vp("xor");
+        break;
+      case OpKind::MaxNumF:
+        x = riscv("vfmax");
+        break;
+      case OpKind::MinNumF:
+        x = riscv("vfmin");
+        break;
+      case OpKind::MaxSI:
+        x = riscv("vmax");
+        break;
+      case OpKind::MinSI:
+        x = riscv("vmin");
+        break;
+      case OpKind::MaxUI:
+        x = riscv("vmaxu");
+        break;
+      case OpKind::MinUI:
+        x = riscv("vminu");
+        break;
       case OpKind::CmpF:
       case OpKind::CmpI: {
         bool f = o->kind == OpKind::CmpF;
@@ -196,8 +225,7 @@ std::vector<std::string> Emitter::rvv_combine(const ttir::Block &region,
 // Levels 1.. of the tree over the temporaries `tmp` (element types `elems`,
 // `keep0` elements after level 0): while more than one is left, element k
 // combines with element k + keep for k < half, in strips of vsetvli's length.
-void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tmp,
-                         int64_t keep0) {
+void Emitter::rvv_levels(const Operation &op, const std::vector<std::string> &tmp, int64_t keep0) {
   const size_t n = op.operands.size();
   const int lmul = rvv_lmul(n);
   decls_.insert("declare i64 @llvm.riscv.vsetvli.i64(i64, i64, i64)");
@@ -247,8 +275,9 @@ void Emitter::rvv_pairwise(const Operation &op, const std::vector<std::string> &
        sexit);
   start(sbody);
   auto saved = memo_;
-  std::string vl = emit("call i64 @llvm.riscv.vsetvli.i64(i64 " + emit("sub i64 " + half + ", " + k) +
-                        ", i64 2, i64 " + std::to_string(vlmul_bits(lmul)) + ")");
+  std::string vl =
+      emit("call i64 @llvm.riscv.vsetvli.i64(i64 " + emit("sub i64 " + half + ", " + k) +
+           ", i64 2, i64 " + std::to_string(vlmul_bits(lmul)) + ")");
   std::string vl32 = emit("trunc i64 " + vl + " to i32");
   std::string hi = emit("add i64 " + k + ", " + keep);
   std::vector<std::string> args(2 * n);
@@ -256,8 +285,8 @@ void Emitter::rvv_pairwise(const Operation &op, const std::vector<std::string> &
   for (size_t j = 0; j < n; ++j) {
     Elem e = op.operands[j]->type.elem;
     std::string t = rvv_type(e, lmul), st = llty(e);
-    std::string fn = "llvm.vp.load.nxv" + std::to_string(2 * lmul) +
-                     (e == Elem::F32 ? "f32" : "i32") + ".p0";
+    std::string fn =
+        "llvm.vp.load.nxv" + std::to_string(2 * lmul) + (e == Elem::F32 ? "f32" : "i32") + ".p0";
     decls_.insert("declare " + t + " @" + fn + "(ptr, " + rvv_type(Elem::I1, lmul) + ", i32)");
     lo_ptr[j] = emit("getelementptr " + st + ", ptr " + src[j] + ", i64 " + k);
     dst_ptr[j] = emit("getelementptr " + st + ", ptr " + dst[j] + ", i64 " + k);
@@ -271,8 +300,8 @@ void Emitter::rvv_pairwise(const Operation &op, const std::vector<std::string> &
   for (size_t j = 0; j < n; ++j) {
     Elem e = op.operands[j]->type.elem;
     std::string t = rvv_type(e, lmul);
-    std::string fn = "llvm.vp.store.nxv" + std::to_string(2 * lmul) +
-                     (e == Elem::F32 ? "f32" : "i32") + ".p0";
+    std::string fn =
+        "llvm.vp.store.nxv" + std::to_string(2 * lmul) + (e == Elem::F32 ? "f32" : "i32") + ".p0";
     decls_.insert("declare void @" + fn + "(" + t + ", ptr, " + rvv_type(Elem::I1, lmul) +
                   ", i32)");
     line("call void @" + fn + "(" + t + " " + r[j] + ", ptr " + dst_ptr[j] + ", " +
@@ -326,9 +355,10 @@ void Emitter::register_levels(const Operation &op, const std::vector<std::string
     std::string fn = "llvm.vp.load." + sfx[j] + ".p0";
     decls_.insert("declare " + ty[j] + " @" + fn + "(ptr, " + rvv_type(Elem::I1, lmul) + ", i32)");
     acc[j] = alloca_of(ty[j]);
-    line("store " + ty[j] + " " +
-         emit("call " + ty[j] + " @" + fn + "(ptr " + tmp[j] + ", " + all + ", i32 " + cur32 + ")") +
-         ", ptr " + acc[j]);
+    line(
+        "store " + ty[j] + " " +
+        emit("call " + ty[j] + " @" + fn + "(ptr " + tmp[j] + ", " + all + ", i32 " + cur32 + ")") +
+        ", ptr " + acc[j]);
   }
   std::string len_slot = alloca_of("i64");
   line("store i64 " + cur + ", ptr " + len_slot);

@@ -95,7 +95,7 @@ class SliceCheck {
       if (v->type.is_block() && !plan_.carried_affine.count(v)) return false;
       return ok(y->operands[j]);  // the value it is advanced to
     }
-    if (!v->def) return !within(v->owner, body_);  // an enclosing block's argument
+    if (!v->def) return !within(v->owner, body_);     // an enclosing block's argument
     if (!within(v->def->parent, body_)) return true;  // computed before the loop
     if (v->def->parent != &body_ || !recomputable(*v->def, plan_)) return false;
     for (auto *o : v->def->operands)

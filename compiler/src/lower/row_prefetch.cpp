@@ -1,4 +1,5 @@
-//===- row_prefetch.cpp - which loop loads are DMA-prefetched iterations ahead (persistent loops) ===//
+//===- row_prefetch.cpp - which loop loads are DMA-prefetched iterations ahead (persistent loops)
+//===//
 //
 // In `for row in tl.range(pid, n_rows, num_programs)` the next row's block can
 // move into local memory while the current one is computed. A DMA load

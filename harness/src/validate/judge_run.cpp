@@ -108,10 +108,10 @@ void run_in_processes(const Corpus &corpus, const std::vector<std::string> &over
           auto outcome = body(i, own, own_log);
           auto record = generator::outcome_to_json(outcome);
           own_log.append(record);
-          write_all(p[1], "R " + std::to_string(i) + " " +
-                              record.dump(-1, ' ', false,
-                                          nlohmann::json::error_handler_t::replace) +
-                              "\n");
+          write_all(p[1],
+                    "R " + std::to_string(i) + " " +
+                        record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                        "\n");
         }
       } catch (const std::exception &e) {
         write_all(p[1], std::string("E ") + e.what() + "\n");
@@ -181,8 +181,8 @@ void run_in_processes(const Corpus &corpus, const std::vector<std::string> &over
         waitpid(w.pid, &status, 0);
         bool productive = w.claimed > 0;
         if (w.current)
-          fail_row(*w.current, "the worker process running it ended (" +
-                                   describe_status(status) + ")");
+          fail_row(*w.current,
+                   "the worker process running it ended (" + describe_status(status) + ")");
         workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(k));
         if (productive && counter->load() < n) spawn();
       }

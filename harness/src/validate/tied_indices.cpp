@@ -12,10 +12,10 @@ namespace opforge::harness {
 namespace {
 
 struct Rule {
-  size_t dim_position;   // positional index of `dim`
-  int64_t default_dim;   // when the call does not pass it
-  bool distinct;         // indices of one row must be distinct (sort, topk)
-  bool dim_kwarg_only;   // sort.stable: dim is keyword-only
+  size_t dim_position;  // positional index of `dim`
+  int64_t default_dim;  // when the call does not pass it
+  bool distinct;        // indices of one row must be distinct (sort, topk)
+  bool dim_kwarg_only;  // sort.stable: dim is keyword-only
 };
 
 std::optional<Rule> rule_for(const std::string &overload) {
@@ -104,7 +104,7 @@ bool accept_tied_indices(const Call &call, Value &actual) {
       actual.kind != Value::Kind::List || actual.list.size() != 2)
     return false;
   for (const Value *v : std::initializer_list<const Value *>{&expected.list[0], &expected.list[1],
-                                                              &actual.list[0], &actual.list[1]})
+                                                             &actual.list[0], &actual.list[1]})
     if (v->kind != Value::Kind::Tensor) return false;
   int64_t dim = rule->default_dim;
   if (const Value *d = argument(call, rule->dim_position, "dim", rule->dim_kwarg_only))

@@ -311,7 +311,8 @@ WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const st
   std::vector<std::pair<std::string, WrapperValue>> wkwargs;
   for (size_t i = 0; i < args.size(); ++i)
     wargs.push_back(to_wrapper(args[i], buffers, "#" + std::to_string(i)));
-  for (const auto &[name, value] : kwargs) wkwargs.emplace_back(name, to_wrapper(value, buffers, name));
+  for (const auto &[name, value] : kwargs)
+    wkwargs.emplace_back(name, to_wrapper(value, buffers, name));
   compiler::WrapperInterpreter interp(module, executor);
   WrapperCallResult r;
   r.out = from_wrapper(interp.run(wrapper, wargs, wkwargs).value, executor, buffers);

@@ -4,9 +4,9 @@
 // node to another. Nodes are PEs (row, col). Each row also has a memory port
 // west of column 0 through which SRAM/DRAM traffic enters and leaves the
 // mesh; with noc.mem_ports_per_row = 2 a second one east of the last column
-// serves the east half of the row (its link is that node's `mem` link). Every directed link has a bandwidth (bytes/cycle) and a per-hop
-// latency, and one next-free time (occupancy): a payload is pipelined across
-// the links of its route (wormhole-like), each link busy bytes/bandwidth.
+// serves the east half of the row (its link is that node's `mem` link). Every directed link has a
+// bandwidth (bytes/cycle) and a per-hop latency, and one next-free time (occupancy): a payload is
+// pipelined across the links of its route (wormhole-like), each link busy bytes/bandwidth.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -90,9 +90,9 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   ICacheModel icache_;  // instruction fetch from global memory (timed mode)
   uint64_t *icache_hits_, *icache_misses_, *stall_ifetch_;
   std::vector<unsigned char> line_buf_;  // one icache line being filled
-  uint64_t vec_busy_seen_ = 0;  // hart.vector_busy_cycles() already counted
-  double hold_carry_ = 0;       // fraction of a cycle hold_core() still owes
-  size_t vec_busy_hpm_ = 0;     // registry index of vec.busy_cycles
+  uint64_t vec_busy_seen_ = 0;           // hart.vector_busy_cycles() already counted
+  double hold_carry_ = 0;                // fraction of a cycle hold_core() still owes
+  size_t vec_busy_hpm_ = 0;              // registry index of vec.busy_cycles
   tlm::tlm_generic_payload tr_;
 };
 

@@ -140,7 +140,7 @@ struct DpeOutcome {
   // head (to its pause point) or, chained, the cycles it adds to the stream
   // up to its pause point.
   uint64_t busy_cycles = 0;
-  bool ok = true;            // false: the run stops with `fault` (a trap)
+  bool ok = true;  // false: the run stops with `fault` (a trap)
   std::string fault;
   bool pending = false;  // the stream stays open: finish() runs its tail
 };
@@ -173,8 +173,8 @@ class TlmDpeBackend final : public DpeBackend {
 // Process-wide options for the DPE backends, set by the front end before the
 // Device is built (`opforge chip-sim --trace-rtl pe=R,C --trace-window N`).
 struct DpeBackendOptions {
-  std::string impl;              // overrides the architecture's impl when not empty
-  bool trace = false;            // waveform of one PE's block (RTL backends)
+  std::string impl;    // overrides the architecture's impl when not empty
+  bool trace = false;  // waveform of one PE's block (RTL backends)
   uint32_t trace_pe_row = 0, trace_pe_col = 0;
   uint64_t trace_window_cycles = 0;  // cycles dumped from the block's first (0: all)
   std::string trace_path;            // FST file; empty: dpe_pe<R>_<C>.fst
@@ -205,7 +205,7 @@ struct SfuJob {
   unsigned prec_bits = 0;  // mantissa bits kept (0 = exact fp32)
   uint64_t pc = 0;
   uint32_t pe_row = 0, pe_col = 0;
-  uint64_t instruction_index = 0;  // SFU instructions this PE ran before this one
+  uint64_t instruction_index = 0;                // SFU instructions this PE ran before this one
   std::span<isa::AcceleratorIf::SfuLane> lanes;  // a backend may replace y
 };
 
@@ -292,9 +292,9 @@ class PeAccelerator : public isa::AcceleratorIf {
   };
   std::vector<Engine> dma_;
   std::array<double, 16> tag_done_{};
-  double dpe_free_ = 0;  // the block is idle from here (no open stream)
-  bool dpe_open_ = false;       // a stream is paused at dpe_tail_start_
-  double dpe_tail_start_ = 0;   // its pause point
+  double dpe_free_ = 0;                   // the block is idle from here (no open stream)
+  bool dpe_open_ = false;                 // a stream is paused at dpe_tail_start_
+  double dpe_tail_start_ = 0;             // its pause point
   std::unique_ptr<DpeStream> dpe_slots_;  // the open stream's tiles (hazard checks)
   std::unique_ptr<DpeBackend> dpe_backend_;
   uint32_t pe_row_ = 0, pe_col_ = 0;

@@ -39,8 +39,8 @@
 namespace opforge::rtl {
 
 struct RtlBackendOptions {
-  uint32_t burst_cycles = 100;  // cycles per inner burst of the block
-  bool inject_fault = false;    // the block's fault input (a broken RTL on purpose)
+  uint32_t burst_cycles = 100;    // cycles per inner burst of the block
+  bool inject_fault = false;      // the block's fault input (a broken RTL on purpose)
   bool sfu_inject_fault = false;  // the SFU lane's fault input
 };
 
@@ -78,9 +78,9 @@ class LockstepDpeBackend final : public RtlDpeBackend {
  private:
   // A command whose rows are not all out of the block yet.
   struct InFlight {
-    model::DpeJob job;               // as issued (local_mem: the live memory)
-    std::vector<uint8_t> expected;   // local memory image the C++ DPE wrote
-    uint64_t expected_cycles = 0;    // its cycles to the pause point (C++ DPE)
+    model::DpeJob job;              // as issued (local_mem: the live memory)
+    std::vector<uint8_t> expected;  // local memory image the C++ DPE wrote
+    uint64_t expected_cycles = 0;   // its cycles to the pause point (C++ DPE)
   };
   void retire(uint64_t command_index);  // compare C once its last row is out
 

@@ -159,8 +159,8 @@ class DpeStreamTiming {
 
   DpeArrayShape array_;
   uint32_t int8_per_beat_;
-  Tile c_, f_;           // COMP and LOAD tiles of the current step
-  uint32_t d_rows_ = 0;  // rows drained in the current step
+  Tile c_, f_;            // COMP and LOAD tiles of the current step
+  uint32_t d_rows_ = 0;   // rows drained in the current step
   std::deque<Tile> gen_;  // tiles not yet in the pipeline
   bool pending_ = false;
 };

@@ -188,10 +188,10 @@ struct CommandProcessorConfig {
 
 // Guest physical memory map (docs/model/memory-map.md).
 struct MemoryMapConfig {
-  uint64_t local_alias_base = 0x1000'0000;     // each PE sees its own local memory here
-  uint64_t local_window_base = 0x2000'0000;    // PE i's local memory at base + i * stride
+  uint64_t local_alias_base = 0x1000'0000;           // each PE sees its own local memory here
+  uint64_t local_window_base = 0x2000'0000;          // PE i's local memory at base + i * stride
   uint64_t local_window_stride_bytes = 16ull << 20;  // between PE windows
-  uint64_t sram_base = 0x6000'0000;            // scratch-mode SRAM window
+  uint64_t sram_base = 0x6000'0000;                  // scratch-mode SRAM window
   uint64_t dram_base = 0x8000'0000;
   uint64_t code_reserved_bytes = 16ull << 20;  // DRAM bottom kept for program images
 };
