@@ -1,4 +1,5 @@
-//===- chip_coverage_test.cpp - scans, atomics and while loops on the chip vs the IR interpreter ===//
+//===- chip_coverage_test.cpp - scans, atomics and while loops on the chip vs the IR interpreter
+//===//
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,25 +13,7 @@ namespace {
 // Every tensor of the chip run within rtol/atol of the interpreter's (bit-exact
 // when both are 0; NaN matches NaN). Returns the chip's tensors.
 std::vector<HostTensor> expect_same(const DiffCase &c, double rtol = 0, double atol = 0) {
-  auto ref = run_interp(c);
-  ChipRun chip = run_chip(device(), c);
-  EXPECT_TRUE(chip.launch.ok()) << (chip.launch.traps.empty() ? "" : chip.launch.traps.front());
-  EXPECT_EQ(ref.size(), chip.tensors.size());
-  for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
-    EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
-    if (ref[t].numel() != chip.tensors[t].numel()) continue;
-    int bad = 0;
-    for (int64_t i = 0; i < ref[t].numel() && bad < 5; ++i) {
-      double r = ref[t].get_double(i), g = chip.tensors[t].get_double(i);
-      bool ok = (std::isnan(r) && std::isnan(g)) || std::fabs(r - g) <= atol + rtol * std::fabs(r);
-      if (!ok) {
-        ++bad;
-        ADD_FAILURE() << c.file << ": tensor " << t << " element " << i << ": chip " << g
-                      << " interpreter " << r;
-      }
-    }
-  }
-  return chip.tensors;
+  return expect_chip_close(c, rtol, atol).tensors;
 }
 
 HostTensor filled(DType d, std::vector<int64_t> sizes, double v) {
@@ -59,8 +42,9 @@ DiffCase scan_2d(DType d, int64_t m, int64_t n, int axis, bool reverse) {
   c.file = "scan_2d.py";
   std::string t = tl_name(d);
   c.signature = "x_ptr=*" + t + ",sum_ptr=*" + t + ",prod_ptr=*" + t + ",M=i32,N=i32";
-  c.constexprs = {"AXIS=" + std::to_string(axis), std::string("REVERSE=") + (reverse ? "True" : "False"),
-                  "BLOCK_M=8", "BLOCK_N=16"};
+  c.constexprs = {"AXIS=" + std::to_string(axis),
+                  std::string("REVERSE=") + (reverse ? "True" : "False"), "BLOCK_M=8",
+                  "BLOCK_N=16"};
   HostTensor x = random_tensor(d, {m, n}, 11);
   if (!dtype_is_float(d))  // keep products from overflowing into the same bits by luck
     for (int64_t i = 0; i < x.numel(); ++i) x.set_int(i, x.get_int(i) % 5);
@@ -109,8 +93,9 @@ TEST(ChipAtomics, ProgramsRacingOnBinSumsAndScalarStatsMatchTheInterpreter) {
   const int64_t n = 300, block = 32, nbins = 16;
   DiffCase c;
   c.file = "atomic_rmw.py";
-  c.signature = "x_ptr=*i32,hist_ptr=*i32,stats_ptr=*i32,fsum_ptr=*fp32,slots_ptr=*i32,"
-                "old_ptr=*i32,n=i32";
+  c.signature =
+      "x_ptr=*i32,hist_ptr=*i32,stats_ptr=*i32,fsum_ptr=*fp32,slots_ptr=*i32,"
+      "old_ptr=*i32,n=i32";
   c.constexprs = {"NBINS=" + std::to_string(nbins), "BLOCK=" + std::to_string(block)};
   HostTensor stats(DType::Int32, {5});
   stats.set_int(0, -5000);
@@ -222,9 +207,7 @@ TEST(ChipWhile, DataDependentBlockLoopAndRuntimeTripCountAreBitExact) {
   EXPECT_TRUE(some_rounds) << "the data-dependent loop ran";
 }
 
-TEST(ChipWhile, ZeroTripLoopsLeaveTheirInitialValues) {
-  expect_same(while_case(20, 0));
-}
+TEST(ChipWhile, ZeroTripLoopsLeaveTheirInitialValues) { expect_same(while_case(20, 0)); }
 
 }  // namespace
 }  // namespace opforge::compiler::testing
@@ -237,16 +220,17 @@ TEST(ChipShape, InterleaveJoinAndSplitAreExact) {
   c.file = "join_split.py";
   c.signature = "a_ptr=*fp32,b_ptr=*fp32,inter_ptr=*fp32,diff_ptr=*fp32";
   c.constexprs = {"BLOCK=16"};
-  HostTensor a = random_tensor(DType::Float32, {16}, 21), b = random_tensor(DType::Float32, {16}, 22);
+  HostTensor a = random_tensor(DType::Float32, {16}, 21),
+             b = random_tensor(DType::Float32, {16}, 22);
   c.args = {KArg::tensor(a), KArg::tensor(b), KArg::tensor(HostTensor(DType::Float32, {32})),
             KArg::tensor(HostTensor(DType::Float32, {16}))};
   auto out = expect_same(c);
   for (int64_t i = 0; i < 16; ++i) {
     EXPECT_EQ(out[2].get_double(2 * i), a.get_double(i));
     EXPECT_EQ(out[2].get_double(2 * i + 1), b.get_double(i));
-    EXPECT_EQ(out[3].get_double(i), static_cast<double>(static_cast<float>(
-                                        static_cast<float>(b.get_double(i)) -
-                                        static_cast<float>(a.get_double(i)) * 2.0f)));
+    EXPECT_EQ(out[3].get_double(i),
+              static_cast<double>(static_cast<float>(static_cast<float>(b.get_double(i)) -
+                                                     static_cast<float>(a.get_double(i)) * 2.0f)));
   }
 }
 
@@ -279,8 +263,12 @@ TEST(ChipBlockPtr, Rank3BlockWithNanPaddingAndStridedInputIsExact) {
   c.args = {KArg::tensor(random_tensor(DType::Float32, {a * b * cdim}, 32)),
             KArg::tensor(HostTensor(DType::Float32, {a * b * cdim})),
             KArg::tensor(HostTensor(DType::Float32, {a * cdim})),
-            KArg::integer(a), KArg::integer(b), KArg::integer(cdim),
-            KArg::integer(b * cdim), KArg::integer(1), KArg::integer(b)};
+            KArg::integer(a),
+            KArg::integer(b),
+            KArg::integer(cdim),
+            KArg::integer(b * cdim),
+            KArg::integer(1),
+            KArg::integer(b)};
   c.grid.x = (a + 3) / 4;
   expect_same(c);
 }
@@ -289,15 +277,22 @@ DiffCase block_ptr_matmul(DType d, int64_t m, int64_t n, int64_t k) {
   DiffCase c;
   c.file = "block_ptr_matmul.py";
   std::string t = tl_name(d);
-  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t + ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
+  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t +
+                ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
                 "stride_ak=i32,stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
   c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16"};  // the tiny preset's DPE tile
   c.args = {KArg::tensor(random_tensor(d, {m, k}, 33)),
             KArg::tensor(random_tensor(d, {k, n}, 34)),
             KArg::tensor(HostTensor(DType::Float32, {m, n})),
-            KArg::integer(m), KArg::integer(n), KArg::integer(k),
-            KArg::integer(k), KArg::integer(1), KArg::integer(n), KArg::integer(1),
-            KArg::integer(n), KArg::integer(1)};
+            KArg::integer(m),
+            KArg::integer(n),
+            KArg::integer(k),
+            KArg::integer(k),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1),
+            KArg::integer(n),
+            KArg::integer(1)};
   c.grid.x = (m + 15) / 16;
   c.grid.y = (n + 15) / 16;
   return c;

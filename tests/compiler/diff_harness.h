@@ -149,11 +149,11 @@ inline uint64_t counter_sum(const model::LaunchResult &r, const std::string &suf
 
 // Every tensor of the chip run (on device()) within rtol/atol of the
 // interpreter's (exact when both are 0, NaN where both are NaN); returns the
-// chip launch for counter checks. Needs <gtest/gtest.h> and <cmath>.
-inline model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
+// chip run. Needs <gtest/gtest.h> and <cmath>.
+inline ChipRun expect_chip_close(const DiffCase &c, double rtol, double atol) {
   auto ref = run_interp(c);
   ChipRun chip = run_chip(device(), c);
-  EXPECT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
+  EXPECT_TRUE(chip.launch.ok()) << (chip.launch.traps.empty() ? "" : chip.launch.traps.front());
   EXPECT_EQ(ref.size(), chip.tensors.size());
   for (size_t t = 0; t < ref.size() && t < chip.tensors.size(); ++t) {
     EXPECT_EQ(ref[t].numel(), chip.tensors[t].numel());
@@ -169,7 +169,12 @@ inline model::LaunchResult expect_close(const DiffCase &c, double rtol, double a
       }
     }
   }
-  return chip.launch;
+  return chip;
+}
+
+// expect_chip_close, returning the chip launch for counter checks.
+inline model::LaunchResult expect_close(const DiffCase &c, double rtol, double atol) {
+  return expect_chip_close(c, rtol, atol).launch;
 }
 
 }  // namespace opforge::compiler::testing

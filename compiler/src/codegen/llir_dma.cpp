@@ -213,14 +213,16 @@ void Emitter::dma_load(const Operation &op) {
   pending_loads_ = true;
 }
 
-void Emitter::dma_fill(const Operation &op, const std::string &raw) {
+void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::string &tag) {
   const Value *v = op.result(), *ptr = op.operands[0];
   const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
   Elem e = v->type.elem;
   std::string mt = memty(e);
   Geometry g = geometry(ptr);
-  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, std::to_string(kLoadTag)); };
+  auto fast = [&] {
+    dma_block(g, raw, memory_elem_bytes(e), true, tag.empty() ? std::to_string(kLoadTag) : tag);
+  };
   auto partial = [&] {
     loop_nest(v->type.shape, [&](const Idx &idx) {
       std::string rp =

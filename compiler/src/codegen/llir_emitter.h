@@ -250,8 +250,10 @@ class Emitter {
   void branch(const std::string &cond, const std::function<void()> &then_body,
               const std::function<void()> &else_body);
   void dma_load(const Operation &op);
-  // The transfer of load `op`'s block into `raw` (DMA, or the masked copy).
-  void dma_fill(const Operation &op, const std::string &raw);
+  // The transfer of load `op`'s block into `raw` as the iteration now in
+  // scalars_ sees it: the DMA with `tag` (default: the load tag) when every
+  // element is active, otherwise the masked element copy.
+  void dma_fill(const Operation &op, const std::string &raw, const std::string &tag = "");
   void dma_store(const Operation &op);
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();
@@ -272,7 +274,6 @@ class Emitter {
   void at_iteration(const ttir::Block &body, const std::string &iv,
                     const std::function<void()> &fn);
   std::pair<std::string, std::string> access_range(const Value *ptr, int64_t elem_bytes);
-  void load_block_into(const Operation &op, const std::string &buf, const std::string &tag);
   void row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
                              const std::string &ity);
   void row_prefetched_load(const Operation &op);

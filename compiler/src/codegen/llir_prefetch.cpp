@@ -88,36 +88,6 @@ std::pair<std::string, std::string> Emitter::access_range(const Value *ptr, int6
   return {lo, hi};
 }
 
-// Fills `buf` with `op`'s block as the iteration now in scalars_ sees it:
-// the DMA with `tag` when every element is active, otherwise the element copy.
-void Emitter::load_block_into(const Operation &op, const std::string &buf, const std::string &tag) {
-  const Value *v = op.result(), *ptr = op.operands[0];
-  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
-  const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
-  Elem e = v->type.elem;
-  std::string mt = memty(e);
-  Geometry g = geometry(ptr);
-  auto fast = [&] { dma_block(g, buf, memory_elem_bytes(e), true, tag); };
-  auto partial = [&] {
-    loop_nest(v->type.shape, [&](const Idx &idx) {
-      std::string rp =
-          emit("getelementptr " + mt + ", ptr " + buf + ", i64 " + linear(idx, v->type.shape));
-      std::string zero = ttir::elem_is_float(e) ? float_lit(0, e)
-                         : e == Elem::I1        ? "false"
-                         : e == Elem::Ptr       ? "null"
-                                                : "0";
-      store_mem(e, rp, other ? val(other, idx) : zero);
-      when(val(mask, idx), [&] {
-        line("store " + mt + " " + emit("load " + mt + ", ptr " + val(ptr, idx)) + ", ptr " + rp);
-      });
-    });
-  };
-  if (mask)
-    branch(all_true(mask, v->type.shape), fast, partial);
-  else
-    fast();
-}
-
 // Iteration `iv` + k * step (`k` an i64 value) in the induction type, and
 // whether the loop runs it (computed in i64 for an i32 induction variable, so
 // it does not wrap).
@@ -207,7 +177,7 @@ void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, cons
            emit("getelementptr i8, ptr " + s.ready + ", i64 " + k));
       std::string buf = ring_buffer(s, *op, k);
       std::string tag = emit("add i64 " + k + ", " + std::to_string(kPrefetchTag0));
-      when(go, [&] { at_iteration(*pf.body, t, [&] { load_block_into(*op, buf, tag); }); });
+      when(go, [&] { at_iteration(*pf.body, t, [&] { dma_fill(*op, buf, tag); }); });
     }
   });
 }
@@ -223,7 +193,7 @@ void Emitter::row_prefetched_load(const Operation &op) {
   std::string ready_ptr = emit("getelementptr i8, ptr " + s.ready + ", i64 " + c);
   std::string ready = emit("icmp ne i8 " + emit("load i8, ptr " + ready_ptr) + ", 0");
   // Not prefetched (out of range then, or overlapping a store): load it now.
-  when(emit("xor i1 " + ready + ", true"), [&] { load_block_into(op, cur, cur_tag); });
+  when(emit("xor i1 " + ready + ", true"), [&] { dma_fill(op, cur, cur_tag); });
   // Iteration iv + (depth - 1) * step into the slot iteration iv - step used,
   // unless the loop ends first or iterations iv .. iv + (depth - 2) * step
   // store over it.
@@ -237,7 +207,7 @@ void Emitter::row_prefetched_load(const Operation &op) {
        emit("getelementptr i8, ptr " + s.ready + ", i64 " + p));
   std::string nxt = ring_buffer(s, op, p);
   std::string nxt_tag = emit("add i64 " + p + ", " + std::to_string(kPrefetchTag0));
-  when(go, [&] { at_iteration(*pf.body, t, [&] { load_block_into(op, nxt, nxt_tag); }); });
+  when(go, [&] { at_iteration(*pf.body, t, [&] { dma_fill(op, nxt, nxt_tag); }); });
   line("store i64 " + emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) +
        ", ptr " + s.slot);
   dma_raw_[v] = cur;
