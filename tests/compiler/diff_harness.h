@@ -28,7 +28,8 @@ struct KArg {
 };
 
 struct DiffCase {
-  std::string file;  // under tests/compiler/kernels/
+  std::string file;    // under tests/compiler/kernels/
+  std::string kernel;  // the @triton.jit function (empty: the file's only or first one)
   std::string signature;
   std::vector<std::string> constexprs;
   std::vector<KArg> args;
@@ -42,6 +43,7 @@ inline std::string kernel_path(const std::string &file) {
 inline CompileOptions options(const DiffCase &c) {
   CompileOptions o;
   o.knobs = Knobs{};
+  o.kernel = c.kernel;
   add_signature(o.spec, c.signature);
   for (auto &e : c.constexprs) add_constexpr(o.spec, e);
   return o;

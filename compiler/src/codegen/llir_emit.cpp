@@ -303,6 +303,7 @@ void Emitter::when(const std::string &cond, const std::function<void()> &body) {
 }
 
 std::string Emitter::elem(const Value *v, const Idx &idx) {
+  if (!known_true_.empty() && known_true_.count(v)) return "true";  // llir_masks.cpp
   std::string key;
   for (auto &i : idx) key += i + ",";
   auto mk = std::make_pair(v, key);
@@ -501,7 +502,9 @@ void Emitter::emit_op(const Operation &op) {
       buf_store(v, buf, idx, elem(op.operands[0], s));
     });
   } else {
-    loop_nest(v->type.shape, [&](const Idx &idx) { buf_store(v, buf, idx, elem_op(op, idx)); });
+    mask_versioned({op.operands.begin(), op.operands.end()}, [&] {
+      loop_nest(v->type.shape, [&](const Idx &idx) { buf_store(v, buf, idx, elem_op(op, idx)); });
+    });
   }
   bufs_[v] = buf;
 }
@@ -518,7 +521,8 @@ void Emitter::store(const Operation &op) {
       put();
   };
   if (ptrv->type.is_block())
-    loop_nest(ptrv->type.shape, body);
+    mask_versioned({op.operands.begin(), op.operands.end()},
+                   [&] { loop_nest(ptrv->type.shape, body); });
   else
     body({});
 }

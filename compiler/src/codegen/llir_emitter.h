@@ -127,7 +127,9 @@ class Emitter {
 
   // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
   void fill(const Value *dv, const std::string &dst, const Value *src) {
-    loop_nest(dv->type.shape, [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
+    mask_versioned({src}, [&] {
+      loop_nest(dv->type.shape, [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
+    });
   }
 
   void for_loop(const Operation &op);
@@ -246,6 +248,15 @@ class Emitter {
   std::string all_true(const Value *mask, const std::vector<int64_t> &shape);
   // all_true of `affine cmp uniform` from the block's corners ("" if not that form).
   std::string affine_compare_all(const Operation &cmp);
+  // Range masks (`affine cmp uniform`) that the fused element expression `v`
+  // reads, each with its emitted all-true check (llir_masks.cpp).
+  void collect_range_masks(const Value *v, std::set<const Value *> &seen,
+                           std::vector<std::pair<const Value *, std::string>> &out);
+  // Emits `body` (an element loop over `roots`) twice when they read range
+  // masks: with the masks as constant true under their all-true check, else
+  // the general version.
+  void mask_versioned(const std::vector<const Value *> &roots, const std::function<void()> &body);
+  std::set<const Value *> known_true_;  // masks every element of which holds here
   // if (cond) then_body() else else_body(); neither leaves a memo behind.
   void branch(const std::string &cond, const std::function<void()> &then_body,
               const std::function<void()> &else_body);
