@@ -18,9 +18,9 @@ struct Case {
   std::vector<std::string> constexprs;
 };
 
-// vector_add: DMA and strip loops; softmax: a constant in .sdata reached
-// through %pcrel_hi/%pcrel_lo relocations and SFU inline asm; matmul on
-// bf16: DPE descriptors.
+// vector_add: DMA and strip loops; softmax: SFU inline asm; matmul on bf16:
+// DPE descriptors; asin: constants in .sdata reached through
+// %pcrel_hi/%pcrel_lo relocations.
 const std::vector<Case> kCases = {
     {"vector_add.py",
      "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
@@ -33,6 +33,7 @@ const std::vector<Case> kCases = {
      "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
      "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
      {"BLOCK_SIZE_M=64", "BLOCK_SIZE_N=64", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"}},
+    {"math_fn.py", "x_ptr=*fp32,y_ptr=*fp32,out_ptr=*fp32,n=i32", {"FN=\"asin\"", "BLOCK=256"}},
 };
 
 struct Compiled {
@@ -107,7 +108,7 @@ std::string link_error(const std::vector<uint8_t> &obj, const LoweredKernelPlan 
 }
 
 TEST(CodegenObject, BadObjectsAreErrorsNamingWhatIsWrong) {
-  Compiled k = compile_to_llir(kCases[1]);
+  Compiled k = compile_to_llir(kCases[3]);
   std::vector<uint8_t> obj = llvm_ir_to_object(k.ir, TargetOptions{});
   EXPECT_NE(link_error({1, 2, 3}, k.plan).find("outside the object"), std::string::npos);
   std::vector<uint8_t> not_elf = obj;
@@ -116,7 +117,7 @@ TEST(CodegenObject, BadObjectsAreErrorsNamingWhatIsWrong) {
   std::vector<uint8_t> truncated(obj.begin(), obj.begin() + 200);
   EXPECT_NE(link_error(truncated, k.plan).find("section header"), std::string::npos)
       << link_error(truncated, k.plan);
-  // Turn softmax's %pcrel_hi relocation into R_RISCV_RELAX, which the kernel
+  // Turn asin's first %pcrel_hi relocation into R_RISCV_RELAX, which the kernel
   // linker does not take.
   Elf64_Ehdr eh;
   std::memcpy(&eh, obj.data(), sizeof eh);
@@ -134,7 +135,7 @@ TEST(CodegenObject, BadObjectsAreErrorsNamingWhatIsWrong) {
       patched = true;
     }
   }
-  ASSERT_TRUE(patched) << "softmax's object has no %pcrel_hi relocation";
+  ASSERT_TRUE(patched) << "asin's object has no %pcrel_hi relocation";
   std::string e = link_error(obj, k.plan);
   EXPECT_NE(e.find("relocation type 51"), std::string::npos) << e;
   EXPECT_NE(e.find(".text+"), std::string::npos) << e;

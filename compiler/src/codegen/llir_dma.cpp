@@ -68,27 +68,43 @@ void Emitter::dma_wait(int tag) {
 }
 
 void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes,
-                        bool to_local, const std::string &tag) {
+                        bool to_local, const std::string &tag, const Rect *rect) {
   std::string lbase = emit("ptrtoint ptr " + local + " to i64");
+  std::string gbase = g.base;
   std::string eb = std::to_string(elem_bytes);
-  std::string row_bytes = std::to_string(g.cols * elem_bytes);
+  std::string pitch = std::to_string(g.cols * elem_bytes);  // a local row
+  std::string rows = std::to_string(g.rows), cols = std::to_string(g.cols);
+  if (rect) {
+    // A 1-D block is one row: its axis 0 is the column axis.
+    const bool two_d = rect->rank == 2;
+    std::string row0 = two_d ? rect->lo[0] : "0", col0 = two_d ? rect->lo[1] : rect->lo[0];
+    rows = two_d ? rect->count[0] : "1";
+    cols = two_d ? rect->count[1] : rect->count[0];
+    gbase = emit("add i64 " + gbase + ", " +
+                 emit("add i64 " + emit("mul i64 " + row0 + ", " + g.row_stride) + ", " +
+                      emit("mul i64 " + col0 + ", " + g.col_stride)));
+    lbase = emit("add i64 " + lbase + ", " +
+                 emit("mul i64 " +
+                      emit("add i64 " + emit("mul i64 " + row0 + ", " + std::to_string(g.cols)) +
+                           ", " + col0) +
+                      ", " + eb));
+  }
+  std::string row_bytes = rect ? emit("mul i64 " + cols + ", " + eb) : pitch;
   auto contiguous = [&] {
     if (to_local)
-      dma_issue(g.base, lbase, row_bytes, std::to_string(g.rows), g.row_stride, row_bytes, tag);
+      dma_issue(gbase, lbase, row_bytes, rows, g.row_stride, pitch, tag);
     else
-      dma_issue(lbase, g.base, row_bytes, std::to_string(g.rows), row_bytes, g.row_stride, tag);
+      dma_issue(lbase, gbase, row_bytes, rows, pitch, g.row_stride, tag);
   };
   auto per_row = [&] {
     // Element-sized rows along the strided column dimension, one DMA per row.
-    loop(0, g.rows, [&](const std::string &i) {
-      std::string gaddr =
-          emit("add i64 " + g.base + ", " + emit("mul i64 " + i + ", " + g.row_stride));
-      std::string laddr = emit("add i64 " + lbase + ", " + emit("mul i64 " + i + ", " + row_bytes));
-      std::string n = std::to_string(g.cols);
+    loop(0, rows, [&](const std::string &i) {
+      std::string gaddr = emit("add i64 " + gbase + ", " + emit("mul i64 " + i + ", " + g.row_stride));
+      std::string laddr = emit("add i64 " + lbase + ", " + emit("mul i64 " + i + ", " + pitch));
       if (to_local)
-        dma_issue(gaddr, laddr, eb, n, g.col_stride, eb, tag);
+        dma_issue(gaddr, laddr, eb, cols, g.col_stride, eb, tag);
       else
-        dma_issue(laddr, gaddr, eb, n, eb, g.col_stride, tag);
+        dma_issue(laddr, gaddr, eb, cols, eb, g.col_stride, tag);
     });
   };
   if (g.cols == 1) return contiguous();
@@ -233,10 +249,46 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
       });
     });
   };
-  if (mask)
-    branch(all_true(mask, v->type.shape), fast, partial);
-  else
-    fast();
+  if (!mask) return fast();
+  // A rectangular mask: `other` into the block when it is not whole, then the
+  // active rectangle by DMA; the element copy only when an index wraps.
+  if (auto rect = rect_of(mask, v->type.shape)) {
+    auto clamped = [&] {
+      when_is(rect->full, false, [&] {
+        if (!other || is_uniform_block(other)) {
+          std::string x = other ? val(other, Idx(v->type.shape.size(), "0")) : zero_of(e);
+          rvv_fill(raw, e, v->type.numel(), x);
+        } else {
+          loop_nest(v->type.shape, [&](const Idx &idx) {
+            store_mem(e,
+                      emit("getelementptr " + mt + ", ptr " + raw + ", i64 " +
+                           linear(idx, v->type.shape)),
+                      val(other, idx));
+          });
+        }
+      });
+      when_is(rect->nonempty, true, [&] {
+        dma_block(g, raw, memory_elem_bytes(e), true,
+                  tag.empty() ? std::to_string(kLoadTag) : tag, &*rect);
+      });
+    };
+    if (rect->ok == "true") return clamped();
+    return branch(rect->ok, clamped, [&] { cold(partial); });
+  }
+  branch(all_true(mask, v->type.shape), fast, partial);
+}
+
+void Emitter::when_is(const std::string &cond, bool want, const std::function<void()> &body) {
+  if (cond == (want ? "true" : "false")) return body();
+  if (cond == (want ? "false" : "true")) return;
+  when(want ? cond : emit("xor i1 " + cond + ", true"), body);
+}
+
+void Emitter::cold(const std::function<void()> &body) {
+  bool was = cold_loops_;
+  cold_loops_ = true;
+  body();
+  cold_loops_ = was;
 }
 
 void Emitter::dma_store(const Operation &op) {
@@ -275,10 +327,17 @@ void Emitter::dma_store(const Operation &op) {
       });
     });
   };
-  if (mask)
-    branch(all_true(mask, shape), fast, partial);
-  else
-    fast();
+  if (!mask) return fast();
+  if (auto rect = rect_of(mask, shape)) {
+    auto clamped = [&] {
+      when_is(rect->nonempty, true, [&] {
+        dma_block(g, raw, memory_elem_bytes(e), false, std::to_string(kStoreTag), &*rect);
+      });
+    };
+    if (rect->ok == "true") return clamped();
+    return branch(rect->ok, clamped, [&] { cold(partial); });
+  }
+  branch(all_true(mask, shape), fast, partial);
 }
 
 void Emitter::flush_loads() {

@@ -98,6 +98,8 @@ std::string Emitter::run() {
   os << kHalfHelpers;
   os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "
      << vector_lmul(max_live_vectors_) << "}\n";
+  if (!loop_ids_.empty()) os << "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
+  for (int id : loop_ids_) os << "!" << id << " = distinct !{!" << id << ", !1}\n";
   return os.str();
 }
 
@@ -268,7 +270,12 @@ void Emitter::loop(int64_t lo, const std::string &hi,
   inner_loop_seen_ = true;
   memo_ = saved;
   line("store i64 " + emit("add nsw i64 " + i + ", 1") + ", ptr " + slot);
-  line("br label %" + head);
+  if (cold_loops_) {
+    loop_ids_.push_back(2 + static_cast<int>(loop_ids_.size()));
+    line("br label %" + head + ", !llvm.loop !" + std::to_string(loop_ids_.back()));
+  } else {
+    line("br label %" + head);
+  }
   start(exit);
 }
 

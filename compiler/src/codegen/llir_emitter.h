@@ -233,10 +233,30 @@ class Emitter {
     int64_t rows = 1, cols = 1;
   };
   Geometry geometry(const Value *ptr);
+  // Masks that hold on a rectangle of the block (llir_rect.cpp): per axis
+  // the first active index and the count, computed at run time. `ok` is false
+  // at run time when an index sequence wraps (then the element path runs).
+  struct Rect {
+    std::string ok, full, nonempty;
+    size_t rank = 1;
+    std::string lo[2] = {"0", "0"}, count[2] = {"0", "0"};
+  };
+  struct RectTerm {
+    const Value *mask;  // a compare, or a mask uniform over the block
+    int axis;           // the block axis it varies along (-1: uniform)
+    int own_axis;       // that axis in the compare's own shape
+  };
+  bool rect_terms(const Value *m, const std::vector<int> &axis_map,
+                  std::vector<RectTerm> &out) const;
+  std::optional<Rect> rect_of(const Value *mask, const std::vector<int64_t> &shape);
+  // `count` elements of `buf` (memory format of `e`) set to the value `x`:
+  // one strip-mined RVV loop (vsetvli, LMUL 8, no scalar remainder).
+  void rvv_fill(const std::string &buf, Elem e, int64_t count, const std::string &x);
   // Issues the DMAs copying the block between global memory (`g`) and the
-  // row-major local buffer `local` (`to_local`: global -> local), with `tag`.
+  // row-major local buffer `local` (`to_local`: global -> local), with `tag`;
+  // with `rect`, only its sub-rectangle of the block (nothing when empty).
   void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
-                 const std::string &tag);
+                 const std::string &tag, const Rect *rect = nullptr);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);
@@ -304,6 +324,13 @@ class Emitter {
   int max_live_vectors_ = 0;
   bool inner_loop_seen_ = false;
   bool halves_live_ = false;  // counting a tree level 0 (two halves, one after the other)
+  // Loops emitted while set carry llvm.loop.vectorize.enable false (cold
+  // fallback paths: vectorizing them would only cost compile time).
+  bool cold_loops_ = false;
+  void cold(const std::function<void()> &body);  // emits `body` with cold_loops_ set
+  // Runs `body` when the i1 `cond` equals `want`; a literal condition decides here.
+  void when_is(const std::string &cond, bool want, const std::function<void()> &body);
+  std::vector<int> loop_ids_;  // metadata ids of those loops
   int live_vectors_since(
       const std::map<std::pair<const Value *, std::string>, std::string> &before) const;
 

@@ -1,0 +1,328 @@
+//===- llir_rect.cpp - masks that select a rectangle: partial tiles as clamped DMA ===//
+//
+// Most masked block accesses of Triton kernels are edge tiles: the mask is
+// an `&` of compares, each of an index block that varies along one axis
+// against a bound (`offs < n`, `offs_m[:, None] < M`, `offs_k[None, :] <
+// K - k * BLOCK_K`). Such a mask holds on a rectangle: along each axis the
+// indices where an affine sequence x0 + i * s satisfies `x pred B` are one
+// interval of i. rect_of() recognises that form from the ops that build the
+// mask and computes the intervals at run time, so a partial tile is one
+// clamped DMA (plus a fill of `other` for loads) instead of an element loop
+// that tests every element, which LLVM would vectorize into masked loads
+// with alias checks and scalar remainders (most of the IR of a masked
+// kernel, and of its compile time).
+//
+// Exactness: the compares are evaluated by the interpreter in the index
+// type with wrap-around. The intervals are computed in i64 from the block's
+// first, second and last element; they are exact when the last element
+// equals x0 + (n - 1) * s, which rules out wrapping (the sequence is then
+// linear between two in-range endpoints). When that run-time check fails the
+// caller runs the element loop (kept, but not vectorized: it is cold).
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <cctype>
+
+#include "llir_emitter.h"
+
+namespace opforge::compiler::llir {
+
+namespace {
+
+bool signed_order(const std::string &p) {
+  return p == "slt" || p == "sle" || p == "sgt" || p == "sge";
+}
+
+std::string swapped_order(const std::string &p) {
+  return p == "slt" ? "sgt" : p == "sle" ? "sge" : p == "sgt" ? "slt" : "sle";
+}
+
+// The integer constant `v` holds everywhere (a constant, or a splat of one).
+std::optional<int64_t> const_int(const Value *v) {
+  const Operation *d = v->def;
+  if (d && d->kind == OpKind::Splat) d = d->operands[0]->def;
+  if (!d || d->kind != OpKind::Constant) return std::nullopt;
+  const ttir::Attr &a = d->attrs.at("value");
+  if (std::holds_alternative<int64_t>(a)) return std::get<int64_t>(a);
+  return std::nullopt;
+}
+
+// The step of the i32 index block `v` along `axis` when the ops that build it
+// fix it at compile time: x(i) = x(0) + i * step (mod 2^32) for every i.
+// (Extensions and truncations are not followed: they are not linear mod 2^32.)
+std::optional<int64_t> const_step(const Value *v, size_t axis) {
+  if (!v->type.is_block()) return 0;
+  if (axis >= v->type.shape.size()) return std::nullopt;
+  const Operation *d = v->def;
+  if (!d) return std::nullopt;
+  auto step = [&](size_t i, size_t ax) { return const_step(d->operands[i], ax); };
+  switch (d->kind) {
+    case OpKind::MakeRange:
+      return 1;
+    case OpKind::Splat:
+    case OpKind::Constant:
+      return 0;
+    case OpKind::Broadcast: {
+      const Value *src = d->operands[0];
+      if (!src->type.is_block() || src->type.shape[axis] == 1) return 0;
+      return step(0, axis);
+    }
+    case OpKind::ExpandDims: {
+      const size_t k = static_cast<size_t>(d->int_attr("axis"));
+      if (axis == k) return 0;
+      return step(0, axis < k ? axis : axis - 1);
+    }
+    case OpKind::AddI:
+    case OpKind::SubI: {
+      auto a = step(0, axis), b = step(1, axis);
+      if (!a || !b) return std::nullopt;
+      return d->kind == OpKind::AddI ? *a + *b : *a - *b;
+    }
+    case OpKind::MulI:
+      for (int i = 0; i < 2; ++i)
+        if (auto c = const_int(d->operands[i])) {
+          auto o = step(1 - i, axis);
+          if (!o) return std::nullopt;
+          return *c * *o;
+        }
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
+                         std::vector<RectTerm> &out) const {
+  if (!m->type.is_block() || is_uniform_block(m)) {
+    out.push_back({m, -1, -1});
+    return true;
+  }
+  if (bufs_.count(m) || dma_raw_.count(m) || carried_.count(m) || !m->def) return false;
+  const Operation &d = *m->def;
+  const size_t rank = m->type.shape.size();
+  if (axis_map.size() != rank) return false;
+  switch (d.kind) {
+    case OpKind::AndI:
+      return rect_terms(d.operands[0], axis_map, out) && rect_terms(d.operands[1], axis_map, out);
+    case OpKind::Broadcast: {
+      const Value *src = d.operands[0];
+      if (src->type.is_block() && src->type.shape.size() != rank) return false;
+      return rect_terms(src, axis_map, out);
+    }
+    case OpKind::ExpandDims: {
+      const int64_t k = d.int_attr("axis");
+      if (k < 0 || static_cast<size_t>(k) >= rank) return false;
+      std::vector<int> inner;
+      for (size_t i = 0; i < rank; ++i)
+        if (static_cast<int64_t>(i) != k) inner.push_back(axis_map[i]);
+      return rect_terms(d.operands[0], inner, out);
+    }
+    case OpKind::CmpI: {
+      std::string pred = d.str_attr("predicate");
+      if (!signed_order(pred)) return false;
+      const Value *a = d.operands[0], *b = d.operands[1];
+      if (is_uniform_block(a) && !is_uniform_block(b)) std::swap(a, b);
+      if (!is_uniform_block(b) || !is_affine_block(a) || a->type.elem != Elem::I32) return false;
+      int varying = -1;
+      for (size_t i = 0; i < rank; ++i)
+        if (m->type.shape[i] > 1) {
+          if (varying >= 0) return false;  // depends on two axes: not a rectangle
+          varying = static_cast<int>(i);
+        }
+      if (varying < 0) {
+        out.push_back({m, -1, -1});
+        return true;
+      }
+      out.push_back({m, axis_map[varying], varying});
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask, const std::vector<int64_t> &shape) {
+  const size_t rank = shape.size();
+  if (rank == 0 || rank > 2 || !mask->type.is_block() || mask->type.shape != shape)
+    return std::nullopt;
+  for (auto n : shape)
+    if (n <= 0) return std::nullopt;
+  std::vector<RectTerm> terms;
+  std::vector<int> identity;
+  for (size_t i = 0; i < rank; ++i) identity.push_back(static_cast<int>(i));
+  if (!rect_terms(mask, identity, terms)) return std::nullopt;
+
+  // Integer literals fold here (most bounds are constants: less IR for LLVM).
+  auto lit = [](const std::string &x) -> std::optional<int64_t> {
+    if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '-'))
+      return std::nullopt;
+    return std::stoll(x);
+  };
+  auto i64 = [&](const std::string &op, const std::string &x, const std::string &y) {
+    auto a = lit(x), b = lit(y);
+    if (a && b && op == "add") return std::to_string(*a + *b);
+    if (a && b && op == "sub") return std::to_string(*a - *b);
+    if (b && *b == 0 && (op == "add" || op == "sub")) return x;
+    return emit(op + " i64 " + x + ", " + y);
+  };
+  auto sel = [&](const std::string &c, const std::string &x, const std::string &y) {
+    return emit("select i1 " + c + ", i64 " + x + ", i64 " + y);
+  };
+  auto smax = [&](const std::string &x, const std::string &y) {
+    auto a = lit(x), b = lit(y);
+    if (a && b) return std::to_string(std::max(*a, *b));
+    return sel(emit("icmp sgt i64 " + x + ", " + y), x, y);
+  };
+  auto smin = [&](const std::string &x, const std::string &y) {
+    auto a = lit(x), b = lit(y);
+    if (a && b) return std::to_string(std::min(*a, *b));
+    return sel(emit("icmp slt i64 " + x + ", " + y), x, y);
+  };
+  auto sext = [&](const std::string &x) { return emit("sext i32 " + x + " to i64"); };
+  // floor(x / t) for t > 0.
+  auto floor_div = [&](const std::string &x, const std::string &t) {
+    std::string q = i64("sdiv", x, t), r = i64("srem", x, t);
+    std::string adj = emit("and i1 " + emit("icmp ne i64 " + r + ", 0") + ", " +
+                           emit("icmp slt i64 " + x + ", 0"));
+    return i64("sub", q, emit("zext i1 " + adj + " to i64"));
+  };
+
+  Rect rect;
+  std::string lo[2] = {"0", "0"}, hi[2];
+  for (size_t i = 0; i < rank; ++i) hi[i] = std::to_string(shape[i]);
+  std::string ok = "true", any = "true";
+  for (const RectTerm &t : terms) {
+    const Value *m = t.mask;
+    if (t.axis < 0) {
+      // Uniform over the block: all elements or none.
+      std::string c = m->type.is_block() ? elem(m, Idx(m->type.shape.size(), "0")) : scalar(m);
+      any = any == "true" ? c : emit("and i1 " + any + ", " + c);
+      continue;
+    }
+    const Operation &cmp = *m->def;
+    std::string pred = cmp.str_attr("predicate");
+    const Value *a = cmp.operands[0], *b = cmp.operands[1];
+    if (is_uniform_block(a) && !is_uniform_block(b)) {
+      std::swap(a, b);
+      pred = swapped_order(pred);
+    }
+    const auto &cshape = m->type.shape;
+    const int64_t n = cshape[t.own_axis];
+    const std::string n_s = std::to_string(n);
+    Idx zero(cshape.size(), "0"), unit = zero, last = zero;
+    unit[t.own_axis] = "1";
+    last[t.own_axis] = std::to_string(n - 1);
+    const std::optional<int64_t> ks = const_step(a, t.own_axis);
+    std::string x0 = sext(elem(a, zero)), xl = sext(elem(a, last));
+    std::string bound = sext(elem(b, zero));
+    std::string s = ks ? std::to_string(*ks) : i64("sub", sext(elem(a, unit)), x0);
+    std::string expect_last =
+        ks && *ks == 0 ? x0 : i64("add", x0, ks ? std::to_string(*ks * (n - 1)) : i64("mul", s, std::to_string(n - 1)));
+    std::string linear = emit("icmp eq i64 " + xl + ", " + expect_last);
+    ok = ok == "true" ? linear : emit("and i1 " + ok + ", " + linear);
+    // x(i) = x0 + i s. `x <= U` (slt, sle) or `x >= L` (sgt, sge).
+    bool upper = pred == "slt" || pred == "sle";
+    std::string limit = pred == "slt"   ? i64("sub", bound, "1")
+                        : pred == "sgt" ? i64("add", bound, "1")
+                                        : bound;
+    // s == 0: the compare at element 0 decides for the whole axis.
+    auto flat_hi = [&] { return sel(emit("icmp " + pred + " i64 " + x0 + ", " + bound), n_s, "0"); };
+    // x0 + i s <= U: s > 0 gives i <= q, s < 0 gives i >= -q, q = floor((U - x0) / |s|).
+    // x0 + i s >= L: s > 0 gives i >= -q, s < 0 gives i <= q, q = floor((x0 - L) / |s|).
+    auto quotient = [&](const std::string &mag) {
+      std::string num = upper ? i64("sub", limit, x0) : i64("sub", x0, limit);
+      return mag == "1" ? num : floor_div(num, mag);
+    };
+    std::string t_lo, t_hi;
+    if (ks && *ks == 0) {
+      t_lo = "0";
+      t_hi = flat_hi();
+    } else if (ks) {
+      std::string q = quotient(std::to_string(*ks > 0 ? *ks : -*ks));
+      bool pos = *ks > 0;
+      if (upper == pos) {
+        t_lo = "0";
+        t_hi = i64("add", q, "1");
+      } else {
+        t_lo = i64("sub", "0", q);
+        t_hi = n_s;
+      }
+    } else {
+      std::string pos = emit("icmp sgt i64 " + s + ", 0"), neg = emit("icmp slt i64 " + s + ", 0");
+      std::string q = quotient(sel(pos, s, sel(neg, i64("sub", "0", s), "1")));
+      std::string q1 = i64("add", q, "1"), mq = i64("sub", "0", q);
+      t_lo = upper ? sel(pos, "0", mq) : sel(pos, mq, "0");
+      t_hi = upper ? sel(pos, q1, n_s) : sel(pos, n_s, q1);
+      std::string flat = emit("icmp eq i64 " + s + ", 0");
+      t_lo = sel(flat, "0", t_lo);
+      t_hi = sel(flat, flat_hi(), t_hi);
+    }
+    lo[t.axis] = lo[t.axis] == "0" ? t_lo : smax(lo[t.axis], t_lo);
+    hi[t.axis] = smin(hi[t.axis], t_hi);
+  }
+  rect.ok = ok;
+  rect.rank = rank;
+  std::string full = any, nonempty = any;
+  for (size_t i = 0; i < rank; ++i) {
+    std::string l = smin(smax(lo[i], "0"), std::to_string(shape[i]));
+    std::string h = smin(smax(hi[i], l), std::to_string(shape[i]));
+    rect.lo[i] = l;
+    rect.count[i] = i64("sub", h, l);
+    auto c = lit(rect.count[i]);
+    std::string whole = c ? (*c == shape[i] ? "true" : "false")
+                          : emit("icmp eq i64 " + rect.count[i] + ", " + std::to_string(shape[i]));
+    full = full == "true" ? whole : emit("and i1 " + full + ", " + whole);
+    std::string some =
+        c ? (*c > 0 ? "true" : "false") : emit("icmp sgt i64 " + rect.count[i] + ", 0");
+    nonempty = nonempty == "true" ? some : emit("and i1 " + nonempty + ", " + some);
+  }
+  rect.full = full;
+  rect.nonempty = nonempty;
+  return rect;
+}
+
+void Emitter::rvv_fill(const std::string &buf, Elem e, int64_t count, const std::string &x) {
+  const int64_t bits = memory_elem_bytes(e) * 8;
+  const std::string it = "i" + std::to_string(bits);
+  std::string b = x;
+  if (ttir::elem_is_float(e))
+    b = float_bits(e, x);
+  else if (e == Elem::I1)
+    b = emit("zext i1 " + x + " to i8");
+  // LMUL 8: <vscale x 512/SEW x iSEW> (vscale = VLEN / 64).
+  const std::string n = std::to_string(512 / bits);
+  const std::string vt = "<vscale x " + n + " x " + it + ">";
+  const std::string mt = "<vscale x " + n + " x i1>";
+  const std::string zeros = "<vscale x " + n + " x i32> zeroinitializer";
+  std::string splat = emit("shufflevector " + vt + " " +
+                           emit("insertelement " + vt + " poison, " + it + " " + b + ", i64 0") +
+                           ", " + vt + " poison, " + zeros);
+  const std::string all = mt + " shufflevector (" + mt + " insertelement (" + mt +
+                          " poison, i1 true, i64 0), " + mt + " poison, " + zeros + ")";
+  const std::string sew = bits == 8 ? "0" : bits == 16 ? "1" : bits == 32 ? "2" : "3";
+  const std::string store = "llvm.vp.store.nxv" + n + it + ".p0";
+  decls_.insert("declare void @" + store + "(" + vt + ", ptr, " + mt + ", i32)");
+  decls_.insert("declare i64 @llvm.riscv.vsetvli.i64(i64, i64, i64)");
+  std::string k_slot = alloca_of("i64");
+  std::string head = label(), body = label(), exit = label();
+  line("store i64 0, ptr " + k_slot);
+  line("br label %" + head);
+  start(head);
+  std::string k = emit("load i64, ptr " + k_slot);
+  const std::string total = std::to_string(count);
+  line("br i1 " + emit("icmp slt i64 " + k + ", " + total) + ", label %" + body + ", label %" +
+       exit);
+  start(body);
+  std::string vl = emit("call i64 @llvm.riscv.vsetvli.i64(i64 " + emit("sub i64 " + total + ", " + k) +
+                        ", i64 " + sew + ", i64 3)");
+  line("call void @" + store + "(" + vt + " " + splat + ", ptr " +
+       emit("getelementptr " + it + ", ptr " + buf + ", i64 " + k) + ", " + all + ", i32 " +
+       emit("trunc i64 " + vl + " to i32") + ")");
+  line("store i64 " + emit("add i64 " + k + ", " + vl) + ", ptr " + k_slot);
+  line("br label %" + head);
+  start(exit);
+}
+
+}  // namespace opforge::compiler::llir
