@@ -66,6 +66,28 @@ TEST(ChipRangeMasks, DataDependentMaskIsExact) {
   expect_close(c, 0, 0);
 }
 
+DiffCase suffix_rows(int64_t rows, int64_t lo, int64_t n, uint32_t seed) {
+  DiffCase c;
+  c.file = "range_masks.py";
+  c.kernel = "suffix_rows";
+  c.signature = "X=*fp32,Y=*fp32,S=*fp32,lo=i32,n=i32";
+  c.constexprs = {"BLOCK=64"};
+  c.args = {KArg::tensor(random_tensor(DType::Float32, {rows * 64}, seed)),
+            KArg::tensor(HostTensor(DType::Float32, {rows * 64})),
+            KArg::tensor(HostTensor(DType::Float32, {rows})), KArg::integer(lo), KArg::integer(n)};
+  c.grid.x = rows;
+  return c;
+}
+
+TEST(ChipRangeMasks, SuffixAndDecreasingIndexMasksAreExact) {
+  // cols >= lo holds on a suffix, 63 - cols < n on a suffix too: all, none
+  // and part of the columns, and a store mask cols <= n with a leading run.
+  expect_close(suffix_rows(2, 0, 64, 61), 0, 0);
+  expect_close(suffix_rows(2, 5, 40, 62), 0, 0);
+  expect_close(suffix_rows(2, 64, 0, 63), 0, 0);
+  expect_close(suffix_rows(2, -3, 70, 64), 0, 0);
+}
+
 DiffCase layer_norm_rows(int64_t rows, int64_t n, int64_t block, uint32_t programs, uint32_t seed) {
   DiffCase c;
   c.file = "layer_norm.py";
@@ -89,10 +111,13 @@ DiffCase layer_norm_rows(int64_t rows, int64_t n, int64_t block, uint32_t progra
 }
 
 TEST(ChipRangeMasks, PersistentLayerNormIsExactInBothVersions) {
-  // Full rows (the folded tl.where), 200 of 256 columns (the general
-  // version), and no rows at all (the loop never runs: outputs untouched).
+  // Full rows (the folded tl.where), 200 of 256 columns (the first 72
+  // pairs of level 0 folded, the rest general), and no rows at all (the
+  // loop never runs: outputs untouched).
   expect_close(layer_norm_rows(5, 256, 256, 2, 57), 0, 0);
   expect_close(layer_norm_rows(5, 200, 256, 2, 58), 0, 0);
+  // 100 columns: fewer than the half the tree's level 0 adds (no leading run).
+  expect_close(layer_norm_rows(3, 100, 256, 2, 60), 0, 0);
   expect_close(layer_norm_rows(0, 256, 256, 2, 59), 0, 0);
 }
 

@@ -310,18 +310,17 @@ void Emitter::tree_reduce(const Operation &op) {
   // Single-operand combines: the two halves' values are not live together
   // (measured: argmax's two-operand level 0 spills at the larger LMUL).
   if (!level0_done)
-    mask_versioned({op.operands.begin(), op.operands.end()}, [&] {
-      loop_nest(lshape, [&](const Idx &idx) {
-        halves_live_ = n == 1;
-        std::vector<std::string> args;
-        for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
-        Idx hi = shifted(idx, keep0);
-        for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
-        auto r = combine(region, args);
-        for (size_t j = 0; j < n; ++j)
-          line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
-      });
-    });
+    masked_loop({op.operands.begin(), op.operands.end()}, in_shape, lshape, {0, keep0},
+                [&](const Idx &idx) {
+                  halves_live_ = n == 1;
+                  std::vector<std::string> args;
+                  for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
+                  Idx hi = shifted(idx, keep0);
+                  for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
+                  auto r = combine(region, args);
+                  for (size_t j = 0; j < n; ++j)
+                    line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+                });
   halves_live_ = false;
   if (keep0 > half0) {  // odd length: the middle element is kept
     std::vector<int64_t> mshape = tshape;

@@ -249,8 +249,13 @@ void Emitter::loop(int64_t lo, int64_t hi, const std::function<void(const std::s
 
 void Emitter::loop(int64_t lo, const std::string &hi,
                    const std::function<void(const std::string &)> &body) {
+  loop_span(std::to_string(lo), hi, body);
+}
+
+void Emitter::loop_span(const std::string &lo, const std::string &hi,
+                        const std::function<void(const std::string &)> &body) {
   std::string slot = alloca_of("i64");
-  line("store i64 " + std::to_string(lo) + ", ptr " + slot);
+  line("store i64 " + lo + ", ptr " + slot);
   std::string head = label(), bodyl = label(), exit = label();
   line("br label %" + head);
   start(head);
@@ -509,9 +514,8 @@ void Emitter::emit_op(const Operation &op) {
       buf_store(v, buf, idx, elem(op.operands[0], s));
     });
   } else {
-    mask_versioned({op.operands.begin(), op.operands.end()}, [&] {
-      loop_nest(v->type.shape, [&](const Idx &idx) { buf_store(v, buf, idx, elem_op(op, idx)); });
-    });
+    masked_loop({op.operands.begin(), op.operands.end()}, v->type.shape, v->type.shape, {0},
+                [&](const Idx &idx) { buf_store(v, buf, idx, elem_op(op, idx)); });
   }
   bufs_[v] = buf;
 }
@@ -528,8 +532,8 @@ void Emitter::store(const Operation &op) {
       put();
   };
   if (ptrv->type.is_block())
-    mask_versioned({op.operands.begin(), op.operands.end()},
-                   [&] { loop_nest(ptrv->type.shape, body); });
+    masked_loop({op.operands.begin(), op.operands.end()}, ptrv->type.shape, ptrv->type.shape, {0},
+                body);
   else
     body({});
 }

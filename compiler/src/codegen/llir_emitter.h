@@ -127,9 +127,8 @@ class Emitter {
 
   // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
   void fill(const Value *dv, const std::string &dst, const Value *src) {
-    mask_versioned({src}, [&] {
-      loop_nest(dv->type.shape, [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
-    });
+    masked_loop({src}, src->type.shape, dv->type.shape, {0},
+                [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
   }
 
   void for_loop(const Operation &op);
@@ -277,6 +276,18 @@ class Emitter {
   // the general version.
   void mask_versioned(const std::vector<const Value *> &roots, const std::function<void()> &body);
   std::set<const Value *> known_true_;  // masks every element of which holds here
+  // An element loop over `shape` whose body reads `roots` (indexed over
+  // `read_shape`) at its index plus each of `shifts`: split at the first index
+  // where a range mask fails when it is 1-D and the masks are read there,
+  // else mask_versioned (llir_masks.cpp).
+  void masked_loop(const std::vector<const Value *> &roots, const std::vector<int64_t> &read_shape,
+                   const std::vector<int64_t> &shape, const std::vector<int64_t> &shifts,
+                   const std::function<void(const Idx &)> &body);
+  bool masks_at_own_index(const Value *v, std::set<const Value *> &seen,
+                          std::vector<const Value *> &out) const;
+  std::string leading_true(const Value *mask);  // i64: how many leading elements hold
+  void loop_span(const std::string &lo, const std::string &hi,
+                 const std::function<void(const std::string &)> &body);  // loop() from a value
   // if (cond) then_body() else else_body(); neither leaves a memo behind.
   void branch(const std::string &cond, const std::function<void()> &then_body,
               const std::function<void()> &else_body);

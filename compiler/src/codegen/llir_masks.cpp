@@ -11,10 +11,38 @@
 // the check could not prove it) the general version runs, so results do not
 // depend on the version taken. Only the version that runs is fetched.
 //
+// A 1-D loop whose masks are read at its own index (plus constant shifts,
+// as a tree reduction's level 0 reads k and k + keep) is split instead: the
+// leading indices at which every mask holds (counted from the affine side's
+// element 0 and stride, checked for wrapping like the corners) run in the
+// version with the masks true, the rest in the general version. A full tile
+// runs only the first loop; a row of 768 columns in a 1024-wide block runs
+// most of its elements there too.
+//
 //===----------------------------------------------------------------------===//
 #include "llir_emitter.h"
 
 namespace opforge::compiler::llir {
+
+namespace {
+
+// `cmp` compares an affine i32 block with a uniform one (the form
+// affine_compare_all decides), checked without emitting anything.
+bool is_range_compare(const Operation &cmp) {
+  static const std::set<std::string> preds = {"slt", "sle", "sgt", "sge"};
+  if (cmp.kind != OpKind::CmpI || cmp.operands.size() != 2) return false;
+  if (!preds.count(cmp.str_attr("predicate"))) return false;
+  const Value *a = cmp.operands[0], *b = cmp.operands[1];
+  if (is_uniform_block(a) && !is_uniform_block(b)) std::swap(a, b);
+  if (!is_uniform_block(b) || !is_affine_block(a) || a->type.elem != Elem::I32) return false;
+  const auto &shape = a->type.shape;
+  if (shape.empty() || shape.size() > 2) return false;
+  for (auto n : shape)
+    if (n <= 0) return false;
+  return true;
+}
+
+}  // namespace
 
 // Range masks read by the fused element expressions of `roots`, with the
 // run-time check that each of them holds everywhere (emitted here).
@@ -51,6 +79,113 @@ void Emitter::mask_versioned(const std::vector<const Value *> &roots,
         known_true_ = saved;
       },
       body);
+}
+
+// Whether every range mask that `v` reads is read at `v`'s own index (no
+// broadcast or expand_dims on the way) and has `v`'s 1-D shape; collects them.
+bool Emitter::masks_at_own_index(const Value *v, std::set<const Value *> &seen,
+                                 std::vector<const Value *> &out) const {
+  if (!v || !v->type.is_block() || !seen.insert(v).second) return true;
+  if (known_true_.count(v) || carried_.count(v) || dma_raw_.count(v) || bufs_.count(v)) return true;
+  const Operation *d = v->def;
+  if (!d || !d->regions.empty()) return true;
+  if (d->kind == OpKind::CmpI && v->type.elem == Elem::I1 && is_range_compare(*d)) {
+    out.push_back(v);
+    return v->type.shape.size() == 1;
+  }
+  for (auto *o : d->operands) {
+    if (!o->type.is_block()) continue;
+    if (o->type.shape != v->type.shape) {
+      // A broadcast source: fine as long as no range mask lies below it.
+      std::set<const Value *> below_seen;
+      std::vector<const Value *> below;
+      masks_at_own_index(o, below_seen, below);
+      if (!below.empty()) return false;
+      continue;
+    }
+    if (!masks_at_own_index(o, seen, out)) return false;
+  }
+  return true;
+}
+
+// How many leading elements of range mask `m` (1-D) hold, as an i64: from
+// the affine side's element 0 and stride; 0 when the elements up to there do
+// not lie on that line (an index wrapped), so callers take the general path.
+std::string Emitter::leading_true(const Value *m) {
+  static const std::map<std::string, std::string> swapped = {
+      {"slt", "sgt"}, {"sle", "sge"}, {"sgt", "slt"}, {"sge", "sle"}};
+  const Operation &cmp = *m->def;
+  std::string pred = cmp.str_attr("predicate");
+  const Value *a = cmp.operands[0], *b = cmp.operands[1];
+  if (is_uniform_block(a) && !is_uniform_block(b)) {
+    std::swap(a, b);
+    pred = swapped.at(pred);
+  }
+  const int64_t len = a->type.shape[0];
+  auto wide = [&](const std::string &x) { return emit("sext i32 " + x + " to i64"); };
+  std::string a0 = wide(elem(a, {"0"})), bound = wide(elem(b, {"0"}));
+  std::string step = len > 1 ? emit("sub i64 " + wide(elem(a, {"1"})) + ", " + a0) : "0";
+  // Element i holds iff dir * i < gap (non-strict compares: gap + 1).
+  const bool below = pred == "slt" || pred == "sle";
+  std::string dir = below ? step : emit("sub i64 0, " + step);
+  std::string gap =
+      below ? emit("sub i64 " + bound + ", " + a0) : emit("sub i64 " + a0 + ", " + bound);
+  if (pred == "sle" || pred == "sge") gap = emit("add i64 " + gap + ", 1");
+  const std::string n = std::to_string(len);
+  // dir > 0: ceil(gap / dir) elements, at most len; dir <= 0: all or none.
+  std::string pos_dir = emit("icmp sgt i64 " + dir + ", 0");
+  std::string safe_dir = emit("select i1 " + pos_dir + ", i64 " + dir + ", i64 1");
+  std::string ceil =
+      emit("sdiv i64 " + emit("add i64 " + gap + ", " + emit("sub i64 " + safe_dir + ", 1")) +
+           ", " + safe_dir);
+  std::string count = emit("select i1 " + pos_dir + ", i64 " + ceil + ", i64 " + n);
+  count = emit("select i1 " + emit("icmp slt i64 " + count + ", " + n) + ", i64 " + count +
+               ", i64 " + n);
+  count = emit("select i1 " + emit("icmp sgt i64 " + gap + ", 0") + ", i64 " + count + ", i64 0");
+  // Element count - 1 must be element 0 plus count - 1 strides (no wrap).
+  std::string last = emit("select i1 " + emit("icmp sgt i64 " + count + ", 0") + ", i64 " +
+                          emit("sub i64 " + count + ", 1") + ", i64 0");
+  std::string expect = emit("add i64 " + a0 + ", " + emit("mul i64 " + step + ", " + last));
+  std::string linear = emit("icmp eq i64 " + wide(elem(a, {last})) + ", " + expect);
+  return emit("select i1 " + linear + ", i64 " + count + ", i64 0");
+}
+
+void Emitter::masked_loop(const std::vector<const Value *> &roots,
+                          const std::vector<int64_t> &read_shape, const std::vector<int64_t> &shape,
+                          const std::vector<int64_t> &shifts,
+                          const std::function<void(const Idx &)> &body) {
+  std::set<const Value *> seen;
+  std::vector<const Value *> masks;
+  bool own_index = shape.size() == 1 && read_shape.size() == 1;
+  for (auto *r : roots) {
+    if (!own_index || !r || !r->type.is_block()) continue;
+    if (r->type.shape == read_shape) {
+      own_index = masks_at_own_index(r, seen, masks);
+    } else {  // read at other indices (a broadcast's source): no range mask below
+      std::set<const Value *> below_seen;
+      std::vector<const Value *> below;
+      masks_at_own_index(r, below_seen, below);
+      own_index = below.empty();
+    }
+  }
+  if (!own_index || masks.empty()) return mask_versioned(roots, [&] { loop_nest(shape, body); });
+  // Split at the first index where some mask, read at i + shift, fails.
+  std::string split = std::to_string(shape[0]);
+  for (auto *m : masks) {
+    std::string count = leading_true(m);
+    for (int64_t sh : shifts) {
+      std::string q = emit("sub i64 " + count + ", " + std::to_string(sh));
+      split = emit("select i1 " + emit("icmp slt i64 " + q + ", " + split) + ", i64 " + q +
+                   ", i64 " + split);
+    }
+  }
+  split = emit("select i1 " + emit("icmp sgt i64 " + split + ", 0") + ", i64 " + split + ", i64 0");
+  auto one = [&](const std::string &i) { body(Idx{i}); };
+  auto saved = known_true_;
+  known_true_.insert(masks.begin(), masks.end());
+  loop_span("0", split, one);
+  known_true_ = saved;
+  loop_span(split, std::to_string(shape[0]), one);
 }
 
 }  // namespace opforge::compiler::llir

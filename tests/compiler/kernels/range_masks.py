@@ -40,6 +40,19 @@ def positive_rows(X, S, n, BLOCK: tl.constexpr):
     tl.store(S + row, tl.sum(tl.where(x > 0., x, 0.), axis=0))
 
 
+@triton.jit
+def suffix_rows(X, Y, S, lo, n, BLOCK: tl.constexpr):
+    # A mask true on a suffix (cols >= lo) and one over decreasing indices
+    # (BLOCK - 1 - cols < n): no leading run of active elements to split at.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(X + row * BLOCK + cols)
+    a = tl.where(cols >= lo, x, -2.0)
+    b = tl.where(BLOCK - 1 - cols < n, x * 3.0, 0.5)
+    tl.store(S + row, tl.sum(a + b, axis=0))
+    tl.store(Y + row * BLOCK + (cols * 3) % BLOCK, a - b, mask=cols <= n)
+
+
 def centered_rows_default(x, block):
     # x: (rows, n) fp32 with n <= block; the rows' centered sums of squares.
     x = x.contiguous()
