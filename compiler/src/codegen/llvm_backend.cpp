@@ -12,9 +12,13 @@
 // that leave our kernels' code unchanged (module-level and call-graph passes
 // for the one function without calls, attribute inference, coroutine and
 // OpenMP passes, ...). TargetOptions::opt_pipeline = "default" runs LLVM's own
-// default<O2> instead, for comparisons.
+// default<O2> instead, for comparisons. The code generator runs with
+// kCodegenSwitches (passes that leave our kernels' code unchanged, switched
+// off through LLVM's option registry) and, for objects, one legacy pass
+// manager per thread and target machine, reused across compiles.
 //
 //===----------------------------------------------------------------------===//
+#include <atomic>
 #include <chrono>
 #include <mutex>
 
@@ -37,6 +41,7 @@
 #include <llvm/Target/TargetOptions.h>
 
 #include "opforge/compiler/codegen.h"
+#include "opforge/compiler/llvm_options.h"
 #include "opforge/support/error.h"
 
 namespace opforge::compiler {
@@ -74,12 +79,91 @@ constexpr const char *kTailoredO2 =
     "sink-common-insts>,sroa<preserve-cfg>,instcombine,require<opt-remark-emit>,"
     "loop-mssa(licm<allowspeculation>),instsimplify,div-rem-pairs),globaldce";
 
+// Code-generation switches (llc's -NAME=VALUE), set once per process before
+// the first compile. Each one removes a pass, or work inside one, whose
+// removal leaves the RISC-V code of every kernel byte-identical (checked on
+// the bench kernels, the test kernels and the distinct kernels the chip tests
+// compile, each in a fresh process: docs/compiler/compile_time.md). Switches
+// that change the code (-disable-lsr, -enable-misched=false, ...) were
+// measured and are not here: the simulated cycles got worse on some kernel.
+struct CodegenSwitch {
+  const char *name;
+  bool value;
+};
+constexpr CodegenSwitch kCodegenSwitches[] = {
+    {"disable-early-taildup", true},             // pre-RA tail duplication: nothing to do
+    {"disable-machine-dce", true},               // both dead-MI passes: ISel leaves none
+    {"disable-expand-reductions", true},         // RVV reductions are legal, none to expand
+    {"disable-partial-libcall-inlining", true},  // no sqrt/libm calls in kernels
+    {"disable-mergeicmps", true},                // no memcmp-like compare chains
+    {"disable-post-ra", true},                   // generic-rv64 has no post-RA scheduler
+    {"disable-adv-copy-opt", true},              // peephole's copy rewriting: no change
+};
+
+// LLVM's global options (the switches and the vectorizer's LMUL) are set
+// under this lock.
+std::mutex &option_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+llvm::cl::Option &registered_option(const std::string &name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end() || !it->second)
+    throw Error("codegen: LLVM 16 has no command-line option -" + name);
+  return *it->second;
+}
+
+// Boolean options are cl::opt<bool> (internal storage); one whose parser
+// takes no "true"/"false" is rejected by addOccurrence, and the value read
+// back must be the one set.
+bool switch_value(const llvm::cl::Option &o) {
+  return static_cast<const llvm::cl::opt<bool> &>(o).getValue();
+}
+
+void set_switches_locked(const std::vector<LlvmSwitch> &switches) {
+  for (const LlvmSwitch &sw : switches) {
+    llvm::cl::Option &o = registered_option(sw.name);
+    if (o.getValueExpectedFlag() != llvm::cl::ValueOptional)
+      throw Error("codegen: LLVM option -" + sw.name + " is not a boolean switch");
+    const char *text = sw.value ? "true" : "false";
+    if (o.addOccurrence(0, sw.name, text))
+      throw Error("codegen: LLVM option -" + sw.name + " does not take the value " + text);
+    if (switch_value(o) != sw.value)
+      throw Error("codegen: LLVM option -" + sw.name + " did not take the value " + text);
+  }
+}
+
+void apply_codegen_switches() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::lock_guard<std::mutex> lock(option_mutex());
+    set_switches_locked(llvm_codegen_switches());
+  });
+}
+
+std::atomic<bool> g_reuse_codegen_pm{true};
+
 // Per-thread LLVM state reused across compiles.
 struct Backend {
   std::unique_ptr<llvm::LLVMContext> ctx;
   int ctx_compiles = 0;
   std::string tm_key;
   std::unique_ptr<llvm::TargetMachine> tm;
+  // The object path's legacy code-generation pipeline, bound to obj_os which
+  // writes into obj_buf; built for `tm` and destroyed before it. LLVM
+  // supports running it on module after module (llc -compile-twice): the
+  // AsmPrinter finishes and resets its MC streamer and the machine module
+  // info its MCContext at the end of every run.
+  llvm::SmallVector<char, 0> obj_buf;
+  std::unique_ptr<llvm::raw_svector_ostream> obj_os;
+  std::unique_ptr<llvm::legacy::PassManager> obj_pm;
+  ~Backend() {
+    obj_pm.reset();
+    obj_os.reset();
+    tm.reset();
+  }
 };
 
 Backend &backend() {
@@ -96,6 +180,7 @@ void init_llvm() {
     LLVMInitializeRISCVAsmPrinter();
     LLVMInitializeRISCVAsmParser();  // inline asm (Xmtia .insn) is parsed when emitting
   });
+  apply_codegen_switches();
 }
 
 llvm::TargetMachine &target_machine(Backend &b, const TargetOptions &target) {
@@ -107,6 +192,8 @@ llvm::TargetMachine &target_machine(Backend &b, const TargetOptions &target) {
     topts.MCOptions.ABIName = "lp64d";
     llvm::CodeGenOpt::Level level =
         target.opt_level >= 2 ? llvm::CodeGenOpt::Default : llvm::CodeGenOpt::None;
+    b.obj_pm.reset();  // bound to the old target machine
+    b.obj_os.reset();
     b.tm.reset(t->createTargetMachine(target.triple, "generic-rv64", target.features, topts,
                                       llvm::Reloc::Static, llvm::CodeModel::Medium, level));
     if (!b.tm)
@@ -151,17 +238,15 @@ void optimize(llvm::Module &mod, llvm::TargetMachine &tm, const TargetOptions &t
                 "' (empty: tailored -O2, \"default\": LLVM's default pipeline)");
   // The LMUL the loop vectorizer works with is LLVM's global option
   // -riscv-v-register-bit-width-lmul; the emitter chose it per kernel.
-  static std::mutex option_mutex;
-  std::lock_guard<std::mutex> lock(option_mutex);
+  std::lock_guard<std::mutex> lock(option_mutex());
   unsigned lmul = 1;
   if (auto *c = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod.getModuleFlag(kLmulFlag)))
     lmul = static_cast<unsigned>(c->getZExtValue());
   if (lmul != 1 && lmul != 2 && lmul != 4 && lmul != 8)
     throw Error("codegen: module flag " + std::string(kLmulFlag) + " = " + std::to_string(lmul) +
                 " is not an LMUL of 1, 2, 4 or 8");
-  auto &options = llvm::cl::getRegisteredOptions();
-  if (auto it = options.find("riscv-v-register-bit-width-lmul"); it != options.end())
-    static_cast<llvm::cl::opt<unsigned> *>(it->second)->setValue(lmul);
+  static_cast<llvm::cl::opt<unsigned> &>(registered_option("riscv-v-register-bit-width-lmul"))
+      .setValue(lmul);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -202,6 +287,24 @@ void emit(llvm::Module &mod, llvm::TargetMachine &tm, llvm::CodeGenFileType type
   pm.run(mod);
 }
 
+// The object path with the thread's reused pass manager (about 1 ms of pass
+// construction saved per compile).
+void emit_object_reusing(Backend &b, llvm::Module &mod, llvm::TargetMachine &tm,
+                         llvm::SmallVectorImpl<char> &out) {
+  if (!b.obj_pm) {
+    b.obj_buf.clear();
+    b.obj_os = std::make_unique<llvm::raw_svector_ostream>(b.obj_buf);
+    auto pm = std::make_unique<llvm::legacy::PassManager>();
+    if (tm.addPassesToEmitFile(*pm, *b.obj_os, nullptr, llvm::CGFT_ObjectFile))
+      throw Error("codegen: the RISC-V target cannot emit an object file");
+    b.obj_pm = std::move(pm);
+  }
+  b.obj_buf.clear();
+  b.obj_pm->run(mod);
+  out.assign(b.obj_buf.begin(), b.obj_buf.end());
+  b.obj_buf.clear();
+}
+
 template <typename Out>
 Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeGenFileType type,
             LlvmTimes *times) {
@@ -214,7 +317,10 @@ Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeG
   optimize(*mod, tm, target);
   auto t2 = Clock::now();
   llvm::SmallString<0> out;
-  emit(*mod, tm, type, out);
+  if (type == llvm::CGFT_ObjectFile && g_reuse_codegen_pm.load())
+    emit_object_reusing(b, *mod, tm, out);
+  else
+    emit(*mod, tm, type, out);
   if (times) {
     times->parse_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     times->opt_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
@@ -224,6 +330,29 @@ Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeG
 }
 
 }  // namespace
+
+std::vector<LlvmSwitch> llvm_codegen_switches() {
+  std::vector<LlvmSwitch> out;
+  for (const CodegenSwitch &sw : kCodegenSwitches) out.push_back({sw.name, sw.value});
+  return out;
+}
+
+void set_llvm_switches(const std::vector<LlvmSwitch> &switches) {
+  init_llvm();
+  std::lock_guard<std::mutex> lock(option_mutex());
+  set_switches_locked(switches);
+}
+
+bool llvm_switch_value(const std::string &name) {
+  init_llvm();
+  std::lock_guard<std::mutex> lock(option_mutex());
+  const llvm::cl::Option &o = registered_option(name);
+  if (o.getValueExpectedFlag() != llvm::cl::ValueOptional)
+    throw Error("codegen: LLVM option -" + name + " is not a boolean switch");
+  return switch_value(o);
+}
+
+void set_llvm_codegen_pm_reuse(bool reuse) { g_reuse_codegen_pm.store(reuse); }
 
 std::string llvm_ir_to_asm(const std::string &llvm_ir, const TargetOptions &target,
                            LlvmTimes *times) {

@@ -1,0 +1,135 @@
+//===- codegen_llvm_options_test.cpp - the backend's LLVM switches and pass-manager reuse ===//
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "opforge/compiler/codegen.h"
+#include "opforge/compiler/llvm_options.h"
+#include "opforge/support/error.h"
+
+namespace opforge::compiler {
+namespace {
+
+std::string kernels() { return std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/"; }
+
+struct Case {
+  const char *file, *kernel, *signature;
+  std::vector<std::string> constexprs;
+};
+
+// Element loops with DMA (vector_add), a reduction with SFU inline asm
+// (softmax), a persistent row loop with prefetch (layer_norm), DPE tiles
+// (bf16 matmul).
+const std::vector<Case> kCases = {
+    {"vector_add.py",
+     "",
+     "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+     {"BLOCK_SIZE=1024"}},
+    {"fused_softmax.py",
+     "",
+     "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,"
+     "n_cols=i32",
+     {"BLOCK_SIZE=1024"}},
+    {"layer_norm.py",
+     "_layer_norm_fwd_rows",
+     "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,M=i32,N=i32,eps=fp32",
+     {"BLOCK_SIZE=1024"}},
+    {"matmul.py",
+     "",
+     "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
+     "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
+     {"BLOCK_SIZE_M=64", "BLOCK_SIZE_N=64", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"}},
+};
+
+std::string llir(const Case &c) {
+  register_codegen_stages();
+  CompileOptions o;
+  o.kernel = c.kernel;
+  o.knobs = Knobs{};
+  add_signature(o.spec, c.signature);
+  for (auto &ce : c.constexprs) add_constexpr(o.spec, ce);
+  CompileState s = compile_file(kernels() + c.file, o, "opt");
+  return emit_llvm_ir(plan_kernel(*s.opt->find(s.kernel), o.target));
+}
+
+std::string error_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<LlvmSwitch> negated(std::vector<LlvmSwitch> switches) {
+  for (LlvmSwitch &sw : switches) sw.value = !sw.value;
+  return switches;
+}
+
+TEST(LlvmOptions, CodegenSwitchesAreInEffectOnceLlvmHasStarted) {
+  llvm_warm_up();
+  std::vector<LlvmSwitch> switches = llvm_codegen_switches();
+  ASSERT_FALSE(switches.empty());
+  for (const LlvmSwitch &sw : switches) {
+    SCOPED_TRACE(sw.name);
+    EXPECT_EQ(llvm_switch_value(sw.name), sw.value);
+  }
+  // A switch the backend leaves alone reads back LLVM's default.
+  EXPECT_FALSE(llvm_switch_value("disable-lsr"));
+}
+
+TEST(LlvmOptions, AnOptionLlvmDoesNotHaveIsAnErrorNamingIt) {
+  std::string e = error_of([] { set_llvm_switches({{"opforge-no-such-switch", true}}); });
+  EXPECT_NE(e.find("-opforge-no-such-switch"), std::string::npos) << e;
+  e = error_of([] { llvm_switch_value("opforge-no-such-switch"); });
+  EXPECT_NE(e.find("-opforge-no-such-switch"), std::string::npos) << e;
+}
+
+TEST(LlvmOptions, ANonBooleanOptionIsAnErrorNamingIt) {
+  std::string e = error_of([] { set_llvm_switches({{"riscv-v-register-bit-width-lmul", true}}); });
+  EXPECT_NE(e.find("-riscv-v-register-bit-width-lmul"), std::string::npos) << e;
+  EXPECT_NE(e.find("not a boolean"), std::string::npos) << e;
+}
+
+TEST(LlvmOptions, SwitchesLeaveTheObjectsByteIdentical) {
+  TargetOptions t;
+  std::vector<std::vector<uint8_t>> with, without;
+  std::vector<std::string> irs;
+  for (const Case &c : kCases) irs.push_back(llir(c));
+  for (const std::string &ir : irs) with.push_back(llvm_ir_to_object(ir, t));
+  set_llvm_switches(negated(llvm_codegen_switches()));
+  EXPECT_FALSE(llvm_switch_value(llvm_codegen_switches().front().name) ==
+               llvm_codegen_switches().front().value);
+  for (const std::string &ir : irs) without.push_back(llvm_ir_to_object(ir, t));
+  set_llvm_switches(llvm_codegen_switches());
+  for (size_t i = 0; i < kCases.size(); ++i) {
+    SCOPED_TRACE(kCases[i].file);
+    ASSERT_GT(with[i].size(), 64u);
+    EXPECT_TRUE(with[i] == without[i]) << with[i].size() << " vs " << without[i].size() << " bytes";
+  }
+}
+
+TEST(LlvmOptions, ReusedPassManagerGivesTheSameObjectsAsOneBuiltPerCompile) {
+  TargetOptions t;
+  std::vector<std::string> irs;
+  for (const Case &c : kCases) irs.push_back(llir(c));
+  // Each kernel twice, interleaved with the others, through the reused
+  // pass manager; then through one built per compile.
+  std::vector<std::vector<uint8_t>> reused, fresh;
+  for (int round = 0; round < 2; ++round)
+    for (const std::string &ir : irs) reused.push_back(llvm_ir_to_object(ir, t));
+  set_llvm_codegen_pm_reuse(false);
+  for (const std::string &ir : irs) fresh.push_back(llvm_ir_to_object(ir, t));
+  set_llvm_codegen_pm_reuse(true);
+  for (size_t i = 0; i < kCases.size(); ++i) {
+    SCOPED_TRACE(kCases[i].file);
+    ASSERT_GT(fresh[i].size(), 64u);
+    EXPECT_TRUE(reused[i] == fresh[i]);
+    EXPECT_TRUE(reused[i + kCases.size()] == fresh[i]);
+  }
+}
+
+}  // namespace
+}  // namespace opforge::compiler
