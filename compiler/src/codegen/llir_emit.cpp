@@ -12,8 +12,10 @@
 // tables.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <limits>
 
 #include "llir_emitter.h"
 #include "opforge/support/dtype.h"
@@ -351,9 +353,19 @@ std::string Emitter::carried_elem(const Value *v, const Carried &c, const Idx &i
   return emit("getelementptr i8, ptr " + c.elem0 + ", i64 " + d);
 }
 
+// Values of one strip live together: each from its definition (the order
+// of its SSA number) to its last use by another value of the strip, or to
+// the end of the strip when nothing in it reads it (it is stored, or read
+// by a combine region). A chain like ((x - m) * r) * w + b keeps two at a
+// time, not five.
 int Emitter::live_vectors_since(
     const std::map<std::pair<const Value *, std::string>, std::string> &before) const {
-  int n = 0;
+  struct Entry {
+    const Value *v;
+    const std::string *idx;  // the element read (values of two halves are apart)
+    long first, last;
+  };
+  std::vector<Entry> es;
   for (auto &[key, x] : memo_) {
     if (before.count(key)) continue;
     const Value *v = key.first;
@@ -361,9 +373,29 @@ int Emitter::live_vectors_since(
     if (v->def && (v->def->kind == OpKind::Splat || v->def->kind == OpKind::Constant ||
                    v->def->kind == OpKind::Broadcast || v->def->kind == OpKind::ExpandDims))
       continue;  // scalar operands (.vx/.vf) or forwarded
-    ++n;
+    long at = x.rfind("%t", 0) == 0 ? std::stol(x.substr(2)) : -1;  // -1: live throughout
+    es.push_back({v, &key.second, at, at});
   }
-  return n;
+  const long end = std::numeric_limits<long>::max();
+  for (auto &e : es) {
+    bool used = false;
+    for (auto &u : es)
+      if (*u.idx == *e.idx && u.v->def &&
+          std::find(u.v->def->operands.begin(), u.v->def->operands.end(), e.v) !=
+              u.v->def->operands.end()) {
+        used = true;
+        e.last = std::max(e.last, u.first < 0 ? end : u.first);
+      }
+    if (!used || e.first < 0) e.last = end;
+  }
+  int most = 0;
+  for (auto &at : es) {
+    int live = 0;
+    for (auto &e : es)
+      if (e.first <= at.first && at.first <= e.last) ++live;
+    most = std::max(most, live);
+  }
+  return most;
 }
 
 }  // namespace llir
