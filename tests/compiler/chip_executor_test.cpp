@@ -189,8 +189,11 @@ TEST(ChipExecutor, GnuAsAssemblesTheAsmDumpToTheBytesOfTheBinarysText) {
     std::string line;
     std::smatch m;
     while (std::getline(rel, line))
-      if (std::regex_search(line, m, std::regex("^([0-9a-f]+) +R_RISCV_")))
-        relocated.insert(std::stoull(m[1].str(), nullptr, 16) & ~uint64_t(3));
+      if (std::regex_search(line, m, std::regex("^([0-9a-f]+) +R_RISCV_(CALL)?"))) {
+        uint64_t at = std::stoull(m[1].str(), nullptr, 16) & ~uint64_t(3);
+        relocated.insert(at);
+        if (m[2].matched) relocated.insert(at + 4);  // a call's auipc + jalr pair
+      }
     model::KernelImage image = model::read_elf(bin.elf, bin.kernel);
     const std::vector<uint8_t> *ours = nullptr;
     for (const auto &seg : image.segments)

@@ -89,26 +89,79 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
                            ", " + col0) +
                       ", " + eb));
   }
-  std::string row_bytes = rect ? emit("mul i64 " + cols + ", " + eb) : pitch;
-  auto contiguous = [&] {
-    if (to_local)
-      dma_issue(gbase, lbase, row_bytes, rows, g.row_stride, pitch, tag);
-    else
-      dma_issue(lbase, gbase, row_bytes, rows, pitch, g.row_stride, tag);
-  };
-  auto per_row = [&] {
-    // Element-sized rows along the strided column dimension, one DMA per row.
-    loop(0, rows, [&](const std::string &i) {
-      std::string gaddr = emit("add i64 " + gbase + ", " + emit("mul i64 " + i + ", " + g.row_stride));
-      std::string laddr = emit("add i64 " + lbase + ", " + emit("mul i64 " + i + ", " + pitch));
-      if (to_local)
-        dma_issue(gaddr, laddr, eb, cols, g.col_stride, eb, tag);
-      else
-        dma_issue(laddr, gaddr, eb, cols, eb, g.col_stride, tag);
-    });
-  };
-  if (g.cols == 1) return contiguous();
-  branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
+  // One call of the module's DMA routine (dma_routine()): the contiguous
+  // and the element-row forms live there once, not at every transfer.
+  dma_routine_used_ = true;
+  const std::string contiguous_only = g.cols == 1 ? "true" : "false";
+  line("call void @__opforge_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
+       g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
+       ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i1 " + contiguous_only +
+       ", i64 " + tag + ")");
+}
+
+// The DMA routine every block transfer calls: `rows` x `cols` elements of
+// `eb` bytes between global memory (base `g`, byte strides `rs` between rows
+// and `cs` between columns) and a local buffer (base `l`, `pitch` bytes per
+// row), with tag `tag`. Rows of contiguous elements (cs == eb, or one
+// column) are one 2-D transfer; otherwise one transfer per row with
+// element-sized rows along the strided dimension. Not inlined: a kernel with
+// several transfers (a K loop's prologue and next-iteration loads, edge
+// tiles) compiles this once.
+std::string Emitter::dma_routine() const {
+  const std::string issue = dma_issue_asm();
+  return R"(define internal void @__opforge_dma_tile(i64 %g, i64 %rs, i64 %cs, i64 %l, i64 %rows, i64 %cols, i64 %pitch, i64 %eb, i1 %to_local, i1 %one_col, i64 %tag) noinline nounwind "no-builtins" {
+entry:
+  %desc = alloca i64, i64 6, align 16
+  %d1 = getelementptr i64, ptr %desc, i64 1
+  %d2 = getelementptr i64, ptr %desc, i64 2
+  %d3 = getelementptr i64, ptr %desc, i64 3
+  %d4 = getelementptr i64, ptr %desc, i64 4
+  %d5 = getelementptr i64, ptr %desc, i64 5
+  %unit = icmp eq i64 %cs, %eb
+  %whole_rows = or i1 %unit, %one_col
+  br i1 %whole_rows, label %contiguous, label %per_row
+contiguous:
+  %row_bytes = mul i64 %cols, %eb
+  %src = select i1 %to_local, i64 %g, i64 %l
+  %dst = select i1 %to_local, i64 %l, i64 %g
+  %src_stride = select i1 %to_local, i64 %rs, i64 %pitch
+  %dst_stride = select i1 %to_local, i64 %pitch, i64 %rs
+  store i64 %src, ptr %desc
+  store i64 %dst, ptr %d1
+  store i64 %row_bytes, ptr %d2
+  store i64 %rows, ptr %d3
+  store i64 %src_stride, ptr %d4
+  store i64 %dst_stride, ptr %d5
+  call void asm sideeffect ")" + issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
+  ret void
+per_row:
+  %e_src_stride = select i1 %to_local, i64 %cs, i64 %eb
+  %e_dst_stride = select i1 %to_local, i64 %eb, i64 %cs
+  br label %head
+head:
+  %i = phi i64 [ 0, %per_row ], [ %next, %body ]
+  %more = icmp slt i64 %i, %rows
+  br i1 %more, label %body, label %done
+body:
+  %goff = mul i64 %i, %rs
+  %ga = add i64 %g, %goff
+  %loff = mul i64 %i, %pitch
+  %la = add i64 %l, %loff
+  %e_src = select i1 %to_local, i64 %ga, i64 %la
+  %e_dst = select i1 %to_local, i64 %la, i64 %ga
+  store i64 %e_src, ptr %desc
+  store i64 %e_dst, ptr %d1
+  store i64 %eb, ptr %d2
+  store i64 %cols, ptr %d3
+  store i64 %e_src_stride, ptr %d4
+  store i64 %e_dst_stride, ptr %d5
+  call void asm sideeffect ")" + issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
+  %next = add i64 %i, 1
+  br label %head
+done:
+  ret void
+}
+)";
 }
 
 std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {

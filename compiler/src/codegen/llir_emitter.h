@@ -256,6 +256,8 @@ class Emitter {
   // with `rect`, only its sub-rectangle of the block (nothing when empty).
   void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
                  const std::string &tag, const Rect *rect = nullptr);
+  std::string dma_routine() const;  // the definition of @__opforge_dma_tile
+  bool dma_routine_used_ = false;
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);

@@ -1,5 +1,6 @@
 """Masked tiles whose masks select a rectangle (two-sided, reversed, strided, 2-D
 windows, wrapping offsets) and one whose mask does not (a triangle)."""
+import torch
 import triton
 import triton.language as tl
 
@@ -62,3 +63,14 @@ def lower_triangle(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     keep = (r[None, :] <= r[:, None]) & (r[:, None] < n) & (r[None, :] < n)
     x = tl.load(x_ptr + r[:, None] * BLOCK + r[None, :], mask=keep, other=0.0)
     tl.store(y_ptr + r[:, None] * BLOCK + r[None, :], x)
+
+
+def window_copy_default(x, lo, hi, other):
+    # 2 * x inside [lo, hi), 2 * other outside.
+    x = x.contiguous()
+    y = torch.empty_like(x)
+    n = x.numel()
+    if n == 0:
+        return y
+    window_copy[(triton.cdiv(n, 64), )](x, y, n, lo, hi, other, BLOCK=64)
+    return y
