@@ -150,7 +150,8 @@ TEST(ChipExecutor, GnuAsAssemblesTheAsmDumpToTheBytesOfTheBinarysText) {
     std::vector<std::string> constexprs;
   };
   const std::vector<Case> cases = {
-      {"vector_add.py", "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+      {"vector_add.py",
+       "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
        {"BLOCK_SIZE=1024"}},
       {"layer_norm.py",
        "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32",
@@ -174,13 +175,13 @@ TEST(ChipExecutor, GnuAsAssemblesTheAsmDumpToTheBytesOfTheBinarysText) {
                               .c_str()),
               0)
         << std::ifstream(dir + "/as.log").rdbuf();
-    ASSERT_EQ(std::system((tools + "objcopy -O binary --only-section=.text " + dir + "/k.o " +
-                           dir + "/k.text")
+    ASSERT_EQ(std::system((tools + "objcopy -O binary --only-section=.text " + dir + "/k.o " + dir +
+                           "/k.text")
                               .c_str()),
               0);
-    ASSERT_EQ(std::system((tools + "objdump -r -j .text " + dir + "/k.o > " + dir + "/k.rel")
-                              .c_str()),
-              0);
+    ASSERT_EQ(
+        std::system((tools + "objdump -r -j .text " + dir + "/k.o > " + dir + "/k.rel").c_str()),
+        0);
     std::ifstream text_in(dir + "/k.text", std::ios::binary);
     std::vector<uint8_t> gnu((std::istreambuf_iterator<char>(text_in)),
                              std::istreambuf_iterator<char>());

@@ -20,7 +20,7 @@ namespace opforge::compiler::testing {
 namespace {
 
 std::string ty(DType d) {
-  return d == DType::BFloat16 ? "bf16"
+  return d == DType::BFloat16  ? "bf16"
          : d == DType::Float16 ? "fp16"
          : d == DType::Int8    ? "i8"
          : d == DType::Int32   ? "i32"
@@ -33,15 +33,20 @@ DiffCase window_copy(DType d, int64_t n, int64_t lo, int64_t hi, double other) {
   c.kernel = "window_copy";
   c.signature = "x_ptr=*" + ty(d) + ",y_ptr=*" + ty(d) + ",n=i32,lo=i32,hi=i32,other=fp32";
   c.constexprs = {"BLOCK=64"};
-  c.args = {KArg::tensor(random_tensor(d, {n}, 5)), KArg::tensor(HostTensor(d, {n})),
-            KArg::integer(n), KArg::integer(lo), KArg::integer(hi), KArg::floating(other)};
+  c.args = {KArg::tensor(random_tensor(d, {n}, 5)),
+            KArg::tensor(HostTensor(d, {n})),
+            KArg::integer(n),
+            KArg::integer(lo),
+            KArg::integer(hi),
+            KArg::floating(other)};
   c.grid.x = (n + 63) / 64;
   return c;
 }
 
 TEST(ChipRectMask, TwoSidedWindowsAreExact) {
   // Windows inside one tile, across tiles, empty, whole, and negative bounds.
-  const int64_t windows[][2] = {{5, 40}, {30, 170}, {64, 128}, {90, 90}, {-7, 200}, {0, 200}, {150, 10}};
+  const int64_t windows[][2] = {{5, 40},   {30, 170}, {64, 128}, {90, 90},
+                                {-7, 200}, {0, 200},  {150, 10}};
   for (auto &w : windows) {
     SCOPED_TRACE("window [" + std::to_string(w[0]) + ", " + std::to_string(w[1]) + ")");
     expect_close(window_copy(DType::Float32, 200, w[0], w[1], -2.5), 0, 0);
@@ -164,8 +169,8 @@ std::string llir_of(const std::string &kernel, const std::string &signature,
 }
 
 TEST(ChipRectMask, RectangleMasksEmitAClampedDmaAndAColdElementPath) {
-  std::string rect = llir_of("window_copy", "x_ptr=*fp32,y_ptr=*fp32,n=i32,lo=i32,hi=i32,other=fp32",
-                             {"BLOCK=64"});
+  std::string rect = llir_of(
+      "window_copy", "x_ptr=*fp32,y_ptr=*fp32,n=i32,lo=i32,hi=i32,other=fp32", {"BLOCK=64"});
   EXPECT_NE(rect.find("llvm.vp.store"), std::string::npos) << "the fill of `other`";
   EXPECT_NE(rect.find("llvm.loop.vectorize.enable\", i1 false"), std::string::npos)
       << "the wrap fallback is not vectorized";

@@ -10,13 +10,18 @@
 // waited for (tag 1) just before the first code that reads buffers, so
 // several loads are in flight together.
 //
-// Masks: when every element of the mask holds the DMA runs; otherwise (a
-// partial tile) an element loop copies the active elements and writes
-// `other` into the rest, so masked-off addresses are never touched. A store
-// (plan.dma_stores) converts the block into a buffer, then DMAs it out (tag
-// 2) or, under a partial mask, copies the active elements one by one. Before
-// a store's buffer is refilled inside a loop the previous transfer is waited
-// for; the PE drains outstanding DMAs before it takes the next program.
+// Masks: a mask that selects a rectangle of the block (an `&` of one-axis
+// index compares against bounds, llir_rect.cpp) moves only that rectangle:
+// one clamped DMA, after an RVV fill of `other` when the tile is partial.
+// Other masks: when every element holds the DMA runs; otherwise an element
+// loop copies the active elements and writes `other` into the rest. Either
+// way masked-off addresses are never touched. A store (plan.dma_stores)
+// converts the block into a buffer, then DMAs it out (tag 2): the whole
+// block, its rectangle, or under another partial mask the active elements
+// one by one. Every transfer calls one routine of the module
+// (@__opforge_dma_tile, dma_routine()). Before a store's buffer is refilled
+// inside a loop the previous transfer is waited for; the PE drains
+// outstanding DMAs before it takes the next program.
 //
 //===----------------------------------------------------------------------===//
 #include "llir_emitter.h"
@@ -132,7 +137,8 @@ contiguous:
   store i64 %rows, ptr %d3
   store i64 %src_stride, ptr %d4
   store i64 %dst_stride, ptr %d5
-  call void asm sideeffect ")" + issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
+  call void asm sideeffect ")" +
+         issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
   ret void
 per_row:
   %e_src_stride = select i1 %to_local, i64 %cs, i64 %eb
@@ -155,7 +161,8 @@ body:
   store i64 %cols, ptr %d3
   store i64 %e_src_stride, ptr %d4
   store i64 %e_dst_stride, ptr %d5
-  call void asm sideeffect ")" + issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
+  call void asm sideeffect ")" +
+         issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
   %next = add i64 %i, 1
   br label %head
 done:
@@ -321,8 +328,8 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
         }
       });
       when_is(rect->nonempty, true, [&] {
-        dma_block(g, raw, memory_elem_bytes(e), true,
-                  tag.empty() ? std::to_string(kLoadTag) : tag, &*rect);
+        dma_block(g, raw, memory_elem_bytes(e), true, tag.empty() ? std::to_string(kLoadTag) : tag,
+                  &*rect);
       });
     };
     if (rect->ok == "true") return clamped();

@@ -143,7 +143,8 @@ bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
   }
 }
 
-std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask, const std::vector<int64_t> &shape) {
+std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
+                                              const std::vector<int64_t> &shape) {
   const size_t rank = shape.size();
   if (rank == 0 || rank > 2 || !mask->type.is_block() || mask->type.shape != shape)
     return std::nullopt;
@@ -218,8 +219,10 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask, const std::vect
     std::string x0 = sext(elem(a, zero)), xl = sext(elem(a, last));
     std::string bound = sext(elem(b, zero));
     std::string s = ks ? std::to_string(*ks) : i64("sub", sext(elem(a, unit)), x0);
-    std::string expect_last =
-        ks && *ks == 0 ? x0 : i64("add", x0, ks ? std::to_string(*ks * (n - 1)) : i64("mul", s, std::to_string(n - 1)));
+    std::string expect_last = ks && *ks == 0 ? x0
+                                             : i64("add", x0,
+                                                   ks ? std::to_string(*ks * (n - 1))
+                                                      : i64("mul", s, std::to_string(n - 1)));
     std::string linear = emit("icmp eq i64 " + xl + ", " + expect_last);
     ok = ok == "true" ? linear : emit("and i1 " + ok + ", " + linear);
     // x(i) = x0 + i s. `x <= U` (slt, sle) or `x >= L` (sgt, sge).
@@ -228,7 +231,9 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask, const std::vect
                         : pred == "sgt" ? i64("add", bound, "1")
                                         : bound;
     // s == 0: the compare at element 0 decides for the whole axis.
-    auto flat_hi = [&] { return sel(emit("icmp " + pred + " i64 " + x0 + ", " + bound), n_s, "0"); };
+    auto flat_hi = [&] {
+      return sel(emit("icmp " + pred + " i64 " + x0 + ", " + bound), n_s, "0");
+    };
     // x0 + i s <= U: s > 0 gives i <= q, s < 0 gives i >= -q, q = floor((U - x0) / |s|).
     // x0 + i s >= L: s > 0 gives i >= -q, s < 0 gives i <= q, q = floor((x0 - L) / |s|).
     auto quotient = [&](const std::string &mag) {
@@ -315,8 +320,8 @@ void Emitter::rvv_fill(const std::string &buf, Elem e, int64_t count, const std:
   line("br i1 " + emit("icmp slt i64 " + k + ", " + total) + ", label %" + body + ", label %" +
        exit);
   start(body);
-  std::string vl = emit("call i64 @llvm.riscv.vsetvli.i64(i64 " + emit("sub i64 " + total + ", " + k) +
-                        ", i64 " + sew + ", i64 3)");
+  std::string vl = emit("call i64 @llvm.riscv.vsetvli.i64(i64 " +
+                        emit("sub i64 " + total + ", " + k) + ", i64 " + sew + ", i64 3)");
   line("call void @" + store + "(" + vt + " " + splat + ", ptr " +
        emit("getelementptr " + it + ", ptr " + buf + ", i64 " + k) + ", " + all + ", i32 " +
        emit("trunc i64 " + vl + " to i32") + ")");
