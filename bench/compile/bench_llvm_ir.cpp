@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
   try {
     if (!switches) {
       std::vector<LlvmSwitch> defaults = llvm_codegen_switches();
-      for (LlvmSwitch &sw : defaults) sw.value = !sw.value;
+      for (LlvmSwitch &sw : defaults) sw.value = sw.default_value;
       set_llvm_switches(defaults);
     }
     set_llvm_codegen_pm_reuse(reuse);

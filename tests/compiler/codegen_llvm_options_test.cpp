@@ -63,8 +63,8 @@ std::string error_of(const std::function<void()> &f) {
   return "";
 }
 
-std::vector<LlvmSwitch> negated(std::vector<LlvmSwitch> switches) {
-  for (LlvmSwitch &sw : switches) sw.value = !sw.value;
+std::vector<LlvmSwitch> llvm_defaults(std::vector<LlvmSwitch> switches) {
+  for (LlvmSwitch &sw : switches) sw.value = sw.default_value;
   return switches;
 }
 
@@ -74,23 +74,30 @@ TEST(LlvmOptions, CodegenSwitchesAreInEffectOnceLlvmHasStarted) {
   ASSERT_FALSE(switches.empty());
   for (const LlvmSwitch &sw : switches) {
     SCOPED_TRACE(sw.name);
+    EXPECT_NE(sw.value, sw.default_value);
     EXPECT_EQ(llvm_switch_value(sw.name), sw.value);
   }
-  // A switch the backend leaves alone reads back LLVM's default.
-  EXPECT_FALSE(llvm_switch_value("disable-lsr"));
+  // Switches the backend leaves alone read back LLVM's defaults.
+  EXPECT_EQ(llvm_switch_value("disable-lsr"), "false");
+  EXPECT_EQ(llvm_switch_value("riscv-v-fixed-length-vector-lmul-max"), "8");
 }
 
 TEST(LlvmOptions, AnOptionLlvmDoesNotHaveIsAnErrorNamingIt) {
-  std::string e = error_of([] { set_llvm_switches({{"opforge-no-such-switch", true}}); });
+  std::string e = error_of([] {
+    set_llvm_switches({{"opforge-no-such-switch", "true", "false"}});
+  });
   EXPECT_NE(e.find("-opforge-no-such-switch"), std::string::npos) << e;
   e = error_of([] { llvm_switch_value("opforge-no-such-switch"); });
   EXPECT_NE(e.find("-opforge-no-such-switch"), std::string::npos) << e;
 }
 
-TEST(LlvmOptions, ANonBooleanOptionIsAnErrorNamingIt) {
-  std::string e = error_of([] { set_llvm_switches({{"riscv-v-register-bit-width-lmul", true}}); });
-  EXPECT_NE(e.find("-riscv-v-register-bit-width-lmul"), std::string::npos) << e;
-  EXPECT_NE(e.find("not a boolean"), std::string::npos) << e;
+TEST(LlvmOptions, AValueTheOptionDoesNotTakeIsAnErrorNamingIt) {
+  std::string e = error_of([] { set_llvm_switches({{"instcombine-max-iterations", "many", ""}}); });
+  EXPECT_NE(e.find("-instcombine-max-iterations"), std::string::npos) << e;
+  EXPECT_NE(e.find("'many'"), std::string::npos) << e;
+  e = error_of([] { set_llvm_switches({{"disable-lsr", "perhaps", ""}}); });
+  EXPECT_NE(e.find("-disable-lsr"), std::string::npos) << e;
+  EXPECT_EQ(llvm_switch_value("disable-lsr"), "false");
 }
 
 TEST(LlvmOptions, SwitchesLeaveTheObjectsByteIdentical) {
@@ -99,9 +106,9 @@ TEST(LlvmOptions, SwitchesLeaveTheObjectsByteIdentical) {
   std::vector<std::string> irs;
   for (const Case &c : kCases) irs.push_back(llir(c));
   for (const std::string &ir : irs) with.push_back(llvm_ir_to_object(ir, t));
-  set_llvm_switches(negated(llvm_codegen_switches()));
-  EXPECT_FALSE(llvm_switch_value(llvm_codegen_switches().front().name) ==
-               llvm_codegen_switches().front().value);
+  set_llvm_switches(llvm_defaults(llvm_codegen_switches()));
+  for (const LlvmSwitch &sw : llvm_codegen_switches())
+    EXPECT_EQ(llvm_switch_value(sw.name), sw.default_value);
   for (const std::string &ir : irs) without.push_back(llvm_ir_to_object(ir, t));
   set_llvm_switches(llvm_codegen_switches());
   for (size_t i = 0; i < kCases.size(); ++i) {

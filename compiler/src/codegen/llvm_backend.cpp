@@ -12,8 +12,8 @@
 // that leave our kernels' code unchanged (module-level and call-graph passes
 // for the one function without calls, attribute inference, coroutine and
 // OpenMP passes, ...). TargetOptions::opt_pipeline = "default" runs LLVM's own
-// default<O2> instead, for comparisons. The code generator runs with
-// kCodegenSwitches (passes that leave our kernels' code unchanged, switched
+// default<O2> instead, for comparisons. Both LLVM pipelines run with
+// kCodegenSwitches (work that leaves our kernels' code unchanged, switched
 // off through LLVM's option registry) and, for objects, one legacy pass
 // manager per thread and target machine, reused across compiles.
 //
@@ -79,25 +79,26 @@ constexpr const char *kTailoredO2 =
     "sink-common-insts>,sroa<preserve-cfg>,instcombine,require<opt-remark-emit>,"
     "loop-mssa(licm<allowspeculation>),instsimplify,div-rem-pairs),globaldce";
 
-// Code-generation switches (llc's -NAME=VALUE), set once per process before
-// the first compile. Each one removes a pass, or work inside one, whose
-// removal leaves the RISC-V code of every kernel byte-identical (checked on
-// the bench kernels, the test kernels and the distinct kernels the chip tests
-// compile, each in a fresh process: docs/compiler/compile_time.md). Switches
-// that change the code (-disable-lsr, -enable-misched=false, ...) were
-// measured and are not here: the simulated cycles got worse on some kernel.
+// LLVM switches (llc's -NAME=VALUE), set once per process before the first
+// compile. Each one removes a pass, or work inside one, whose removal leaves
+// the RISC-V code of every kernel byte-identical (checked on the bench
+// kernels, the test kernels and the distinct kernels the chip tests compile,
+// each in a fresh process: docs/compiler/compile_time.md). Switches that
+// change the code (-disable-lsr, -enable-misched=false, ...) were measured
+// and are not here: the simulated cycles got worse on some kernel. Neither is
+// -instcombine-max-iterations=1 (one InstCombine sweep per run, about a third
+// of InstCombine's time): it changes the code of 3 of 166 kernels.
 struct CodegenSwitch {
-  const char *name;
-  bool value;
+  const char *name, *value, *llvm_default;
 };
 constexpr CodegenSwitch kCodegenSwitches[] = {
-    {"disable-early-taildup", true},             // pre-RA tail duplication: nothing to do
-    {"disable-machine-dce", true},               // both dead-MI passes: ISel leaves none
-    {"disable-expand-reductions", true},         // RVV reductions are legal, none to expand
-    {"disable-partial-libcall-inlining", true},  // no sqrt/libm calls in kernels
-    {"disable-mergeicmps", true},                // no memcmp-like compare chains
-    {"disable-post-ra", true},                   // generic-rv64 has no post-RA scheduler
-    {"disable-adv-copy-opt", true},              // peephole's copy rewriting: no change
+    {"disable-early-taildup", "true", "false"},             // pre-RA tail duplication: no change
+    {"disable-machine-dce", "true", "false"},               // both dead-MI passes: ISel leaves none
+    {"disable-expand-reductions", "true", "false"},         // RVV reductions are legal
+    {"disable-partial-libcall-inlining", "true", "false"},  // no sqrt/libm calls in kernels
+    {"disable-mergeicmps", "true", "false"},                // no memcmp-like compare chains
+    {"disable-post-ra", "true", "false"},                   // generic-rv64: no post-RA scheduler
+    {"disable-adv-copy-opt", "true", "false"},              // peephole's copy rewriting: no change
 };
 
 // LLVM's global options (the switches and the vectorizer's LMUL) are set
@@ -115,23 +116,35 @@ llvm::cl::Option &registered_option(const std::string &name) {
   return *it->second;
 }
 
-// Boolean options are cl::opt<bool> (internal storage); one whose parser
-// takes no "true"/"false" is rejected by addOccurrence, and the value read
-// back must be the one set.
-bool switch_value(const llvm::cl::Option &o) {
-  return static_cast<const llvm::cl::opt<bool> &>(o).getValue();
+// Boolean options (cl::opt<bool>) take an optional value, unsigned ones
+// (cl::opt<unsigned>) a required one; both with internal storage. The value
+// read back after setting must be the one set.
+std::string switch_value(const std::string &name, const llvm::cl::Option &o) {
+  switch (o.getValueExpectedFlag()) {
+    case llvm::cl::ValueOptional:
+      return static_cast<const llvm::cl::opt<bool> &>(o).getValue() ? "true" : "false";
+    case llvm::cl::ValueRequired:
+      return std::to_string(static_cast<const llvm::cl::opt<unsigned> &>(o).getValue());
+    default:
+      throw Error("codegen: LLVM option -" + name + " is neither a boolean nor an unsigned option");
+  }
 }
 
 void set_switches_locked(const std::vector<LlvmSwitch> &switches) {
   for (const LlvmSwitch &sw : switches) {
     llvm::cl::Option &o = registered_option(sw.name);
-    if (o.getValueExpectedFlag() != llvm::cl::ValueOptional)
-      throw Error("codegen: LLVM option -" + sw.name + " is not a boolean switch");
-    const char *text = sw.value ? "true" : "false";
-    if (o.addOccurrence(0, sw.name, text))
-      throw Error("codegen: LLVM option -" + sw.name + " does not take the value " + text);
-    if (switch_value(o) != sw.value)
-      throw Error("codegen: LLVM option -" + sw.name + " did not take the value " + text);
+    // Checked here so that LLVM's own parser never reports (on stderr).
+    std::string now = switch_value(sw.name, o);
+    bool boolean = now == "true" || now == "false";
+    bool valid = boolean ? sw.value == "true" || sw.value == "false"
+                         : !sw.value.empty() && sw.value.size() <= 9 &&
+                               sw.value.find_first_not_of("0123456789") == std::string::npos;
+    if (!valid || o.addOccurrence(0, sw.name, sw.value))
+      throw Error("codegen: LLVM option -" + sw.name + " does not take the value '" + sw.value +
+                  "'");
+    if (switch_value(sw.name, o) != sw.value)
+      throw Error("codegen: LLVM option -" + sw.name + " did not take the value '" + sw.value +
+                  "'");
   }
 }
 
@@ -333,7 +346,8 @@ Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeG
 
 std::vector<LlvmSwitch> llvm_codegen_switches() {
   std::vector<LlvmSwitch> out;
-  for (const CodegenSwitch &sw : kCodegenSwitches) out.push_back({sw.name, sw.value});
+  for (const CodegenSwitch &sw : kCodegenSwitches)
+    out.push_back({sw.name, sw.value, sw.llvm_default});
   return out;
 }
 
@@ -343,13 +357,10 @@ void set_llvm_switches(const std::vector<LlvmSwitch> &switches) {
   set_switches_locked(switches);
 }
 
-bool llvm_switch_value(const std::string &name) {
+std::string llvm_switch_value(const std::string &name) {
   init_llvm();
   std::lock_guard<std::mutex> lock(option_mutex());
-  const llvm::cl::Option &o = registered_option(name);
-  if (o.getValueExpectedFlag() != llvm::cl::ValueOptional)
-    throw Error("codegen: LLVM option -" + name + " is not a boolean switch");
-  return switch_value(o);
+  return switch_value(name, registered_option(name));
 }
 
 void set_llvm_codegen_pm_reuse(bool reuse) { g_reuse_codegen_pm.store(reuse); }

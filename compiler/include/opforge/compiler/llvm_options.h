@@ -14,23 +14,28 @@
 
 namespace opforge::compiler {
 
+// A boolean or unsigned LLVM option as llc spells it, without the dash:
+// {"disable-machine-dce", "true", "false"}, {"instcombine-max-iterations",
+// "1", "1000"}.
 struct LlvmSwitch {
-  std::string name;  // as llc spells it, without the dash: "disable-machine-dce"
-  bool value = true;
+  std::string name;
+  std::string value;          // what the backend sets
+  std::string default_value;  // LLVM 16's own default
 };
 
-// The boolean switches every compile runs with (llvm_backend.cpp says why
-// each one is safe: docs/compiler/compile_time.md).
+// The switches every compile runs with (llvm_backend.cpp says why each one
+// is safe: docs/compiler/compile_time.md).
 std::vector<LlvmSwitch> llvm_codegen_switches();
 
-// Sets boolean LLVM options by name through each option's own parser. An
-// option LLVM does not have, or one that takes no boolean, is an Error naming
-// it (nothing is set silently wrong).
+// Sets LLVM options by name to `value` through each option's own parser. An
+// option LLVM does not have, one that is neither boolean nor unsigned, or a
+// value it does not take is an Error naming it (nothing is set silently).
 void set_llvm_switches(const std::vector<LlvmSwitch> &switches);
 
-// The current value of the boolean LLVM option `name` (after the backend's
-// start-up has set its switches); an Error when LLVM has no such option.
-bool llvm_switch_value(const std::string &name);
+// The current value ("true"/"false" or a number) of the boolean or unsigned
+// LLVM option `name` (after the backend's start-up has set its switches); an
+// Error when LLVM has no such option.
+std::string llvm_switch_value(const std::string &name);
 
 // Whether llvm_ir_to_object() reuses one legacy code-generation pass manager
 // per thread and target machine (the default) or builds one per compile (for
