@@ -74,7 +74,8 @@ DiffCase suffix_rows(int64_t rows, int64_t lo, int64_t n, uint32_t seed) {
   c.constexprs = {"BLOCK=64"};
   c.args = {KArg::tensor(random_tensor(DType::Float32, {rows * 64}, seed)),
             KArg::tensor(HostTensor(DType::Float32, {rows * 64})),
-            KArg::tensor(HostTensor(DType::Float32, {rows})), KArg::integer(lo), KArg::integer(n)};
+            KArg::tensor(HostTensor(DType::Float32, {rows * 2})), KArg::integer(lo),
+            KArg::integer(n)};
   c.grid.x = rows;
   return c;
 }

@@ -32,11 +32,12 @@ TEST(LowerRangeMasks, LayerNormWhereOfTheRowMaskIsFoldedInTheAllActiveVersion) {
   auto s = compile_file(kernels() + "layer_norm.py",
                         options("_layer_norm_fwd_rows", kLayerNormSig, {"BLOCK_SIZE=1024"}), "asm");
   std::string ir = dump_stage(s, "llir");
-  // tl.where(mask, x - mean, 0.) in the variance's element loop: once with
-  // the mask known true (a select on the constant), once general (a select
-  // on the compare of the column index) for rows with masked-off columns.
-  // (Level 0 of the tree sum reads it at k and k + 512: two selects a version.)
-  EXPECT_EQ(count(ir, "select i1 true, float"), 2u) << ir;
+  // tl.where(mask, x - mean, 0.) in the variance's level 0, which reads the
+  // mask at k and k + 512: regions where both reads hold (two selects on
+  // true), where the first holds and the second not, where neither does
+  // (selects on false), and the general loop (selects on the compare).
+  EXPECT_EQ(count(ir, "select i1 true, float"), 3u) << ir;
+  EXPECT_EQ(count(ir, "select i1 false, float"), 3u) << ir;
   EXPECT_GE(count(ir, "select i1 %"), 1u) << ir;
   // The all-active version reaches RISC-V as an unmasked strip: x - mean
   // with no vector compare of column indices in front of it.

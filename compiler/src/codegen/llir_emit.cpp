@@ -319,6 +319,10 @@ void Emitter::when(const std::string &cond, const std::function<void()> &body) {
 
 std::string Emitter::elem(const Value *v, const Idx &idx) {
   if (!known_true_.empty() && known_true_.count(v)) return "true";  // llir_masks.cpp
+  if (auto f = mask_facts_.find(v); f != mask_facts_.end())
+    return (idx.size() == 1 && idx[0] == f->second.own ? f->second.at_own : f->second.elsewhere)
+               ? "true"
+               : "false";
   std::string key;
   for (auto &i : idx) key += i + ",";
   auto mk = std::make_pair(v, key);

@@ -287,7 +287,17 @@ class Emitter {
                    const std::function<void(const Idx &)> &body);
   bool masks_at_own_index(const Value *v, std::set<const Value *> &seen,
                           std::vector<const Value *> &out) const;
-  std::string leading_true(const Value *mask);  // i64: how many leading elements hold
+  // i64: how many leading elements hold; i1: none holds after them (a prefix).
+  std::pair<std::string, std::string> leading_true(const Value *mask);
+  // A 1-D loop over [0, len) reading one prefix mask `m` at i (and i + shifts[1])
+  // as loops over regions where each read is a constant (llir_masks.cpp).
+  void prefix_regions(const Value *m, int64_t len, const std::vector<int64_t> &shifts,
+                      const std::function<void(const std::string &)> &body);
+  struct MaskFact {
+    std::string own;  // the loop's index: the read at it is `at_own`, any other `elsewhere`
+    bool at_own = true, elsewhere = true;
+  };
+  std::map<const Value *, MaskFact> mask_facts_;  // range masks constant in this region
   void loop_span(const std::string &lo, const std::string &hi,
                  const std::function<void(const std::string &)> &body);  // loop() from a value
   // if (cond) then_body() else else_body(); neither leaves a memo behind.
@@ -321,6 +331,8 @@ class Emitter {
   void row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, const std::string &ub,
                              const std::string &ity);
   void row_prefetched_load(const Operation &op);
+  // A ring slot's transfer: whole contiguous rows issued inline, else dma_fill.
+  void prefetch_fill(const Operation &op, const std::string &buf, const std::string &tag);
   std::pair<std::string, std::string> iteration_ahead(const RowPrefetch &pf, const std::string &iv,
                                                       const std::string &k);
   std::string apart_from_stores(const RowPrefetch &pf, const Operation &op, const std::string &t,

@@ -111,7 +111,7 @@ bool Emitter::masks_at_own_index(const Value *v, std::set<const Value *> &seen,
 // How many leading elements of range mask `m` (1-D) hold, as an i64: from
 // the affine side's element 0 and stride; 0 when the elements up to there do
 // not lie on that line (an index wrapped), so callers take the general path.
-std::string Emitter::leading_true(const Value *m) {
+std::pair<std::string, std::string> Emitter::leading_true(const Value *m) {
   static const std::map<std::string, std::string> swapped = {
       {"slt", "sgt"}, {"sle", "sge"}, {"sgt", "slt"}, {"sge", "sle"}};
   const Operation &cmp = *m->def;
@@ -147,7 +147,12 @@ std::string Emitter::leading_true(const Value *m) {
                           emit("sub i64 " + count + ", 1") + ", i64 0");
   std::string expect = emit("add i64 " + a0 + ", " + emit("mul i64 " + step + ", " + last));
   std::string linear = emit("icmp eq i64 " + wide(elem(a, {last})) + ", " + expect);
-  return emit("select i1 " + linear + ", i64 " + count + ", i64 0");
+  // Every element after the leading run fails too (a prefix mask) when the
+  // index moves toward failing (dir > 0) or stays (dir == 0), or none is left.
+  std::string prefix = emit("or i1 " + emit("icmp sge i64 " + dir + ", 0") + ", " +
+                            emit("icmp eq i64 " + count + ", " + n));
+  return {emit("select i1 " + linear + ", i64 " + count + ", i64 0"),
+          emit("and i1 " + linear + ", " + prefix)};
 }
 
 void Emitter::masked_loop(const std::vector<const Value *> &roots,
@@ -169,10 +174,14 @@ void Emitter::masked_loop(const std::vector<const Value *> &roots,
     }
   }
   if (!own_index || masks.empty()) return mask_versioned(roots, [&] { loop_nest(shape, body); });
+  auto one = [&](const std::string &i) { body(Idx{i}); };
+  std::set<const Value *> distinct(masks.begin(), masks.end());
+  if (distinct.size() == 1 && !shifts.empty() && shifts.size() <= 2 && shifts[0] == 0)
+    return prefix_regions(masks[0], shape[0], shifts, one);
   // Split at the first index where some mask, read at i + shift, fails.
   std::string split = std::to_string(shape[0]);
   for (auto *m : masks) {
-    std::string count = leading_true(m);
+    std::string count = leading_true(m).first;
     for (int64_t sh : shifts) {
       std::string q = emit("sub i64 " + count + ", " + std::to_string(sh));
       split = emit("select i1 " + emit("icmp slt i64 " + q + ", " + split) + ", i64 " + q +
@@ -180,12 +189,59 @@ void Emitter::masked_loop(const std::vector<const Value *> &roots,
     }
   }
   split = emit("select i1 " + emit("icmp sgt i64 " + split + ", 0") + ", i64 " + split + ", i64 0");
-  auto one = [&](const std::string &i) { body(Idx{i}); };
   auto saved = known_true_;
   known_true_.insert(masks.begin(), masks.end());
   loop_span("0", split, one);
   known_true_ = saved;
   loop_span(split, std::to_string(shape[0]), one);
+}
+
+// One prefix mask read at i and, with two shifts, at i + keep: the loop in
+// regions where each read has one value. With count c leading elements
+// true: [0, c - keep) both reads true, [c - keep, c) the own read true and
+// the other false, [c, len) both false (one shift: [0, c) true, [c, len)
+// false). Masks that are not prefixes (true again after a false element, an
+// index that wraps) run the general loop from c - keep on; it does not
+// count toward the LMUL (the regions are the loops that run).
+void Emitter::prefix_regions(const Value *m, int64_t len, const std::vector<int64_t> &shifts,
+                             const std::function<void(const std::string &)> &body) {
+  auto [count, prefix] = leading_true(m);
+  const std::string n = std::to_string(len);
+  auto clamp = [&](const std::string &x) {
+    std::string lo =
+        emit("select i1 " + emit("icmp sgt i64 " + x + ", 0") + ", i64 " + x + ", i64 0");
+    return emit("select i1 " + emit("icmp slt i64 " + lo + ", " + n) + ", i64 " + lo + ", i64 " +
+                n);
+  };
+  auto min = [&](const std::string &a, const std::string &b) {
+    return emit("select i1 " + emit("icmp slt i64 " + a + ", " + b) + ", i64 " + a + ", i64 " + b);
+  };
+  // Boundaries in ascending order: c - keep (two shifts), then c.
+  std::vector<std::string> bound;
+  if (shifts.size() == 2)
+    bound.push_back(clamp(emit("sub i64 " + count + ", " + std::to_string(shifts[1]))));
+  bound.push_back(clamp(count));
+  std::string general = emit("select i1 " + prefix + ", i64 " + n + ", i64 " + bound[0]);
+  auto saved = mask_facts_;
+  std::string lo = "0";
+  for (size_t r = 0; r <= bound.size(); ++r) {
+    std::string hi = min(r < bound.size() ? bound[r] : n, general);
+    if (r > 0) lo = min(bound[r - 1], general);
+    // Region r: the own read (boundary c, the last) holds before it, the
+    // other read (boundary c - keep, the first of two) before that.
+    MaskFact f;
+    f.at_own = r < bound.size();
+    f.elsewhere = shifts.size() == 2 ? r == 0 : f.at_own;
+    loop_span(lo, hi, [&](const std::string &i) {
+      f.own = i;
+      mask_facts_[m] = f;
+      body(i);
+      mask_facts_ = saved;
+    });
+  }
+  const int counted = max_live_vectors_;
+  loop_span(general, n, body);
+  max_live_vectors_ = counted;
 }
 
 }  // namespace opforge::compiler::llir

@@ -177,7 +177,7 @@ void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, cons
            emit("getelementptr i8, ptr " + s.ready + ", i64 " + k));
       std::string buf = ring_buffer(s, *op, k);
       std::string tag = emit("add i64 " + k + ", " + std::to_string(kPrefetchTag0));
-      when(go, [&] { at_iteration(*pf.body, t, [&] { dma_fill(*op, buf, tag); }); });
+      when(go, [&] { at_iteration(*pf.body, t, [&] { prefetch_fill(*op, buf, tag); }); });
     }
   });
 }
@@ -193,7 +193,7 @@ void Emitter::row_prefetched_load(const Operation &op) {
   std::string ready_ptr = emit("getelementptr i8, ptr " + s.ready + ", i64 " + c);
   std::string ready = emit("icmp ne i8 " + emit("load i8, ptr " + ready_ptr) + ", 0");
   // Not prefetched (out of range then, or overlapping a store): load it now.
-  when(emit("xor i1 " + ready + ", true"), [&] { dma_fill(op, cur, cur_tag); });
+  when(emit("xor i1 " + ready + ", true"), [&] { prefetch_fill(op, cur, cur_tag); });
   // Iteration iv + (depth - 1) * step into the slot iteration iv - step used,
   // unless the loop ends first or iterations iv .. iv + (depth - 2) * step
   // store over it.
@@ -207,11 +207,35 @@ void Emitter::row_prefetched_load(const Operation &op) {
        emit("getelementptr i8, ptr " + s.ready + ", i64 " + p));
   std::string nxt = ring_buffer(s, op, p);
   std::string nxt_tag = emit("add i64 " + p + ", " + std::to_string(kPrefetchTag0));
-  when(go, [&] { at_iteration(*pf.body, t, [&] { dma_fill(op, nxt, nxt_tag); }); });
+  when(go, [&] { at_iteration(*pf.body, t, [&] { prefetch_fill(op, nxt, nxt_tag); }); });
   line("store i64 " + emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) +
        ", ptr " + s.slot);
   dma_raw_[v] = cur;
   pending_tags_.push_back(cur_tag);
+}
+
+// A ring slot's transfer. Whole rows with contiguous elements (the common
+// case: every column active) are one xmtia.dma issued here, in the row
+// loop; anything else (a partial mask, a strided column) takes dma_fill, which
+// calls the module's DMA routine. A call in the row loop costs about 60
+// instructions a row (argument moves, saved registers, the routine's
+// branches): layer_norm rows on mtia-2i 34,924 -> 34,160 cycles.
+void Emitter::prefetch_fill(const Operation &op, const std::string &buf, const std::string &tag) {
+  const Value *v = op.result(), *ptr = op.operands[0];
+  const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const int64_t eb = memory_elem_bytes(v->type.elem);
+  Geometry g = geometry(ptr);
+  std::string whole =
+      g.cols == 1 ? "true" : emit("icmp eq i64 " + g.col_stride + ", " + std::to_string(eb));
+  if (mask) whole = emit("and i1 " + whole + ", " + all_true(mask, v->type.shape));
+  branch(
+      whole,
+      [&] {
+        std::string row_bytes = std::to_string(g.cols * eb);
+        dma_issue(g.base, emit("ptrtoint ptr " + buf + " to i64"), row_bytes,
+                  std::to_string(g.rows), g.row_stride, row_bytes, tag);
+      },
+      [&] { dma_fill(op, buf, tag); });
 }
 
 void Emitter::dma_wait_value(const std::string &tag) {

@@ -49,7 +49,8 @@ def suffix_rows(X, Y, S, lo, n, BLOCK: tl.constexpr):
     x = tl.load(X + row * BLOCK + cols)
     a = tl.where(cols >= lo, x, -2.0)
     b = tl.where(BLOCK - 1 - cols < n, x * 3.0, 0.5)
-    tl.store(S + row, tl.sum(a + b, axis=0))
+    tl.store(S + 2 * row, tl.sum(a + b, axis=0))
+    tl.store(S + 2 * row + 1, tl.sum(a, axis=0))
     tl.store(Y + row * BLOCK + (cols * 3) % BLOCK, a - b, mask=cols <= n)
 
 

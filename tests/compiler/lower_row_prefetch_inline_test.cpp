@@ -1,0 +1,40 @@
+//===- lower_row_prefetch_inline_test.cpp - prefetched rows issued in the row loop ===//
+#include <gtest/gtest.h>
+
+#include "opforge/compiler/codegen.h"
+
+namespace opforge::compiler {
+namespace {
+
+size_t count(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutine) {
+  register_codegen_stages();
+  CompileOptions o;
+  o.knobs = Knobs{};
+  o.kernel = "_layer_norm_fwd_rows";
+  add_signature(o.spec,
+                "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,M=i32,N=i32,"
+                "eps=fp32");
+  add_constexpr(o.spec, "BLOCK_SIZE=1024");
+  auto s = compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/layer_norm.py",
+                        o, "llir");
+  std::string ir = dump_stage(s, "llir");
+  size_t begin = ir.find("define void @_start");
+  ASSERT_NE(begin, std::string::npos) << ir;
+  std::string kernel = ir.substr(begin, ir.find("\n}\n", begin) - begin);
+  // xmtia.dma issued in the kernel itself: the argument block, and the ring
+  // slot's transfer before the loop, when a row was not prefetched, and for
+  // the next row inside it (the DMA routine keeps the partial and strided
+  // forms).
+  const std::string issue = "\"r,r,~{memory}\"(ptr";
+  EXPECT_EQ(count(kernel, issue), 4u) << kernel;
+  EXPECT_GE(count(kernel, "call void @__opforge_dma_tile"), 1u) << kernel;
+}
+
+}  // namespace
+}  // namespace opforge::compiler
