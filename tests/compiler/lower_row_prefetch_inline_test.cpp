@@ -27,12 +27,12 @@ TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutin
   size_t begin = ir.find("define void @_start");
   ASSERT_NE(begin, std::string::npos) << ir;
   std::string kernel = ir.substr(begin, ir.find("\n}\n", begin) - begin);
-  // xmtia.dma issued in the kernel itself: the argument block, and the ring
-  // slot's transfer before the loop, when a row was not prefetched, and for
-  // the next row inside it (the DMA routine keeps the partial and strided
-  // forms).
+  // xmtia.dma issued in the kernel itself: at least the argument block, and
+  // the ring slot's transfer before the loop, when a row was not prefetched,
+  // and for the next row inside it (every contiguous transfer is issued
+  // inline; the DMA routine keeps the strided forms).
   const std::string issue = "\"r,r,~{memory}\"(ptr";
-  EXPECT_EQ(count(kernel, issue), 4u) << kernel;
+  EXPECT_GE(count(kernel, issue), 4u) << kernel;
   EXPECT_GE(count(kernel, "call void @__opforge_dma_tile"), 1u) << kernel;
 }
 

@@ -18,8 +18,9 @@
 // way masked-off addresses are never touched. A store (plan.dma_stores)
 // converts the block into a buffer, then DMAs it out (tag 2): the whole
 // block, its rectangle, or under another partial mask the active elements
-// one by one. Every transfer calls one routine of the module
-// (@__opforge_dma_tile, dma_routine()). Before a store's buffer is refilled
+// one by one. Transfers with element-sized rows (a strided column
+// dimension) call one routine of the module (@__opforge_dma_tile,
+// dma_routine()). Before a store's buffer is refilled
 // inside a loop the previous transfer is waited for; the PE drains
 // outstanding DMAs before it takes the next program.
 //
@@ -94,24 +95,35 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
                            ", " + col0) +
                       ", " + eb));
   }
-  // One call of the module's DMA routine (dma_routine()): the contiguous
-  // and the element-row forms live there once, not at every transfer.
-  dma_routine_used_ = true;
-  const std::string contiguous_only = g.cols == 1 ? "true" : "false";
-  line("call void @__opforge_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
-       g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
-       ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i1 " + contiguous_only +
-       ", i64 " + tag + ")");
+  // Rows of contiguous elements (the common case) are one transfer issued
+  // here; element-sized rows along a strided dimension call the module's
+  // DMA routine (dma_routine()), so its loop is compiled once.
+  auto contiguous = [&] {
+    std::string row_bytes =
+        rect ? emit("mul i64 " + cols + ", " + eb) : std::to_string(g.cols * elem_bytes);
+    if (to_local)
+      dma_issue(gbase, lbase, row_bytes, rows, g.row_stride, pitch, tag);
+    else
+      dma_issue(lbase, gbase, row_bytes, rows, pitch, g.row_stride, tag);
+  };
+  auto per_row = [&] {
+    dma_routine_used_ = true;
+    line("call void @__opforge_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
+         g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
+         ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i1 false, i64 " + tag + ")");
+  };
+  if (g.cols == 1) return contiguous();
+  branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
 }
 
-// The DMA routine every block transfer calls: `rows` x `cols` elements of
+// The DMA routine block transfers call: `rows` x `cols` elements of
 // `eb` bytes between global memory (base `g`, byte strides `rs` between rows
 // and `cs` between columns) and a local buffer (base `l`, `pitch` bytes per
 // row), with tag `tag`. Rows of contiguous elements (cs == eb, or one
 // column) are one 2-D transfer; otherwise one transfer per row with
-// element-sized rows along the strided dimension. Not inlined: a kernel with
-// several transfers (a K loop's prologue and next-iteration loads, edge
-// tiles) compiles this once.
+// element-sized rows along the strided dimension. dma_block() issues the
+// contiguous form itself and calls this for the other; not inlined, so a
+// kernel with several transfers compiles the row loop once.
 std::string Emitter::dma_routine() const {
   const std::string issue = dma_issue_asm();
   return R"(define internal void @__opforge_dma_tile(i64 %g, i64 %rs, i64 %cs, i64 %l, i64 %rows, i64 %cols, i64 %pitch, i64 %eb, i1 %to_local, i1 %one_col, i64 %tag) noinline nounwind "no-builtins" {
