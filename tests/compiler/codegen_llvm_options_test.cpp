@@ -142,5 +142,36 @@ TEST(LlvmOptions, ReusedPassManagerGivesTheSameObjectsAsOneBuiltPerCompile) {
   }
 }
 
+// The backend replaces its LLVMContext every 256 compiles; the reused pass
+// manager must keep giving the same bytes across that.
+TEST(LlvmOptions, ReusedPassManagerOutlivesTheLlvmContextReplacement) {
+  const std::string ir = R"(define void @_start(ptr %args) nounwind {
+entry:
+  %n = load i64, ptr %args
+  %px = getelementptr i8, ptr %args, i64 8
+  %x = load ptr, ptr %px
+  %go = icmp sgt i64 %n, 0
+  br i1 %go, label %loop, label %exit
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %p = getelementptr float, ptr %x, i64 %i
+  %v = load float, ptr %p
+  %w = fmul float %v, 2.0
+  store float %w, ptr %p
+  %i1 = add nsw i64 %i, 1
+  %more = icmp slt i64 %i1, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+)";
+  TargetOptions t;
+  std::vector<uint8_t> first = llvm_ir_to_object(ir, t);
+  ASSERT_GT(first.size(), 64u);
+  int differing = 0;
+  for (int i = 0; i < 300; ++i) differing += llvm_ir_to_object(ir, t) != first;
+  EXPECT_EQ(differing, 0);
+}
+
 }  // namespace
 }  // namespace opforge::compiler
