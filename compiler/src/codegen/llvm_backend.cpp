@@ -87,8 +87,8 @@ constexpr const char *kTailoredO2 =
 // change the code (-disable-lsr, -enable-misched=false, ...) were measured
 // and are not here: the simulated cycles got worse on some kernel. The one
 // exception to byte-identity is -instcombine-max-iterations=1: it changes
-// the code of 3 of 166 kernels (test kernels, no bench kernel: the bench
-// cycles are equal, the chip tests pass) and saves about a third of
+// the code of 4 of 256 captured modules (test kernels, no bench kernel: the
+// bench cycles are equal, the chip tests pass) and saves about a third of
 // InstCombine's time, the largest part of the middle end.
 struct CodegenSwitch {
   const char *name, *value, *llvm_default;
