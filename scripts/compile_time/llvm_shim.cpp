@@ -1,0 +1,56 @@
+// llvm_shim.cpp - LD_PRELOAD helper for compile-time studies (not part of the build).
+//
+// Preloaded into any opforge binary that compiles kernels (chip_kernel_tests,
+// codegen_tests, bench_compile_binary, bench_kernels), it
+//   - writes the text of every LLVM module the backend parses to
+//     $CG_DUMP_LLIR/<hash>.ll (one file per distinct module), and
+//   - with CG_LLVM_ARGS="-disable-lsr ..." sets LLVM options at load time,
+//     as llc would (options the backend sets itself are overridden by it).
+// Build: g++ -std=c++17 -O1 -fPIC -shared -I/usr/lib/llvm-16/include llvm_shim.cpp \
+//          -o llvm_shim.so -Wl,--version-script=llvm_shim.map -L/usr/lib/llvm-16/lib -lLLVM-16 -ldl
+// (llvm_shim.map: `LLVM_16 { global: *; };`, libLLVM-16's symbol version.)
+// Use:   CG_DUMP_LLIR=/tmp/ir LD_PRELOAD=$PWD/llvm_shim.so build/tests/compiler/chip_kernel_tests
+//        CG_LLVM_ARGS=-disable-lsr LD_PRELOAD=$PWD/llvm_shim.so build/bench/kernels/bench_kernels mtia-2i
+#include <dlfcn.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using ParseFn = std::unique_ptr<llvm::Module> (*)(llvm::StringRef, llvm::SMDiagnostic &,
+                                                  llvm::LLVMContext &, llvm::SlotMapping *);
+
+namespace llvm {
+std::unique_ptr<Module> parseAssemblyString(StringRef text, SMDiagnostic &diag, LLVMContext &ctx,
+                                            SlotMapping *slots) {
+  static ParseFn real = reinterpret_cast<ParseFn>(
+      dlvsym(RTLD_NEXT,
+             "_ZN4llvm19parseAssemblyStringENS_9StringRefERNS_12SMDiagnosticERNS_"
+             "11LLVMContextEPNS_11SlotMappingE",
+             "LLVM_16"));
+  if (const char *dir = std::getenv("CG_DUMP_LLIR")) {
+    std::string t = text.str();
+    std::ofstream(std::string(dir) + "/" + std::to_string(std::hash<std::string>{}(t)) + ".ll")
+        << t;
+  }
+  return real(text, diag, ctx, slots);
+}
+}  // namespace llvm
+
+__attribute__((constructor)) static void set_llvm_args() {
+  const char *args = std::getenv("CG_LLVM_ARGS");
+  if (!args) return;
+  static std::vector<std::string> words{"llvm_shim"};
+  std::istringstream is(args);
+  for (std::string w; is >> w;) words.push_back(w);
+  static std::vector<const char *> argv;
+  for (const std::string &w : words) argv.push_back(w.c_str());
+  llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &llvm::errs());
+}
