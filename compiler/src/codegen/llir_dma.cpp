@@ -110,23 +110,21 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
     dma_routine_used_ = true;
     line("call void @__opforge_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
          g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
-         ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i1 false, i64 " + tag + ")");
+         ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i64 " + tag + ")");
   };
   if (g.cols == 1) return contiguous();
   branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
 }
 
-// The DMA routine block transfers call: `rows` x `cols` elements of
-// `eb` bytes between global memory (base `g`, byte strides `rs` between rows
-// and `cs` between columns) and a local buffer (base `l`, `pitch` bytes per
-// row), with tag `tag`. Rows of contiguous elements (cs == eb, or one
-// column) are one 2-D transfer; otherwise one transfer per row with
-// element-sized rows along the strided dimension. dma_block() issues the
-// contiguous form itself and calls this for the other; not inlined, so a
-// kernel with several transfers compiles the row loop once.
+// The DMA routine for transfers whose columns are not contiguous in global
+// memory: `rows` x `cols` elements of `eb` bytes between global memory
+// (base `g`, byte strides `rs` between rows and `cs` between columns) and a
+// local buffer (base `l`, `pitch` bytes per row), one transfer per row with
+// element-sized rows along the strided dimension, with tag `tag`. Not
+// inlined: a kernel with several such transfers compiles its loop once.
 std::string Emitter::dma_routine() const {
   const std::string issue = dma_issue_asm();
-  return R"(define internal void @__opforge_dma_tile(i64 %g, i64 %rs, i64 %cs, i64 %l, i64 %rows, i64 %cols, i64 %pitch, i64 %eb, i1 %to_local, i1 %one_col, i64 %tag) noinline nounwind "no-builtins" {
+  return R"(define internal void @__opforge_dma_tile(i64 %g, i64 %rs, i64 %cs, i64 %l, i64 %rows, i64 %cols, i64 %pitch, i64 %eb, i1 %to_local, i64 %tag) noinline nounwind "no-builtins" {
 entry:
   %desc = alloca i64, i64 6, align 16
   %d1 = getelementptr i64, ptr %desc, i64 1
@@ -134,30 +132,11 @@ entry:
   %d3 = getelementptr i64, ptr %desc, i64 3
   %d4 = getelementptr i64, ptr %desc, i64 4
   %d5 = getelementptr i64, ptr %desc, i64 5
-  %unit = icmp eq i64 %cs, %eb
-  %whole_rows = or i1 %unit, %one_col
-  br i1 %whole_rows, label %contiguous, label %per_row
-contiguous:
-  %row_bytes = mul i64 %cols, %eb
-  %src = select i1 %to_local, i64 %g, i64 %l
-  %dst = select i1 %to_local, i64 %l, i64 %g
-  %src_stride = select i1 %to_local, i64 %rs, i64 %pitch
-  %dst_stride = select i1 %to_local, i64 %pitch, i64 %rs
-  store i64 %src, ptr %desc
-  store i64 %dst, ptr %d1
-  store i64 %row_bytes, ptr %d2
-  store i64 %rows, ptr %d3
-  store i64 %src_stride, ptr %d4
-  store i64 %dst_stride, ptr %d5
-  call void asm sideeffect ")" +
-         issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
-  ret void
-per_row:
-  %e_src_stride = select i1 %to_local, i64 %cs, i64 %eb
-  %e_dst_stride = select i1 %to_local, i64 %eb, i64 %cs
+  %src_stride = select i1 %to_local, i64 %cs, i64 %eb
+  %dst_stride = select i1 %to_local, i64 %eb, i64 %cs
   br label %head
 head:
-  %i = phi i64 [ 0, %per_row ], [ %next, %body ]
+  %i = phi i64 [ 0, %entry ], [ %next, %body ]
   %more = icmp slt i64 %i, %rows
   br i1 %more, label %body, label %done
 body:
@@ -165,14 +144,14 @@ body:
   %ga = add i64 %g, %goff
   %loff = mul i64 %i, %pitch
   %la = add i64 %l, %loff
-  %e_src = select i1 %to_local, i64 %ga, i64 %la
-  %e_dst = select i1 %to_local, i64 %la, i64 %ga
-  store i64 %e_src, ptr %desc
-  store i64 %e_dst, ptr %d1
+  %src = select i1 %to_local, i64 %ga, i64 %la
+  %dst = select i1 %to_local, i64 %la, i64 %ga
+  store i64 %src, ptr %desc
+  store i64 %dst, ptr %d1
   store i64 %eb, ptr %d2
   store i64 %cols, ptr %d3
-  store i64 %e_src_stride, ptr %d4
-  store i64 %e_dst_stride, ptr %d5
+  store i64 %src_stride, ptr %d4
+  store i64 %dst_stride, ptr %d5
   call void asm sideeffect ")" +
          issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
   %next = add i64 %i, 1
