@@ -10,7 +10,8 @@
 //          -o llvm_shim.so -Wl,--version-script=llvm_shim.map -L/usr/lib/llvm-16/lib -lLLVM-16 -ldl
 // (llvm_shim.map: `LLVM_16 { global: *; };`, libLLVM-16's symbol version.)
 // Use:   CG_DUMP_LLIR=/tmp/ir LD_PRELOAD=$PWD/llvm_shim.so build/tests/compiler/chip_kernel_tests
-//        CG_LLVM_ARGS=-disable-lsr LD_PRELOAD=$PWD/llvm_shim.so build/bench/kernels/bench_kernels mtia-2i
+//        CG_LLVM_ARGS=-disable-lsr LD_PRELOAD=$PWD/llvm_shim.so build/bench/kernels/bench_kernels
+//        mtia-2i
 #include <dlfcn.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Module.h>

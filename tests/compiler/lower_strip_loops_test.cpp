@@ -43,10 +43,11 @@ TEST(LowerStripLoops, LmulFollowsTheLiveVectorCount) {
 
 TEST(LowerStripLoops, VectorAddGetsLmul8AndLlvmUsesIt) {
   register_codegen_stages();
-  auto s = compile_file(kernels() + "vector_add.py",
-                        options("x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
-                                {"BLOCK_SIZE=1024"}),
-                        "asm");
+  auto s =
+      compile_file(kernels() + "vector_add.py",
+                   options("x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32",
+                           {"BLOCK_SIZE=1024"}),
+                   "asm");
   // In the store loop y dies into alpha * y, x and alpha * y into the sum:
   // at most three values live at once, m8.
   EXPECT_EQ(lmul_of(dump_stage(s, "llir")), 8);
@@ -84,10 +85,9 @@ TEST(LowerStripLoops, RowMaskOfAnArangeIsCheckedAtItsEndsNotPerElement) {
 
 TEST(LowerStripLoops, ReductionsRunAsALoopOverTreeLevels) {
   register_codegen_stages();
-  auto s = compile_file(kernels() + "argmax.py",
-                        options("x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32",
-                                {"BLOCK_SIZE=1024"}),
-                        "llir");
+  auto s = compile_file(
+      kernels() + "argmax.py",
+      options("x_ptr=*fp32,out_ptr=*i64,n_cols=i32,row_stride=i32", {"BLOCK_SIZE=1024"}), "llir");
   std::string ir = dump_stage(s, "llir");
   // Level 0 halves 1024 into 512 temporaries (value and index); the later
   // levels halve a run-time length (lshr) in one loop.
