@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -237,12 +238,20 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
 }
 
 // Links the unit (text at target.text_base, entry `_start`) into b.elf; the
-// entry address is the executable's e_entry.
+// entry address is the executable's e_entry. Symbols go in address order
+// (section, offset, name): the object path lists them in LLVM's symbol-table
+// order, the assembly path in label order, and both must give the same ELF.
 void link_into(KernelBinary &b, const isa::AsmUnit &unit, const TargetOptions &target) {
   isa::LinkOptions lo;
   lo.text_base = target.text_base;
   lo.entry_symbol = "_start";
-  b.elf = isa::link_executable(unit, lo);
+  isa::AsmUnit ordered = unit;
+  std::stable_sort(ordered.symbols.begin(), ordered.symbols.end(),
+                   [](const isa::AsmSymbol &x, const isa::AsmSymbol &y) {
+                     return std::tie(x.section, x.value, x.name) <
+                            std::tie(y.section, y.value, y.name);
+                   });
+  b.elf = isa::link_executable(ordered, lo);
   if (b.elf.size() < 32) throw Error("kernel " + b.kernel + ": the linker wrote no ELF header");
   std::memcpy(&b.entry, b.elf.data() + 24, 8);  // Elf64_Ehdr::e_entry
 }

@@ -335,13 +335,6 @@ void Emitter::when_is(const std::string &cond, bool want, const std::function<vo
   when(want ? cond : emit("xor i1 " + cond + ", true"), body);
 }
 
-void Emitter::cold(const std::function<void()> &body) {
-  bool was = cold_loops_;
-  cold_loops_ = true;
-  body();
-  cold_loops_ = was;
-}
-
 void Emitter::dma_store(const Operation &op) {
   const Value *ptr = op.operands[0], *value = op.operands[1];
   const Value *mask = op.operands.size() > 2 ? op.operands[2] : nullptr;

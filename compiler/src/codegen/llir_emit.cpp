@@ -98,6 +98,7 @@ std::string Emitter::run() {
      << code_.str() << "}\n\n";
   for (auto &d : decls_) os << d << "\n";
   if (dma_routine_used_) os << dma_routine();
+  for (auto &f : cold_functions_) os << f;
   os << kHalfHelpers;
   os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "
      << vector_lmul(max_live_vectors_) << "}\n";

@@ -352,7 +352,10 @@ class Emitter {
   // Loops emitted while set carry llvm.loop.vectorize.enable false (cold
   // fallback paths: vectorizing them would only cost compile time).
   bool cold_loops_ = false;
-  void cold(const std::function<void()> &body);  // emits `body` with cold_loops_ set
+  // Emits `body` (a rarely taken path) as a call of a function of its own,
+  // not optimized by LLVM (llir_cold.cpp); its loops are not vectorized.
+  void cold(const std::function<void()> &body);
+  std::vector<std::string> cold_functions_;  // their definitions
   // Runs `body` when the i1 `cond` equals `want`; a literal condition decides here.
   void when_is(const std::string &cond, bool want, const std::function<void()> &body);
   std::vector<int> loop_ids_;  // metadata ids of those loops

@@ -33,6 +33,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
@@ -278,7 +279,13 @@ void optimize(llvm::Module &mod, llvm::TargetMachine &tm, const TargetOptions &t
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;
   tuning.LoopInterleaving = false;
-  llvm::PassBuilder pb(&tm, tuning);
+  // Functions marked optnone (cold fallback paths, llir_cold.cpp) are
+  // skipped by every pass: the new pass manager honours the attribute only
+  // through this instrumentation.
+  llvm::PassInstrumentationCallbacks pic;
+  llvm::OptNoneInstrumentation optnone(/*DebugLogging=*/false);
+  optnone.registerCallbacks(pic);
+  llvm::PassBuilder pb(&tm, tuning, std::nullopt, &pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
