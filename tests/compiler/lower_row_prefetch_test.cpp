@@ -1,4 +1,5 @@
-//===- lower_row_prefetch_test.cpp - which row loads are prefetched, ring depth, RVV tree levels ===//
+//===- lower_row_prefetch_test.cpp - which row loads are prefetched, ring depth, RVV tree levels
+//===//
 #include <gtest/gtest.h>
 
 #include "opforge/compiler/codegen.h"
@@ -67,7 +68,8 @@ TEST(LowerRowPrefetch, LoopsCarryingBlocksAreNotPrefetched) {
   // The tutorial layer norm's first two column loops carry accumulator
   // blocks: their loads are not prefetched. The persistent variant's row loop
   // carries nothing and is.
-  const char *sig = "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32";
+  const char *sig =
+      "X=*fp32,Y=*fp32,W=*fp32,B=*fp32,Mean=*fp32,Rstd=*fp32,stride=i32,N=i32,eps=fp32";
   auto fused = plan_of("layer_norm.py", options("_layer_norm_fwd_fused", sig, {"BLOCK_SIZE=256"}));
   // Only the last column loop's loads (W, B, X: it carries nothing).
   EXPECT_EQ(fused.plan.row_prefetched_loads.size(), 3u);
@@ -97,13 +99,14 @@ TEST(LowerRowPrefetch, SoftmaxExpOfRowMinusMaxIsOneSfuStripLoop) {
   // exp(x - max) reads the row buffer, subtracts and applies the SFU in one
   // strip loop (no element loop writing x - max first); exp of a value not in
   // a buffer keeps the two-pass form.
-  std::string sm = llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
+  std::string sm =
+      llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
   EXPECT_NE(sm.find(".Lsfx"), std::string::npos);
   EXPECT_NE(sm.find("vfsub.vf v8, v8, $7"), std::string::npos);
   EXPECT_EQ(sm.find(".Lsfu"), std::string::npos);
-  std::string th = llir_of("math_fn.py", options("math_fn_kernel",
-                                                 "x_ptr=*fp32,y_ptr=*fp32,out_ptr=*fp32,n=i32",
-                                                 {"FN='tanh'", "BLOCK=32"}));
+  std::string th =
+      llir_of("math_fn.py", options("math_fn_kernel", "x_ptr=*fp32,y_ptr=*fp32,out_ptr=*fp32,n=i32",
+                                    {"FN='tanh'", "BLOCK=32"}));
   EXPECT_NE(th.find(".Lsfu"), std::string::npos) << "tanh(x): the in-place SFU loop";
   EXPECT_EQ(th.find(".Lsfx"), std::string::npos);
 }
@@ -112,7 +115,8 @@ TEST(LowerRowPrefetch, TreeLevelsRunAsRvvStripsAndRegisterSlides) {
   // Single-operand sums/maxima: memory levels as vsetvli strips, the last
   // levels in registers (vslidedown); argmax's two-operand combine as
   // vector-predicated compares and selects.
-  std::string sm = llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
+  std::string sm =
+      llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
   EXPECT_NE(sm.find("@llvm.riscv.vsetvli.i64"), std::string::npos);
   EXPECT_NE(sm.find("@llvm.vp.fadd.nxv16f32"), std::string::npos);
   EXPECT_NE(sm.find("@llvm.riscv.vfmax.nxv16f32"), std::string::npos);

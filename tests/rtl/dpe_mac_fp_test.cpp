@@ -1,4 +1,5 @@
-//===- dpe_mac_fp_test.cpp - bf16/fp16 MAC chains (unpacked accumulators) vs fmaf, bit for bit -===//
+//===- dpe_mac_fp_test.cpp - bf16/fp16 MAC chains (unpacked accumulators) vs fmaf, bit for bit
+//-===//
 //
 // The DPE keeps a bf16/fp16 tile's accumulators unpacked between beats, so
 // these cases run long k chains whose partial sums cross every class and
@@ -78,7 +79,8 @@ TEST(DpeMacFp, OverflowToInfinityAndNanChainsMatchFmaf) {
         tc.set_a16(i, kk, make16(t, rng() % 4 == 0, top - rng() % 3, rng));
     for (uint32_t kk = 0; kk < 40; ++kk)
       for (uint32_t j = 0; j < 8; ++j)
-        tc.set_b16(kk, j, make16(t, 0, t == DpeDType::BF16 ? 127 + rng() % 3 : top - rng() % 3, rng));
+        tc.set_b16(kk, j,
+                   make16(t, 0, t == DpeDType::BF16 ? 127 + rng() % 3 : top - rng() % 3, rng));
     for (uint32_t i = 0; i < 8; ++i)
       for (uint32_t j = 0; j < 8; ++j) tc.set_c(i, j, 0x7F000000u | (rng() & 0x807FFFFFu));
     EXPECT_EQ(run_and_compare(rtl, tc), 0) << (t == DpeDType::FP16 ? "fp16" : "bf16");
@@ -131,10 +133,10 @@ TEST(DpeMacFp, CancellingChainsMatchFmaf) {
 TEST(DpeMacFp, ExactCancellationGivesPositiveZero) {
   DpeRtl rtl;
   DpeCase tc(DpeDType::BF16, 1, 1, 2, true);
-  tc.set_a16(0, 0, 0x3FC0);  // 1.5
-  tc.set_b16(0, 0, 0xC000);  // -2
-  tc.set_a16(0, 1, 0x8000);  // -0
-  tc.set_b16(1, 0, 0x3F80);  // 1
+  tc.set_a16(0, 0, 0x3FC0);    // 1.5
+  tc.set_b16(0, 0, 0xC000);    // -2
+  tc.set_a16(0, 1, 0x8000);    // -0
+  tc.set_b16(1, 0, 0x3F80);    // 1
   tc.set_c(0, 0, 0x40400000);  // 3: 3 - 3 = +0, then +0 + (-0) = +0
   EXPECT_EQ(run_and_compare(rtl, tc), 0);
   EXPECT_EQ(tc.get_c(0, 0), 0x00000000u);

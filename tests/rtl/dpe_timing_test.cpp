@@ -1,4 +1,5 @@
-//===- dpe_timing_test.cpp - the double-buffered DPE's cycle count: RTL vs dpe_timing.h over many shapes and chained command streams -===//
+//===- dpe_timing_test.cpp - the double-buffered DPE's cycle count: RTL vs dpe_timing.h over many
+//shapes and chained command streams -===//
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,9 +59,10 @@ TEST(DpeTiming, ComputeBoundCommandCostsComputePlusOneDrainAndLoad) {
     bool int8;
   };
   const Case cases[] = {
-      {{32, 32}, 64, 64, 64, false}, {{32, 32}, 64, 64, 64, true},   {{32, 32}, 100, 70, 300, false},
-      {{8, 8}, 16, 16, 16, false},   {{8, 8}, 20, 28, 41, true},     {{4, 4}, 9, 9, 4, false},
-      {{16, 31}, 64, 64, 64, false}, {{32, 32}, 1024, 1024, 64, false},
+      {{32, 32}, 64, 64, 64, false},   {{32, 32}, 64, 64, 64, true},
+      {{32, 32}, 100, 70, 300, false}, {{8, 8}, 16, 16, 16, false},
+      {{8, 8}, 20, 28, 41, true},      {{4, 4}, 9, 9, 4, false},
+      {{16, 31}, 64, 64, 64, false},   {{32, 32}, 1024, 1024, 64, false},
   };
   for (const Case &tc : cases) {
     const uint64_t k_beats = tc.int8 ? (tc.k + 1) / 2 : tc.k;
