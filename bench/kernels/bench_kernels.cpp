@@ -59,17 +59,12 @@ double counter_sum(const model::LaunchResult &r, const char *prefix, const char 
 
 // Sum over the PEs of the counters named pe[..][..].<suffix>.
 double pe_sum(const model::LaunchResult &r, const char *suffix) {
-  double n = 0;
-  size_t len = std::strlen(suffix);
-  for (auto &[name, v] : r.counter_deltas)
-    if (name.rfind("pe[", 0) == 0 && name.size() > len &&
-        name.compare(name.size() - len, len, suffix) == 0)
-      n += double(v);
-  return n;
+  return counter_sum(r, "pe[", suffix);
 }
 
 struct Bench {
-  const char *name, *file, *signature;
+  const char *name, *file;
+  std::string signature;
   std::vector<std::string> constexprs;
   std::vector<Arg> args;
   uint32_t grid;
@@ -77,6 +72,39 @@ struct Bench {
   bool report_unit_peak = false;              // print FLOPs / peak / simulated too
   const char *kernel = "";                    // empty: the file's first @triton.jit function
 };
+
+// The tutorial matmul (matmul.py) on n x n x n: A and B of `ab` (row-major
+// with leading dimension ld >= n), fp32 C, BM x BN x BK blocks. Bytes: A, B
+// and C once; FLOPs 2 n^3 against `peak` (the DPE's, whole chip).
+Bench matmul(const char *name, DType ab, int64_t n, int64_t ld, int bm, int bn, int bk, int group,
+             double peak) {
+  const std::string t = ab == DType::BFloat16 ? "bf16" : "fp32";
+  const double ab_bytes = ab == DType::BFloat16 ? 2 : 4;
+  return {name,
+          "matmul.py",
+          "a_ptr=*" + t + ",b_ptr=*" + t +
+              ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,"
+              "stride_bn=i32,stride_cm=i32,stride_cn=i32",
+          {"BLOCK_SIZE_M=" + std::to_string(bm), "BLOCK_SIZE_N=" + std::to_string(bn),
+           "BLOCK_SIZE_K=" + std::to_string(bk), "GROUP_SIZE_M=" + std::to_string(group)},
+          {tensor(n * ld, ab),
+           tensor(n * ld, ab),
+           tensor(n * n),
+           {0, n},
+           {0, n},
+           {0, n},
+           {0, ld},
+           {0, 1},
+           {0, ld},
+           {0, 1},
+           {0, n},
+           {0, 1}},
+          static_cast<uint32_t>((n / bm) * (n / bn)),
+          n * n * (2 * ab_bytes + 4),
+          2.0 * n * n * n,
+          peak,
+          true};
+}
 
 // CPU time of this thread (the compile figures' second measure: on a loaded
 // machine wall time includes waiting for a core).
@@ -264,51 +292,8 @@ int main(int argc, char **argv) {
          vec_flops,
          false,
          "argmax_rows_kernel"},
-        {"matmul_fp32",
-         "matmul.py",
-         "a_ptr=*fp32,b_ptr=*fp32,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_"
-         "bk=i32,"
-         "stride_bn=i32,stride_cm=i32,stride_cn=i32",
-         {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=4"},
-         {{mm * mm},
-          {mm * mm},
-          {mm * mm},
-          {0, mm},
-          {0, mm},
-          {0, mm},
-          {0, mm},
-          {0, 1},
-          {0, mm},
-          {0, 1},
-          {0, mm},
-          {0, 1}},
-         static_cast<uint32_t>((mm / 32) * (mm / 32)),
-         3.0 * mm * mm * 4,
-         2.0 * mm * mm * mm,
-         dpe_fp32,
-         true},
-        {"matmul_bf16",
-         "matmul.py",
-         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
-         {"BLOCK_SIZE_M=64", "BLOCK_SIZE_N=64", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
-         {tensor(big * big, DType::BFloat16),
-          tensor(big * big, DType::BFloat16),
-          tensor(big * big),
-          {0, big},
-          {0, big},
-          {0, big},
-          {0, big},
-          {0, 1},
-          {0, big},
-          {0, 1},
-          {0, big},
-          {0, 1}},
-         static_cast<uint32_t>((big / 64) * (big / 64)),
-         big * big * (2.0 + 2.0 + 4.0),
-         2.0 * big * big * big,
-         dpe_bf16,
-         true},
+        matmul("matmul_fp32", DType::Float32, mm, mm, 32, 32, 32, 4, dpe_fp32),
+        matmul("matmul_bf16", DType::BFloat16, big, big, 64, 64, 64, 8, dpe_bf16),
     };
     // Compute-bound bf16 matmul: at 2048^3 the DPE bound (2 * 2048^3 FLOPs /
     // 131072 FLOPs per cycle = 131,072 cycles on mtia-2i) exceeds the DRAM
@@ -319,28 +304,7 @@ int main(int argc, char **argv) {
     // 2,000 (64x64 tiles would need 4,096). 128 tiles fill the 64 PEs twice.
     const int64_t huge = 2048;
     benches.push_back(
-        {"matmul_bf16_2k",
-         "matmul.py",
-         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
-         {"BLOCK_SIZE_M=128", "BLOCK_SIZE_N=256", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
-         {tensor(huge * huge, DType::BFloat16),
-          tensor(huge * huge, DType::BFloat16),
-          tensor(huge * huge),
-          {0, huge},
-          {0, huge},
-          {0, huge},
-          {0, huge},
-          {0, 1},
-          {0, huge},
-          {0, 1},
-          {0, huge},
-          {0, 1}},
-         static_cast<uint32_t>((huge / 128) * (huge / 256)),
-         huge * huge * (2.0 + 2.0 + 4.0),
-         2.0 * huge * huge * huge,
-         dpe_bf16,
-         true});
+        matmul("matmul_bf16_2k", DType::BFloat16, huge, huge, 128, 256, 64, 8, dpe_bf16));
     // The same matmul with A and B as column slices x[:, :2048] of 2048 x
     // 2080 buffers (leading dimension 2080): a row stride of 4,096 bytes puts
     // every row of an A tile in the same two of the SRAM's 32 line-interleaved
@@ -348,28 +312,7 @@ int main(int argc, char **argv) {
     // difference between the two lines is the cost of those bank conflicts.
     const int64_t ld = huge + 32;
     benches.push_back(
-        {"matmul_bf16_2k_ld",
-         "matmul.py",
-         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
-         {"BLOCK_SIZE_M=128", "BLOCK_SIZE_N=256", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
-         {tensor(huge * ld, DType::BFloat16),
-          tensor(huge * ld, DType::BFloat16),
-          tensor(huge * huge),
-          {0, huge},
-          {0, huge},
-          {0, huge},
-          {0, ld},
-          {0, 1},
-          {0, ld},
-          {0, 1},
-          {0, huge},
-          {0, 1}},
-         static_cast<uint32_t>((huge / 128) * (huge / 256)),
-         huge * huge * (2.0 + 2.0 + 4.0),
-         2.0 * huge * huge * huge,
-         dpe_bf16,
-         true});
+        matmul("matmul_bf16_2k_ld", DType::BFloat16, huge, ld, 128, 256, 64, 8, dpe_bf16));
     // The target shape: 4096^3 bf16 with the same kernel and blocks. The DPE
     // bound (2 * 4096^3 / 131,072 = 1,048,576 cycles) is 2.4x the DRAM bound
     // (64 MiB of A and B / 151.7 B per cycle = 442,400 cycles) and the tiles
@@ -378,28 +321,7 @@ int main(int argc, char **argv) {
     // 26,000 cycles) is 2% of the run. About 5 CPU-minutes to simulate.
     const int64_t target = 4096;
     benches.push_back(
-        {"matmul_bf16_4k",
-         "matmul.py",
-         "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-         "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32",
-         {"BLOCK_SIZE_M=128", "BLOCK_SIZE_N=256", "BLOCK_SIZE_K=64", "GROUP_SIZE_M=8"},
-         {tensor(target * target, DType::BFloat16),
-          tensor(target * target, DType::BFloat16),
-          tensor(target * target),
-          {0, target},
-          {0, target},
-          {0, target},
-          {0, target},
-          {0, 1},
-          {0, target},
-          {0, 1},
-          {0, target},
-          {0, 1}},
-         static_cast<uint32_t>((target / 128) * (target / 256)),
-         target * target * (2.0 + 2.0 + 4.0),
-         2.0 * target * target * target,
-         dpe_bf16,
-         true});
+        matmul("matmul_bf16_4k", DType::BFloat16, target, target, 128, 256, 64, 8, dpe_bf16));
     std::printf("preset %s\n", preset.c_str());
     // LLVM's per-process start-up (target initialisation, one compile of a
     // built-in loop that is none of the bench kernels), outside the
