@@ -22,25 +22,10 @@ HostTensor filled(DType d, std::vector<int64_t> sizes, double v) {
   return t;
 }
 
-std::string tl_name(DType d) {
-  switch (d) {
-    case DType::BFloat16:
-      return "bf16";
-    case DType::Float16:
-      return "fp16";
-    case DType::Int32:
-      return "i32";
-    case DType::Int64:
-      return "i64";
-    default:
-      return "fp32";
-  }
-}
-
 DiffCase scan_2d(DType d, int64_t m, int64_t n, int axis, bool reverse) {
   DiffCase c;
   c.file = "scan_2d.py";
-  std::string t = tl_name(d);
+  std::string t = tl_type(d);
   c.signature = "x_ptr=*" + t + ",sum_ptr=*" + t + ",prod_ptr=*" + t + ",M=i32,N=i32";
   c.constexprs = {"AXIS=" + std::to_string(axis),
                   std::string("REVERSE=") + (reverse ? "True" : "False"), "BLOCK_M=8",
@@ -123,7 +108,7 @@ DiffCase atomic_float(DType d, int64_t n) {
   int64_t padded = (n + block - 1) / block * block;
   DiffCase c;
   c.file = "atomic_float.py";
-  std::string t = tl_name(d);
+  std::string t = tl_type(d);
   c.signature = "acc_ptr=*" + t + ",mx_ptr=*" + t + ",cas_ptr=*" + t + ",x_ptr=*" + t +
                 ",old_add_ptr=*" + t + ",old_max_ptr=*" + t + ",old_cas_ptr=*" + t + ",n=i32";
   c.constexprs = {"BLOCK=" + std::to_string(block)};
@@ -276,23 +261,9 @@ TEST(ChipBlockPtr, Rank3BlockWithNanPaddingAndStridedInputIsExact) {
 DiffCase block_ptr_matmul(DType d, int64_t m, int64_t n, int64_t k) {
   DiffCase c;
   c.file = "block_ptr_matmul.py";
-  std::string t = tl_name(d);
-  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t +
-                ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
-                "stride_ak=i32,stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.signature = matmul_signature(d, DType::Float32);
   c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16"};  // the tiny preset's DPE tile
-  c.args = {KArg::tensor(random_tensor(d, {m, k}, 33)),
-            KArg::tensor(random_tensor(d, {k, n}, 34)),
-            KArg::tensor(HostTensor(DType::Float32, {m, n})),
-            KArg::integer(m),
-            KArg::integer(n),
-            KArg::integer(k),
-            KArg::integer(k),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1)};
+  c.args = matmul_args(d, DType::Float32, m, n, k, 33);
   c.grid.x = (m + 15) / 16;
   c.grid.y = (n + 15) / 16;
   return c;

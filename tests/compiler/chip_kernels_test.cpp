@@ -14,7 +14,7 @@ DiffCase strided_copy(DType d, int64_t m, int64_t n, int64_t sxm, int64_t sxn, i
                       int64_t syn) {
   DiffCase c;
   c.file = "strided_copy_2d.py";
-  std::string t = d == DType::BFloat16 ? "bf16" : d == DType::Float16 ? "fp16" : "fp32";
+  std::string t = tl_type(d);
   c.signature = "x_ptr=*" + t + ",y_ptr=*" + t +
                 ",M=i32,N=i32,stride_xm=i32,stride_xn=i32,stride_ym=i32,stride_yn=i32,scale=fp32";
   c.constexprs = {"BLOCK_M=16", "BLOCK_N=16"};
@@ -54,23 +54,9 @@ TEST(ChipDma, Fp16TilesWithPartialEdgesAreExact) {
 DiffCase matmul_case(DType d, int64_t m, int64_t n, int64_t k) {
   DiffCase c;
   c.file = "matmul.py";
-  std::string t = d == DType::BFloat16 ? "bf16" : d == DType::Float16 ? "fp16" : "fp32";
-  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t +
-                ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-                "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.signature = matmul_signature(d, DType::Float32);
   c.constexprs = {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=2"};
-  c.args = {KArg::tensor(random_tensor(d, {m, k}, 31)),
-            KArg::tensor(random_tensor(d, {k, n}, 32)),
-            KArg::tensor(HostTensor(DType::Float32, {m, n})),
-            KArg::integer(m),
-            KArg::integer(n),
-            KArg::integer(k),
-            KArg::integer(k),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1)};
+  c.args = matmul_args(d, DType::Float32, m, n, k, 31);
   c.grid.x = ((m + 31) / 32) * ((n + 31) / 32);
   return c;
 }

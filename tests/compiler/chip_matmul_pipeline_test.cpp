@@ -17,42 +17,15 @@
 namespace opforge::compiler::testing {
 namespace {
 
-std::string tl_type(DType d) {
-  switch (d) {
-    case DType::BFloat16:
-      return "bf16";
-    case DType::Float16:
-      return "fp16";
-    case DType::Int8:
-      return "i8";
-    default:
-      return "fp32";
-  }
-}
-
 // matmul.py (the Triton tutorial's kernel, GROUP_SIZE_M swizzle) with
 // BLOCK 32x32x16: two DPE commands per K step on the tiny preset. B is
 // column-major when `b_transposed` (element-row DMA).
 DiffCase tutorial_matmul(DType d, int64_t m, int64_t n, int64_t k, bool b_transposed = false) {
   DiffCase c;
   c.file = "matmul.py";
-  std::string t = tl_type(d);
-  c.signature = "a_ptr=*" + t + ",b_ptr=*" + t +
-                ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-                "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.signature = matmul_signature(d, DType::Float32);
   c.constexprs = {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=16", "BLOCK_SIZE_K=16", "GROUP_SIZE_M=2"};
-  c.args = {KArg::tensor(random_tensor(d, {m, k}, 51)),
-            KArg::tensor(random_tensor(d, {k, n}, 52)),
-            KArg::tensor(HostTensor(DType::Float32, {m, n})),
-            KArg::integer(m),
-            KArg::integer(n),
-            KArg::integer(k),
-            KArg::integer(k),
-            KArg::integer(1),
-            KArg::integer(b_transposed ? 1 : n),
-            KArg::integer(b_transposed ? k : 1),
-            KArg::integer(n),
-            KArg::integer(1)};
+  c.args = matmul_args(d, DType::Float32, m, n, k, 51, b_transposed);
   c.grid.x = ((m + 31) / 32) * ((n + 15) / 16);
   return c;
 }
@@ -89,22 +62,9 @@ TEST(ChipMatmulPipeline, BlockPointerMatmulWithBoundaryChecksMatches) {
   const int64_t m = 36, n = 20, k = 52;
   DiffCase c;
   c.file = "block_ptr_matmul.py";
-  c.signature =
-      "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
-      "stride_ak=i32,stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.signature = matmul_signature(DType::BFloat16, DType::Float32);
   c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16"};
-  c.args = {KArg::tensor(random_tensor(DType::BFloat16, {m, k}, 53)),
-            KArg::tensor(random_tensor(DType::BFloat16, {k, n}, 54)),
-            KArg::tensor(HostTensor(DType::Float32, {m, n})),
-            KArg::integer(m),
-            KArg::integer(n),
-            KArg::integer(k),
-            KArg::integer(k),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1)};
+  c.args = matmul_args(DType::BFloat16, DType::Float32, m, n, k, 53);
   c.grid.x = (m + 15) / 16;
   c.grid.y = (n + 15) / 16;
   auto r = expect_close(c, 1e-5, 1e-5);
@@ -115,22 +75,9 @@ TEST(ChipMatmulPipeline, Int8WithInt32AccumulatorOverSeveralKStepsIsExact) {
   const int64_t m = 40, n = 36, k = 100;
   DiffCase c;
   c.file = "matmul_int8.py";
-  c.signature =
-      "a_ptr=*i8,b_ptr=*i8,c_ptr=*i32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,"
-      "stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32";
+  c.signature = matmul_signature(DType::Int8, DType::Int32);
   c.constexprs = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=32"};
-  c.args = {KArg::tensor(random_tensor(DType::Int8, {m, k}, 55)),
-            KArg::tensor(random_tensor(DType::Int8, {k, n}, 56)),
-            KArg::tensor(HostTensor(DType::Int32, {m, n})),
-            KArg::integer(m),
-            KArg::integer(n),
-            KArg::integer(k),
-            KArg::integer(k),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1),
-            KArg::integer(n),
-            KArg::integer(1)};
+  c.args = matmul_args(DType::Int8, DType::Int32, m, n, k, 55);
   c.grid.x = (m + 15) / 16;
   c.grid.y = (n + 15) / 16;
   auto r = expect_close(c, 0, 0);

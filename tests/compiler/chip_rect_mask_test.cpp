@@ -19,19 +19,12 @@
 namespace opforge::compiler::testing {
 namespace {
 
-std::string ty(DType d) {
-  return d == DType::BFloat16  ? "bf16"
-         : d == DType::Float16 ? "fp16"
-         : d == DType::Int8    ? "i8"
-         : d == DType::Int32   ? "i32"
-                               : "fp32";
-}
-
 DiffCase window_copy(DType d, int64_t n, int64_t lo, int64_t hi, double other) {
   DiffCase c;
   c.file = "rect_masks.py";
   c.kernel = "window_copy";
-  c.signature = "x_ptr=*" + ty(d) + ",y_ptr=*" + ty(d) + ",n=i32,lo=i32,hi=i32,other=fp32";
+  c.signature =
+      "x_ptr=*" + tl_type(d) + ",y_ptr=*" + tl_type(d) + ",n=i32,lo=i32,hi=i32,other=fp32";
   c.constexprs = {"BLOCK=64"};
   c.args = {KArg::tensor(random_tensor(d, {n}, 5)),
             KArg::tensor(HostTensor(d, {n})),

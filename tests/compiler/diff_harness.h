@@ -36,6 +36,33 @@ struct DiffCase {
   ttir::Grid grid;
 };
 
+// The signature name of a tensor element type (`*bf16` without the star).
+inline std::string tl_type(DType d) {
+  switch (d) {
+    case DType::BFloat16:
+      return "bf16";
+    case DType::Float16:
+      return "fp16";
+    case DType::Int8:
+      return "i8";
+    case DType::Int32:
+      return "i32";
+    case DType::Int64:
+      return "i64";
+    default:
+      return "fp32";
+  }
+}
+
+// The test matmul kernels' parameters (matmul.py, block_ptr_matmul.py,
+// matmul_int8.py): A and B of `ab`, C of `c`, M, N, K and six strides.
+inline std::string matmul_signature(DType ab, DType c) {
+  const std::string t = tl_type(ab);
+  return "a_ptr=*" + t + ",b_ptr=*" + t + ",c_ptr=*" + tl_type(c) +
+         ",M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,stride_bn=i32,"
+         "stride_cm=i32,stride_cn=i32";
+}
+
 inline std::string kernel_path(const std::string &file) {
   return std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + file;
 }
@@ -60,6 +87,24 @@ inline HostTensor random_tensor(DType d, std::vector<int64_t> sizes, uint32_t se
       t.set_int(i, static_cast<int64_t>(rng() % 200) - 100);
   }
   return t;
+}
+
+// The test matmul kernels' arguments: random row-major A (m x k, seed) and B (k x n, seed + 1;
+// column-major when `b_transposed`), an m x n C of zeros.
+inline std::vector<KArg> matmul_args(DType ab, DType c, int64_t m, int64_t n, int64_t k,
+                                     uint32_t seed, bool b_transposed = false) {
+  return {KArg::tensor(random_tensor(ab, {m, k}, seed)),
+          KArg::tensor(random_tensor(ab, {k, n}, seed + 1)),
+          KArg::tensor(HostTensor(c, {m, n})),
+          KArg::integer(m),
+          KArg::integer(n),
+          KArg::integer(k),
+          KArg::integer(k),
+          KArg::integer(1),
+          KArg::integer(b_transposed ? 1 : n),
+          KArg::integer(b_transposed ? k : 1),
+          KArg::integer(n),
+          KArg::integer(1)};
 }
 
 // Tensors after running the kernel on the IR interpreter (inputs copied).
