@@ -107,16 +107,8 @@ PRun chip(model::Device &dev, const PCase &c) {
     else
       values.push_back({ArgValue::Kind::Int, 0, a.i, 0});
   }
-  model::KernelLaunch k;
-  k.image = model::read_elf(bin.elf, bin.kernel);
-  k.args = bin.pack_args(values);
-  k.grid = model::Grid3{c.programs, 1, 1};
-  run.launch = dev.launch(k);
-  for (size_t i = 0; i < addrs.size(); ++i) {
-    if (run.tensors[i].numel())
-      run.tensors[i] = dev.copy_out(addrs[i], run.tensors[i].dtype(), run.tensors[i].sizes());
-    dev.free(addrs[i]);
-  }
+  run.launch =
+      launch_and_collect(dev, bin, values, model::Grid3{c.programs, 1, 1}, addrs, run.tensors);
   return run;
 }
 

@@ -139,6 +139,25 @@ inline KernelBinary compile_binary(const DiffCase &c) {
   return *std::any_cast<std::shared_ptr<KernelBinary>>(s.extra.at("bin"));
 }
 
+// Launches `bin` on `dev` with `values` over `grid`, then copies the device
+// tensors at `addrs` back into `tensors` (same order) and frees them.
+inline model::LaunchResult launch_and_collect(model::Device &dev, const KernelBinary &bin,
+                                              const std::vector<ArgValue> &values,
+                                              model::Grid3 grid, const std::vector<uint64_t> &addrs,
+                                              std::vector<HostTensor> &tensors) {
+  model::KernelLaunch k;
+  k.image = model::read_elf(bin.elf, bin.kernel);
+  k.args = bin.pack_args(values);
+  k.grid = grid;
+  model::LaunchResult r = dev.launch(k);
+  for (size_t i = 0; i < addrs.size(); ++i) {
+    if (tensors[i].numel())
+      tensors[i] = dev.copy_out(addrs[i], tensors[i].dtype(), tensors[i].sizes());
+    dev.free(addrs[i]);
+  }
+  return r;
+}
+
 struct ChipRun {
   std::vector<HostTensor> tensors;
   model::LaunchResult launch;
@@ -163,17 +182,11 @@ inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
       values.push_back(ArgValue{ArgValue::Kind::Float, 0, 0, a.f});
     }
   }
-  model::KernelLaunch k;
-  k.image = model::read_elf(bin.elf, bin.kernel);
-  k.args = bin.pack_args(values);
-  k.grid = model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y),
-                        static_cast<uint32_t>(c.grid.z)};
-  run.launch = dev.launch(k);
-  for (size_t i = 0; i < addrs.size(); ++i) {
-    if (run.tensors[i].numel())
-      run.tensors[i] = dev.copy_out(addrs[i], run.tensors[i].dtype(), run.tensors[i].sizes());
-    dev.free(addrs[i]);
-  }
+  run.launch = launch_and_collect(
+      dev, bin, values,
+      model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y),
+                   static_cast<uint32_t>(c.grid.z)},
+      addrs, run.tensors);
   return run;
 }
 
