@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -241,17 +242,16 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
 // entry address is the executable's e_entry. Symbols go in address order
 // (section, offset, name): the object path lists them in LLVM's symbol-table
 // order, the assembly path in label order, and both must give the same ELF.
-void link_into(KernelBinary &b, const isa::AsmUnit &unit, const TargetOptions &target) {
+void link_into(KernelBinary &b, isa::AsmUnit unit, const TargetOptions &target) {
   isa::LinkOptions lo;
   lo.text_base = target.text_base;
   lo.entry_symbol = "_start";
-  isa::AsmUnit ordered = unit;
-  std::stable_sort(ordered.symbols.begin(), ordered.symbols.end(),
+  std::stable_sort(unit.symbols.begin(), unit.symbols.end(),
                    [](const isa::AsmSymbol &x, const isa::AsmSymbol &y) {
                      return std::tie(x.section, x.value, x.name) <
                             std::tie(y.section, y.value, y.name);
                    });
-  b.elf = isa::link_executable(ordered, lo);
+  b.elf = isa::link_executable(unit, lo);
   if (b.elf.size() < 32) throw Error("kernel " + b.kernel + ": the linker wrote no ELF header");
   std::memcpy(&b.entry, b.elf.data() + 24, 8);  // Elf64_Ehdr::e_entry
 }
@@ -290,7 +290,7 @@ KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const Lowere
   meta.flags = SHF_ALLOC | SHF_WRITE;
   meta.data.assign(b.metadata_json.begin(), b.metadata_json.end());
   unit.sections.push_back(std::move(meta));
-  link_into(b, unit, target);
+  link_into(b, std::move(unit), target);
   return b;
 }
 

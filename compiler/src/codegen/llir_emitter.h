@@ -244,6 +244,9 @@ class Emitter {
     const Value *mask;  // a compare, or a mask uniform over the block
     int axis;           // the block axis it varies along (-1: uniform)
     int own_axis;       // that axis in the compare's own shape
+    // A compare: `index pred bound`, the affine side first (pred swapped to match).
+    const Value *index = nullptr, *bound = nullptr;
+    std::string pred;
   };
   bool rect_terms(const Value *m, const std::vector<int> &axis_map,
                   std::vector<RectTerm> &out) const;

@@ -96,7 +96,7 @@ std::optional<int64_t> const_step(const Value *v, size_t axis) {
 bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
                          std::vector<RectTerm> &out) const {
   if (!m->type.is_block() || is_uniform_block(m)) {
-    out.push_back({m, -1, -1});
+    out.push_back({m, -1, -1, nullptr, nullptr, ""});
     return true;
   }
   if (bufs_.count(m) || dma_raw_.count(m) || carried_.count(m) || !m->def) return false;
@@ -123,7 +123,10 @@ bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
       std::string pred = d.str_attr("predicate");
       if (!signed_order(pred)) return false;
       const Value *a = d.operands[0], *b = d.operands[1];
-      if (is_uniform_block(a) && !is_uniform_block(b)) std::swap(a, b);
+      if (is_uniform_block(a) && !is_uniform_block(b)) {
+        std::swap(a, b);
+        pred = swapped_order(pred);
+      }
       if (!is_uniform_block(b) || !is_affine_block(a) || a->type.elem != Elem::I32) return false;
       int varying = -1;
       for (size_t i = 0; i < rank; ++i)
@@ -132,10 +135,10 @@ bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
           varying = static_cast<int>(i);
         }
       if (varying < 0) {
-        out.push_back({m, -1, -1});
+        out.push_back({m, -1, -1, nullptr, nullptr, ""});
         return true;
       }
-      out.push_back({m, axis_map[varying], varying});
+      out.push_back({m, axis_map[varying], varying, a, b, pred});
       return true;
     }
     default:
@@ -202,13 +205,8 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
       any = any == "true" ? c : emit("and i1 " + any + ", " + c);
       continue;
     }
-    const Operation &cmp = *m->def;
-    std::string pred = cmp.str_attr("predicate");
-    const Value *a = cmp.operands[0], *b = cmp.operands[1];
-    if (is_uniform_block(a) && !is_uniform_block(b)) {
-      std::swap(a, b);
-      pred = swapped_order(pred);
-    }
+    const Value *a = t.index, *b = t.bound;
+    const std::string &pred = t.pred;
     const auto &cshape = m->type.shape;
     const int64_t n = cshape[t.own_axis];
     const std::string n_s = std::to_string(n);
