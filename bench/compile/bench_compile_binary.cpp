@@ -4,7 +4,8 @@
 // limits, TargetOptions' defaults), compiled from source to a linked
 // KernelBinary without simulating them. Per kernel: the first compile of
 // that source in this process (the figure the target is about; LLVM's
-// per-process start-up, llvm_warm_up(), is done before and printed apart),
+// per-process start-up, llvm_warm_up(), and the runtime library's one
+// compile, runtime_library_warm_up(), are done before and printed apart),
 // its split (frontend + passes, lowering + LLVM IR, LLVM parse / opt /
 // codegen, link), its thread CPU time, and the median of RUNS - 1 further
 // compiles of the same source. Usage: bench_compile_binary [RUNS]
@@ -138,6 +139,8 @@ int main(int argc, char **argv) {
   try {
     register_codegen_stages();
     std::printf("LLVM start-up (once per process, not in the figures): %.2f ms\n", llvm_warm_up());
+    std::printf("runtime library compile (once per process, not in the figures): %.2f ms\n",
+                runtime_library_warm_up());
     std::printf("%-15s %9s %8s | %9s %9s %7s %7s %8s %6s | %12s\n", "kernel", "first_ms", "cpu_ms",
                 "frontend", "lowering", "llvm", "opt", "codegen", "link", "median_rest");
     double worst = 0;

@@ -7,7 +7,10 @@
 // and upper bounds, decreasing and strided indices, 2-D windows with
 // transposed operands, bf16 and int8 fills, a wrapping index sequence (the
 // run-time check falls back to the element path) and a triangle (not a
-// rectangle: the element path at compile time).
+// rectangle: the element path at compile time). 2-D tiles that are not
+// wholly active go through the runtime library's __opforge_rt_tile: its
+// rectangles, fills of `other` in every width, its element path for
+// wrapping indices (loads and masked stores).
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -132,6 +135,60 @@ TEST(ChipRectMask, WrappingIndicesTakeTheElementPathAndAreExact) {
       EXPECT_EQ(r.tensors[1].get_double(31), -1.0);
     }
   }
+}
+
+// 2-D tiles whose partial forms go through the runtime library
+// (__opforge_rt_tile): a wrapping row index (element by element, load and
+// masked store), and windows of narrow types with `other`, plain and
+// transposed (a strided column: element-sized DMA rows).
+TEST(ChipRectMask, TwoDimensionalWrappingIndicesAreExact) {
+  for (int64_t base : {int64_t{2147483647} - 5, int64_t{2147483647} - 12, int64_t{-20}}) {
+    DiffCase c;
+    c.file = "rect_masks.py";
+    c.kernel = "wrapping_2d";
+    c.signature = "x_ptr=*fp32,y_ptr=*fp32,z_ptr=*fp32,base=i32,n=i32";
+    c.constexprs = {"BLOCK_M=16", "BLOCK_N=8"};
+    c.args = {KArg::tensor(random_tensor(DType::Float32, {128}, 12)),
+              KArg::tensor(HostTensor(DType::Float32, {128})),
+              KArg::tensor(HostTensor(DType::Float32, {128})), KArg::integer(base),
+              KArg::integer(6)};
+    c.grid.x = 1;
+    SCOPED_TRACE("base = " + std::to_string(base));
+    ChipRun r = expect_chip_close(c, 0, 0);
+    // Row 15 lies past the wrap for the first base: it holds `other`.
+    if (base == int64_t{2147483647} - 5 && r.tensors.size() == 3) {
+      EXPECT_EQ(r.tensors[1].get_double(15 * 8), -1.0);
+    }
+  }
+}
+
+DiffCase window_2d_copy(DType d, int64_t m, int64_t n, int64_t r0, int64_t c0, double other,
+                        bool transposed) {
+  DiffCase c;
+  c.file = "rect_masks.py";
+  c.kernel = "window_2d_copy";
+  c.signature = "x_ptr=*" + tl_type(d) + ",y_ptr=*" + tl_type(d) +
+                ",M=i32,N=i32,r0=i32,c0=i32,other=fp32,stride_xm=i32,stride_xn=i32";
+  c.constexprs = {"BLOCK_M=16", "BLOCK_N=16"};
+  c.args = {KArg::tensor(random_tensor(d, {m * n}, 3)),
+            KArg::tensor(HostTensor(d, {m * n})),
+            KArg::integer(m),
+            KArg::integer(n),
+            KArg::integer(r0),
+            KArg::integer(c0),
+            KArg::floating(other),
+            KArg::integer(transposed ? 1 : n),
+            KArg::integer(transposed ? m : 1)};
+  c.grid.x = (m + 15) / 16;
+  c.grid.y = (n + 15) / 16;
+  return c;
+}
+
+TEST(ChipRectMask, TwoDimensionalNarrowTypesFillOtherExactly) {
+  expect_close(window_2d_copy(DType::Float16, 21, 19, 3, 2, -0.75, false), 0, 0);
+  expect_close(window_2d_copy(DType::BFloat16, 21, 19, 3, 2, 1.25, true), 0, 0);
+  expect_close(window_2d_copy(DType::Int8, 19, 21, 1, 4, 9, false), 0, 0);
+  expect_close(window_2d_copy(DType::Float32, 33, 17, 20, 0, 2.5, true), 0, 0);
 }
 
 TEST(ChipRectMask, ATriangleMaskIsExact) {

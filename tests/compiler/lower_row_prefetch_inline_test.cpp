@@ -33,7 +33,7 @@ TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutin
   // inline; the DMA routine keeps the strided forms).
   const std::string issue = "\"r,r,~{memory}\"(ptr";
   EXPECT_GE(count(kernel, issue), 4u) << kernel;
-  EXPECT_GE(count(kernel, "call void @__opforge_dma_tile"), 1u) << kernel;
+  EXPECT_GE(count(kernel, "call void @__opforge_rt_dma_tile"), 1u) << kernel;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "opforge/isa/asm.h"
 #include "opforge/isa/elf_writer.h"
 #include "opforge/support/error.h"
+#include "runtime_library.h"
 
 namespace opforge::compiler {
 
@@ -81,6 +82,8 @@ std::string string_at(const std::vector<uint8_t> &elf, const Elf64_Shdr &strtab,
   const char *p = reinterpret_cast<const char *>(elf.data() + strtab.sh_offset + index);
   return std::string(p, strnlen(p, strtab.sh_size - index));
 }
+
+}  // namespace
 
 isa::AsmUnit read_relocatable_elf(const std::vector<uint8_t> &elf, const std::string &file) {
   auto eh = read_at<Elf64_Ehdr>(elf, 0, file, "ELF header");
@@ -212,8 +215,6 @@ isa::AsmUnit read_relocatable_elf(const std::vector<uint8_t> &elf, const std::st
   return unit;
 }
 
-}  // namespace
-
 namespace {
 
 // The KernelBinary fields that come from the plan, and the metadata JSON.
@@ -230,6 +231,7 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
   meta["kernel"] = b.kernel;
   meta["spec_key"] = spec_key;
   meta["target"] = target.key();
+  meta["runtime"] = runtime_library_key();
   meta["local_mem_bytes"] = b.local_mem_bytes;
   meta["arg_block_bytes"] = b.arg_block_bytes;
   for (auto &a : b.args)
@@ -238,7 +240,8 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
   return b;
 }
 
-// Links the unit (text at target.text_base, entry `_start`) into b.elf; the
+// Links the unit (text at target.text_base, entry `_start`), with the runtime
+// library when it calls a routine of it, into b.elf; the
 // entry address is the executable's e_entry. Symbols go in address order
 // (section, offset, name): the object path lists them in LLVM's symbol-table
 // order, the assembly path in label order, and both must give the same ELF.
@@ -246,6 +249,7 @@ void link_into(KernelBinary &b, isa::AsmUnit unit, const TargetOptions &target) 
   isa::LinkOptions lo;
   lo.text_base = target.text_base;
   lo.entry_symbol = "_start";
+  link_runtime_library(unit, target);
   std::stable_sort(unit.symbols.begin(), unit.symbols.end(),
                    [](const isa::AsmSymbol &x, const isa::AsmSymbol &y) {
                      return std::tie(x.section, x.value, x.name) <

@@ -13,14 +13,17 @@
 // Masks: a mask that selects a rectangle of the block (an `&` of one-axis
 // index compares against bounds, llir_rect.cpp) moves only that rectangle:
 // one clamped DMA, after an RVV fill of `other` when the tile is partial.
+// A 2-D tile of the form the runtime library takes keeps inline only the
+// all-active check and the whole DMA, and calls the library for the rest
+// (runtime_calls.cpp).
 // Other masks: when every element holds the DMA runs; otherwise an element
 // loop copies the active elements and writes `other` into the rest. Either
 // way masked-off addresses are never touched. A store (plan.dma_stores)
 // converts the block into a buffer, then DMAs it out (tag 2): the whole
 // block, its rectangle, or under another partial mask the active elements
 // one by one. Transfers with element-sized rows (a strided column
-// dimension) call one routine of the module (@__opforge_dma_tile,
-// dma_routine()). Before a store's buffer is refilled
+// dimension) call one routine of the runtime library
+// (@__opforge_rt_dma_tile, runtime_library.cpp). Before a store's buffer is refilled
 // inside a loop the previous transfer is waited for; the PE drains
 // outstanding DMAs before it takes the next program.
 //
@@ -96,8 +99,8 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
                       ", " + eb));
   }
   // Rows of contiguous elements (the common case) are one transfer issued
-  // here; element-sized rows along a strided dimension call the module's
-  // DMA routine (dma_routine()), so its loop is compiled once.
+  // here; element-sized rows along a strided dimension call the runtime
+  // library's DMA routine (runtime_library.cpp), compiled once per process.
   auto contiguous = [&] {
     std::string row_bytes =
         rect ? emit("mul i64 " + cols + ", " + eb) : std::to_string(g.cols * elem_bytes);
@@ -107,59 +110,15 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
       dma_issue(lbase, gbase, row_bytes, rows, pitch, g.row_stride, tag);
   };
   auto per_row = [&] {
-    dma_routine_used_ = true;
-    line("call void @__opforge_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
+    decls_.insert(
+        "declare dso_local void @__opforge_rt_dma_tile(i64, i64, i64, i64, i64, i64, i64, i64, "
+        "i1, i64)");
+    line("call void @__opforge_rt_dma_tile(i64 " + gbase + ", i64 " + g.row_stride + ", i64 " +
          g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
          ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i64 " + tag + ")");
   };
   if (g.cols == 1) return contiguous();
   branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
-}
-
-// The DMA routine for transfers whose columns are not contiguous in global
-// memory: `rows` x `cols` elements of `eb` bytes between global memory
-// (base `g`, byte strides `rs` between rows and `cs` between columns) and a
-// local buffer (base `l`, `pitch` bytes per row), one transfer per row with
-// element-sized rows along the strided dimension, with tag `tag`. Not
-// inlined: a kernel with several such transfers compiles its loop once.
-std::string Emitter::dma_routine() const {
-  const std::string issue = dma_issue_asm();
-  return R"(define internal void @__opforge_dma_tile(i64 %g, i64 %rs, i64 %cs, i64 %l, i64 %rows, i64 %cols, i64 %pitch, i64 %eb, i1 %to_local, i64 %tag) noinline nounwind "no-builtins" {
-entry:
-  %desc = alloca i64, i64 6, align 16
-  %d1 = getelementptr i64, ptr %desc, i64 1
-  %d2 = getelementptr i64, ptr %desc, i64 2
-  %d3 = getelementptr i64, ptr %desc, i64 3
-  %d4 = getelementptr i64, ptr %desc, i64 4
-  %d5 = getelementptr i64, ptr %desc, i64 5
-  %src_stride = select i1 %to_local, i64 %cs, i64 %eb
-  %dst_stride = select i1 %to_local, i64 %eb, i64 %cs
-  br label %head
-head:
-  %i = phi i64 [ 0, %entry ], [ %next, %body ]
-  %more = icmp slt i64 %i, %rows
-  br i1 %more, label %body, label %done
-body:
-  %goff = mul i64 %i, %rs
-  %ga = add i64 %g, %goff
-  %loff = mul i64 %i, %pitch
-  %la = add i64 %l, %loff
-  %src = select i1 %to_local, i64 %ga, i64 %la
-  %dst = select i1 %to_local, i64 %la, i64 %ga
-  store i64 %src, ptr %desc
-  store i64 %dst, ptr %d1
-  store i64 %eb, ptr %d2
-  store i64 %cols, ptr %d3
-  store i64 %src_stride, ptr %d4
-  store i64 %dst_stride, ptr %d5
-  call void asm sideeffect ")" +
-         issue + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
-  %next = add i64 %i, 1
-  br label %head
-done:
-  ret void
-}
-)";
 }
 
 std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {
@@ -301,6 +260,17 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
     });
   };
   if (!mask) return fast();
+  // A 2-D tile whose partial forms the runtime library handles: inline only
+  // the all-active check and the whole tile's DMA.
+  if (v->type.shape.size() == 2)
+    if (auto form = tile_form(ptr, mask, other, e)) {
+      const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
+      return branch(all_true(mask, v->type.shape), fast,
+                    [&] {
+                      runtime_tile(*form, ptr, other, e, raw, true, g, t);
+                      count_only(partial);
+                    });
+    }
   // A rectangular mask: `other` into the block when it is not whole, then the
   // active rectangle by DMA; the element copy only when an index wraps.
   if (auto rect = rect_of(mask, v->type.shape)) {
@@ -372,6 +342,12 @@ void Emitter::dma_store(const Operation &op) {
     });
   };
   if (!mask) return fast();
+  if (shape.size() == 2)
+    if (auto form = tile_form(ptr, mask, nullptr, e))
+      return branch(all_true(mask, shape), fast, [&] {
+        runtime_tile(*form, ptr, nullptr, e, raw, false, g, std::to_string(kStoreTag));
+        count_only(partial);
+      });
   if (auto rect = rect_of(mask, shape)) {
     auto clamped = [&] {
       when_is(rect->nonempty, true, [&] {

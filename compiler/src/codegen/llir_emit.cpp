@@ -97,7 +97,6 @@ std::string Emitter::run() {
      << allocas_.str() << "  br label %body\nbody:\n"
      << code_.str() << "}\n\n";
   for (auto &d : decls_) os << d << "\n";
-  if (dma_routine_used_) os << dma_routine();
   for (auto &f : cold_functions_) os << f;
   os << kHalfHelpers;
   os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "

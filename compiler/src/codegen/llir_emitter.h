@@ -42,6 +42,9 @@ std::string bufty(Elem e);
 std::string memty(Elem e);
 // An LLVM hexadecimal float literal of `v` in the type of `e`.
 std::string float_lit(double v, Elem e);
+// The step of the i32 index block `v` along `axis` when the ops that build
+// it fix it at compile time (llir_rect.cpp).
+std::optional<int64_t> const_step(const Value *v, size_t axis);
 // fp16 <-> fp32 conversion helpers (LLVM IR text appended to every module).
 extern const char *const kHalfHelpers;
 
@@ -259,8 +262,6 @@ class Emitter {
   // with `rect`, only its sub-rectangle of the block (nothing when empty).
   void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
                  const std::string &tag, const Rect *rect = nullptr);
-  std::string dma_routine() const;  // the definition of @__opforge_dma_tile
-  bool dma_routine_used_ = false;
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);
@@ -355,6 +356,27 @@ class Emitter {
   // Loops emitted while set carry llvm.loop.vectorize.enable false (cold
   // fallback paths: vectorizing them would only cost compile time).
   bool cold_loops_ = false;
+  // A masked DMA tile that is not wholly active, through the runtime
+  // library (__opforge_rt_tile, runtime_calls.cpp): the mask's terms (each
+  // index linear modulo 2^32) and the pointer's i32 offset blocks, when
+  // tile_form() proves that form (nothing is emitted while proving).
+  struct TileForm {
+    std::vector<const Value *> offsets;
+    std::vector<RectTerm> terms;
+  };
+  std::optional<TileForm> tile_form(const Value *ptr, const Value *mask, const Value *other,
+                                    Elem e) const;
+  // Writes the tile's descriptor and calls the routine: `raw` is the local
+  // buffer, `to_local` a load (with `other`, or zero), `g` the pointer's
+  // geometry, `tag` the DMA tag.
+  void runtime_tile(const TileForm &form, const Value *ptr, const Value *other, Elem e,
+                    const std::string &raw, bool to_local, const Geometry &g,
+                    const std::string &tag);
+  int tile_descs_ = 0;  // constant descriptors of runtime_tile() calls
+  // Emits `body` (the element path a runtime call replaces) nowhere: only
+  // its count of live vectors stays, so the kernel's LMUL (vector_lmul)
+  // is the one it had with that path inline.
+  void count_only(const std::function<void()> &body);
   // Emits `body` (a rarely taken path) as a call of a function of its own,
   // not optimized by LLVM (llir_cold.cpp); its loops are not vectorized.
   void cold(const std::function<void()> &body);

@@ -47,6 +47,8 @@ std::optional<int64_t> const_int(const Value *v) {
   return std::nullopt;
 }
 
+}  // namespace
+
 // The step of the i32 index block `v` along `axis` when the ops that build it
 // fix it at compile time: x(i) = x(0) + i * step (mod 2^32) for every i.
 // (Extensions and truncations are not followed: they are not linear mod 2^32.)
@@ -90,8 +92,6 @@ std::optional<int64_t> const_step(const Value *v, size_t axis) {
       return std::nullopt;
   }
 }
-
-}  // namespace
 
 bool Emitter::rect_terms(const Value *m, const std::vector<int> &axis_map,
                          std::vector<RectTerm> &out) const {

@@ -1,5 +1,6 @@
 """Masked tiles whose masks select a rectangle (two-sided, reversed, strided, 2-D
-windows, wrapping offsets) and one whose mask does not (a triangle)."""
+windows of any dtype, wrapping offsets in 1-D and 2-D) and one whose mask does not
+(a triangle)."""
 import torch
 import triton
 import triton.language as tl
@@ -54,6 +55,34 @@ def wrapping_offsets(x_ptr, y_ptr, base, BLOCK: tl.constexpr):
     offs = base + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + (offs - base), mask=offs >= base, other=-1.0)
     tl.store(y_ptr + tl.arange(0, BLOCK), x)
+
+
+@triton.jit
+def wrapping_2d(x_ptr, y_ptr, z_ptr, base, n, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A 2-D tile whose row index wraps past the largest i32: only the rows
+    # before the wrap are read (the rest hold `other`) and, through a masked
+    # store, written to z; y gets the whole tile.
+    rows = base + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    keep = (rows[:, None] >= base) & (cols[None, :] < n)
+    offs = (rows - base)[:, None] * BLOCK_N + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=keep, other=-1.0)
+    tl.store(y_ptr + offs, x)
+    tl.store(z_ptr + offs, x + 1.0, mask=keep)
+
+
+@triton.jit
+def window_2d_copy(x_ptr, y_ptr, M, N, r0, c0, other, stride_xm, stride_xn,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A 2-D window of x (any dtype, maybe transposed) with `other` outside,
+    # the whole tile copied to y (row-major).
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    inside = (rm[:, None] >= r0) & (rm[:, None] < M) & (rn[None, :] >= c0) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride_xm + rn[None, :] * stride_xn, mask=inside,
+                other=other)
+    out = (rm[:, None] < M) & (rn[None, :] < N)
+    tl.store(y_ptr + rm[:, None] * N + rn[None, :], x, mask=out)
 
 
 @triton.jit

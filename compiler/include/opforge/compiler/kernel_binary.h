@@ -71,4 +71,14 @@ struct KernelBinary {
   std::vector<uint8_t> pack_args(const std::vector<ArgValue> &values) const;
 };
 
+// The runtime library linked into kernel binaries that call its routines
+// (`__opforge_rt_*`, compiler/src/codegen/runtime_library.cpp): a key that
+// changes with its LLVM IR text (binary caches and the metadata carry it),
+// the key of a given text, and its one compile per process and target
+// (milliseconds; 0 when already compiled), which the first kernel calling a
+// routine would otherwise pay for.
+std::string runtime_library_key();
+std::string runtime_library_key(const std::string &ir_text);
+double runtime_library_warm_up(const TargetOptions &target = {});
+
 }  // namespace opforge::compiler
