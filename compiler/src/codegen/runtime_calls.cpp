@@ -223,6 +223,8 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
     for (int64_t x : *part) init += (init.empty() ? "i64 " : ", i64 ") + std::to_string(x);
   decls_.insert(name + " = private unnamed_addr constant [" +
                 std::to_string(value.size() + source.size()) + " x i64] [" + init + "]");
+  const size_t group = static_cast<size_t>(kValueGroup);
+  args.resize(std::max(group, (args.size() + group - 1) / group * group), "poison");
   const std::string fn = "__opforge_rt_tile_" + std::to_string(args.size());
   std::string types = "ptr, ptr, i64, i64, i64", call_args;
   for (const std::string &a : args) {

@@ -48,11 +48,16 @@ inline constexpr int kMaxFields = kFirst + kOffsetFields * kMaxOffsets + kTermFi
 // first element's address and the offsets.
 inline constexpr int kConst = -1, kFromLocal = -2, kFromWide0 = -4, kFromWide1 = -5;
 inline constexpr int kMaxValues = 24;
+// Entry points exist for n a multiple of kValueGroup; a site pads its
+// values with poison up to the next one.
+inline constexpr int kValueGroup = 4;
 }  // namespace rt_tile
 
 // The library's LLVM IR text (deterministic; its key() is part of every
-// KernelBinary's cache key and metadata).
+// KernelBinary's cache key and metadata), built once by
+// build_runtime_library_ir() (runtime_ir.cpp).
 const std::string &runtime_library_ir();
+std::string build_runtime_library_ir();
 
 // The library compiled for `target` (once per process and target key,
 // under a mutex), as a unit ready to be merged into a kernel's unit.
