@@ -293,9 +293,9 @@ class Emitter {
                           std::vector<const Value *> &out) const;
   // i64: how many leading elements hold; i1: none holds after them (a prefix).
   std::pair<std::string, std::string> leading_true(const Value *mask);
-  // A 1-D loop over [0, len) reading one prefix mask `m` at i (and i + shifts[1])
-  // as loops over regions where each read is a constant (llir_masks.cpp).
-  void prefix_regions(const Value *m, int64_t len, const std::vector<int64_t> &shifts,
+  // A 1-D loop over [0, len) reading one prefix mask `m` at i as loops over
+  // regions where the read is a constant (llir_masks.cpp).
+  void prefix_regions(const Value *m, int64_t len,
                       const std::function<void(const std::string &)> &body);
   struct MaskFact {
     std::string own;  // the loop's index: the read at it is `at_own`, any other `elsewhere`

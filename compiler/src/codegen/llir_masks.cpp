@@ -176,8 +176,8 @@ void Emitter::masked_loop(const std::vector<const Value *> &roots,
   if (!own_index || masks.empty()) return mask_versioned(roots, [&] { loop_nest(shape, body); });
   auto one = [&](const std::string &i) { body(Idx{i}); };
   std::set<const Value *> distinct(masks.begin(), masks.end());
-  if (distinct.size() == 1 && !shifts.empty() && shifts.size() <= 2 && shifts[0] == 0)
-    return prefix_regions(masks[0], shape[0], shifts, one);
+  if (distinct.size() == 1 && shifts.size() == 1 && shifts[0] == 0)
+    return prefix_regions(masks[0], shape[0], one);
   // Split at the first index where some mask, read at i + shift, fails.
   std::string split = std::to_string(shape[0]);
   for (auto *m : masks) {
@@ -196,43 +196,32 @@ void Emitter::masked_loop(const std::vector<const Value *> &roots,
   loop_span(split, std::to_string(shape[0]), one);
 }
 
-// One prefix mask read at i and, with two shifts, at i + keep: the loop in
-// regions where each read has one value. With count c leading elements
-// true: [0, c - keep) both reads true, [c - keep, c) the own read true and
-// the other false, [c, len) both false (one shift: [0, c) true, [c, len)
-// false). Masks that are not prefixes (true again after a false element, an
-// index that wraps) run the general loop from c - keep on; it does not
+// One prefix mask read at its own index i: the loop in regions where the
+// read has one value. With count c leading elements true: [0, c) true,
+// [c, len) false. Masks that are not prefixes (true again after a false
+// element, an index that wraps) run the general loop from c on; it does not
 // count toward the LMUL (the regions are the loops that run).
-void Emitter::prefix_regions(const Value *m, int64_t len, const std::vector<int64_t> &shifts,
+// A tree level 0 reads the mask at i and i + keep: it takes masked_loop's
+// split instead ([0, c - keep) with the mask true, the rest general). Three
+// regions there (both reads true, the own read only, neither) ran partial
+// rows' ends faster but cost two vectorized loops more to compile:
+// layer_norm 241 -> 231 M host instructions in llvm_ir_to_object with the
+// split (opt-16/llc-16 under callgrind).
+void Emitter::prefix_regions(const Value *m, int64_t len,
                              const std::function<void(const std::string &)> &body) {
   auto [count, prefix] = leading_true(m);
   const std::string n = std::to_string(len);
-  auto clamp = [&](const std::string &x) {
-    std::string lo =
-        emit("select i1 " + emit("icmp sgt i64 " + x + ", 0") + ", i64 " + x + ", i64 0");
-    return emit("select i1 " + emit("icmp slt i64 " + lo + ", " + n) + ", i64 " + lo + ", i64 " +
-                n);
-  };
-  auto min = [&](const std::string &a, const std::string &b) {
-    return emit("select i1 " + emit("icmp slt i64 " + a + ", " + b) + ", i64 " + a + ", i64 " + b);
-  };
-  // Boundaries in ascending order: c - keep (two shifts), then c.
-  std::vector<std::string> bound;
-  if (shifts.size() == 2)
-    bound.push_back(clamp(emit("sub i64 " + count + ", " + std::to_string(shifts[1]))));
-  bound.push_back(clamp(count));
-  std::string general = emit("select i1 " + prefix + ", i64 " + n + ", i64 " + bound[0]);
+  std::string lo =
+      emit("select i1 " + emit("icmp sgt i64 " + count + ", 0") + ", i64 " + count + ", i64 0");
+  std::string bound = emit("select i1 " + emit("icmp slt i64 " + lo + ", " + n) + ", i64 " + lo +
+                           ", i64 " + n);
+  std::string general = emit("select i1 " + prefix + ", i64 " + n + ", i64 " + bound);
   auto saved = mask_facts_;
-  std::string lo = "0";
-  for (size_t r = 0; r <= bound.size(); ++r) {
-    std::string hi = min(r < bound.size() ? bound[r] : n, general);
-    if (r > 0) lo = min(bound[r - 1], general);
-    // Region r: the own read (boundary c, the last) holds before it, the
-    // other read (boundary c - keep, the first of two) before that.
+  for (int r = 0; r < 2; ++r) {
+    std::string from = r == 0 ? "0" : bound, to = r == 0 ? bound : general;
     MaskFact f;
-    f.at_own = r < bound.size();
-    f.elsewhere = shifts.size() == 2 ? r == 0 : f.at_own;
-    loop_span(lo, hi, [&](const std::string &i) {
+    f.at_own = f.elsewhere = r == 0;
+    loop_span(from, to, [&](const std::string &i) {
       f.own = i;
       mask_facts_[m] = f;
       body(i);

@@ -7,7 +7,9 @@
 // iteration i computes on one local buffer, the DMA of iteration i + step fills
 // the other. Per such load the loop keeps two buffers, two DMA tags
 // (kPrefetchTag0/1), a parity bit and a `prefetched` bit:
-//   before the loop   load iteration lb into buffer 0 (when the loop runs);
+//   before the loop   mark buffer 0 not ready (the first iteration loads it
+//                     through the path below: one copy of the transfer code
+//                     less to compile, the same order of DMAs);
 //   at the load       use buffer[parity] (issuing its DMA now if the previous
 //                     iteration could not prefetch it); then, when there is a
 //                     next iteration and its block does not overlap what this
@@ -160,19 +162,23 @@ void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, cons
     s.slot = alloca_of("i64");
     s.ready = alloca_of("i8", n);
     line("store i64 0, ptr " + s.slot);
+    // Slot 0 (iteration lb) is not ready: the first iteration's own transfer
+    // (row_prefetched_load) fills it, in the same order of DMAs as a fill
+    // here would, with one copy of the transfer code less.
+    line("store i8 0, ptr " + s.ready);
     pf.slots[op] = s;
   }
-  // Iterations lb .. lb + (depth - 2) * step into slots 0 .. depth - 2; the
-  // one in slot k must not be data iterations lb .. lb + (k - 1) * step store.
-  loop(0, n - 1, [&](const std::string &k) {
+  // Iterations lb + step .. lb + (depth - 2) * step into slots 1 .. depth - 2
+  // (none for a ring of two); the one in slot k must not be data iterations
+  // lb .. lb + (k - 1) * step store.
+  if (n <= 2) return;
+  loop(1, n - 1, [&](const std::string &k) {
     auto [t, runs] = iteration_ahead(pf, lb, k);
     std::string before = emit("sub i64 " + k + ", 1");
     std::string last = iteration_ahead(pf, lb, before).first;
     for (auto *op : pf.loads) {
       RowPrefetch::Slots &s = pf.slots[op];
-      std::string apart = emit("or i1 " + emit("icmp eq i64 " + k + ", 0") + ", " +
-                               apart_from_stores(pf, *op, t, lb, last));
-      std::string go = emit("and i1 " + runs + ", " + apart);
+      std::string go = emit("and i1 " + runs + ", " + apart_from_stores(pf, *op, t, lb, last));
       line("store i8 " + emit("zext i1 " + go + " to i8") + ", ptr " +
            emit("getelementptr i8, ptr " + s.ready + ", i64 " + k));
       std::string buf = ring_buffer(s, *op, k);
