@@ -174,9 +174,16 @@ std::string Emitter::affine_compare_all(const Operation &cmp) {
   auto widen = [&](const std::string &x) { return emit("sext " + ty + " " + x + " to " + wide); };
   Idx zero(rank, "0");
   std::string e0 = elem(a, zero), w0 = widen(e0);
+  // A step the ops fix at compile time (as a signed i32) is a literal: no
+  // element 1 to evaluate, and the expected corners fold here.
   std::vector<std::string> stride(rank, "0");
+  std::vector<std::optional<int64_t>> fixed(rank);
   for (size_t d = 0; d < rank; ++d)
     if (shape[d] > 1) {
+      if (auto ks = const_step(a, d)) {
+        fixed[d] = static_cast<int32_t>(static_cast<uint32_t>(*ks));
+        continue;
+      }
       Idx unit = zero;
       unit[d] = "1";
       stride[d] = emit("sub " + wide + " " + widen(elem(a, unit)) + ", " + w0);
@@ -186,15 +193,20 @@ std::string Emitter::affine_compare_all(const Operation &cmp) {
   for (size_t corner = 1; corner < (size_t(1) << rank); ++corner) {
     Idx at = zero;
     std::string expect = w0;
+    int64_t offset = 0;  // the fixed steps' part of the corner
     bool distinct = true;
     for (size_t d = 0; d < rank; ++d) {
       if (!(corner >> d & 1)) continue;
       if (shape[d] == 1) distinct = false;
       at[d] = std::to_string(shape[d] - 1);
-      expect = emit("add " + wide + " " + expect + ", " +
-                    emit("mul " + wide + " " + stride[d] + ", " + std::to_string(shape[d] - 1)));
+      if (fixed[d])
+        offset += *fixed[d] * (shape[d] - 1);
+      else
+        expect = emit("add " + wide + " " + expect + ", " +
+                      emit("mul " + wide + " " + stride[d] + ", " + std::to_string(shape[d] - 1)));
     }
     if (!distinct) continue;
+    if (offset != 0) expect = emit("add " + wide + " " + expect + ", " + std::to_string(offset));
     std::string x = elem(a, at);
     std::string linear_ok = emit("icmp eq " + wide + " " + widen(x) + ", " + expect);
     std::string holds = emit("icmp " + pred + " " + ty + " " + x + ", " + bound);
