@@ -27,10 +27,11 @@ TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutin
   size_t begin = ir.find("define void @_start");
   ASSERT_NE(begin, std::string::npos) << ir;
   std::string kernel = ir.substr(begin, ir.find("\n}\n", begin) - begin);
-  // xmtia.dma issued in the kernel itself: at least the argument block, and
-  // the ring slot's transfer before the loop, when a row was not prefetched,
-  // and for the next row inside it (every contiguous transfer is issued
-  // inline; the DMA routine keeps the strided forms).
+  // xmtia.dma issued in the kernel itself: at least the argument block, the
+  // weights' and biases' blocks, and in the loop the ring slot's transfer
+  // when a row was not prefetched (the first row too) and for the next row
+  // (every contiguous transfer is issued inline; the DMA routine keeps the
+  // strided forms).
   const std::string issue = "\"r,r,~{memory}\"(ptr";
   EXPECT_GE(count(kernel, issue), 4u) << kernel;
   EXPECT_GE(count(kernel, "call void @__opforge_rt_dma_tile"), 1u) << kernel;
