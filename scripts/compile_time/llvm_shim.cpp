@@ -5,7 +5,10 @@
 //   - writes the text of every LLVM module the backend parses to
 //     $CG_DUMP_LLIR/<hash>.ll (one file per distinct module), and
 //   - with CG_LLVM_ARGS="-disable-lsr ..." sets LLVM options at load time,
-//     as llc would (options the backend sets itself are overridden by it).
+//     as llc would (options the backend sets itself are overridden by it),
+//   - with CG_OPT_PIPELINE="function(sroa,...)" (opt's -passes syntax) runs
+//     that middle end instead of the one the backend asks for (its tailored
+//     -O2 or LLVM's default<O2>); CG_OPT_PIPELINE_FILE reads it from a file.
 // Build: g++ -std=c++17 -O1 -fPIC -shared -I/usr/lib/llvm-16/include llvm_shim.cpp \
 //          -o llvm_shim.so -Wl,--version-script=llvm_shim.map -L/usr/lib/llvm-16/lib -lLLVM-16 -ldl
 // (llvm_shim.map: `LLVM_16 { global: *; };`, libLLVM-16's symbol version.)
@@ -15,6 +18,7 @@
 #include <dlfcn.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
 
 #include <cstdlib>
@@ -42,6 +46,30 @@ std::unique_ptr<Module> parseAssemblyString(StringRef text, SMDiagnostic &diag, 
         << t;
   }
   return real(text, diag, ctx, slots);
+}
+
+// The module-level pipeline parser, as the backend calls it; the replacement
+// text comes from the environment.
+using ParsePipelineFn = Error (*)(PassBuilder *, ModulePassManager &, StringRef);
+Error PassBuilder::parsePassPipeline(ModulePassManager &mpm, StringRef text) {
+  static ParsePipelineFn real = reinterpret_cast<ParsePipelineFn>(
+      dlvsym(RTLD_NEXT,
+             "_ZN4llvm11PassBuilder17parsePassPipelineERNS_11PassManagerINS_6ModuleENS_"
+             "15AnalysisManagerIS2_JEEEJEEENS_9StringRefE",
+             "LLVM_16"));
+  static const std::string replacement = [] {
+    if (const char *file = std::getenv("CG_OPT_PIPELINE_FILE")) {
+      std::ifstream in(file);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      std::string t = ss.str();
+      while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+      return t;
+    }
+    const char *p = std::getenv("CG_OPT_PIPELINE");
+    return std::string(p ? p : "");
+  }();
+  return real(this, mpm, replacement.empty() ? text : StringRef(replacement));
 }
 }  // namespace llvm
 
