@@ -8,7 +8,13 @@
 //     as llc would (options the backend sets itself are overridden by it),
 //   - with CG_OPT_PIPELINE="function(sroa,...)" (opt's -passes syntax) runs
 //     that middle end instead of the one the backend asks for (its tailored
-//     -O2 or LLVM's default<O2>); CG_OPT_PIPELINE_FILE reads it from a file.
+//     -O2 or LLVM's default<O2>); CG_OPT_PIPELINE_FILE reads it from a file,
+//   - with CG_LLVM_LATE_ARGS="disable-block-placement=false ..." sets LLVM
+//     options before each middle end, after the backend set its own switches
+//     (so the backend's can be undone, e.g. to measure the configuration
+//     before a switch was adopted; code-generation options take effect when
+//     the backend builds its code-generation pass manager, at the first
+//     compile).
 // Build: g++ -std=c++17 -O1 -fPIC -shared -I/usr/lib/llvm-16/include llvm_shim.cpp \
 //          -o llvm_shim.so -Wl,--version-script=llvm_shim.map -L/usr/lib/llvm-16/lib -lLLVM-16 -ldl
 // (llvm_shim.map: `LLVM_16 { global: *; };`, libLLVM-16's symbol version.)
@@ -69,6 +75,17 @@ Error PassBuilder::parsePassPipeline(ModulePassManager &mpm, StringRef text) {
     const char *p = std::getenv("CG_OPT_PIPELINE");
     return std::string(p ? p : "");
   }();
+  if (const char *late = std::getenv("CG_LLVM_LATE_ARGS")) {
+    std::istringstream is(late);
+    for (std::string w; is >> w;) {
+      size_t eq = w.find('=');
+      std::string name = w.substr(0, eq), value = eq == std::string::npos ? "" : w.substr(eq + 1);
+      auto &options = cl::getRegisteredOptions();
+      auto it = options.find(name);
+      if (it == options.end() || it->second->addOccurrence(0, name, value))
+        errs() << "llvm_shim: cannot set -" << w << "\n";
+    }
+  }
   return real(this, mpm, replacement.empty() ? text : StringRef(replacement));
 }
 }  // namespace llvm

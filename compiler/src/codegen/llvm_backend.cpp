@@ -13,9 +13,8 @@
 // for the one function without calls, attribute inference, coroutine and
 // OpenMP passes, ...). TargetOptions::opt_pipeline = "default" runs LLVM's own
 // default<O2> instead, for comparisons. Both LLVM pipelines run with
-// kCodegenSwitches (work switched off through LLVM's option registry: most
-// leave our kernels' code unchanged, the ones marked changes_code were
-// accepted by a cycle comparison) and, for objects, one legacy pass
+// kCodegenSwitches (work that leaves our kernels' code unchanged, switched
+// off through LLVM's option registry) and, for objects, one legacy pass
 // manager per thread and target machine, reused across compiles.
 //
 //===----------------------------------------------------------------------===//
@@ -66,9 +65,10 @@ double ms_since(Clock::time_point t0) {
 // the one between the inliner pipeline's SimplifyCFG and IndVarSimplify and
 // the one after LoopLoadElimination (about 40 M host instructions of 1,120 M
 // over the 7 bench kernels, 3.5%): the later InstCombine runs do their work
-// and the 7 bench kernels' objects stay byte-identical; other kernels were
-// not compared byte for byte (the chip tests run them against the
-// interpreter; docs/compiler/compile_time.md, "Code-changing configuration").
+// and the 7 bench kernels' objects stay byte-identical (their simulated
+// cycles are equal); other kernels were not compared byte for byte (the chip
+// tests run them against the interpreter; docs/compiler/compile_time.md,
+// "Code-changing configuration").
 constexpr const char *kTailoredO2 =
     "function<eager-inv>(sroa<modify-cfg>,early-cse<>),ipsccp,"
     "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;"
@@ -88,43 +88,37 @@ constexpr const char *kTailoredO2 =
     "loop-mssa(licm<allowspeculation>),instsimplify,div-rem-pairs),globaldce";
 
 // LLVM switches (llc's -NAME=VALUE), set once per process before the first
-// compile. Most remove a pass, or work inside one, whose removal leaves the
-// RISC-V code of every kernel byte-identical (checked on the bench kernels,
-// the test kernels and the distinct kernels the chip tests compile, each in
-// a fresh process: docs/compiler/compile_time.md). -instcombine-max-iterations=1
-// changes the code of 4 of 256 captured modules (test kernels, no bench
-// kernel). The ones marked `changes_code` change the bench kernels' code and
-// were accepted by the rule of docs/compiler/compile_time.md ("Code-changing
-// configuration"): fewer host instructions, and no bench kernel's simulated
-// cycles worse by more than 0.3%. Measured and rejected by that rule:
+// compile. Each one removes a pass, or work inside one, whose removal leaves
+// the RISC-V code of every kernel byte-identical (checked on the bench
+// kernels, the test kernels and the distinct kernels the chip tests compile,
+// each in a fresh process: docs/compiler/compile_time.md). Switches that
+// change the code were measured against the rule of compile_time.md
+// ("Code-changing configuration": fewer host instructions, no bench kernel's
+// simulated cycles worse by more than 0.3%) and are not here:
+// -disable-block-placement (softmax +0.7%, bf16 matmuls +1.9/+2.4%),
 // -disable-lsr (layer_norm +0.4%), -regalloc=basic (argmax_rows +2.4%),
-// -enable-misched=false (bf16 matmuls +0.8%), -disable-machine-cse together
-// with the others (matmul_bf16 +0.4%).
+// -enable-misched=false (bf16 matmuls +0.8%), -disable-machine-cse with
+// other changes (matmul_bf16 +0.4%). The one
+// exception to byte-identity is -instcombine-max-iterations=1: it changes
+// the code of 4 of 256 captured modules (test kernels, no bench kernel: the
+// bench cycles are equal, the chip tests pass) and saves about a third of
+// InstCombine's time, the largest part of the middle end.
 struct CodegenSwitch {
   const char *name, *value, *llvm_default;
-  bool changes_code;
 };
 constexpr CodegenSwitch kCodegenSwitches[] = {
     // Middle end: every InstCombine run sweeps the function once instead of
     // until a sweep changes nothing (LLVM 17's default); the pipeline's later
     // InstCombine runs see what is left.
-    {"instcombine-max-iterations", "1", "1000", false},
-    // Code generator. MachineBlockPlacement keeps the IR's block order (the
-    // emitter's, after SimplifyCFG): about 10 M host instructions of 1,120 M
-    // over the 7 bench kernels (0.9%); cycles within +0.02% of the placed
-    // code on every bench kernel, the layer_norm and matmul ones faster.
-    {"disable-block-placement", "true", "false", true},
-    // Code generator, code-neutral.
-    // Pre-RA tail duplication: no change with block placement on; without
-    // block placement it changes matmul_bf16's code (the cycles of the whole
-    // configuration were compared, with it).
-    {"disable-early-taildup", "true", "false", true},
-    {"disable-machine-dce", "true", "false", false},               // both dead-MI passes: ISel leaves none
-    {"disable-expand-reductions", "true", "false", false},         // RVV reductions are legal
-    {"disable-partial-libcall-inlining", "true", "false", false},  // no sqrt/libm calls in kernels
-    {"disable-mergeicmps", "true", "false", false},                // no memcmp-like compare chains
-    {"disable-post-ra", "true", "false", false},                   // generic-rv64: no post-RA scheduler
-    {"disable-adv-copy-opt", "true", "false", false},              // peephole's copy rewriting: no change
+    {"instcombine-max-iterations", "1", "1000"},
+    // Code generator.
+    {"disable-early-taildup", "true", "false"},             // pre-RA tail duplication: no change
+    {"disable-machine-dce", "true", "false"},               // both dead-MI passes: ISel leaves none
+    {"disable-expand-reductions", "true", "false"},         // RVV reductions are legal
+    {"disable-partial-libcall-inlining", "true", "false"},  // no sqrt/libm calls in kernels
+    {"disable-mergeicmps", "true", "false"},                // no memcmp-like compare chains
+    {"disable-post-ra", "true", "false"},                   // generic-rv64: no post-RA scheduler
+    {"disable-adv-copy-opt", "true", "false"},              // peephole's copy rewriting: no change
 };
 
 // LLVM's global options (the switches and the vectorizer's LMUL) are set
@@ -386,13 +380,6 @@ std::vector<LlvmSwitch> llvm_codegen_switches() {
   std::vector<LlvmSwitch> out;
   for (const CodegenSwitch &sw : kCodegenSwitches)
     out.push_back({sw.name, sw.value, sw.llvm_default});
-  return out;
-}
-
-std::vector<LlvmSwitch> llvm_code_changing_switches() {
-  std::vector<LlvmSwitch> out;
-  for (const CodegenSwitch &sw : kCodegenSwitches)
-    if (sw.changes_code) out.push_back({sw.name, sw.value, sw.llvm_default});
   return out;
 }
 

@@ -27,11 +27,6 @@ struct LlvmSwitch {
 // is safe: docs/compiler/compile_time.md).
 std::vector<LlvmSwitch> llvm_codegen_switches();
 
-// The part of llvm_codegen_switches() that changes the bench kernels' code
-// (accepted by a comparison of simulated cycles, not by byte-identity); the
-// others leave the bench kernels' objects byte-identical.
-std::vector<LlvmSwitch> llvm_code_changing_switches();
-
 // Sets LLVM options by name to `value` through each option's own parser. An
 // option LLVM does not have, one that is neither boolean nor unsigned, or a
 // value it does not take is an Error naming it (nothing is set silently).
