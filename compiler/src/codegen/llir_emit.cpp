@@ -98,7 +98,13 @@ std::string Emitter::run() {
      << code_.str() << "}\n\n";
   for (auto &d : decls_) os << d << "\n";
   for (auto &f : cold_functions_) os << f;
-  os << kHalfHelpers;
+  // The fp16 helpers only where the kernel calls one: LLVM parses and
+  // optimizes unused ones before dropping them (about 1 M host instructions).
+  const std::string uses = os.str();
+  if (uses.find("@__opforge_f16_to_f32(") != std::string::npos ||
+      uses.find("@__opforge_round_f16(") != std::string::npos ||
+      uses.find("@__opforge_f32_to_f16(") != std::string::npos)
+    os << kHalfHelpers;
   os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "
      << vector_lmul(max_live_vectors_) << "}\n";
   if (!loop_ids_.empty()) os << "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
