@@ -36,12 +36,11 @@ Compiled masked_matmul() {
   add_signature(o.spec,
                 "a_ptr=*bf16,b_ptr=*bf16,c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,"
                 "stride_ak=i32,stride_bk=i32,stride_bn=i32,stride_cm=i32,stride_cn=i32");
-  for (const char *c :
-       {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=4"})
+  for (const char *c : {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=4"})
     add_constexpr(o.spec, c);
   Compiled r;
-  r.state = compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/matmul.py",
-                         o, "opt");
+  r.state =
+      compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/matmul.py", o, "opt");
   r.plan = plan_kernel(*r.state.opt->find(r.state.kernel), o.target);
   r.spec_key = o.spec.key();
   r.ir = emit_llvm_ir(r.plan);

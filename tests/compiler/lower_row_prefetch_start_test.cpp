@@ -1,4 +1,5 @@
-//===- lower_row_prefetch_start_test.cpp - a prefetched loop's first row moves in the loop, not before it ===//
+//===- lower_row_prefetch_start_test.cpp - a prefetched loop's first row moves in the loop, not
+//before it ===//
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -23,8 +24,8 @@ std::string kernel_ir(const std::string &file, const std::string &kernel,
   o.kernel = kernel;
   add_signature(o.spec, signature);
   add_constexpr(o.spec, "BLOCK_SIZE=1024");
-  auto s = compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + file, o,
-                        "llir");
+  auto s =
+      compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + file, o, "llir");
   std::string ir = dump_stage(s, "llir");
   size_t begin = ir.find("define void @_start");
   if (begin == std::string::npos) return ir;

@@ -277,11 +277,10 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
   if (v->type.shape.size() == 2)
     if (auto form = tile_form(ptr, mask, other, e)) {
       const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
-      return branch(all_true(mask, v->type.shape), fast,
-                    [&] {
-                      runtime_tile(*form, ptr, other, e, raw, true, g, t);
-                      count_only(partial);
-                    });
+      return branch(all_true(mask, v->type.shape), fast, [&] {
+        runtime_tile(*form, ptr, other, e, raw, true, g, t);
+        count_only(partial);
+      });
     }
   // A rectangular mask: `other` into the block when it is not whole, then the
   // active rectangle by DMA; the element copy only when an index wraps.

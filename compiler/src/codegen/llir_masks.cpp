@@ -213,8 +213,8 @@ void Emitter::prefix_regions(const Value *m, int64_t len,
   const std::string n = std::to_string(len);
   std::string lo =
       emit("select i1 " + emit("icmp sgt i64 " + count + ", 0") + ", i64 " + count + ", i64 0");
-  std::string bound = emit("select i1 " + emit("icmp slt i64 " + lo + ", " + n) + ", i64 " + lo +
-                           ", i64 " + n);
+  std::string bound =
+      emit("select i1 " + emit("icmp slt i64 " + lo + ", " + n) + ", i64 " + lo + ", i64 " + n);
   std::string general = emit("select i1 " + prefix + ", i64 " + n + ", i64 " + bound);
   auto saved = mask_facts_;
   for (int r = 0; r < 2; ++r) {

@@ -37,8 +37,10 @@ std::optional<int64_t> int_literal(const std::string &x) {
 }
 
 int pred_code(const std::string &p) {
-  return p == "slt" ? rt_tile::kSlt : p == "sle" ? rt_tile::kSle : p == "sgt" ? rt_tile::kSgt
-                                                                               : rt_tile::kSge;
+  return p == "slt"   ? rt_tile::kSlt
+         : p == "sle" ? rt_tile::kSle
+         : p == "sgt" ? rt_tile::kSgt
+                      : rt_tile::kSge;
 }
 
 }  // namespace
@@ -138,8 +140,9 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
   };
   auto diff = [&](const std::string &x, const std::string &y) {
     auto a = int_literal(x), b = int_literal(y);
-    if (a && b) return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(*a) -
-                                                           static_cast<uint32_t>(*b)));
+    if (a && b)
+      return std::to_string(
+          static_cast<int32_t>(static_cast<uint32_t>(*a) - static_cast<uint32_t>(*b)));
     return emit("sub i32 " + x + ", " + y);
   };
   value[kRows] = rank == 2 ? shape[0] : 1;
@@ -155,9 +158,7 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
   }
   if (to_local && other) {
     std::string x = val(other, zero);
-    auto zero_bits = [&] {
-      return x == "0" || x == "false" || x == "0x0000000000000000";
-    };
+    auto zero_bits = [&] { return x == "0" || x == "false" || x == "0x0000000000000000"; };
     if (!zero_bits()) {
       const int64_t bits = eb * 8;
       std::string b = x;

@@ -64,7 +64,8 @@ done:
 
 // An element of `eb` (1, 2, 4 or 8) bytes at address %a, zero-extended,
 // and its store.
-const char *kElemAccess = R"(define internal i64 @__opforge_rt_load_bits(i64 %a, i64 %eb) nounwind "no-builtins" {
+const char *kElemAccess =
+    R"(define internal i64 @__opforge_rt_load_bits(i64 %a, i64 %eb) nounwind "no-builtins" {
 entry:
   %p = inttoptr i64 %a to ptr
   %is1 = icmp eq i64 %eb, 1
@@ -127,17 +128,24 @@ b8:
 std::string entry_ir() {
   using namespace rt_tile;
   auto n = [](int v) { return std::to_string(v); };
-  std::string s = R"(define internal void @__opforge_rt_tile_core(ptr %cd, ptr %raw, i64 %p00, i64 %w0, i64 %w1, ptr %vals) nounwind "no-builtins" {
+  std::string s =
+      R"(define internal void @__opforge_rt_tile_core(ptr %cd, ptr %raw, i64 %p00, i64 %w0, i64 %w1, ptr %vals) nounwind "no-builtins" {
 entry:
-  %d = alloca i64, i64 )" + n(kMaxFields) + R"(, align 16
-  %noffsp = getelementptr i64, ptr %cd, i64 )" + n(kOffsets) + R"(
+  %d = alloca i64, i64 )" +
+      n(kMaxFields) + R"(, align 16
+  %noffsp = getelementptr i64, ptr %cd, i64 )" +
+      n(kOffsets) + R"(
   %noffs = load i64, ptr %noffsp
-  %ntermsp = getelementptr i64, ptr %cd, i64 )" + n(kTerms) + R"(
+  %ntermsp = getelementptr i64, ptr %cd, i64 )" +
+      n(kTerms) + R"(
   %nterms = load i64, ptr %ntermsp
-  %no3 = mul i64 %noffs, )" + n(kOffsetFields) + R"(
-  %nt5 = mul i64 %nterms, )" + n(kTermFields) + R"(
+  %no3 = mul i64 %noffs, )" +
+      n(kOffsetFields) + R"(
+  %nt5 = mul i64 %nterms, )" +
+      n(kTermFields) + R"(
   %f0 = add i64 %no3, %nt5
-  %nfields = add i64 %f0, )" + n(kFirst) + R"(
+  %nfields = add i64 %f0, )" +
+      n(kFirst) + R"(
   %local = ptrtoint ptr %raw to i64
   br label %head
 head:
@@ -158,9 +166,12 @@ arg:
   %v = sext i32 %v32 to i64
   br label %store
 special:
-  %is_local = icmp eq i64 %src, )" + n(kFromLocal) + R"(
-  %is_w0 = icmp eq i64 %src, )" + n(kFromWide0) + R"(
-  %is_w1 = icmp eq i64 %src, )" + n(kFromWide1) + R"(
+  %is_local = icmp eq i64 %src, )" +
+      n(kFromLocal) + R"(
+  %is_w0 = icmp eq i64 %src, )" +
+      n(kFromWide0) + R"(
+  %is_w1 = icmp eq i64 %src, )" +
+      n(kFromWide1) + R"(
   %s1 = select i1 %is_w1, i64 %w1, i64 %c
   %s2 = select i1 %is_w0, i64 %w0, i64 %s1
   %s3 = select i1 %is_local, i64 %local, i64 %s2
@@ -172,7 +183,8 @@ store:
   %f1 = add i64 %f, 1
   br label %head, !llvm.loop !0
 derive:
-  %ebp = getelementptr i64, ptr %d, i64 )" + n(kElemBytes) + R"(
+  %ebp = getelementptr i64, ptr %d, i64 )" +
+      n(kElemBytes) + R"(
   %eb = load i64, ptr %ebp
   br label %ohead
 ohead:
@@ -183,8 +195,10 @@ ohead:
   %omore = icmp slt i64 %j, %noffs
   br i1 %omore, label %obody, label %done
 obody:
-  %j3 = mul i64 %j, )" + n(kOffsetFields) + R"(
-  %of = add i64 %j3, )" + n(kFirst) + R"(
+  %j3 = mul i64 %j, )" +
+      n(kOffsetFields) + R"(
+  %of = add i64 %j3, )" +
+      n(kFirst) + R"(
   %op = getelementptr i64, ptr %d, i64 %of
   %o0 = load i64, ptr %op
   %orp = getelementptr i64, ptr %op, i64 1
@@ -210,13 +224,17 @@ obody:
   %j1 = add i64 %j, 1
   br label %ohead, !llvm.loop !0
 done:
-  %bp = getelementptr i64, ptr %d, i64 )" + n(kBase) + R"(
+  %bp = getelementptr i64, ptr %d, i64 )" +
+      n(kBase) + R"(
   store i64 %u, ptr %bp
-  %gp = getelementptr i64, ptr %d, i64 )" + n(kGlobalBase) + R"(
+  %gp = getelementptr i64, ptr %d, i64 )" +
+      n(kGlobalBase) + R"(
   store i64 %p00, ptr %gp
-  %rsp = getelementptr i64, ptr %d, i64 )" + n(kRowStride) + R"(
+  %rsp = getelementptr i64, ptr %d, i64 )" +
+      n(kRowStride) + R"(
   store i64 %rs, ptr %rsp
-  %csp = getelementptr i64, ptr %d, i64 )" + n(kColStride) + R"(
+  %csp = getelementptr i64, ptr %d, i64 )" +
+      n(kColStride) + R"(
   store i64 %cs, ptr %csp
   call void @__opforge_rt_tile(ptr %d)
   ret void
@@ -226,8 +244,8 @@ done:
     std::string params, stores;
     for (int i = 0; i < k; ++i) {
       params += ", i32 %v" + n(i);
-      stores += "  %p" + n(i) + " = getelementptr i32, ptr %vals, i64 " + n(i) + "\n  store i32 %v" +
-                n(i) + ", ptr %p" + n(i) + "\n";
+      stores += "  %p" + n(i) + " = getelementptr i32, ptr %vals, i64 " + n(i) +
+                "\n  store i32 %v" + n(i) + ", ptr %p" + n(i) + "\n";
     }
     s += "\ndefine void @__opforge_rt_tile_" + n(k) +
          "(ptr %cd, ptr %raw, i64 %p00, i64 %w0, i64 %w1" + params +
@@ -312,9 +330,12 @@ entry:
   %le = icmp sle i32 %x, %b
   %gt = icmp sgt i32 %x, %b
   %ge = icmp sge i32 %x, %b
-  %p0 = icmp eq i64 %pred, )" + n(kSlt) + R"(
-  %p1 = icmp eq i64 %pred, )" + n(kSle) + R"(
-  %p2 = icmp eq i64 %pred, )" + n(kSgt) + R"(
+  %p0 = icmp eq i64 %pred, )" +
+       n(kSlt) + R"(
+  %p1 = icmp eq i64 %pred, )" +
+       n(kSle) + R"(
+  %p2 = icmp eq i64 %pred, )" +
+       n(kSgt) + R"(
   %h23 = select i1 %p2, i1 %gt, i1 %ge
   %h123 = select i1 %p1, i1 %le, i1 %h23
   %holds = select i1 %p0, i1 %lt, i1 %h123
@@ -324,19 +345,24 @@ entry:
 ; Do the terms along `axis` (every term when axis is -1, with %r, %c) hold at index %i?
 define internal i1 @__opforge_rt_active(ptr %d, i64 %axis, i64 %r, i64 %c) nounwind "no-builtins" {
 entry:
-  %noffsp = getelementptr i64, ptr %d, i64 )" + n(kOffsets) + R"(
+  %noffsp = getelementptr i64, ptr %d, i64 )" +
+       n(kOffsets) + R"(
   %noffs = load i64, ptr %noffsp
-  %ntermsp = getelementptr i64, ptr %d, i64 )" + n(kTerms) + R"(
+  %ntermsp = getelementptr i64, ptr %d, i64 )" +
+       n(kTerms) + R"(
   %nterms = load i64, ptr %ntermsp
-  %noffs3 = mul i64 %noffs, )" + n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" + n(kFirst) + R"(
+  %noffs3 = mul i64 %noffs, )" +
+       n(kOffsetFields) + R"(
+  %terms_at = add i64 %noffs3, )" +
+       n(kFirst) + R"(
   br label %head
 head:
   %k = phi i64 [ 0, %entry ], [ %k1, %next ]
   %more = icmp slt i64 %k, %nterms
   br i1 %more, label %body, label %yes
 body:
-  %k5 = mul i64 %k, )" + n(kTermFields) + R"(
+  %k5 = mul i64 %k, )" +
+       n(kTermFields) + R"(
   %tf = add i64 %terms_at, %k5
   %tp = getelementptr i64, ptr %d, i64 %tf
   %ta = load i64, ptr %tp
@@ -392,8 +418,10 @@ ohead:
   %omore = icmp slt i64 %j, %noffs
   br i1 %omore, label %obody, label %copy
 obody:
-  %j3 = mul i64 %j, )" + n(kOffsetFields) + R"(
-  %of = add i64 %j3, )" + n(kFirst) + R"(
+  %j3 = mul i64 %j, )" +
+       n(kOffsetFields) + R"(
+  %of = add i64 %j3, )" +
+       n(kFirst) + R"(
   %op = getelementptr i64, ptr %d, i64 %of
   %o0 = load i64, ptr %op
   %orp = getelementptr i64, ptr %op, i64 1
@@ -439,14 +467,16 @@ entry:
   s += field("rows", kRows) + field("cols", kCols) + field("noffs", kOffsets) +
        field("nterms", kTerms);
   s += R"(  %noffs3 = mul i64 %noffs, )" + n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" + n(kFirst) + R"(
+  %terms_at = add i64 %noffs3, )" +
+       n(kFirst) + R"(
   br label %head
 head:
   %k = phi i64 [ 0, %entry ], [ %k1, %next ]
   %more = icmp slt i64 %k, %nterms
   br i1 %more, label %body, label %yes
 body:
-  %k5 = mul i64 %k, )" + n(kTermFields) + R"(
+  %k5 = mul i64 %k, )" +
+       n(kTermFields) + R"(
   %tf = add i64 %terms_at, %k5
   %tp = getelementptr i64, ptr %d, i64 %tf
   %ta = load i64, ptr %tp
@@ -499,9 +529,12 @@ entry:
   %s = sext i32 %st to i64
   %bt = trunc i64 %boundw to i32
   %b = sext i32 %bt to i64
-  %upper = icmp sle i64 %pred, )" + n(kSle) + R"(
-  %is_slt = icmp eq i64 %pred, )" + n(kSlt) + R"(
-  %is_sgt = icmp eq i64 %pred, )" + n(kSgt) + R"(
+  %upper = icmp sle i64 %pred, )" +
+       n(kSle) + R"(
+  %is_slt = icmp eq i64 %pred, )" +
+       n(kSlt) + R"(
+  %is_sgt = icmp eq i64 %pred, )" +
+       n(kSgt) + R"(
   %bm1 = sub i64 %b, 1
   %bp1 = add i64 %b, 1
   %lim0 = select i1 %is_sgt, i64 %bp1, i64 %b
@@ -554,19 +587,24 @@ entry:
   %hi_p = getelementptr i64, ptr %out, i64 1
   store i64 0, ptr %lo_p
   store i64 %len, ptr %hi_p
-  %noffsp = getelementptr i64, ptr %d, i64 )" + n(kOffsets) + R"(
+  %noffsp = getelementptr i64, ptr %d, i64 )" +
+       n(kOffsets) + R"(
   %noffs = load i64, ptr %noffsp
-  %ntermsp = getelementptr i64, ptr %d, i64 )" + n(kTerms) + R"(
+  %ntermsp = getelementptr i64, ptr %d, i64 )" +
+       n(kTerms) + R"(
   %nterms = load i64, ptr %ntermsp
-  %noffs3 = mul i64 %noffs, )" + n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" + n(kFirst) + R"(
+  %noffs3 = mul i64 %noffs, )" +
+       n(kOffsetFields) + R"(
+  %terms_at = add i64 %noffs3, )" +
+       n(kFirst) + R"(
   br label %head
 head:
   %k = phi i64 [ 0, %entry ], [ %k1, %next ]
   %more = icmp slt i64 %k, %nterms
   br i1 %more, label %body, label %done
 body:
-  %k5 = mul i64 %k, )" + n(kTermFields) + R"(
+  %k5 = mul i64 %k, )" +
+       n(kTermFields) + R"(
   %tf = add i64 %terms_at, %k5
   %tp = getelementptr i64, ptr %d, i64 %tf
   %ta = load i64, ptr %tp
@@ -610,7 +648,8 @@ entry:
   store i64 %ss, ptr %d4
   %d5 = getelementptr i64, ptr %desc, i64 5
   store i64 %ds, ptr %d5
-  call void asm sideeffect ")" + dma_issue_asm() + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
+  call void asm sideeffect ")" +
+       dma_issue_asm() + R"(", "r,r,~{memory}"(ptr %desc, i64 %tag)
   ret void
 }
 
