@@ -257,6 +257,24 @@ done:
   return s;
 }
 
+// The loop over the terms of descriptor %d, in the block `entry` of the
+// routine it starts: %k counts the terms, %tp points at term %k's fields and
+// %ta is its axis; a block `next` must set %k1 = %k + 1 and branch back to
+// %head; after the last term the loop leaves to `exit`.
+std::string term_loop(const std::string &exit) {
+  using namespace rt_tile;
+  auto n = [](int v) { return std::to_string(v); };
+  return "  %noffsp = getelementptr i64, ptr %d, i64 " + n(kOffsets) +
+         "\n  %noffs = load i64, ptr %noffsp\n  %ntermsp = getelementptr i64, ptr %d, i64 " +
+         n(kTerms) + "\n  %nterms = load i64, ptr %ntermsp\n  %noffs3 = mul i64 %noffs, " +
+         n(kOffsetFields) + "\n  %terms_at = add i64 %noffs3, " + n(kFirst) +
+         "\n  br label %head\nhead:\n  %k = phi i64 [ 0, %entry ], [ %k1, %next ]\n"
+         "  %more = icmp slt i64 %k, %nterms\n  br i1 %more, label %body, label %" +
+         exit + "\nbody:\n  %k5 = mul i64 %k, " + n(kTermFields) +
+         "\n  %tf = add i64 %terms_at, %k5\n  %tp = getelementptr i64, ptr %d, i64 %tf\n"
+         "  %ta = load i64, ptr %tp\n";
+}
+
 // The routines reading the tile descriptor of runtime_library.h (rt_tile).
 // Indices and offsets are evaluated as the interpreter does: in i32 with
 // wrap-around (computed in i64, truncated).
@@ -345,28 +363,8 @@ entry:
 ; Do the terms along `axis` (every term when axis is -1, with %r, %c) hold at index %i?
 define internal i1 @__opforge_rt_active(ptr %d, i64 %axis, i64 %r, i64 %c) nounwind "no-builtins" {
 entry:
-  %noffsp = getelementptr i64, ptr %d, i64 )" +
-       n(kOffsets) + R"(
-  %noffs = load i64, ptr %noffsp
-  %ntermsp = getelementptr i64, ptr %d, i64 )" +
-       n(kTerms) + R"(
-  %nterms = load i64, ptr %ntermsp
-  %noffs3 = mul i64 %noffs, )" +
-       n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" +
-       n(kFirst) + R"(
-  br label %head
-head:
-  %k = phi i64 [ 0, %entry ], [ %k1, %next ]
-  %more = icmp slt i64 %k, %nterms
-  br i1 %more, label %body, label %yes
-body:
-  %k5 = mul i64 %k, )" +
-       n(kTermFields) + R"(
-  %tf = add i64 %terms_at, %k5
-  %tp = getelementptr i64, ptr %d, i64 %tf
-  %ta = load i64, ptr %tp
-  %any = icmp slt i64 %axis, 0
+)" + term_loop("yes") +
+       R"(  %any = icmp slt i64 %axis, 0
   %same = icmp eq i64 %ta, %axis
   %mine = or i1 %any, %same
   br i1 %mine, label %test, label %next
@@ -464,23 +462,8 @@ done:
 define internal i1 @__opforge_rt_linear(ptr %d) nounwind "no-builtins" {
 entry:
 )";
-  s += field("rows", kRows) + field("cols", kCols) + field("noffs", kOffsets) +
-       field("nterms", kTerms);
-  s += R"(  %noffs3 = mul i64 %noffs, )" + n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" +
-       n(kFirst) + R"(
-  br label %head
-head:
-  %k = phi i64 [ 0, %entry ], [ %k1, %next ]
-  %more = icmp slt i64 %k, %nterms
-  br i1 %more, label %body, label %yes
-body:
-  %k5 = mul i64 %k, )" +
-       n(kTermFields) + R"(
-  %tf = add i64 %terms_at, %k5
-  %tp = getelementptr i64, ptr %d, i64 %tf
-  %ta = load i64, ptr %tp
-  %x0p = getelementptr i64, ptr %tp, i64 1
+  s += field("rows", kRows) + field("cols", kCols) + term_loop("yes");
+  s += R"(  %x0p = getelementptr i64, ptr %tp, i64 1
   %x0 = load i64, ptr %x0p
   %stepp = getelementptr i64, ptr %tp, i64 2
   %step = load i64, ptr %stepp
@@ -587,28 +570,8 @@ entry:
   %hi_p = getelementptr i64, ptr %out, i64 1
   store i64 0, ptr %lo_p
   store i64 %len, ptr %hi_p
-  %noffsp = getelementptr i64, ptr %d, i64 )" +
-       n(kOffsets) + R"(
-  %noffs = load i64, ptr %noffsp
-  %ntermsp = getelementptr i64, ptr %d, i64 )" +
-       n(kTerms) + R"(
-  %nterms = load i64, ptr %ntermsp
-  %noffs3 = mul i64 %noffs, )" +
-       n(kOffsetFields) + R"(
-  %terms_at = add i64 %noffs3, )" +
-       n(kFirst) + R"(
-  br label %head
-head:
-  %k = phi i64 [ 0, %entry ], [ %k1, %next ]
-  %more = icmp slt i64 %k, %nterms
-  br i1 %more, label %body, label %done
-body:
-  %k5 = mul i64 %k, )" +
-       n(kTermFields) + R"(
-  %tf = add i64 %terms_at, %k5
-  %tp = getelementptr i64, ptr %d, i64 %tf
-  %ta = load i64, ptr %tp
-  %mine = icmp eq i64 %ta, %axis
+)" + term_loop("done") +
+       R"(  %mine = icmp eq i64 %ta, %axis
   br i1 %mine, label %apply, label %next
 apply:
   call void @__opforge_rt_bounds(ptr %tp, i64 %len, ptr %lo_p, ptr %hi_p)
