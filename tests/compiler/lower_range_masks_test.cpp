@@ -1,6 +1,7 @@
 //===- lower_range_masks_test.cpp - element loops versioned on range masks proved all-true ===//
 #include <gtest/gtest.h>
 
+#include "ir_text.h"
 #include "opforge/compiler/codegen.h"
 
 namespace opforge::compiler {
@@ -16,12 +17,6 @@ CompileOptions options(const std::string &kernel, const std::string &signature,
   add_signature(o.spec, signature);
   for (auto &c : constexprs) add_constexpr(o.spec, c);
   return o;
-}
-
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 const char *kLayerNormSig =

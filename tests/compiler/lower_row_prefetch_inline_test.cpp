@@ -1,16 +1,11 @@
 //===- lower_row_prefetch_inline_test.cpp - prefetched rows issued in the row loop ===//
 #include <gtest/gtest.h>
 
+#include "ir_text.h"
 #include "opforge/compiler/codegen.h"
 
 namespace opforge::compiler {
 namespace {
-
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutine) {
   register_codegen_stages();

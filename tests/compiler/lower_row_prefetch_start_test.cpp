@@ -1,19 +1,13 @@
-//===- lower_row_prefetch_start_test.cpp - a prefetched loop's first row moves in the loop, not
-//before it ===//
+//===- lower_row_prefetch_start_test.cpp - a prefetched loop's first row moves inside it ===//
 #include <gtest/gtest.h>
 
 #include <tuple>
 
+#include "ir_text.h"
 #include "opforge/compiler/codegen.h"
 
 namespace opforge::compiler {
 namespace {
-
-size_t count(const std::string &text, const std::string &what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 // The kernel function's IR of a persistent-row kernel.
 std::string kernel_ir(const std::string &file, const std::string &kernel,
