@@ -1,5 +1,4 @@
-//===- chip_coverage_test.cpp - scans, atomics and while loops on the chip vs the IR interpreter
-//===//
+//===- chip_coverage_test.cpp - scans, atomics and while loops: chip vs IR interpreter ===//
 #include <gtest/gtest.h>
 
 #include <algorithm>

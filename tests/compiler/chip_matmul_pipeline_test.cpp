@@ -1,5 +1,4 @@
-//===- chip_matmul_pipeline_test.cpp - software-pipelined K loops on the chip vs the interpreter
-//===//
+//===- chip_matmul_pipeline_test.cpp - software-pipelined K loops: chip vs interpreter ===//
 //
 // Matmuls whose A/B tile DMAs are prefetched one K step ahead (the prologue
 // loads step 0, step k loads k+1 into the other buffer while the DPE works):

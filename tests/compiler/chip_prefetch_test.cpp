@@ -1,5 +1,4 @@
-//===- chip_prefetch_test.cpp - persistent kernels with prefetched row loads: chip vs interpreter
-//===//
+//===- chip_prefetch_test.cpp - prefetched row loads: chip vs interpreter ===//
 //
 // Persistent kernels (programs looping over rows) prefetch the next rows by
 // DMA while computing the current one (llir_prefetch.cpp) and reduce with RVV

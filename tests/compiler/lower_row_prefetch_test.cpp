@@ -1,5 +1,4 @@
-//===- lower_row_prefetch_test.cpp - which row loads are prefetched, ring depth, RVV tree levels
-//===//
+//===- lower_row_prefetch_test.cpp - prefetched row loads, ring depth, RVV tree levels ===//
 #include <gtest/gtest.h>
 
 #include "opforge/compiler/codegen.h"

@@ -1,5 +1,4 @@
-//===- dpe_mac_fp_test.cpp - bf16/fp16 MAC chains (unpacked accumulators) vs fmaf, bit for bit
-//-===//
+//===- dpe_mac_fp_test.cpp - bf16/fp16 MAC chains (unpacked accumulators) vs fmaf ===//
 //
 // The DPE keeps a bf16/fp16 tile's accumulators unpacked between beats, so
 // these cases run long k chains whose partial sums cross every class and

@@ -1,5 +1,4 @@
-//===- dpe_timing_test.cpp - the double-buffered DPE's cycle count: RTL vs dpe_timing.h over many
-//shapes and chained command streams -===//
+//===- dpe_timing_test.cpp - DPE cycles, RTL vs dpe_timing.h, incl. chained streams ===//
 #include <gtest/gtest.h>
 
 #include <algorithm>

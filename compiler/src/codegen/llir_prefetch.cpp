@@ -1,5 +1,4 @@
-//===- llir_prefetch.cpp - double-buffered DMA prefetch of the next iteration's loads in scf.for
-//===//
+//===- llir_prefetch.cpp - double-buffered DMA prefetch of the next iteration's loads ===//
 //
 // In a loop such as a persistent kernel's `for row in tl.range(pid, n, nprog)`
 // the affine block loads whose pointer, mask and `other` depend only on the
