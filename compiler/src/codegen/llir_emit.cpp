@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstdio>
 #include <limits>
 
@@ -61,6 +62,12 @@ std::string memty(Elem e) {
     default:
       return llty(e);
   }
+}
+
+std::optional<int64_t> int_literal(const std::string &x) {
+  if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '-')) return {};
+  if (x.size() > 1 && x[1] == 'x') return {};  // a hexadecimal float
+  return std::stoll(x);
 }
 
 std::string float_lit(double v, Elem e) {

@@ -40,6 +40,9 @@ std::string llty(Elem e);
 std::string bufty(Elem e);
 // Type of one element in global memory (what a pointer points to).
 std::string memty(Elem e);
+// The value of an integer literal of the emitter's value text (SSA names,
+// "" and hexadecimal float literals are none).
+std::optional<int64_t> int_literal(const std::string &x);
 // An LLVM hexadecimal float literal of `v` in the type of `e`.
 std::string float_lit(double v, Elem e);
 // The step of the i32 index block `v` along `axis` when the ops that build

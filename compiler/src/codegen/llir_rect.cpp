@@ -21,7 +21,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <cctype>
 
 #include "llir_emitter.h"
 
@@ -158,14 +157,9 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
   for (size_t i = 0; i < rank; ++i) identity.push_back(static_cast<int>(i));
   if (!rect_terms(mask, identity, terms)) return std::nullopt;
 
-  // Integer literals fold here (most bounds are constants: less IR for LLVM).
-  auto lit = [](const std::string &x) -> std::optional<int64_t> {
-    if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '-'))
-      return std::nullopt;
-    return std::stoll(x);
-  };
+  // Integer literals (int_literal) fold here: most bounds are constants, less IR for LLVM.
   auto i64 = [&](const std::string &op, const std::string &x, const std::string &y) {
-    auto a = lit(x), b = lit(y);
+    auto a = int_literal(x), b = int_literal(y);
     if (a && b && op == "add") return std::to_string(*a + *b);
     if (a && b && op == "sub") return std::to_string(*a - *b);
     if (b && *b == 0 && (op == "add" || op == "sub")) return x;
@@ -175,12 +169,12 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
     return emit("select i1 " + c + ", i64 " + x + ", i64 " + y);
   };
   auto smax = [&](const std::string &x, const std::string &y) {
-    auto a = lit(x), b = lit(y);
+    auto a = int_literal(x), b = int_literal(y);
     if (a && b) return std::to_string(std::max(*a, *b));
     return sel(emit("icmp sgt i64 " + x + ", " + y), x, y);
   };
   auto smin = [&](const std::string &x, const std::string &y) {
-    auto a = lit(x), b = lit(y);
+    auto a = int_literal(x), b = int_literal(y);
     if (a && b) return std::to_string(std::min(*a, *b));
     return sel(emit("icmp slt i64 " + x + ", " + y), x, y);
   };
@@ -273,7 +267,7 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
     std::string h = smin(smax(hi[i], l), std::to_string(shape[i]));
     rect.lo[i] = l;
     rect.count[i] = i64("sub", h, l);
-    auto c = lit(rect.count[i]);
+    auto c = int_literal(rect.count[i]);
     std::string whole = c ? (*c == shape[i] ? "true" : "false")
                           : emit("icmp eq i64 " + rect.count[i] + ", " + std::to_string(shape[i]));
     full = full == "true" ? whole : emit("and i1 " + full + ", " + whole);

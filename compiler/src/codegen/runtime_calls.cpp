@@ -20,7 +20,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <cctype>
 
 #include "llir_emitter.h"
 #include "runtime_library.h"
@@ -28,13 +27,6 @@
 namespace opforge::compiler::llir {
 
 namespace {
-
-// An integer literal of the emitter's value text ("" and SSA names are not).
-std::optional<int64_t> int_literal(const std::string &x) {
-  if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '-')) return {};
-  if (x.size() > 1 && x[1] == 'x') return {};  // a hexadecimal float
-  return std::stoll(x);
-}
 
 int pred_code(const std::string &p) {
   return p == "slt"   ? rt_tile::kSlt

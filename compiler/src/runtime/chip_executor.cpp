@@ -99,7 +99,7 @@ std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &re
   std::string source =
       request.module->source ? request.module->source->text() : request.module->file;
   std::string key = request.module->file + "|" + request.kernel + "|" + spec.key() + "|" +
-                    target_.key() + "|" + runtime_library_key() + "|" + source;
+                    target_.key() + "|" + source;
   if (auto it = cache_.find(key); it != cache_.end()) {
     ++cache_hits_;
     return it->second;

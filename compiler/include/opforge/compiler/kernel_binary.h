@@ -73,7 +73,8 @@ struct KernelBinary {
 
 // The runtime library linked into kernel binaries that call its routines
 // (`__opforge_rt_*`, compiler/src/codegen/runtime_library.cpp): a key that
-// changes with its LLVM IR text (binary caches and the metadata carry it),
+// changes with its LLVM IR text (each binary's metadata carries it; the text
+// is fixed for a process, so in-process binary caches need not key on it),
 // the key of a given text, and its one compile per process and target
 // (milliseconds; 0 when already compiled), which the first kernel calling a
 // routine would otherwise pay for.
