@@ -309,18 +309,32 @@ void Emitter::tree_reduce(const Operation &op) {
   const bool level0_done = tshape.size() == 1 && rvv_level0(op, tmp, half0, keep0);
   // Single-operand combines: the two halves' values are not live together
   // (measured: argmax's two-operand level 0 spills at the larger LMUL).
-  if (!level0_done)
+  // (A strip loop where it can be one: llir_vector.cpp; the second half's
+  // index is a strip index too.)
+  if (!level0_done) {
+    VectorOk strips(*this);
     masked_loop({op.operands.begin(), op.operands.end()}, in_shape, lshape, {0, keep0},
                 [&](const Idx &idx) {
                   halves_live_ = n == 1;
                   std::vector<std::string> args;
                   for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], idx));
                   Idx hi = shifted(idx, keep0);
+                  if (vec_ && vec_->index.count(idx[axis])) vec_->index.insert(hi[axis]);
                   for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
                   auto r = combine(region, args);
-                  for (size_t j = 0; j < n; ++j)
-                    line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+                  for (size_t j = 0; j < n; ++j) {
+                    if (is_vec(r[j])) {
+                      Elem e = op.operands[j]->type.elem;
+                      vstore(e == Elem::I1      ? Elem::I1
+                             : ty[j] == "float" ? Elem::F32
+                                                : e,
+                             tptr(j, idx), r[j]);
+                    } else {
+                      line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
+                    }
+                  }
                 });
+  }
   halves_live_ = false;
   if (keep0 > half0) {  // odd length: the middle element is kept
     std::vector<int64_t> mshape = tshape;

@@ -217,6 +217,7 @@ std::string Emitter::affine_compare_all(const Operation &cmp) {
 
 void Emitter::branch(const std::string &cond, const std::function<void()> &then_body,
                      const std::function<void()> &else_body) {
+  if (is_vec(cond)) throw NotVector{};
   std::string yes = label(), no = label(), join = label();
   line("br i1 " + cond + ", label %" + yes + ", label %" + no);
   for (int k = 0; k < 2; ++k) {
@@ -336,6 +337,7 @@ void Emitter::dma_store(const Operation &op) {
   if (raw.empty()) {
     raw = alloca_of(mt, ptr->type.numel());
     if (in_loop) dma_wait(kStoreTag);  // buffer reuse
+    VectorOk strips(*this);
     loop_nest(shape, [&](const Idx &idx) {
       store_mem(e, emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape)),
                 val(value, idx));

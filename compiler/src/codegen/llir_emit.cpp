@@ -208,6 +208,8 @@ std::string Emitter::load_mem(Elem e, const std::string &ptr) {
 }
 
 void Emitter::store_mem(Elem e, const std::string &ptr, const std::string &x) {
+  if (is_vec(ptr)) throw NotVector{};  // a scatter
+  if (is_vec(x)) return vstore(e, ptr, x);
   if (e == Elem::BF16) {
     std::string b = emit("lshr i32 " + emit("bitcast float " + x + " to i32") + ", 16");
     line("store i16 " + emit("trunc i32 " + b + " to i16") + ", ptr " + ptr);
@@ -245,6 +247,12 @@ std::string Emitter::buf_ptr(const Value *v, const std::string &buf, const Idx &
 }
 
 std::string Emitter::buf_load(const Value *v, const std::string &buf, const Idx &idx) {
+  if (vec_index(idx)) {  // a strip (llir_vector.cpp): the buffer's format
+    Elem e = v->type.elem;
+    std::string bt = bufty(e);
+    Elem f = e == Elem::I1 ? Elem::I1 : bt == "float" ? Elem::F32 : bt == "i32" ? Elem::I32 : e;
+    return vload(f, buf_ptr(v, buf, idx));
+  }
   std::string p = buf_ptr(v, buf, idx);
   if (v->type.elem == Elem::I1) return emit("icmp ne i8 " + emit("load i8, ptr " + p) + ", 0");
   return emit("load " + llty(v->type.elem) + ", ptr " + p);
@@ -252,6 +260,12 @@ std::string Emitter::buf_load(const Value *v, const std::string &buf, const Idx 
 
 void Emitter::buf_store(const Value *v, const std::string &buf, const Idx &idx,
                         const std::string &x) {
+  if (vec_index(idx)) {
+    Elem e = v->type.elem;
+    std::string bt = bufty(e);
+    Elem f = e == Elem::I1 ? Elem::I1 : bt == "float" ? Elem::F32 : bt == "i32" ? Elem::I32 : e;
+    return vstore(f, buf_ptr(v, buf, idx), x);
+  }
   std::string p = buf_ptr(v, buf, idx);
   if (v->type.elem == Elem::I1)
     line("store i8 " + emit("zext i1 " + x + " to i8") + ", ptr " + p);
@@ -270,6 +284,8 @@ void Emitter::loop(int64_t lo, const std::string &hi,
 
 void Emitter::loop_span(const std::string &lo, const std::string &hi,
                         const std::function<void(const std::string &)> &body) {
+  if (vec_) throw NotVector{};  // a loop inside a strip loop's body
+  if (vector_ok_ && !cold_loops_ && vector_span(lo, hi, body)) return;
   std::string slot = alloca_of("i64");
   line("store i64 " + lo + ", ptr " + slot);
   std::string head = label(), bodyl = label(), exit = label();
@@ -307,9 +323,10 @@ void Emitter::nest(const std::vector<int64_t> &shape, size_t d, Idx &idx,
     return;
   }
   loop(0, shape[d], [&](const std::string &i) {
+    idx.resize(d);  // a body abandoned by vector_span() left its index behind
     idx.push_back(i);
     nest(shape, d + 1, idx, body);
-    idx.pop_back();
+    idx.resize(d);
   });
 }
 
@@ -320,6 +337,7 @@ void Emitter::loop_nest(const std::vector<int64_t> &shape,
 }
 
 void Emitter::when(const std::string &cond, const std::function<void()> &body) {
+  if (is_vec(cond)) throw NotVector{};
   std::string yes = label(), join = label();
   line("br i1 " + cond + ", label %" + yes + ", label %" + join);
   start(yes);
@@ -341,9 +359,13 @@ std::string Emitter::elem(const Value *v, const Idx &idx) {
   auto mk = std::make_pair(v, key);
   if (auto it = memo_.find(mk); it != memo_.end()) return it->second;
   std::string r;
-  if (auto c = carried_.find(v); c != carried_.end())
+  if (auto c = carried_.find(v); c != carried_.end()) {
+    if (vec_index(idx)) throw NotVector{};
     r = carried_elem(v, c->second, idx);
-  else if (auto d = dma_raw_.find(v); d != dma_raw_.end())
+  } else if (auto d = dma_raw_.find(v); d != dma_raw_.end() && vec_index(idx))
+    r = vload(v->type.elem, emit("getelementptr " + memty(v->type.elem) + ", ptr " + d->second +
+                                 ", i64 " + linear(idx, v->type.shape)));
+  else if (d != dma_raw_.end())
     r = load_mem(v->type.elem, emit("getelementptr " + memty(v->type.elem) + ", ptr " + d->second +
                                     ", i64 " + linear(idx, v->type.shape)));
   else if (auto b = bufs_.find(v); b != bufs_.end())
@@ -434,6 +456,7 @@ std::string Emitter::elem_op(const Operation &op, const Idx &idx) {
     case OpKind::Constant:
       return constant(op);
     case OpKind::MakeRange:
+      if (vec_index(idx)) return vrange(op, idx[0]);
       return emit("trunc i64 " +
                   emit("add i64 " + idx[0] + ", " + std::to_string(op.int_attr("start"))) +
                   " to i32");
@@ -461,10 +484,11 @@ std::string Emitter::elem_op(const Operation &op, const Idx &idx) {
     fail(op, "cannot be fused into an element loop");
   std::vector<std::string> in;
   for (auto *o : op.operands) in.push_back(val(o, idx));
-  return apply(op, in);
+  return apply_any(op, in);
 }
 
 std::string Emitter::load(const Operation &op, const Idx &idx) {
+  if (vec_index(idx)) throw NotVector{};  // a gather through a pointer block
   Elem e = op.result()->type.elem;
   std::string ptr = val(op.operands[0], idx);
   if (op.operands.size() < 2) return load_mem(e, ptr);
@@ -538,7 +562,7 @@ void Emitter::emit_op(const Operation &op) {
     else {
       std::vector<std::string> in;
       for (auto *o : op.operands) in.push_back(scalar(o));
-      scalars_[v] = apply(op, in);
+      scalars_[v] = apply_any(op, in);  // vectors in a combine region of a strip loop
     }
     return;
   }
@@ -564,6 +588,7 @@ void Emitter::emit_op(const Operation &op) {
       buf_store(v, buf, idx, elem(op.operands[0], s));
     });
   } else {
+    VectorOk strips(*this);
     masked_loop({op.operands.begin(), op.operands.end()}, v->type.shape, v->type.shape, {0},
                 [&](const Idx &idx) { buf_store(v, buf, idx, elem_op(op, idx)); });
   }

@@ -132,10 +132,8 @@ class Emitter {
   void store(const Operation &op);
 
   // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
-  void fill(const Value *dv, const std::string &dst, const Value *src) {
-    masked_loop({src}, src->type.shape, dv->type.shape, {0},
-                [&](const Idx &idx) { buf_store(dv, dst, idx, elem(src, idx)); });
-  }
+  // (llir_vector.cpp: a strip loop where it can be one.)
+  void fill(const Value *dv, const std::string &dst, const Value *src);
 
   void for_loop(const Operation &op);
 
@@ -389,6 +387,48 @@ class Emitter {
   std::vector<int> loop_ids_;  // metadata ids of those loops
   int live_vectors_since(
       const std::map<std::pair<const Value *, std::string>, std::string> &before) const;
+
+  // ---- element loops as RVV strip loops (llir_vector.cpp) -------------------
+  // Thrown in vector mode by whatever has no vector form; vector_span()
+  // restores the emitter's state and the loop is emitted element by element.
+  struct NotVector {};
+  struct VecMode {
+    std::set<std::string> index;  // index values that address a strip's first element
+    std::string vl, vl32;         // this strip's length (i64, i32)
+    int lmul = 8;
+  };
+  std::optional<VecMode> vec_;   // set while a strip loop's body is emitted
+  std::set<std::string> vvals_;  // SSA values of vector type in vector mode
+  bool vector_ok_ = false;       // loop_span() may emit a strip loop (see VectorOk)
+  // Allows strip loops for the loops emitted while it lives: element loops
+  // whose bodies only use elem(), buf_load/buf_store and store_mem.
+  struct VectorOk {
+    Emitter &e;
+    bool saved;
+    explicit VectorOk(Emitter &em) : e(em), saved(em.vector_ok_) { em.vector_ok_ = true; }
+    ~VectorOk() { e.vector_ok_ = saved; }
+  };
+  // The loop over [lo, hi) as a strip loop; false (nothing emitted) when
+  // some part of the body has no vector form.
+  bool vector_span(const std::string &lo, const std::string &hi,
+                   const std::function<void(const std::string &)> &body);
+  bool is_vec(const std::string &x) const { return vvals_.count(x) > 0; }
+  // Is the element at `idx` a strip (the last index a strip index)? Throws
+  // NotVector when a strip index stands elsewhere (a strided access).
+  bool vec_index(const Idx &idx) const;
+  std::string vty(Elem e) const;   // <vscale x 2*LMUL x T> of the strip
+  std::string vsfx(Elem e) const;  // its intrinsic suffix (nxv16f32, ...)
+  std::string vall() const;        // the all-true mask
+  std::string vsplat(Elem e, const std::string &x);
+  std::string vof(Elem e, const std::string &x);  // x, splat when it is a scalar
+  std::string vcall(const std::string &ret, const std::string &fn, const std::string &params,
+                    const std::string &args);
+  std::string vload(Elem e, const std::string &ptr);  // a strip of memory format `e` at ptr
+  void vstore(Elem e, const std::string &ptr, const std::string &x);
+  std::string vrange(const Operation &make_range, const std::string &i);
+  std::string vapply(const Operation &op, const std::vector<std::string> &in);
+  // apply(), or vapply() when an input is a vector.
+  std::string apply_any(const Operation &op, const std::vector<std::string> &in);
 
   const LoweredKernelPlan &plan_;
   std::ostringstream allocas_, code_;

@@ -112,7 +112,6 @@ constexpr CodegenSwitch kCodegenSwitches[] = {
     // InstCombine runs see what is left.
     {"instcombine-max-iterations", "1", "1000"},
     // Code generator.
-    {"disable-early-taildup", "true", "false"},             // pre-RA tail duplication: no change
     {"disable-machine-dce", "true", "false"},               // both dead-MI passes: ISel leaves none
     {"disable-expand-reductions", "true", "false"},         // RVV reductions are legal
     {"disable-partial-libcall-inlining", "true", "false"},  // no sqrt/libm calls in kernels
