@@ -5,7 +5,8 @@
 // __opforge_rt_tile_<n>) links and names them in its symbol table, the
 // binary's metadata carries the key of the runtime's text, the key changes
 // with that text, and a call of a routine the runtime lacks is a link error
-// naming it. (Running such kernels on the chip, bit for bit against the
+// naming it; a softmax links the routines of its reductions' later levels.
+// (Running such kernels on the chip, bit for bit against the
 // interpreter: chip_rect_mask_test.cpp.)
 //
 //===----------------------------------------------------------------------===//
@@ -84,6 +85,30 @@ TEST(CodegenRuntimeLibrary, MaskedTilesCallItAndTheKernelLinksItsRoutines) {
   // The same kernel links to the same bytes again (the runtime is cached).
   KernelBinary again = link_kernel_object(llvm_ir_to_object(k.ir, t), k.plan, k.spec_key, t);
   EXPECT_TRUE(again.elf == b.elf);
+}
+
+TEST(CodegenRuntimeLibrary, ReductionLevelsAreRoutinesTheSoftmaxLinks) {
+  register_codegen_stages();
+  CompileOptions o;
+  o.knobs = Knobs{};
+  add_signature(o.spec,
+                "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,"
+                "n_rows=i32,n_cols=i32");
+  add_constexpr(o.spec, "BLOCK_SIZE=1024");
+  CompileState st = compile_file(
+      std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/fused_softmax.py", o, "opt");
+  LoweredKernelPlan plan = plan_kernel(*st.opt->find(st.kernel), o.target);
+  std::string ir = emit_llvm_ir(plan);
+  // tl.max and tl.sum: level 0 in the kernel, the other levels one call each.
+  EXPECT_NE(ir.find("\"call __opforge_rt_levels_max_f32\", \"{x10},{x11},"), std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("\"call __opforge_rt_levels_sum_f32\", \"{x10},{x11},"), std::string::npos)
+      << ir;
+  TargetOptions t;
+  KernelBinary b = link_kernel_object(llvm_ir_to_object(ir, t), plan, o.spec.key(), t);
+  std::set<std::string> names = symbol_names(b.elf);
+  EXPECT_TRUE(names.count("__opforge_rt_levels_max_f32"));
+  EXPECT_TRUE(names.count("__opforge_rt_levels_sum_f32"));
 }
 
 TEST(CodegenRuntimeLibrary, TheBinaryCarriesAKeyThatChangesWithTheRuntimeText) {

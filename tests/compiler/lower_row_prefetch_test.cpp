@@ -111,15 +111,21 @@ TEST(LowerRowPrefetch, SoftmaxExpOfRowMinusMaxIsOneSfuStripLoop) {
 }
 
 TEST(LowerRowPrefetch, TreeLevelsRunAsRvvStripsAndRegisterSlides) {
-  // Single-operand sums/maxima: memory levels as vsetvli strips, the last
-  // levels in registers (vslidedown); argmax's two-operand combine as
-  // vector-predicated compares and selects.
+  // Single-operand sums/maxima: level 0 as vsetvli strips in the kernel,
+  // the later levels one call of the runtime library's routine for the
+  // combine (memory levels as strips, the last levels in registers by
+  // vslidedown); argmax's two-operand combine as vector-predicated compares
+  // and selects in the kernel.
   std::string sm =
       llir_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
   EXPECT_NE(sm.find("@llvm.riscv.vsetvli.i64"), std::string::npos);
   EXPECT_NE(sm.find("@llvm.vp.fadd.nxv16f32"), std::string::npos);
   EXPECT_NE(sm.find("@llvm.riscv.vfmax.nxv16f32"), std::string::npos);
-  EXPECT_NE(sm.find("@llvm.riscv.vslidedown.nxv16f32"), std::string::npos);
+  EXPECT_NE(sm.find("\"call __opforge_rt_levels_max_f32\", \"{x10},{x11},"), std::string::npos)
+      << sm;
+  EXPECT_NE(sm.find("\"call __opforge_rt_levels_sum_f32\", \"{x10},{x11},"), std::string::npos)
+      << sm;
+  EXPECT_EQ(sm.find("vslidedown"), std::string::npos) << "the register levels are the routine's";
   std::string am = llir_of("argmax.py", options("argmax_rows_kernel",
                                                 "x_ptr=*fp32,out_ptr=*i64,n_rows=i32,n_cols=i32,"
                                                 "row_stride=i32",

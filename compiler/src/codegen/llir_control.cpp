@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "llir_emitter.h"
+#include "runtime_library.h"
 
 namespace opforge::compiler::llir {
 
@@ -221,6 +222,30 @@ std::vector<std::string> Emitter::combine(const ttir::Block &region,
   throw Error("codegen: combine region without tt.reduce.return");
 }
 
+// The runtime routine for the levels of reduction `op` (runtime_library.h,
+// kReduceLevels): one operand, a region of one combine of its two arguments.
+const char *Emitter::levels_routine(const Operation &op) const {
+  if (op.operands.size() != 1) return nullptr;
+  const ttir::Block &region = *op.regions[0];
+  if (region.ops.size() != 2 || region.ops[1]->kind != OpKind::ReduceReturn) return nullptr;
+  const Operation &c = *region.ops[0];
+  const Value *a = region.arg(0), *b = region.arg(1);
+  if (c.operands.size() != 2 || c.results.size() != 1 ||
+      region.ops[1]->operands != std::vector<Value *>{c.result()} ||
+      !((c.operands[0] == a && c.operands[1] == b) || (c.operands[0] == b && c.operands[1] == a)))
+    return nullptr;
+  Elem e = op.operands[0]->type.elem;
+  const char *name = c.kind == OpKind::AddF && e == Elem::F32      ? "sum_f32"
+                     : c.kind == OpKind::MaxNumF && e == Elem::F32 ? "max_f32"
+                     : c.kind == OpKind::MinNumF && e == Elem::F32 ? "min_f32"
+                     : c.kind == OpKind::AddI && e == Elem::I32    ? "sum_i32"
+                                                                   : nullptr;
+  if (!name) return nullptr;
+  for (const ReduceLevels &r : kReduceLevels)
+    if (std::string(r.name) == name) return r.name;
+  return nullptr;
+}
+
 void Emitter::reduce(const Operation &op) {
   size_t n = op.operands.size();
   int64_t axis = op.int_attr("axis");
@@ -346,7 +371,17 @@ void Emitter::tree_reduce(const Operation &op) {
     });
   }
   if (keep0 > 1 && rvv_levels_ok(op)) {
-    rvv_levels(op, tmp, keep0);
+    // A one-operation combine: the levels are a runtime library routine
+    // (about 13 M host instructions of LLVM per reduction when inline),
+    // called once per reduction from inline assembly that names the
+    // registers it uses, so nothing else is saved around it.
+    if (const char *name = levels_routine(op)) {
+      line("call void asm sideeffect \"call __opforge_rt_levels_" + std::string(name) +
+           "\", \"{x10},{x11}," + kLevelsClobbers + "\"(ptr " + tmp[0] + ", i64 " +
+           std::to_string(keep0) + ")");
+    } else {
+      rvv_levels(op, tmp, keep0);
+    }
   } else if (keep0 > 1) {
     // The other levels: one run-time loop over the level lengths (one copy
     // of the vectorized level loop instead of log2(len) of them).

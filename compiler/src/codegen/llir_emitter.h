@@ -154,6 +154,8 @@ class Emitter {
   // Levels after the first as strip-mined RVV loops (llir_rvv.cpp): when
   // rvv_levels_ok, no level has a scalar remainder.
   bool rvv_levels_ok(const Operation &op) const;
+  // The runtime library's routine for those levels, when it has one.
+  const char *levels_routine(const Operation &op) const;
   void rvv_levels(const Operation &op, const std::vector<std::string> &tmp, int64_t keep0);
   void register_levels(const Operation &op, const std::vector<std::string> &tmp,
                        const std::string &cur, int lmul);

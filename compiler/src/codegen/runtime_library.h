@@ -53,6 +53,23 @@ inline constexpr int kMaxValues = 24;
 inline constexpr int kValueGroup = 4;
 }  // namespace rt_tile
 
+// One-operand tree reductions whose combine is one of these operations
+// call __opforge_rt_levels_<name> for their levels after the first
+// (llir_control.cpp): an assembly routine (runtime_ir.cpp) taking the
+// partial results' address in a0 and their count in a1, called from inline
+// assembly that names the registers it changes (kLevelsClobbers).
+struct ReduceLevels {
+  const char *name, *insn;  // insn: the RVV combine of two register groups
+};
+inline constexpr ReduceLevels kReduceLevels[] = {{"sum_f32", "vfadd.vv"},
+                                                 {"max_f32", "vfmax.vv"},
+                                                 {"min_f32", "vfmin.vv"},
+                                                 {"sum_i32", "vadd.vv"}};
+inline constexpr const char *kLevelsClobbers =
+    "~{x1},~{x5},~{x6},~{x7},~{x28},~{x29},~{x30},~{x31},~{v8},~{v9},~{v10},~{v11},~{v12},"
+    "~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{v20},~{v21},~{v22},~{v23},~{vl},"
+    "~{vtype},~{memory}";
+
 // The library's LLVM IR text (deterministic; its key() is part of every
 // KernelBinary's cache key and metadata), built once by
 // build_runtime_library_ir() (runtime_ir.cpp).
