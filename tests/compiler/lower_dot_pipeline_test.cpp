@@ -88,9 +88,10 @@ TEST(LowerDotPipeline, KLoopIssuesTheNextStepsDmaBetweenItsDpeCommands) {
   size_t second_dpe = ir.find(kDpeIssue, first_dpe + 1);
   ASSERT_NE(second_dpe, std::string::npos) << "2x2 commands of 64x64x64 per K step";
   EXPECT_EQ(count(ir, kDpeIssue), 4u) << "one issue site per command of a K step";
-  // Prologue: the argument block's DMA, then step 0's A and B tiles (a call
-  // of the runtime library's DMA routine each) before the loop's first command.
-  const std::string tile_call = "call void @__opforge_rt_dma_tile(";
+  // Prologue: the argument block's DMA, then step 0's A and B tiles (inline
+  // when whole and contiguous, else a call of the runtime library's tile
+  // routine each) before the loop's first command.
+  const std::string tile_call = "call void @__opforge_rt_tile_";
   EXPECT_GE(count(ir.substr(0, first_dpe), kDmaIssue), 1u);
   EXPECT_GE(count(ir.substr(0, first_dpe), tile_call), 2u);
   // Step k+1's tiles go out between the first and the second command.

@@ -77,7 +77,8 @@ void Emitter::dma_wait(int tag) {
 }
 
 void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes,
-                        bool to_local, const std::string &tag, const Rect *rect) {
+                        bool to_local, const std::string &tag, const Rect *rect,
+                        bool contiguous_only) {
   std::string lbase = emit("ptrtoint ptr " + local + " to i64");
   std::string gbase = g.base;
   std::string eb = std::to_string(elem_bytes);
@@ -117,8 +118,15 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
          g.col_stride + ", i64 " + lbase + ", i64 " + rows + ", i64 " + cols + ", i64 " + pitch +
          ", i64 " + eb + ", i1 " + (to_local ? "true" : "false") + ", i64 " + tag + ")");
   };
-  if (g.cols == 1) return contiguous();
+  if (g.cols == 1 || contiguous_only) return contiguous();
   branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
+}
+
+std::string Emitter::whole_contiguous(const Geometry &g, const std::string &all_active,
+                                      int64_t elem_bytes) {
+  if (g.cols == 1) return all_active;
+  std::string unit = emit("icmp eq i64 " + g.col_stride + ", " + std::to_string(elem_bytes));
+  return all_active == "true" ? unit : emit("and i1 " + all_active + ", " + unit);
 }
 
 std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {
@@ -275,13 +283,19 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
   if (!mask) return fast();
   // A 2-D tile whose partial forms the runtime library handles: inline only
   // the all-active check and the whole tile's DMA.
+  // (A tile whose columns are not contiguous in global memory goes there
+  // too: the routine moves element-sized rows.)
   if (v->type.shape.size() == 2)
     if (auto form = tile_form(ptr, mask, other, e)) {
       const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
-      return branch(all_true(mask, v->type.shape), fast, [&] {
-        runtime_tile(*form, ptr, other, e, raw, true, g, t);
-        count_only(partial);
-      });
+      const int64_t eb = memory_elem_bytes(e);
+      return branch(
+          whole_contiguous(g, all_true(mask, v->type.shape), eb),
+          [&] { dma_block(g, raw, eb, true, t, nullptr, true); },
+          [&] {
+            runtime_tile(*form, ptr, other, e, raw, true, g, t);
+            count_only(partial);
+          });
     }
   // A rectangular mask: `other` into the block when it is not whole, then the
   // active rectangle by DMA; the element copy only when an index wraps.
@@ -356,11 +370,16 @@ void Emitter::dma_store(const Operation &op) {
   };
   if (!mask) return fast();
   if (shape.size() == 2)
-    if (auto form = tile_form(ptr, mask, nullptr, e))
-      return branch(all_true(mask, shape), fast, [&] {
-        runtime_tile(*form, ptr, nullptr, e, raw, false, g, std::to_string(kStoreTag));
-        count_only(partial);
-      });
+    if (auto form = tile_form(ptr, mask, nullptr, e)) {
+      const int64_t eb = memory_elem_bytes(e);
+      return branch(
+          whole_contiguous(g, all_true(mask, shape), eb),
+          [&] { dma_block(g, raw, eb, false, std::to_string(kStoreTag), nullptr, true); },
+          [&] {
+            runtime_tile(*form, ptr, nullptr, e, raw, false, g, std::to_string(kStoreTag));
+            count_only(partial);
+          });
+    }
   if (auto rect = rect_of(mask, shape)) {
     auto clamped = [&] {
       when_is(rect->nonempty, true, [&] {

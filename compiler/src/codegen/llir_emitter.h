@@ -263,8 +263,13 @@ class Emitter {
   // Issues the DMAs copying the block between global memory (`g`) and the
   // row-major local buffer `local` (`to_local`: global -> local), with `tag`;
   // with `rect`, only its sub-rectangle of the block (nothing when empty).
+  // (`contiguous_only`: the caller checked that the columns are contiguous.)
   void dma_block(const Geometry &g, const std::string &local, int64_t elem_bytes, bool to_local,
-                 const std::string &tag, const Rect *rect = nullptr);
+                 const std::string &tag, const Rect *rect = nullptr, bool contiguous_only = false);
+  // i1: the tile is all active and its columns contiguous in global memory
+  // (one inline DMA moves it).
+  std::string whole_contiguous(const Geometry &g, const std::string &all_active,
+                               int64_t elem_bytes);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);
