@@ -2,6 +2,7 @@
 operations (chosen by the OP constexpr), a comparison stored as bool, int32 to fp32,
 a row vector broadcast along a 2-D tile's columns, and a data-dependent tl.where
 feeding a reduction's level 0."""
+import torch
 import triton
 import triton.language as tl
 
@@ -114,3 +115,16 @@ def copy_rows(X, O, n, ROWS: tl.constexpr, BLOCK: tl.constexpr):
     for r in range(ROWS):
         x = tl.load(X + r * n + offs, mask=offs < n, other=0.)
         tl.store(O + r * n + offs, x, mask=offs < n)
+
+
+def div_Tensor(self, other):
+    # self, other: fp32 tensors of one shape; their element-wise quotient.
+    x = self.contiguous()
+    y = other.contiguous()
+    n = x.numel()
+    out = torch.empty(x.shape, dtype=torch.float32, device=x.device)
+    if n == 0:
+        return out
+    block = 1024
+    float_ops[(triton.cdiv(n, block), )](x, y, y, out, n, OP="div", BLOCK=block)
+    return out
