@@ -76,7 +76,8 @@ TEST(LowerDotPipeline, BlockPointerAndInt8KLoopsPrefetchToo) {
 
 // The order in the K loop's LLVM IR: the loop waits for this step's tiles
 // and the previous step's DPE commands, gives the DPE its first command,
-// then issues the next step's DMAs before the remaining commands.
+// then issues the next step's DMAs before the remaining commands; the first
+// step issues its own tiles there too and gives its first command after them.
 TEST(LowerDotPipeline, KLoopIssuesTheNextStepsDmaBetweenItsDpeCommands) {
   register_codegen_stages();
   auto s = compile_file(kernels() + "matmul.py",
@@ -87,15 +88,22 @@ TEST(LowerDotPipeline, KLoopIssuesTheNextStepsDmaBetweenItsDpeCommands) {
   ASSERT_NE(first_dpe, std::string::npos) << ir;
   size_t second_dpe = ir.find(kDpeIssue, first_dpe + 1);
   ASSERT_NE(second_dpe, std::string::npos) << "2x2 commands of 64x64x64 per K step";
-  EXPECT_EQ(count(ir, kDpeIssue), 4u) << "one issue site per command of a K step";
-  // Prologue: the argument block's DMA, then step 0's A and B tiles (inline
-  // when whole and contiguous, else a call of the runtime library's tile
-  // routine each) before the loop's first command.
+  // 2x2 commands per K step, the first one at two sites: later steps give
+  // it before issuing the next step's tiles, the first step after its own
+  // tiles (issued by the same code) have arrived.
+  EXPECT_EQ(count(ir, kDpeIssue), 5u) << ir;
+  // Before the loop: the argument block's DMA, no tile (the first step
+  // issues its own, so the transfer code exists once).
   const std::string tile_call = "call void @__opforge_rt_tile_";
   EXPECT_GE(count(ir.substr(0, first_dpe), kDmaIssue), 1u);
-  EXPECT_GE(count(ir.substr(0, first_dpe), tile_call), 2u);
-  // Step k+1's tiles go out between the first and the second command.
-  EXPECT_GE(count(ir.substr(first_dpe, second_dpe - first_dpe), tile_call), 2u);
+  EXPECT_EQ(count(ir.substr(0, first_dpe), tile_call), 0u) << ir;
+  EXPECT_EQ(count(ir.substr(0, ir.rfind(kDpeIssue)), tile_call), 2u)
+      << "one transfer site per tile (A, B) up to the loop's last command";
+  // The tiles go out between the first command site and the second, which
+  // waits for them (the first step's).
+  std::string between = ir.substr(first_dpe, second_dpe - first_dpe);
+  EXPECT_EQ(count(between, tile_call), 2u);
+  EXPECT_NE(between.find(kDmaWait), std::string::npos);
   // Before the first command: the wait for this step's tiles and for the
   // previous step's commands (the last readers of the buffers refilled next).
   std::string before = ir.substr(0, first_dpe);
@@ -103,9 +111,9 @@ TEST(LowerDotPipeline, KLoopIssuesTheNextStepsDmaBetweenItsDpeCommands) {
   ASSERT_NE(last_dma_wait, std::string::npos);
   ASSERT_NE(last_dpe_wait, std::string::npos);
   EXPECT_GT(last_dpe_wait, before.rfind(kDmaIssue)) << "no DPE wait between prologue and loop";
-  // No DMA wait between the first and the last command: the prefetch is not waited for.
+  // No DMA wait after the first step's first command: the prefetch is not waited for.
   size_t last_dpe = ir.rfind(kDpeIssue);
-  EXPECT_EQ(ir.substr(first_dpe, last_dpe - first_dpe).find(kDmaWait), std::string::npos);
+  EXPECT_EQ(ir.substr(second_dpe, last_dpe - second_dpe).find(kDmaWait), std::string::npos);
 }
 
 // A tile whose address comes from memory read inside the loop cannot be

@@ -190,14 +190,15 @@ class Emitter {
   // buffers per load, the parity slot picking this iteration's, and the
   // other one (the next iteration's target) as an SSA value of this iteration.
   struct Prefetch {
-    std::string buf[2], parity, next;
+    std::string buf[2], parity, cur, next, cur_tag, next_tag;
   };
   std::map<const Operation *, Prefetch> prefetch_;
   std::vector<const Operation *> prefetched_in(const Operation &loop) const;
-  // Before the loop: iteration 0's transfers into buffer 0 (when it runs).
+  // Before the loop: the buffers and their parity.
   void pipeline_prologue(const Operation &loop);
-  // In an iteration: the next iteration's transfers (when there is one).
-  void prefetch_next(const Operation &loop);
+  // In an iteration: its own transfers (the first iteration) and the next
+  // iteration's (when there is one), one copy of the code.
+  void issue_transfers(const Operation &loop, const std::string &first);
   // A prefetched load where it stands: picks this iteration's buffer.
   void prefetched_load(const Operation &op);
   // Runs `fn` with the loop body's arguments bound to another iteration's
@@ -460,6 +461,7 @@ class Emitter {
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
   static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
   static constexpr int kPrefetchTag0 = 4;  // ring slot k uses tag kPrefetchTag0 + k
+  static constexpr int kPipeTag0 = 14;     // a K loop's buffer k uses tag kPipeTag0 + k (of 0..15)
   std::string args_ = "%args";             // the argument block (a local copy)
 };
 
