@@ -25,11 +25,12 @@ TEST(LowerRowPrefetchInline, WholeRowsAreIssuedInTheKernelNotThroughTheDmaRoutin
   // xmtia.dma issued in the kernel itself: at least the argument block, the
   // weights' and biases' blocks, and in the loop the ring slot's transfer
   // when a row was not prefetched (the first row too) and for the next row
-  // (every contiguous transfer is issued inline; the DMA routine keeps the
-  // strided forms).
+  // (every whole contiguous row is issued inline; partial rows and strided
+  // forms are calls of the runtime library's row routine).
   const std::string issue = "\"r,r,~{memory}\"(ptr";
   EXPECT_GE(count(kernel, issue), 4u) << kernel;
-  EXPECT_GE(count(kernel, "call void @__opforge_rt_dma_tile"), 1u) << kernel;
+  EXPECT_GE(count(kernel, "call void @__opforge_rt_row("), 1u) << kernel;
+  EXPECT_EQ(count(kernel, "call void @__opforge_rt_dma_tile"), 0u) << kernel;
 }
 
 }  // namespace

@@ -122,6 +122,34 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
   branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
 }
 
+// The memory bits of the value `x` of element type `e`, as an i64.
+std::string Emitter::other_bits(Elem e, const std::string &x) {
+  if (x == "0" || x == "false" || x == "0x0000000000000000") return "0";
+  std::string b = x;
+  if (ttir::elem_is_float(e))
+    b = float_bits(e, x);
+  else if (e == Elem::I1)
+    b = emit("zext i1 " + x + " to i8");
+  const int64_t bits = memory_elem_bytes(e) * 8;
+  return bits == 64 ? b : emit("zext i" + std::to_string(bits) + " " + b + " to i64");
+}
+
+// A partial row (1-D rectangle) through __opforge_rt_row (runtime_ir.cpp):
+// a load fills the buffer with `bits` and moves the active elements in, a
+// store moves them out; strided columns as element-sized rows.
+void Emitter::runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
+                          bool to_local, const std::string &bits, const std::string &tag) {
+  const std::string lo = rect.lo[0], count = rect.count[0];
+  std::string ga = emit("add i64 " + g.base + ", " + emit("mul i64 " + lo + ", " + g.col_stride));
+  decls_.insert(
+      "declare dso_local void @__opforge_rt_row(i64, i64, i64, i64, i64, i64, i64, i64, i1, "
+      "i64)");
+  line("call void @__opforge_rt_row(i64 " + emit("ptrtoint ptr " + raw + " to i64") + ", i64 " +
+       lo + ", i64 " + count + ", i64 " + std::to_string(g.cols) + ", i64 " + ga + ", i64 " +
+       g.col_stride + ", i64 " + std::to_string(memory_elem_bytes(e)) + ", i64 " + bits + ", i1 " +
+       (to_local ? "true" : "false") + ", i64 " + tag + ")");
+}
+
 std::string Emitter::whole_contiguous(const Geometry &g, const std::string &all_active,
                                       int64_t elem_bytes) {
   if (g.cols == 1) return all_active;
@@ -300,6 +328,23 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
   // A rectangular mask: `other` into the block when it is not whole, then the
   // active rectangle by DMA; the element copy only when an index wraps.
   if (auto rect = rect_of(mask, v->type.shape)) {
+    // A 1-D block with a uniform `other`: inline only the whole row's DMA;
+    // a partial row is one call of the runtime library (fill, clamped DMA).
+    if (v->type.shape.size() == 1 && (!other || is_uniform_block(other))) {
+      const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
+      const int64_t eb = memory_elem_bytes(e);
+      auto clamped = [&] {
+        branch(
+            whole_contiguous(g, rect->full, eb),
+            [&] { dma_block(g, raw, eb, true, t, nullptr, true); },
+            [&] {
+              std::string x = other ? val(other, Idx{"0"}) : zero_of(e);
+              runtime_row(g, raw, *rect, e, true, other_bits(e, x), t);
+            });
+      };
+      if (rect->ok == "true") return clamped();
+      return branch(rect->ok, clamped, [&] { cold(partial); });
+    }
     auto clamped = [&] {
       when_is(rect->full, false, [&] {
         if (!other || is_uniform_block(other)) {
@@ -381,6 +426,18 @@ void Emitter::dma_store(const Operation &op) {
           });
     }
   if (auto rect = rect_of(mask, shape)) {
+    if (shape.size() == 1) {  // as dma_fill: the whole row inline, a partial one by a call
+      const int64_t eb = memory_elem_bytes(e);
+      const std::string t = std::to_string(kStoreTag);
+      auto clamped = [&] {
+        branch(
+            whole_contiguous(g, rect->full, eb),
+            [&] { dma_block(g, raw, eb, false, t, nullptr, true); },
+            [&] { runtime_row(g, raw, *rect, e, false, "0", t); });
+      };
+      if (rect->ok == "true") return clamped();
+      return branch(rect->ok, clamped, [&] { cold(partial); });
+    }
     auto clamped = [&] {
       when_is(rect->nonempty, true, [&] {
         dma_block(g, raw, memory_elem_bytes(e), false, std::to_string(kStoreTag), &*rect);

@@ -271,6 +271,9 @@ class Emitter {
   // (one inline DMA moves it).
   std::string whole_contiguous(const Geometry &g, const std::string &all_active,
                                int64_t elem_bytes);
+  std::string other_bits(Elem e, const std::string &x);  // memory bits as an i64
+  void runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
+                   bool to_local, const std::string &bits, const std::string &tag);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);

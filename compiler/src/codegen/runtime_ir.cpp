@@ -330,6 +330,39 @@ std::string tile_ir() {
              ">, ptr, <vscale x " + cnt + " x i1>, i32)\n";
   }
   s += decls + "\n";
+  // A partial row (llir_dma.cpp, runtime_row): local buffer %base of %total
+  // elements of %eb bytes, active elements [%lo, %lo + %count) at global
+  // address %g (the first one) with byte stride %cs. A load (%to_local)
+  // fills the buffer with %bits first, then moves the active elements in; a
+  // store moves them out. Strided columns move as element-sized rows.
+  s +=
+      R"(define void @__opforge_rt_row(i64 %base, i64 %lo, i64 %count, i64 %total, i64 %g, i64 %cs, i64 %eb, i64 %bits, i1 %to_local, i64 %tag) nounwind "no-builtins" {
+entry:
+  br i1 %to_local, label %fill, label %move
+fill:
+  call void @__opforge_rt_fill(i64 %base, i64 %bits, i64 %total, i64 %eb)
+  br label %move
+move:
+  %some = icmp sgt i64 %count, 0
+  br i1 %some, label %go, label %done
+go:
+  %loff = mul i64 %lo, %eb
+  %la = add i64 %base, %loff
+  %bytes = mul i64 %count, %eb
+  %unit = icmp eq i64 %cs, %eb
+  br i1 %unit, label %contiguous, label %strided
+contiguous:
+  %src = select i1 %to_local, i64 %g, i64 %la
+  %dst = select i1 %to_local, i64 %la, i64 %g
+  call void @__opforge_rt_issue(i64 %src, i64 %dst, i64 %bytes, i64 1, i64 0, i64 0, i64 %tag)
+  br label %done
+strided:
+  call void @__opforge_rt_dma_tile(i64 %g, i64 0, i64 %cs, i64 %la, i64 1, i64 %count, i64 %bytes, i64 %eb, i1 %to_local, i64 %tag)
+  br label %done
+done:
+  ret void
+}
+)";
   // Term %t (kTermFields slots) at index %i.
   s += R"(define internal i1 @__opforge_rt_holds(ptr %t, i64 %i) nounwind "no-builtins" {
 entry:
