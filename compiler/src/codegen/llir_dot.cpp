@@ -81,7 +81,17 @@ void Emitter::dpe_dot(const Operation &op) {
   }
   std::string cbuf = emit("ptrtoint ptr " + buf + " to i64");
   std::string desc = alloca_of("i64", 7);
+  // The DPE reads the descriptor when a command is issued: a constant field
+  // that the previous command on every path here left equal is not stored
+  // again (the commands of one dot share their sizes and type).
+  std::map<int, std::string> stored;
   auto field = [&](int f, const std::string &v) {
+    if (v.find('%') == std::string::npos) {
+      if (auto it = stored.find(f); it != stored.end() && it->second == v) return;
+      stored[f] = v;
+    } else {
+      stored.erase(f);
+    }
     line("store i64 " + v + ", ptr " +
          emit("getelementptr i64, ptr " + desc + ", i64 " + std::to_string(f)));
   };
@@ -117,12 +127,16 @@ void Emitter::dpe_dot(const Operation &op) {
           command(k0, m0, n0);
           continue;
         }
-        when(emit("xor i1 " + first + ", true"), [&] { command(0, 0, 0); });
+        when(emit("xor i1 " + first + ", true"), [&] {
+          stored.clear();
+          command(0, 0, 0);
+        });
         issue_transfers(*loop, first);
         when(first, [&] {
           std::set<std::string> tags;
           for (auto *l : prefetched_in(*loop)) tags.insert(prefetch_.at(l).cur_tag);
           for (auto &t : tags) dma_wait_value(t);
+          stored.clear();  // both paths store every field of the first command
           command(0, 0, 0);
         });
       }
