@@ -80,6 +80,8 @@ struct KernelBinary {
 // routine would otherwise pay for.
 std::string runtime_library_key();
 std::string runtime_library_key(const std::string &ir_text);
+// Its LLVM IR text (deterministic, built once; runtime_ir.cpp).
+const std::string &runtime_library_ir();
 double runtime_library_warm_up(const TargetOptions &target = {});
 
 }  // namespace opforge::compiler
