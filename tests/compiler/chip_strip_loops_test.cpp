@@ -384,5 +384,26 @@ TEST(ChipStripLoops, DataDependentWhereInAReductionLevel0) {
   expect_bit_identical(c, {1});
 }
 
+// A uniform block is a scalar in a strip loop: stored, it is splat over
+// every element of the strip (not only the strip's first), and a
+// reduction's level 0 stores its combine of two scalars as a splat too.
+TEST(ChipStripLoops, UniformBlocksFillWholeStrips) {
+  DiffCase c;
+  c.file = "strip_ops.py";
+  c.kernel = "uniform_fill";
+  c.signature = "O=*fp32,S=*fp32,v=fp32,n=i32";
+  c.constexprs = {"BLOCK=1024"};
+  const int64_t n = 2500, programs = 3;
+  c.args = {KArg::tensor(sentinel_tensor(DType::Float32, n)),
+            KArg::tensor(sentinel_tensor(DType::Float32, programs)), KArg::floating(1.75),
+            KArg::integer(n)};
+  c.grid.x = programs;
+  expect_strip_loop(c, {"@llvm.vp.store."});
+  ChipRun chip = expect_bit_identical(c, {0, 1});
+  ASSERT_EQ(chip.tensors.size(), 2u);
+  for (int64_t k = 0; k < n; ++k) ASSERT_EQ(chip.tensors[0].get_double(k), 3.5) << "element " << k;
+  EXPECT_EQ(chip.tensors[1].get_double(0), 3.5 * 1024);
+}
+
 }  // namespace
 }  // namespace opforge::compiler::testing

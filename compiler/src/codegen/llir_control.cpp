@@ -348,7 +348,7 @@ void Emitter::tree_reduce(const Operation &op) {
                   for (size_t j = 0; j < n; ++j) args.push_back(elem(op.operands[j], hi));
                   auto r = combine(region, args);
                   for (size_t j = 0; j < n; ++j) {
-                    if (is_vec(r[j])) {
+                    if (vec_index(idx)) {  // (a uniform result is splat over the strip)
                       Elem e = op.operands[j]->type.elem;
                       vstore(e == Elem::I1      ? Elem::I1
                              : ty[j] == "float" ? Elem::F32

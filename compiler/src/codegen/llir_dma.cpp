@@ -398,8 +398,12 @@ void Emitter::dma_store(const Operation &op) {
     if (in_loop) dma_wait(kStoreTag);  // buffer reuse
     VectorOk strips(*this);
     loop_nest(shape, [&](const Idx &idx) {
-      store_mem(e, emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape)),
-                val(value, idx));
+      std::string p = emit("getelementptr " + mt + ", ptr " + raw + ", i64 " + linear(idx, shape));
+      // In a strip loop a uniform value is a scalar: splat it over the strip.
+      if (vec_index(idx))
+        vstore(e, p, val(value, idx));
+      else
+        store_mem(e, p, val(value, idx));
     });
   }
   Geometry g = geometry(ptr);

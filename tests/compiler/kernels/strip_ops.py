@@ -97,6 +97,16 @@ def where_row_sums(X, S, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def uniform_fill(O, S, v, n, BLOCK: tl.constexpr):
+    # A block that is one value everywhere: its store packs a splat into
+    # every element of each strip, and a reduction's level 0 combines it.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    full = tl.full([BLOCK], 2.0, tl.float32) * v
+    tl.store(O + offs, full, mask=offs < n)
+    tl.store(S + tl.program_id(0), tl.sum(full, axis=0))
+
+
+@triton.jit
 def uint_ops(A, B, O, F, n, BLOCK: tl.constexpr):
     # A, B and O are *u32: logical shift right, unsigned max/min, unsigned to float.
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
