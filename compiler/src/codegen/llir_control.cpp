@@ -240,10 +240,7 @@ const char *Emitter::levels_routine(const Operation &op) const {
                      : c.kind == OpKind::MinNumF && e == Elem::F32 ? "min_f32"
                      : c.kind == OpKind::AddI && e == Elem::I32    ? "sum_i32"
                                                                    : nullptr;
-  if (!name) return nullptr;
-  for (const ReduceLevels &r : kReduceLevels)
-    if (std::string(r.name) == name) return r.name;
-  return nullptr;
+  return name;
 }
 
 void Emitter::reduce(const Operation &op) {
@@ -349,11 +346,7 @@ void Emitter::tree_reduce(const Operation &op) {
                   auto r = combine(region, args);
                   for (size_t j = 0; j < n; ++j) {
                     if (vec_index(idx)) {  // (a uniform result is splat over the strip)
-                      Elem e = op.operands[j]->type.elem;
-                      vstore(e == Elem::I1      ? Elem::I1
-                             : ty[j] == "float" ? Elem::F32
-                                                : e,
-                             tptr(j, idx), r[j]);
+                      vstore(strip_format(op.operands[j]->type.elem), tptr(j, idx), r[j]);
                     } else {
                       line("store " + ty[j] + " " + to_buf(j, r[j]) + ", ptr " + tptr(j, idx));
                     }

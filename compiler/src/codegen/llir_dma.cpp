@@ -134,9 +134,26 @@ std::string Emitter::other_bits(Elem e, const std::string &x) {
   return bits == 64 ? b : emit("zext i" + std::to_string(bits) + " " + b + " to i64");
 }
 
-// A partial row (1-D rectangle) through __opforge_rt_row (runtime_ir.cpp):
-// a load fills the buffer with `bits` and moves the active elements in, a
-// store moves them out; strided columns as element-sized rows.
+// A masked 1-D block whose mask is the rectangle `rect`: the whole row's
+// DMA inline when every element is active and the columns contiguous,
+// otherwise one call of __opforge_rt_row (runtime_ir.cpp: a load fills the
+// buffer with `other` and moves the active elements in, a store moves them
+// out; strided columns as element-sized rows); `partial` (the element copy)
+// when an index wraps.
+void Emitter::row_transfer(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
+                           bool to_local, const std::string &other, const std::string &tag,
+                           const std::function<void()> &partial) {
+  const int64_t eb = memory_elem_bytes(e);
+  auto clamped = [&] {
+    branch(
+        whole_contiguous(g, rect.full, eb),
+        [&] { dma_block(g, raw, eb, to_local, tag, nullptr, true); },
+        [&] { runtime_row(g, raw, rect, e, to_local, other_bits(e, other), tag); });
+  };
+  if (rect.ok == "true") return clamped();
+  branch(rect.ok, clamped, [&] { cold(partial); });
+}
+
 void Emitter::runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
                           bool to_local, const std::string &bits, const std::string &tag) {
   const std::string lo = rect.lo[0], count = rect.count[0];
@@ -330,21 +347,9 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
   if (auto rect = rect_of(mask, v->type.shape)) {
     // A 1-D block with a uniform `other`: inline only the whole row's DMA;
     // a partial row is one call of the runtime library (fill, clamped DMA).
-    if (v->type.shape.size() == 1 && (!other || is_uniform_block(other))) {
-      const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
-      const int64_t eb = memory_elem_bytes(e);
-      auto clamped = [&] {
-        branch(
-            whole_contiguous(g, rect->full, eb),
-            [&] { dma_block(g, raw, eb, true, t, nullptr, true); },
-            [&] {
-              std::string x = other ? val(other, Idx{"0"}) : zero_of(e);
-              runtime_row(g, raw, *rect, e, true, other_bits(e, x), t);
-            });
-      };
-      if (rect->ok == "true") return clamped();
-      return branch(rect->ok, clamped, [&] { cold(partial); });
-    }
+    if (v->type.shape.size() == 1 && (!other || is_uniform_block(other)))
+      return row_transfer(g, raw, *rect, e, true, other ? val(other, Idx{"0"}) : zero_of(e),
+                          tag.empty() ? std::to_string(kLoadTag) : tag, partial);
     auto clamped = [&] {
       when_is(rect->full, false, [&] {
         if (!other || is_uniform_block(other)) {
@@ -430,18 +435,8 @@ void Emitter::dma_store(const Operation &op) {
           });
     }
   if (auto rect = rect_of(mask, shape)) {
-    if (shape.size() == 1) {  // as dma_fill: the whole row inline, a partial one by a call
-      const int64_t eb = memory_elem_bytes(e);
-      const std::string t = std::to_string(kStoreTag);
-      auto clamped = [&] {
-        branch(
-            whole_contiguous(g, rect->full, eb),
-            [&] { dma_block(g, raw, eb, false, t, nullptr, true); },
-            [&] { runtime_row(g, raw, *rect, e, false, "0", t); });
-      };
-      if (rect->ok == "true") return clamped();
-      return branch(rect->ok, clamped, [&] { cold(partial); });
-    }
+    if (shape.size() == 1)  // as dma_fill: the whole row inline, a partial one by a call
+      return row_transfer(g, raw, *rect, e, false, "0", std::to_string(kStoreTag), partial);
     auto clamped = [&] {
       when_is(rect->nonempty, true, [&] {
         dma_block(g, raw, memory_elem_bytes(e), false, std::to_string(kStoreTag), &*rect);

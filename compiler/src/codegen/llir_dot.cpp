@@ -283,7 +283,6 @@ void Emitter::issue_transfers(const Operation &loop, const std::string &first) {
   std::map<const Value *, std::string> scalars, elem0;
   for (auto &[v, x] : now) scalars[v] = pick(v, x, next.at(v));
   for (auto &[v, x] : now0) elem0[v] = pick(v, x, next0.at(v));
-  auto saved = memo_;
   in_iteration(loop, scalars, elem0, [&] {
     for (auto *l : loads) {
       const Prefetch &p = prefetch_.at(l);
@@ -291,7 +290,6 @@ void Emitter::issue_transfers(const Operation &loop, const std::string &first) {
                emit("select i1 " + ahead + ", i64 " + p.next_tag + ", i64 " + p.cur_tag));
     }
   });
-  memo_ = saved;
   line("store i64 " + emit("add i64 " + j + ", 1") + ", ptr " + slot);
   line("br label %" + head);
   start(exit);

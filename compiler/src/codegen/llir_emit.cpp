@@ -247,12 +247,8 @@ std::string Emitter::buf_ptr(const Value *v, const std::string &buf, const Idx &
 }
 
 std::string Emitter::buf_load(const Value *v, const std::string &buf, const Idx &idx) {
-  if (vec_index(idx)) {  // a strip (llir_vector.cpp): the buffer's format
-    Elem e = v->type.elem;
-    std::string bt = bufty(e);
-    Elem f = e == Elem::I1 ? Elem::I1 : bt == "float" ? Elem::F32 : bt == "i32" ? Elem::I32 : e;
-    return vload(f, buf_ptr(v, buf, idx));
-  }
+  if (vec_index(idx))  // a strip (llir_vector.cpp)
+    return vload(strip_format(v->type.elem), buf_ptr(v, buf, idx));
   std::string p = buf_ptr(v, buf, idx);
   if (v->type.elem == Elem::I1) return emit("icmp ne i8 " + emit("load i8, ptr " + p) + ", 0");
   return emit("load " + llty(v->type.elem) + ", ptr " + p);
@@ -260,12 +256,7 @@ std::string Emitter::buf_load(const Value *v, const std::string &buf, const Idx 
 
 void Emitter::buf_store(const Value *v, const std::string &buf, const Idx &idx,
                         const std::string &x) {
-  if (vec_index(idx)) {
-    Elem e = v->type.elem;
-    std::string bt = bufty(e);
-    Elem f = e == Elem::I1 ? Elem::I1 : bt == "float" ? Elem::F32 : bt == "i32" ? Elem::I32 : e;
-    return vstore(f, buf_ptr(v, buf, idx), x);
-  }
+  if (vec_index(idx)) return vstore(strip_format(v->type.elem), buf_ptr(v, buf, idx), x);
   std::string p = buf_ptr(v, buf, idx);
   if (v->type.elem == Elem::I1)
     line("store i8 " + emit("zext i1 " + x + " to i8") + ", ptr " + p);

@@ -48,6 +48,11 @@ std::string float_lit(double v, Elem e);
 // The step of the i32 index block `v` along `axis` when the ops that build
 // it fix it at compile time (llir_rect.cpp).
 std::optional<int64_t> const_step(const Value *v, size_t axis);
+// vtype's vlmul field for LMUL 1/2/4/8.
+inline int vlmul_bits(int lmul) { return lmul == 8 ? 3 : lmul == 4 ? 2 : lmul == 2 ? 1 : 0; }
+// The memory format of a block buffer's strips (llir_vector.cpp): fp16/bf16
+// blocks are carried as fp32 in buffers, i1 as bytes.
+inline Elem strip_format(Elem e) { return e == Elem::F16 || e == Elem::BF16 ? Elem::F32 : e; }
 // fp16 <-> fp32 conversion helpers (LLVM IR text appended to every module).
 extern const char *const kHalfHelpers;
 
@@ -272,6 +277,9 @@ class Emitter {
   std::string whole_contiguous(const Geometry &g, const std::string &all_active,
                                int64_t elem_bytes);
   std::string other_bits(Elem e, const std::string &x);  // memory bits as an i64
+  void row_transfer(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
+                    bool to_local, const std::string &other, const std::string &tag,
+                    const std::function<void()> &partial);
   void runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
                    bool to_local, const std::string &bits, const std::string &tag);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,

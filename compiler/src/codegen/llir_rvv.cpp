@@ -31,9 +31,6 @@ namespace {
 // (two inputs and a result per operand) plus masks.
 int rvv_lmul(size_t n) { return n <= 1 ? 8 : n == 2 ? 4 : 2; }
 
-// vtype's vlmul field for LMUL 1/2/4/8.
-int vlmul_bits(int lmul) { return lmul == 8 ? 3 : lmul == 4 ? 2 : lmul == 2 ? 1 : 0; }
-
 bool supported_elem(Elem e) { return e == Elem::F32 || e == Elem::I32; }
 
 bool supported_region_op(const Operation &o) {

@@ -38,54 +38,46 @@ namespace opforge::compiler::llir {
 
 namespace {
 
-int lmul_bits(int lmul) { return lmul == 8 ? 3 : lmul == 4 ? 2 : lmul == 2 ? 1 : 0; }
-
-}  // namespace
-
-std::string Emitter::vty(Elem e) const {
-  std::string t;
+// The LLVM scalar type of a strip's elements (fp16/bf16 carried as fp32).
+const char *strip_scalar(Elem e) {
   switch (e) {
     case Elem::F32:
     case Elem::BF16:
     case Elem::F16:
-      t = "float";
-      break;
+      return "float";
     case Elem::I32:
-      t = "i32";
-      break;
+      return "i32";
     case Elem::I16:
-      t = "i16";
-      break;
+      return "i16";
     case Elem::I8:
-      t = "i8";
-      break;
+      return "i8";
     case Elem::I1:
-      t = "i1";
-      break;
+      return "i1";
     default:
-      throw NotVector{};
+      return nullptr;
   }
+}
+
+}  // namespace
+
+std::string Emitter::vty(Elem e) const {
+  const char *t = strip_scalar(e);
+  if (!t) throw NotVector{};
   return "<vscale x " + std::to_string(2 * vec_->lmul) + " x " + t + ">";
 }
 
 std::string Emitter::vsfx(Elem e) const {
-  std::string t = vty(e);  // "<vscale x N x T>"
-  std::string n = std::to_string(2 * vec_->lmul);
-  std::string s = t.substr(t.rfind(' ') + 1);
-  s.pop_back();  // '>'
-  return "nxv" + n + (s == "float" ? "f32" : s);
+  const char *t = strip_scalar(e);
+  if (!t) throw NotVector{};
+  return "nxv" + std::to_string(2 * vec_->lmul) + (std::string(t) == "float" ? "f32" : t);
 }
 
 std::string Emitter::vall() const { return rvv_all_true(vec_->lmul); }
 
 std::string Emitter::vsplat(Elem e, const std::string &x) {
   std::string t = vty(e);
-  std::string st = e == Elem::F32 || e == Elem::BF16 || e == Elem::F16 ? "float"
-                   : e == Elem::I32                                    ? "i32"
-                   : e == Elem::I16                                    ? "i16"
-                   : e == Elem::I8                                     ? "i8"
-                                                                       : "i1";
-  std::string ins = emit("insertelement " + t + " poison, " + st + " " + x + ", i64 0");
+  std::string ins =
+      emit("insertelement " + t + " poison, " + strip_scalar(e) + " " + x + ", i64 0");
   std::string r = emit("shufflevector " + t + " " + ins + ", " + t + " poison, <vscale x " +
                        std::to_string(2 * vec_->lmul) + " x i32> zeroinitializer");
   vvals_.insert(r);
@@ -354,7 +346,13 @@ void Emitter::fill(const Value *dv, const std::string &dst, const Value *src) {
 
 bool Emitter::vector_span(const std::string &lo, const std::string &hi,
                           const std::function<void(const std::string &)> &body) {
-  const std::string code0 = code_.str(), allocas0 = allocas_.str();
+  // The emitted text is only cut back to these positions when the strip
+  // loop is abandoned or emitted again (no copy when it succeeds at once).
+  const auto code0 = code_.tellp(), allocas0 = allocas_.tellp();
+  auto cut = [](std::ostringstream &os, std::streampos at) {
+    os.str(os.str().substr(0, static_cast<size_t>(at)));
+    os.seekp(0, std::ios_base::end);
+  };
   const auto decls0 = decls_;
   const auto memo0 = memo_;
   const auto scalars0 = scalars_;
@@ -368,10 +366,8 @@ bool Emitter::vector_span(const std::string &lo, const std::string &hi,
   auto restore = [&] {
     vec_.reset();
     vvals_.clear();
-    code_.str(code0);
-    code_.seekp(0, std::ios_base::end);
-    allocas_.str(allocas0);
-    allocas_.seekp(0, std::ios_base::end);
+    cut(code_, code0);
+    cut(allocas_, allocas0);
     decls_ = decls0;
     memo_ = memo0;
     scalars_ = scalars0;
@@ -401,7 +397,7 @@ bool Emitter::vector_span(const std::string &lo, const std::string &hi,
       auto saved = memo_;
       std::string vl =
           emit("call i64 @llvm.riscv.vsetvli.i64(i64 " + emit("sub i64 " + hi + ", " + k) +
-               ", i64 2, i64 " + std::to_string(lmul_bits(lmul)) + ")");
+               ", i64 2, i64 " + std::to_string(vlmul_bits(lmul)) + ")");
       vec_ = VecMode{{k}, vl, emit("trunc i64 " + vl + " to i32"), lmul};
       inner_loop_seen_ = false;
       body(k);

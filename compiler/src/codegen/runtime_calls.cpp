@@ -149,16 +149,9 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
     source[kTag] = kFromWide1;
   }
   if (to_local && other) {
-    std::string x = val(other, zero);
-    auto zero_bits = [&] { return x == "0" || x == "false" || x == "0x0000000000000000"; };
-    if (!zero_bits()) {
-      const int64_t bits = eb * 8;
-      std::string b = x;
-      if (ttir::elem_is_float(e))
-        b = float_bits(e, x);
-      else if (e == Elem::I1)
-        b = emit("zext i1 " + x + " to i8");
-      wide[0] = bits == 64 ? b : emit("zext i" + std::to_string(bits) + " " + b + " to i64");
+    std::string b = other_bits(e, val(other, zero));
+    if (b != "0") {
+      wide[0] = b;
       source[kOtherBits] = kFromWide0;
     }
   }

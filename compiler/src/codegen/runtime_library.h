@@ -70,6 +70,10 @@ inline constexpr const char *kLevelsClobbers =
     "~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{v20},~{v21},~{v22},~{v23},~{vl},"
     "~{vtype},~{memory}";
 
+// The level routines as module-level assembly of the library's LLVM IR
+// (runtime_levels.cpp).
+std::string reduce_levels_asm();
+
 // The library's LLVM IR text (deterministic; its key() is part of every
 // KernelBinary's cache key and metadata), built once by
 // build_runtime_library_ir() (runtime_ir.cpp).
