@@ -55,7 +55,7 @@ inline constexpr int kValueGroup = 4;
 
 // One-operand tree reductions whose combine is one of these operations
 // call __opforge_rt_levels_<name> for their levels after the first
-// (llir_control.cpp): an assembly routine (runtime_ir.cpp) taking the
+// (llir_control.cpp): an assembly routine (runtime_levels.cpp) taking the
 // partial results' address in a0 and their count in a1, called from inline
 // assembly that names the registers it changes (kLevelsClobbers).
 struct ReduceLevels {
