@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "opforge/compiler/codegen.h"
+#include "opforge/support/error.h"
 
 namespace opforge::compiler {
 namespace {
@@ -49,6 +50,25 @@ TEST(LowerRowPrefetch, PersistentSoftmaxRowLoadGetsASecondBuffer) {
   EXPECT_EQ(plan.local_mem_bytes, 3 * 4096 + 4096);
   std::string ir = llir_of("fused_softmax.py", o);
   EXPECT_NE(ir.find("urem i64"), std::string::npos) << "the ring slot advances";
+}
+
+// A ring deeper than the DMA tags below the K-loop pipeline's allow is an
+// error naming the depth and the tags, not two transfers sharing a tag.
+TEST(LowerRowPrefetch, ARingTooDeepForTheDmaTagsIsAnError) {
+  Planned p =
+      plan_of("fused_softmax.py", options("softmax_kernel", kSoftmaxSig, {"BLOCK_SIZE=1024"}));
+  ASSERT_FALSE(p.plan.row_prefetched_loads.empty());
+  p.plan.row_prefetch_depth = 11;
+  try {
+    emit_llvm_ir(p.plan);
+    ADD_FAILURE() << "no error for a ring of 11 slots";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("row prefetch ring of 11 slots needs DMA tags 4..14"),
+              std::string::npos)
+        << e.what();
+  }
+  p.plan.row_prefetch_depth = 10;  // tags 4..13: fits
+  EXPECT_NE(emit_llvm_ir(p.plan).find("define void @_start"), std::string::npos);
 }
 
 TEST(LowerRowPrefetch, SecondBuffersStayWithinTheLocalMemoryBudget) {

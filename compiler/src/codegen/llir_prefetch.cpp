@@ -39,6 +39,15 @@ std::optional<Emitter::RowPrefetch> Emitter::plan_row_prefetch(const Operation &
     if (o->kind == OpKind::Store) pf.stores.push_back(o.get());
   }
   if (pf.loads.empty()) return std::nullopt;
+  // Ring slot k waits on DMA tag kPrefetchTag0 + k; the K-loop pipeline's
+  // buffers use kPipeTag0 and the next one (llir_dot.cpp).
+  if (pf.depth < 1 || kPrefetchTag0 + pf.depth > kPipeTag0)
+    throw Error("codegen: a row prefetch ring of " + std::to_string(pf.depth) +
+                " slots needs DMA tags " + std::to_string(kPrefetchTag0) + ".." +
+                std::to_string(kPrefetchTag0 + pf.depth - 1) + "; at most " +
+                std::to_string(kPipeTag0 - kPrefetchTag0) +
+                " slots fit below the K-loop pipeline's tags " + std::to_string(kPipeTag0) + ", " +
+                std::to_string(kPipeTag0 + 1));
   return pf;
 }
 
