@@ -5,7 +5,11 @@
 #   make test    build and run every test (ctest; output shown on failure)
 #   make build   configure and build only
 #   make bench   build and run the benchmarks
+#   make corpus  export the OpInfo call corpus with the venv's torch (make test does
+#                it when corpus/opinfo.h5 is missing or older than its exporter)
 JOBS ?= $(shell nproc)
+PYTHON := .venv/bin/python
+CORPUS := corpus/opinfo.h5
 BUILD := build
 CTEST_ARGS ?=
 
@@ -20,7 +24,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: build $(CORPUS)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 demo: build
@@ -35,6 +39,10 @@ format:
 clean:
 	@rm -rf $(BUILD)
 
-# The OpInfo ATen call corpus (docs/corpus.md); Debian's python3, not a virtualenv's.
+# The OpInfo ATen call corpus (docs/corpus.md), exported with the project venv's
+# torch (requirements.txt); remade when the exporter or the pins change.
 corpus: deps
-	@/usr/bin/python3 scripts/export-opinfo.py --out corpus/opinfo.h5
+	@$(PYTHON) scripts/export-opinfo.py --out $(CORPUS)
+
+$(CORPUS): scripts/export-opinfo.py requirements.txt | deps
+	@$(PYTHON) scripts/export-opinfo.py --out $(CORPUS)

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "opforge/support/python.h"
 #include "opforge/compiler/parser.h"
 
 using namespace opforge::compiler;
@@ -53,7 +54,7 @@ visit(tree)
 std::vector<std::string> cpython_nodes(const std::string &path) {
   std::string script = testing::TempDir() + "/opforge_ast_dump.py";
   std::ofstream(script) << kDumpScript;
-  std::string cmd = "python3 " + script + " " + path + " 2>&1";
+  std::string cmd = opforge::project_python() + " " + script + " " + path + " 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
   std::vector<std::string> lines;
   if (!p) return lines;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include "opforge/support/python.h"
 #include <stdexcept>
 
 namespace fs = std::filesystem;
@@ -27,7 +28,7 @@ int run_command(const std::string &cmd, std::string *output) {
 }
 
 int run_exporter(const std::vector<std::string> &args, std::string *output) {
-  std::string cmd = "/usr/bin/python3 '" OPFORGE_SOURCE_DIR "/scripts/export-opinfo.py'";
+  std::string cmd = "'" + opforge::project_python() + "' '" OPFORGE_SOURCE_DIR "/scripts/export-opinfo.py'";
   for (const auto &a : args) cmd += " '" + a + "'";
   return run_command(cmd, output);
 }

@@ -6,7 +6,7 @@
 
 namespace opforge::test {
 
-// Run scripts/export-opinfo.py with Debian's python3; returns its exit status.
+// Run scripts/export-opinfo.py with the project venv's python; returns its exit status.
 int run_exporter(const std::vector<std::string> &args, std::string *output = nullptr);
 
 // A corpus of add, sum, softmax, mm, index_select, cat, where, sigmoid, exp,

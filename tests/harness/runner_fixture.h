@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include "opforge/support/python.h"
 #include <string>
 
 #ifndef OPFORGE_EXE
@@ -49,10 +50,10 @@ class RunnerDir : public ::testing::Test {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  // Runs a Python snippet with Debian's python3; returns its exit status, output in py_.
+  // Runs a Python snippet with the project venv's python; returns its exit status, output in py_.
   int python(const std::string &code, const std::string &args) {
     std::ofstream(dir_ / "check.py") << code;
-    std::string py = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    std::string py = opforge::project_python();
     std::string cmd = py + " " + (dir_ / "check.py").string() + " " + args + " 2>&1";
     FILE *p = ::popen(cmd.c_str(), "r");
     if (!p) return -1;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "opforge/support/python.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/scenario.h"
 #include "opforge/support/h5store.h"
@@ -173,8 +174,8 @@ TEST_F(RunnerSweep, ResultsAreReadableWithH5pyAndReportPrintsATable) {
       "assert len(c) > 0\n"
       "print('h5py-ok', len(s))\n";
   std::ofstream(dir_ / "check.py") << py;
-  // Debian's python3 (with python3-h5py) even when another python3 is first on PATH.
-  std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  // The project venv's python (h5py from requirements.txt).
+  std::string python = opforge::project_python();
   std::string cmd =
       python + " " + (dir_ / "check.py").string() + " " + (dir_ / "out.h5").string() + " 2>&1";
   FILE *p = ::popen(cmd.c_str(), "r");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "opforge/support/python.h"
 #include "opforge/harness/oracle.h"
 #include "opforge/harness/scenario.h"
 #include "opforge/harness/sweep.h"
@@ -30,10 +31,10 @@ fs::path temp_dir(const std::string &name) {
   return d;
 }
 
-// Captures the MLP trace with scripts/capture-model-trace.py (Debian's python3-torch).
+// Captures the MLP trace with scripts/capture-model-trace.py (the project venv's torch).
 fs::path capture_mlp(const fs::path &dir) {
   fs::path out = dir / "mlp.json";
-  std::string cmd = "/usr/bin/python3 '" OPFORGE_SOURCE_DIR
+  std::string cmd = "'" + opforge::project_python() + "' '" OPFORGE_SOURCE_DIR
                     "/scripts/capture-model-trace.py' mlp --out '" +
                     out.string() + "' 2>'" + (dir / "capture.log").string() + "'";
   if (std::system(cmd.c_str()) != 0) return {};

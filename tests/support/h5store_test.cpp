@@ -1,6 +1,8 @@
 //===- h5store_test.cpp - HDF5 results files: round trip, h5py, kill -9 ----===//
 #include "opforge/support/h5store.h"
 
+#include "opforge/support/python.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -54,8 +56,8 @@ std::pair<int, std::string> run(const std::string &cmd) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-// Debian's python3 (with python3-h5py) even when another python3 is first on PATH.
-std::string python3() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
+// The project venv's python (h5py from requirements.txt).
+std::string python3() { return opforge::project_python(); }
 
 const std::vector<Column> kColumns = {
     {"point", ColumnType::Int64}, {"cycles", ColumnType::Float64}, {"status", ColumnType::String}};

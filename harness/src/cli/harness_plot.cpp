@@ -7,6 +7,8 @@
 
 #include "opforge/harness/cli.h"
 #include "opforge/harness/results.h"
+#include "opforge/support/error.h"
+#include "opforge/support/python.h"
 
 namespace opforge::cli {
 namespace {
@@ -14,8 +16,8 @@ namespace fs = std::filesystem;
 
 constexpr const char *kUsage =
     "usage: opforge plot RESULTS.h5 --out DIR\n\n"
-    "Render a sweep's results with matplotlib (Debian's python3-matplotlib and\n"
-    "python3-h5py; scripts/plot-results.py): a roofline per kernel, heatmaps of\n"
+    "Render a sweep's results with matplotlib (the project venv's matplotlib and\n"
+    "h5py; scripts/plot-results.py): a roofline per kernel, heatmaps of\n"
     "cycles over pairs of swept fields, counter timelines of sampled points and\n"
     "per-op cycles of aten/trace workloads. PNG files go to DIR.\n";
 
@@ -42,8 +44,15 @@ int run_plot(const std::vector<std::string> &args) {
               << " (set OPFORGE_PLOT_SCRIPT)\n";
     return kExitFailure;
   }
-  // Debian's python3 (python3-matplotlib, python3-h5py), not a virtualenv's.
-  const char *python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  // The project venv's python (matplotlib, h5py from requirements.txt).
+  std::string python_path;
+  try {
+    python_path = project_python();
+  } catch (const Error &e) {
+    std::cerr << "opforge plot: error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  const char *python = python_path.c_str();
   std::cout << std::flush;
   pid_t pid = ::fork();
   if (pid < 0) {

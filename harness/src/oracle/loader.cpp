@@ -9,6 +9,7 @@
 
 #include "opforge/harness/oracle.h"
 #include "opforge/support/error.h"
+#include "opforge/support/python.h"
 
 namespace opforge::harness {
 namespace {
@@ -60,8 +61,8 @@ OraclePlugin load() {
     return OraclePlugin::from(path, api);
   }
   throw Error("the ATen oracle plugin (" + std::string(kPluginFile) +
-              ", built with opforge when libtorch-dev is installed) could not be loaded; set "
-              "OPFORGE_ORACLE_PLUGIN to its path. Tried:" +
+              ", built with opforge against the project venv's torch; " + std::string(project_python_install_hint()) +
+              ") could not be loaded; set OPFORGE_ORACLE_PLUGIN to its path. Tried:" +
               (tried.empty() ? std::string("\n  (no candidate paths)") : tried));
 }
 
