@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """plot-results.py - matplotlib figures of an opforge sweep results file.
 
 usage: plot-results.py RESULTS.h5 --out DIR   (run by `opforge plot`)
