@@ -1,12 +1,13 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """capture-model-trace.py - record the ATen calls of a small model's forward pass.
 
 Runs a small NanoGPT-style, DLRM-style or MLP model (defined here, random
-weights, fixed seed) under a TorchDispatchMode with Debian's python3-torch and
-writes every ATen call in call order as JSON: the overload ("aten::mm"), and
-each argument as a call spec (docs/scenarios.md): scalars, lists, None, dtypes
-as {"dtype_value"}, tensors as {"shape", "dtype"} plus where the tensor came
-from, so a replay chains the data between calls:
+weights, fixed seed) under a TorchDispatchMode with the project venv's torch
+(requirements.txt pins 2.15.0) and writes every ATen call in call order as
+JSON: the overload ("aten::mm"), and each argument as a call spec
+(docs/scenarios.md): scalars, lists, None, dtypes as {"dtype_value"}, tensors
+as {"shape", "dtype"} plus where the tensor came from, so a replay chains the
+data between calls:
   - "from": [K, J] - output J (outputs flattened in order) of call K;
   - "input": N - the N-th tensor that no recorded call produced (a parameter
     or a model input); every use of the same tensor carries the same N.
@@ -15,14 +16,19 @@ bool inputs of at most 4096 elements also record their "values" (indices,
 offsets), so a replay sees the same ones. Each call lists its outputs'
 shapes and dtypes ("outputs").
 
-usage: capture-model-trace.py {nanogpt,dlrm,mlp} --out scenarios/traces/NAME.json
+usage: .venv/bin/python scripts/capture-model-trace.py {nanogpt,dlrm,mlp} --out scenarios/traces/NAME.json
+(the shipped traces: nanogpt, dlrm and mlp, each with the default --batch 2).
 """
 import argparse
 import json
 import math
 import sys
 
-import torch
+try:
+    import torch
+except ImportError:
+    sys.exit("capture-model-trace.py: no torch in %s; run it with the project venv's python "
+             "(.venv/bin/python; 'bash scripts/install-deps.sh' creates it)" % sys.executable)
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
