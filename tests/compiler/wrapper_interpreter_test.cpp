@@ -301,6 +301,16 @@ TEST(WrapperInterpreter, PlainPythonAndMath) {
             "'   7|3.14', 3, [2, 1], (3, 1), 8, 2, True, 'ab')");
 }
 
+// Python binds a module-level name to its last `def`: a second function of the same name
+// replaces the first, for the entry point and for calls (found by the real-Triton differential
+// test: a template whose wrapper shared a helper's name recursed in Python, not here).
+TEST(WrapperInterpreter, ALaterDefOfTheSameNameReplacesTheEarlierOne) {
+  Fixture f("def g(n):\n    return n + 1\n\ndef h(n):\n    return g(n)\n\n"
+            "def g(n):\n    return n * 10\n");
+  EXPECT_EQ(f.interp.run("h", {WrapperValue::integer(7)}).value.to_string(), "70");
+  EXPECT_EQ(f.interp.run("g", {WrapperValue::integer(7)}).value.to_string(), "70");
+}
+
 TEST(WrapperInterpreter, AutotuneUsesTheFirstConfigAndGridSeesMeta) {
   ast::Module m = parse_file(kKernels + "autotuned.py");
   RecordingExecutor ex;

@@ -253,10 +253,12 @@ const Expr *FunctionDef::decorator(std::string_view dotted) const {
 
 bool FunctionDef::is_jit() const { return decorator("triton.jit") != nullptr; }
 
+// As Python binds names: the last `def` of a name is the one the module holds.
 const FunctionDef *Module::function(std::string_view name) const {
+  const FunctionDef *found = nullptr;
   for (auto &s : body)
-    if (auto *f = s->as<FunctionDef>(); f && f->name == name) return f;
-  return nullptr;
+    if (auto *f = s->as<FunctionDef>(); f && f->name == name) found = f;
+  return found;
 }
 
 std::vector<const FunctionDef *> Module::functions() const {

@@ -537,7 +537,7 @@ struct Module {
   StmtList body;
   std::string docstring;  // module docstring, removed from body
 
-  // Top-level function named `name`, or nullptr.
+  // Top-level function named `name` (the last `def` of that name, as Python binds it), or nullptr.
   const FunctionDef *function(std::string_view name) const;
   // Top-level functions in source order.
   std::vector<const FunctionDef *> functions() const;

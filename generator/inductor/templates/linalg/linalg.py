@@ -178,7 +178,7 @@ def _cdist(x1, x2, p, euclid):
     return out
 
 
-def _cdist_forward(x1, x2, p, compute_mode):
+def _cdist_fwd(x1, x2, p, compute_mode):
     # ATen switches p = 2 to the matmul form when asked (mode 1) or for more than 25 rows (mode 0/None)
     P = x1.shape[x1.dim() - 2]
     R = x2.shape[x2.dim() - 2]
