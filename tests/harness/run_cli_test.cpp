@@ -137,6 +137,11 @@ TEST_F(RunCli, MissingOraclePluginIsAClearErrorOnlyWhereTheOracleIsNeeded) {
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("/nonexistent/liboracle.so"), std::string::npos) << out;
   EXPECT_NE(out.find("oracle plugin"), std::string::npos) << out;
+  EXPECT_NE(out.find("'bash scripts/install-deps.sh'"), std::string::npos)
+      << "names the command that installs torch: " << out;
+  const size_t error_at = out.find("error:");
+  ASSERT_NE(error_at, std::string::npos) << out;
+  EXPECT_EQ(out.find('\n', error_at), out.size() - 1) << "the error is one line: " << out;
   // Without --check the plugin is never needed.
   rc = opforge::test::run_command(std::string("OPFORGE_ORACLE_PLUGIN=/nonexistent/liboracle.so '") +
                                       OPFORGE_EXE + "' run '" + library("add.Tensor.py") +

@@ -180,7 +180,9 @@ int run_check(const po::variables_map &vm) {
   return mismatched || errors ? kExitFailure : kExitOk;
 #else
   (void)vm;
-  std::cerr << "opforge ops check: this opforge was built without libtorch (opforge_oracle)\n";
+  std::cerr << "opforge ops check: this opforge was built without torch (the oracle plugin needs "
+               "the project venv's torch): run 'bash scripts/install-deps.sh' in the opforge "
+               "source tree, then reconfigure and rebuild\n";
   return kExitFailure;
 #endif
 }

@@ -9,7 +9,6 @@
 
 #include "opforge/harness/oracle.h"
 #include "opforge/support/error.h"
-#include "opforge/support/python.h"
 
 namespace opforge::harness {
 namespace {
@@ -33,37 +32,43 @@ std::vector<std::string> candidate_paths() {
   return paths;
 }
 
+// The first candidate that loads; else one line naming the install command and every path tried.
 OraclePlugin load() {
   std::string tried;
+  auto note = [&](const std::string &path, const std::string &why) {
+    tried += (tried.empty() ? "" : "; ") + path + ": " + why;
+  };
   for (const auto &path : candidate_paths()) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      tried += "\n  " + path + ": no such file";
+      note(path, "no such file");
       continue;
     }
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
       const char *why = dlerror();
-      tried += "\n  " + path + ": " + (why ? why : "dlopen failed");
+      note(path, why ? why : "dlopen failed");
       continue;
     }
     using Entry = const OraclePluginApi *(*)();
     auto entry = reinterpret_cast<Entry>(dlsym(handle, "opforge_oracle_plugin_v1"));
     if (!entry) {
-      tried += "\n  " + path + ": no opforge_oracle_plugin_v1 entry point";
+      note(path, "no opforge_oracle_plugin_v1 entry point");
       continue;
     }
     const OraclePluginApi *api = entry();
     if (!api || api->abi_version != OraclePluginApi::kAbiVersion) {
-      tried += "\n  " + path + ": plugin ABI version mismatch";
+      note(path, "plugin ABI version mismatch");
       continue;
     }
     return OraclePlugin::from(path, api);
   }
+  // One line: what failed, the command that installs torch, what else to do, what was tried.
   throw Error("the ATen oracle plugin (" + std::string(kPluginFile) +
-              ", built with opforge against the project venv's torch; " + std::string(project_python_install_hint()) +
-              ") could not be loaded; set OPFORGE_ORACLE_PLUGIN to its path. Tried:" +
-              (tried.empty() ? std::string("\n  (no candidate paths)") : tried));
+              ", libtorch from the project venv) could not be loaded; install torch with "
+              "'bash scripts/install-deps.sh' in the opforge source tree and rebuild opforge, "
+              "or set OPFORGE_ORACLE_PLUGIN to the plugin's path (tried " +
+              (tried.empty() ? std::string("no paths") : tried) + ")");
 }
 
 }  // namespace

@@ -8,6 +8,14 @@
 # CUDA toolkit and links CUDA libraries (nvrtc, c10_cuda); the oracle needs ATen's
 # CPU kernels only (libtorch_cpu, libc10). NO_DEFAULT_PATH keeps any system libtorch out.
 set(_torch_lib_dir "${OPFORGE_TORCH_DIR}/lib")
+# A build directory configured before the move to the wheel caches the system libtorch's
+# paths; find_* keeps a cached hit, so drop any that lies outside the venv's torch.
+foreach(_var OPFORGE_ATEN_INCLUDE_DIR OPFORGE_TORCH_CPU_LIBRARY OPFORGE_C10_LIBRARY)
+  string(FIND "${${_var}}" "${OPFORGE_TORCH_DIR}/" _at)
+  if(${_var} AND (NOT OPFORGE_TORCH_DIR OR NOT _at EQUAL 0))
+    unset(${_var} CACHE)
+  endif()
+endforeach()
 find_path(OPFORGE_ATEN_INCLUDE_DIR ATen/core/dispatch/Dispatcher.h
   PATHS "${OPFORGE_TORCH_DIR}/include" NO_DEFAULT_PATH)
 find_library(OPFORGE_TORCH_CPU_LIBRARY torch_cpu PATHS "${_torch_lib_dir}" NO_DEFAULT_PATH)
