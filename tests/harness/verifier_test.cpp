@@ -157,3 +157,73 @@ TEST(Verifier, InPlaceMutationsAreChecked) {
   EXPECT_EQ(v.mismatches[0].path, "mutated self");
   EXPECT_FALSE(verify_call(c, out, {}).ok());
 }
+
+// The float64 reference rule of `opforge run --check` (docs/verification.md).
+TEST(VerifierEither, AnElementPassesWithinToleranceOfEitherReference) {
+  auto aten = make(DType::Float32, {3}, {1.0, 2.0, 3.0});
+  auto ref64 = make(DType::Float32, {3}, {1.0, 2.001, 3.0});
+  auto ours = make(DType::Float32, {3}, {1.0, 2.001, 3.0});
+  EXPECT_FALSE(compare_tensors(ours, aten).ok());
+  EXPECT_TRUE(compare_values_either(Value::of_tensor(ours), Value::of_tensor(aten),
+                                    Value::of_tensor(ref64))
+                  .ok());
+  // Off from both: a mismatch naming both references.
+  auto wrong = make(DType::Float32, {3}, {1.0, 2.0005, 3.0});
+  auto v = compare_values_either(Value::of_tensor(wrong), Value::of_tensor(aten),
+                                 Value::of_tensor(ref64));
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.mismatches[0].mismatched, 1);
+  EXPECT_NE(v.mismatches[0].message.find("from both references"), std::string::npos);
+}
+
+TEST(VerifierEither, ATensorAsCloseToTheFloat64ReferenceAsATenPassesByRmsError) {
+  // ATen off by 2e-4 everywhere, ours by 3e-4 the other way: outside both element-wise
+  // tolerances, but its rms error is below 2x ATen's.
+  std::vector<double> exact, aten_v, ours_v, bad_v;
+  for (int i = 0; i < 64; ++i) {
+    exact.push_back(1.0 + i);
+    aten_v.push_back(1.0 + i + 2e-4);
+    ours_v.push_back(1.0 + i - 3e-4);
+    bad_v.push_back(1.0 + i - 5e-4);
+  }
+  auto ref64 = Value::of_tensor(make(DType::Float32, {64}, exact));
+  auto aten = Value::of_tensor(make(DType::Float32, {64}, aten_v));
+  CompareOptions options;
+  options.either_rms_multiplier = 2;
+  auto ours = Value::of_tensor(make(DType::Float32, {64}, ours_v));
+  EXPECT_FALSE(compare_values_either(ours, aten, ref64).ok()) << "off without the rms rule";
+  EXPECT_TRUE(compare_values_either(ours, aten, ref64, options).ok());
+  auto bad = compare_values_either(Value::of_tensor(make(DType::Float32, {64}, bad_v)), aten,
+                                   ref64, options);
+  ASSERT_FALSE(bad.ok()) << "2.5x ATen's rms error";
+  EXPECT_NE(bad.mismatches[0].message.find("rms error against the float64 reference"),
+            std::string::npos)
+      << bad.report();
+}
+
+TEST(VerifierEither, UpcastKeepsViewsAndSharedStorageAndRoundLikeRestoresDtypes) {
+  HostTensor base = make(DType::Float16, {2, 3}, {1, 2, 3, 4, 5, 6});
+  HostTensor view(DType::Float16, {3, 2}, {1, 3}, 0, base.storage());  // base.t()
+  Float64Inputs up = upcast_to_float64({Value::of_tensor(base), Value::of_int(2)},
+                                       {{"other", Value::of_tensor(view)}});
+  ASSERT_TRUE(up.any_upcast);
+  ASSERT_EQ(up.args.size(), 2u);
+  const HostTensor &b64 = up.args[0].tensor;
+  const HostTensor &v64 = up.kwargs[0].second.tensor;
+  EXPECT_EQ(b64.dtype(), DType::Float64);
+  EXPECT_EQ(v64.strides(), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(v64.get_double(1), 4.0);  // view[0][1] = base[1][0]
+  EXPECT_EQ(b64.storage(), v64.storage()) << "tensors sharing storage still share it";
+  EXPECT_EQ(up.args[1].kind, Value::Kind::Int);
+  EXPECT_FALSE(upcast_to_float64({Value::of_tensor(make(DType::Int64, {2}, {1, 2}))}, {})
+                   .any_upcast);
+
+  auto r = round_like(Value::of_list({Value::of_tensor(make(DType::Float64, {1}, {1.0 / 3}))}),
+                      Value::of_list({Value::of_tensor(make(DType::Float16, {1}, {0.0}))}));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->list[0].tensor.dtype(), DType::Float16);
+  EXPECT_EQ(r->list[0].tensor.get_double(0), 0.333251953125);  // nearest float16 to 1/3
+  EXPECT_FALSE(round_like(Value::of_tensor(make(DType::Float64, {2}, {1, 2})),
+                          Value::of_tensor(make(DType::Float16, {3}, {0, 0, 0})))
+                   .has_value());
+}

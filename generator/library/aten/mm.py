@@ -51,17 +51,12 @@ def mm(self, mat2):
     if K == 0:
         return torch.zeros([M, N], dtype=self.dtype, device=self.device)
     is_float = self.is_floating_point()
-    # Reproduce ATen's CPU gemm accumulation order: with only mat2 transposed it
-    # takes dot products (float32 sequential sums, rounded once for 16-bit floats);
-    # otherwise 16-bit floats accumulate in their own dtype, rounding at every k.
+    # 16-bit floats accumulate in float32 and round once, as ATen's CPU gemm does (torch 2.x,
+    # every layout; libtorch 1.13 rounded at every k). float32 with only mat2 transposed
+    # sums sequentially (libtorch 1.13's dot-product order), otherwise in blocks.
     mat2_transposed = mat2.stride(0) == 1 and mat2.stride(1) >= max(K, 1) and N > 1
     self_rows = self.stride(1) == 1 or K == 1
-    dot_path = mat2_transposed and self_rows
-    half = self.dtype == torch.bfloat16 or self.dtype == torch.float16
-    if dot_path:
-        round_each_k = self.dtype == torch.float32
-    else:
-        round_each_k = half
+    round_each_k = mat2_transposed and self_rows and self.dtype == torch.float32
     BLOCK_M = 16
     BLOCK_N = 16
     BLOCK_K = 16

@@ -8,6 +8,11 @@
 // OpInfo's toleranceOverride (recorded in the corpus) replaces the defaults for
 // that OpInfo's calls of its dtype. Mutated inputs are compared like outputs.
 //
+// On user shapes (`opforge run --check`) a second reference joins ATen's result
+// in the call's dtype: the float64 reference, the call on float64-upcast inputs
+// rounded to the output dtypes; an element passes when it is within tolerance of
+// either (compare_values_either). The rule and its fallbacks: docs/verification.md.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -30,6 +35,10 @@ struct CompareOptions {
   bool check_dtype = true;
   bool check_strides = false;  // compare strides of dimensions with more than one element
   bool equal_nan = true;
+  // compare_values_either: a floating tensor with elements outside tolerance of both
+  // references still passes when its RMS error against the alternate is at most this times
+  // expected's RMS error against the alternate, plus atol/10 (0: off).
+  double either_rms_multiplier = 0;
 };
 
 struct Mismatch {
@@ -42,6 +51,7 @@ struct Mismatch {
   int64_t total = 0;       // elements compared
   double max_abs_error = 0;
   double max_rel_error = 0;
+  double rms_error = 0;              // root mean square of the absolute errors
   std::vector<int64_t> worst_index;  // multi-index of the largest absolute error among mismatches
   double worst_actual = 0;
   double worst_expected = 0;
@@ -63,6 +73,36 @@ Verdict compare_tensors(const HostTensor &actual, const HostTensor &expected,
 // with float64 tolerance, everything else exactly.
 Verdict compare_values(const Value &actual, const Value &expected,
                        const CompareOptions &options = {}, const std::string &path = "out");
+
+// Like compare_values, but an element (or scalar) outside tolerance of `expected` still
+// passes when it is within tolerance of `alternate` (a value of the same structure, e.g. the
+// float64 reference), and a tensor as a whole by options.either_rms_multiplier; where
+// alternate's structure, shape or dtype differs, expected alone counts.
+Verdict compare_values_either(const Value &actual, const Value &expected, const Value &alternate,
+                              const CompareOptions &options = {}, const std::string &path = "out");
+
+// The error figures (max abs/rel error, elements outside tolerance) of every tensor of
+// `actual` against the same-shaped tensor of `expected`, also when within tolerance: for
+// reports. `message` is set only for tensors with elements outside tolerance.
+std::vector<Mismatch> tensor_errors(const Value &actual, const Value &expected,
+                                    const CompareOptions &options = {},
+                                    const std::string &path = "out");
+
+// The float64 reference's inputs: args and kwargs with every float16/bfloat16/float32
+// tensor (also inside lists) converted to float64, keeping sizes, strides and storage
+// offsets; tensors that share storage still share it.
+struct Float64Inputs {
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> kwargs;
+  bool any_upcast = false;  // false: no floating-point tensor to upcast (no float64 reference)
+};
+Float64Inputs upcast_to_float64(const std::vector<Value> &args,
+                                const std::vector<std::pair<std::string, Value>> &kwargs);
+
+// `reference` (a result computed on float64 inputs) with every tensor rounded to the dtype
+// of the corresponding tensor of `like` (ATen's result in the call's dtype); nullopt when
+// the two differ in structure or shape.
+std::optional<Value> round_like(const Value &reference, const Value &like);
 
 // Checks a call's outputs and mutated inputs against the recorded ones. The
 // tolerance comes from options, else the corpus's toleranceOverride for the
