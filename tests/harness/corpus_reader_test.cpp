@@ -27,7 +27,9 @@ TEST(CorpusReader, ListsOverloadsWithSchemasAndCallCounts) {
   EXPECT_TRUE(c.has_overload("aten::_softmax"));
   EXPECT_TRUE(c.has_overload("aten::mm"));
   EXPECT_GT(c.sample_count(DType::Float32), 100);
-  EXPECT_NE(c.torch_version().find("1.13"), std::string::npos);
+  // The exporter records torch.__version__ ("2.15.0+cu132"); its release part is the pin.
+  EXPECT_TRUE(c.torch_version().starts_with(Corpus::expected_torch_version()))
+      << c.torch_version() << " vs " << Corpus::expected_torch_version();
 }
 
 TEST(CorpusReader, DecodesTensorArgumentsScalarsAndOutputs) {
@@ -182,4 +184,42 @@ TEST(CorpusBadFiles, CorruptCallIndexIsAnError) {
   std::string msg = expect_open_error(path);
   EXPECT_NE(msg.find("float32 call 0"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path), std::string::npos) << msg;
+}
+
+namespace {
+// A copy of the small corpus whose /@torch_version says `version`.
+std::string corpus_with_torch_version(const std::string &version) {
+  std::string path = test::temp_dir() + "/torch_version.h5";
+  fs::copy_file(test::small_corpus(), path);
+  H5::H5File f(path, H5F_ACC_RDWR);
+  H5::Group root = f.openGroup("/");
+  root.removeAttr("torch_version");
+  H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+  st.setCset(H5T_CSET_UTF8);
+  root.createAttribute("torch_version", st, H5::DataSpace(H5S_SCALAR)).write(st, version);
+  return path;
+}
+}  // namespace
+
+TEST(CorpusBadFiles, CorpusFromAnotherTorchIsAnErrorNamingBothVersionsAndTheFix) {
+  ASSERT_EQ(Corpus::expected_torch_version(), OPFORGE_TEST_TORCH_VERSION);
+  std::string path = corpus_with_torch_version("1.13.0a0");
+  std::string msg = expect_open_error(path);
+  EXPECT_NE(msg.find(path), std::string::npos) << msg;
+  EXPECT_NE(msg.find("torch 1.13.0a0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("torch " + Corpus::expected_torch_version()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("make corpus"), std::string::npos) << msg;
+}
+
+TEST(CorpusBadFiles, TorchVersionsCompareByReleaseNotByLocalBuildOrPrefix) {
+  const std::string pin = Corpus::expected_torch_version();
+  // A CPU or CUDA build of the pinned release is the same ATen.
+  EXPECT_EQ(Corpus::open(corpus_with_torch_version(pin + "+cpu")).torch_version(), pin + "+cpu");
+  EXPECT_EQ(Corpus::open(corpus_with_torch_version(pin)).torch_version(), pin);
+  // A release that merely starts with the pin ("2.15.0" vs "2.15.01") or a pre-release of it is not.
+  EXPECT_NE(expect_open_error(corpus_with_torch_version(pin + "1")).find("make corpus"),
+            std::string::npos);
+  EXPECT_NE(expect_open_error(corpus_with_torch_version(pin + "a0")).find("make corpus"),
+            std::string::npos);
+  EXPECT_NE(expect_open_error(corpus_with_torch_version("")).find("make corpus"), std::string::npos);
 }

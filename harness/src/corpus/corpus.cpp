@@ -17,6 +17,9 @@
 #ifndef OPFORGE_SOURCE_DIR
 #define OPFORGE_SOURCE_DIR "."
 #endif
+#ifndef OPFORGE_TORCH_VERSION
+#error "OPFORGE_TORCH_VERSION (the torch pin of requirements.txt) must be defined"
+#endif
 
 namespace opforge::harness {
 
@@ -275,6 +278,8 @@ std::string Corpus::default_path() {
   return std::string(OPFORGE_SOURCE_DIR) + "/corpus/opinfo.h5";
 }
 
+std::string Corpus::expected_torch_version() { return OPFORGE_TORCH_VERSION; }
+
 Corpus Corpus::open(const std::string &path) {
   H5::Exception::dontPrint();
   auto st = std::make_unique<State>();
@@ -297,6 +302,15 @@ Corpus Corpus::open(const std::string &path) {
         "corpus: format_version " + std::to_string(version) + " is not supported (expected 1)",
         fctx(path, "/@format_version"));
   st->torch_version = read_string_attr(f, path, "torch_version");
+  // Recorded outputs are ATen's results of one torch release: another release's corpus
+  // would judge kernels against different numerics. "2.15.0+cu132" is release 2.15.0.
+  const std::string release = st->torch_version.substr(0, st->torch_version.find('+'));
+  if (release != Corpus::expected_torch_version())
+    throw Error("corpus: exported with torch " +
+                    (st->torch_version.empty() ? std::string("(none)") : st->torch_version) +
+                    ", but opforge is pinned to torch " + Corpus::expected_torch_version() +
+                    " (requirements.txt); remake it with 'make corpus'",
+                fctx(path, "/@torch_version"));
   st->code_name = split_commas(read_string_attr(f, path, "dtype_codes"));
   for (const auto &n : st->code_name) st->code_dtype.push_back(parse_dtype(n));
 

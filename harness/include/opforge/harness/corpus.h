@@ -116,6 +116,9 @@ class Corpus {
   static Corpus open(const std::string &path);
   // OPFORGE_CORPUS if set, else <source dir>/corpus/opinfo.h5.
   static std::string default_path();
+  // The torch release opforge is pinned to (requirements.txt, "2.15.0"). open() rejects a
+  // corpus whose /@torch_version has another release part (the text before any "+local").
+  static std::string expected_torch_version();
 
   Corpus(Corpus &&) noexcept;
   Corpus &operator=(Corpus &&) noexcept;
