@@ -10,6 +10,9 @@
 JOBS ?= $(shell nproc)
 PYTHON := .venv/bin/python
 CORPUS := corpus/opinfo.h5
+# Exporter worker processes: one. On this 2-core machine, shared with builds, two
+# workers took 137-140 s against 94-103 s for one (docs/corpus.md, Figures).
+CORPUS_JOBS ?= 1
 BUILD := build
 CTEST_ARGS ?=
 
@@ -42,7 +45,7 @@ clean:
 # The OpInfo ATen call corpus (docs/corpus.md), exported with the project venv's
 # torch (requirements.txt); remade when the exporter or the pins change.
 corpus: deps
-	@$(PYTHON) scripts/export-opinfo.py --out $(CORPUS)
+	@$(PYTHON) scripts/export-opinfo.py --jobs $(CORPUS_JOBS) --out $(CORPUS)
 
 $(CORPUS): scripts/export-opinfo.py requirements.txt | deps
-	@$(PYTHON) scripts/export-opinfo.py --out $(CORPUS)
+	@$(PYTHON) scripts/export-opinfo.py --jobs $(CORPUS_JOBS) --out $(CORPUS)

@@ -3,8 +3,8 @@
 #
 # Runs the most complete flow that exists end to end:
 #   1. resolve the default chip configuration;
-#   2. record the OpInfo ATen calls of the seed operators with Debian's
-#      PyTorch (a small corpus, under results/);
+#   2. record the OpInfo ATen calls of the seed operators with the pinned
+#      PyTorch of the project venv (.venv; a small corpus, under results/);
 #   3. validate the seed kernel library (generator/library/aten) against every
 #      recorded call, through the Triton frontend and the IR interpreter;
 #   4. the quickstart scenario (scenarios/quickstart.json): the core ATen
@@ -16,6 +16,12 @@
 set -euo pipefail
 BUILD=${1:-build}
 OPFORGE=$BUILD/harness/opforge
+# The project venv's python (scripts/install-deps.sh makes .venv from requirements.txt).
+PYTHON=$(dirname "$0")/../.venv/bin/python
+if [ ! -x "$PYTHON" ]; then
+  echo "demo: no project venv python at $PYTHON; run 'make deps' (scripts/install-deps.sh)" >&2
+  exit 1
+fi
 SEEDS=aten::add.Tensor,aten::mul.Tensor,aten::exp,aten::sigmoid,aten::sum.dim_IntList,aten::_softmax,aten::mm,aten::index_select,aten::cat,aten::where.self
 mkdir -p results
 
@@ -25,8 +31,8 @@ echo "== 1. default chip (scenarios/arch/mtia-2i.json, resolved; first lines)"
 $OPFORGE config show | head -n 25
 echo "   ... (full: opforge config show)"
 echo
-echo "== 2. OpInfo calls of the seed operators (Debian's python3-torch)"
-/usr/bin/python3 scripts/export-opinfo.py \
+echo "== 2. OpInfo calls of the seed operators (the venv's pinned torch, requirements.txt)"
+"$PYTHON" scripts/export-opinfo.py \
   --ops add,mul,exp,sigmoid,sum,softmax,mm,index_select,cat,where \
   --out results/demo-corpus.h5
 echo

@@ -1,13 +1,13 @@
-#!/usr/bin/python3
 # export-opinfo.py - record every ATen call PyTorch's OpInfo samples make into an HDF5 corpus.
 #
-# Uses Debian's python3-torch and its OpInfo database. For each OpInfo, dtype and
-# sample, the sample runs under a TorchDispatchMode that records each ATen overload
+# Runs with the project venv's python (.venv, made by scripts/install-deps.sh from
+# requirements.txt: the pinned torch and its OpInfo database). For each OpInfo, dtype
+# and sample, the sample runs under a TorchDispatchMode that records each ATen overload
 # called: arguments (tensors with dtype/sizes/strides/storage offset/data, scalars,
 # lists, None, dtypes, layouts, memory formats, devices), outputs, and the values of
 # inputs the call mutates. The file layout is documented in docs/corpus.md.
 #
-#   /usr/bin/python3 scripts/export-opinfo.py --out corpus/opinfo.h5 \
+#   .venv/bin/python scripts/export-opinfo.py --out corpus/opinfo.h5 \
 #       [--ops add,sum] [--dtypes float32,int64] [--max-samples N] [--jobs N]
 import argparse
 import json
@@ -31,6 +31,9 @@ sys.path.insert(0, os.path.join(HERE, "opinfo_stub"))
 FORMAT_VERSION = 1
 SEED = 0
 MAX_SAMPLES_PER_OPINFO = 900
+# An OpInfo whose samples record more tensor bytes than this for one dtype is excluded
+# (grid_sampler_3d's samples alone would be ~250 MB of the corpus).
+MAX_TENSOR_BYTES_PER_OPINFO = 16 << 20
 ALL_DTYPES = ["float32", "bfloat16", "float16", "int32", "int64", "bool"]
 # Dtype codes of tensors stored in the corpus (docs/corpus.md, "Dtype codes").
 DTYPE_CODES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16",
@@ -40,7 +43,7 @@ DTYPE_CODES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16",
 NONDETERMINISTIC_NAME = re.compile(
     r"^(rand|randn|randint|randperm|rand_like|randn_like|randint_like|bernoulli|normal|"
     r"uniform|multinomial|poisson|exponential|geometric|cauchy|log_normal|rrelu|empty|"
-    r"empty_like|empty_strided|new_empty|new_empty_strided|.*dropout.*)$")
+    r"empty_like|empty_strided|empty_permuted|new_empty|new_empty_strided|.*dropout.*)$")
 # ATen overload base names whose results are random: an OpInfo that calls one is excluded.
 RANDOM_OVERLOADS = {
     "bernoulli", "bernoulli_", "normal", "normal_", "uniform_", "rand", "rand_like", "randn",
@@ -52,12 +55,12 @@ RANDOM_OVERLOADS = {
 # OpInfos whose recorded results differ from run to run (found with --check-determinism).
 KNOWN_NONDETERMINISTIC = {
     "nn.functional.ctc_loss": "the log_alpha output holds uninitialized memory",
-    "linalg.lstsq": "LAPACK results differ in the last bits from run to run",
-    "linalg.lstsq.grad_oriented": "LAPACK results differ in the last bits from run to run",
-    "nn.functional._scaled_dot_product_attention": "samples with dropout_p > 0 drop at random inside the kernel",
 }
+# Overloads that address self's storage directly (an explicit storage offset): self is
+# recorded with its whole storage, not just the span its sizes and strides cover.
+WHOLE_STORAGE_OVERLOADS = {"as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter"}
 # Overloads whose outputs are uninitialized memory; the recorder zero-fills them.
-UNINITIALIZED_OVERLOADS = {"empty", "empty_like", "empty_strided", "new_empty",
+UNINITIALIZED_OVERLOADS = {"empty", "empty_like", "empty_strided", "empty_permuted", "new_empty",
                            "new_empty_strided", "resize_", "resize_as_"}
 
 
@@ -85,12 +88,40 @@ sys.argv = sys.argv[:1]
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = "1"
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+# torch.utils.cpp_extension (imported by torch's testing internals) logs a warning
+# when it finds no CUDA runtime; the exporter runs on CPU only.
+import logging  # noqa: E402
+logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+
+try:
+    import numpy as np  # noqa: E402
+    import torch  # noqa: E402
+except ImportError:
+    sys.exit("export-opinfo: error: %s cannot import torch; run this script with the project venv's "
+             "python: .venv/bin/python scripts/export-opinfo.py (make deps creates .venv)" % sys.executable)
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
 from torch.testing._internal.opinfo.core import DecorateInfo  # noqa: E402
 from torch.testing._internal.common_device_type import toleranceOverride  # noqa: E402
+
+
+def pinned_torch_version():
+    """The torch release requirements.txt pins ("2.15.0"), or None."""
+    try:
+        with open(os.path.join(os.path.dirname(HERE), "requirements.txt")) as f:
+            for line in f:
+                m = re.match(r"^torch==([^\s#]+)", line)
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return None
+
+
+_PIN = pinned_torch_version()
+if _PIN and torch.__version__.split("+")[0] != _PIN:
+    print("export-opinfo: warning: torch %s is not the pinned %s (requirements.txt): opforge will "
+          "reject this corpus" % (torch.__version__, _PIN), file=sys.stderr)
 
 TORCH_DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
@@ -119,7 +150,8 @@ class TensorTable:
         self.data_bytes = 0
         self.index = {}
 
-    def add(self, t):
+    def add(self, t, whole_storage=False):
+        """Row index of tensor t; whole_storage records its entire storage, not just its span."""
         if t.layout != torch.strided:
             raise Unrecordable("tensor with layout %s" % t.layout)
         if t.dtype not in DTYPE_CODE:
@@ -145,6 +177,9 @@ class TensorTable:
             data = b""
             lo = offset
         else:
+            if whole_storage:
+                lo = 0
+                hi = max(hi, t.untyped_storage().nbytes() // t.element_size() - 1)
             span = torch.as_strided(t, (hi - lo + 1,), (1,), lo).contiguous()
             if t.dtype in BYTE_VIEW:
                 span = span.view(BYTE_VIEW[t.dtype])
@@ -220,10 +255,13 @@ class Recorder(TorchDispatchMode):
         kwargs = kwargs or {}
         if is_random(func) and self.random_overload is None:
             self.random_overload = func.name()
-        enc_args = encode(list(args), self.tensors)
+        base = func.overloadpacket.__name__
+        if base in WHOLE_STORAGE_OVERLOADS and args and isinstance(args[0], torch.Tensor):
+            enc_args = [{"t": self.tensors.add(args[0], whole_storage=True)}] + encode(list(args[1:]), self.tensors)
+        else:
+            enc_args = encode(list(args), self.tensors)
         enc_kwargs = {k: encode(v, self.tensors) for k, v in kwargs.items()}
         out = func(*args, **kwargs)
-        base = func.overloadpacket.__name__
         uninit = base in UNINITIALIZED_OVERLOADS
         if uninit:
             # Uninitialized memory: fill with zeros so the corpus is deterministic.
@@ -366,6 +404,10 @@ def export_one(job):
             calls.append((si, func.name(), str(func._schema),
                           json.dumps(call, separators=(",", ":"), allow_nan=False)))
         res["samples"] += 1
+    if tensors.data_bytes > MAX_TENSOR_BYTES_PER_OPINFO:
+        res["excluded"] = "%.1f MB of tensor data (more than %d MB)" % (
+            tensors.data_bytes / 1e6, MAX_TENSOR_BYTES_PER_OPINFO >> 20)
+        return res
     res["calls"] = calls
     res["tensors"] = (tensors.rows, tensors.dims, b"".join(tensors.blobs))
     return res
@@ -527,7 +569,7 @@ def main():
             names = {c[1] for r in rs for c in r["calls"]}
             print("%-9s opinfos %4d  samples %6d  calls %6d  overloads %4d" % (
                 dt, len(rs), sum(r["samples"] for r in rs), sum(len(r["calls"]) for r in rs), len(names)))
-        print("wrote %s in %.1f s" % (ARGS.out, time.monotonic() - t0))
+        print("wrote %s (torch %s) in %.1f s" % (ARGS.out, torch.__version__, time.monotonic() - t0))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
-# expecttest.py - minimal stand-in for the `expecttest` package (not packaged by
-# Debian), just enough for torch.testing._internal.common_utils to import.
-# Only scripts/export-opinfo.py puts this folder on sys.path; it never runs tests.
+# expecttest.py - minimal stand-in for the `expecttest` package, just enough for
+# torch.testing._internal.common_utils to import (torch 2.15 still imports it
+# unconditionally; the torch wheel does not depend on it and requirements.txt does
+# not pin it). Only scripts/export-opinfo.py puts this folder on sys.path; it never
+# runs tests. (common_utils imports `hypothesis` only optionally: nothing to stub.)
 import unittest
 
 # common_utils reads and sets this flag ("accept new expected output").

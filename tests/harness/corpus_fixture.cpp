@@ -62,7 +62,7 @@ const std::string &small_corpus() {
         {"--ops",
          "add,sum,softmax,mm,index_select,cat,where,sigmoid,exp,nn.functional.layer_norm,"
          "mean,amax,argmax,gather,clamp,abs,mul,div,matmul,transpose,index_put,isclose,max."
-         "reduction_with_dim",
+         "reduction_with_dim,clone",
          "--dtypes", "float32,bfloat16,int64,bool", "--max-samples", "12", "--quiet", "--out",
          tmp.string()},
         &log);

@@ -10,7 +10,7 @@ namespace opforge::test {
 int run_exporter(const std::vector<std::string> &args, std::string *output = nullptr);
 
 // A corpus of add, sum, softmax, mm, index_select, cat, where, sigmoid, exp,
-// nn.functional.layer_norm, isclose and others (at most 12 samples each), dtypes float32, bfloat16,
+// nn.functional.layer_norm, isclose, clone and others (at most 12 samples each), dtypes float32, bfloat16,
 // int64 and bool, exported once into the build tree and shared by the tests (rebuilt when the
 // exporter changes).
 const std::string &small_corpus();

@@ -67,6 +67,28 @@ TEST(Exporter, RandomOpInfosAreExcludedAndMaxSamplesLimitsSamples) {
     EXPECT_EQ(o.name.find("bernoulli"), std::string::npos) << o.name;
 }
 
+TEST(Exporter, UninitializedAndOversizedOpInfosAreExcludedWithReasons) {
+  // empty_permuted (new in torch 2.x) returns uninitialized memory: two runs differed.
+  // grid_sampler_3d's float32 samples hold ~125 MB of tensors, over the 16 MB limit.
+  const std::string dir = test::temp_dir();
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--ops", "empty_permuted,grid_sampler_3d", "--dtypes", "float32",
+                                "--quiet", "--out", dir + "/u.h5"},
+                               &log),
+            0)
+      << log;
+  auto c = Corpus::open(dir + "/u.h5");
+  std::string uninitialized, oversized;
+  for (const auto &e : c.exclusions()) {
+    if (e.opinfo == "empty_permuted") uninitialized = e.reason;
+    if (e.opinfo == "grid_sampler_3d") oversized = e.reason;
+  }
+  EXPECT_NE(uninitialized.find("nondeterministic"), std::string::npos) << uninitialized;
+  EXPECT_NE(oversized.find("MB of tensor data (more than 16 MB)"), std::string::npos) << oversized;
+  EXPECT_EQ(c.call_count(DType::Float32), 0);
+  EXPECT_TRUE(c.overloads().empty());
+}
+
 TEST(Exporter, UnknownOpInfoOrDtypeIsAnError) {
   std::string log;
   EXPECT_NE(

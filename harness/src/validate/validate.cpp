@@ -167,9 +167,22 @@ class CallBuffers {
     h.sizes = t.sizes();
     h.strides = t.strides();
     h.storage_offset = t.storage_offset();
-    h.buffer = ex_.allocate(std::max<int64_t>(h.extent_bytes(), 1));
+    // The whole recorded storage goes up, not just the view's elements: as_strided (an
+    // explicit storage offset) reads storage outside its input's view.
+    const int64_t storage_elems =
+        static_cast<int64_t>(t.storage_bytes()) / std::max<int64_t>(dtype_size(t.dtype()), 1);
+    h.buffer = ex_.allocate(std::max<int64_t>(
+        {h.extent_bytes(), storage_elems * dtype_size(t.dtype()), int64_t{1}}));
     own(h.buffer);
-    if (h.numel() > 0) ex_.copy_in(h, t);
+    if (storage_elems > 0 && h.numel() > 0) {
+      TensorHandle flat = h;
+      flat.sizes = {storage_elems};
+      flat.strides = {1};
+      flat.storage_offset = 0;
+      ex_.copy_in(flat, HostTensor(t.dtype(), {storage_elems}, {1}, 0, t.storage()));
+    } else if (h.numel() > 0) {
+      ex_.copy_in(h, t);
+    }
     return h;
   }
 
