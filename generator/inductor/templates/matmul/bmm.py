@@ -26,7 +26,7 @@ def bmm_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, alpha, beta,
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
     if ROUND_EACH_K:
-        # sequential accumulation rounded to the output dtype at every k (ATen's gemm for 16-bit floats)
+        # sequential accumulation rounded to the output dtype at every k (ATen's float32 dot-product path)
         acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
         for k in range(0, K):
             a = tl.load(a_ptr + rm * stride_am + k * stride_ak, mask=rm < M, other=0.0).to(tl.float32)
@@ -93,19 +93,13 @@ def _matmul(a, b, bias=None, beta=1, alpha=1, small_kernel=False):
     bias_x = out
     if use_bias:
         bias_x = bias.expand([nb, M, N])
-    # ATen's CPU gemm: with only mat2 transposed it takes dot products (float32 sums, rounded once
-    # for 16-bit floats); otherwise 16-bit floats accumulate in their own dtype, rounding at every k
+    # ATen's CPU gemm (torch 2.x): 16-bit floats accumulate in float32 and round once, in every
+    # layout and in the small batched kernel (torch 1.13 rounded at every k); float32 with only
+    # mat2 transposed takes sequential dot products
     mat2_transposed = b.stride(1) == 1 and b.stride(2) >= (K if K > 1 else 1) and N > 1
     self_rows = a.stride(2) == 1 or K == 1
-    half = a.dtype == torch.bfloat16 or a.dtype == torch.float16
-    if mat2_transposed and self_rows:
-        round_each_k = a.dtype == torch.float32
-    else:
-        round_each_k = half
-    if small_kernel:
-        # ATen's small batched kernel accumulates 16-bit floats in their own dtype
-        round_each_k = half
-    elif nb > 1 or bias is not None:
+    round_each_k = mat2_transposed and self_rows and a.dtype == torch.float32
+    if small_kernel or nb > 1 or bias is not None:
         round_each_k = False
     BLOCK = 16
     grid = (triton.cdiv(M, BLOCK), triton.cdiv(N, BLOCK), nb)

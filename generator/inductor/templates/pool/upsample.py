@@ -149,7 +149,9 @@ def _scale(size, osize, align_corners, factor):
     return size / osize
 
 
-def _upsample(input, nd, output_size, scale_factors, mode, align_corners):
+def _upsample(input, nd, output_size, scale_factors, mode, align_corners, scales=None):
+    # scales: the per-dim scales of the sized overloads (upsample_nearest2d(self, output_size,
+    # scales_h, scales_w), what torch 2.x's interpolate calls), used with output_size
     if input.dim() != nd + 2:
         raise RuntimeError("upsample: expected a " + str(nd + 2) + "D input, got " + str(input.dim()) + "D")
     sp = [input.shape[d] for d in range(2, input.dim())]
@@ -157,7 +159,7 @@ def _upsample(input, nd, output_size, scale_factors, mode, align_corners):
         if scale_factors is not None:
             raise RuntimeError("Must specify exactly one of output_size and scale_factors")
         osp = list(output_size)
-        factors = [None] * nd
+        factors = list(scales) if scales is not None else [None] * nd
     else:
         if scale_factors is None:
             raise RuntimeError("Must specify exactly one of output_size and scale_factors")
