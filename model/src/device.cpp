@@ -179,6 +179,13 @@ LaunchResult Device::launch(const KernelLaunch &k) {
     copy_in(args, k.args.data(), k.args.size());
     spec.args_addr = args;
   }
+  if (k.buffers) {
+    std::vector<LaunchBuffer> regions = *k.buffers;
+    for (const KernelSegment &s : k.image.segments)
+      regions.push_back({"the program image", s.addr, s.mem_bytes, true});
+    if (args) regions.push_back({"the argument block", args, k.args.size(), false});
+    spec.bounds = LaunchBounds(std::move(regions));
+  }
   for (uint32_t i = 0; i < impl_->params.num_pes(); ++i) chip.pe(i).set_tohost(spec.tohost);
 
   CounterSnapshot before = chip.counters().snapshot();

@@ -162,12 +162,30 @@ bool Pe::global_access(uint64_t addr, void *data, uint64_t len, bool is_write, d
   return tr_.is_response_ok();
 }
 
+bool Pe::bounds_ok(uint64_t a, uint64_t len, bool is_write) {
+  const LaunchBounds &b = cp_.spec().bounds;
+  if (!b.active() || b.allows(a, len, is_write)) return true;
+  // Only shared memory is checked; local windows and unmapped addresses are
+  // left to the bus (an unmapped access faults there).
+  const MemoryMap::Range *r = map_.decode(a, len);
+  if (!r || r->kind == MemoryMap::Kind::Local) return true;
+  out_of_bounds_ = b.describe_miss(a, len, is_write);
+  return false;
+}
+
+bool Pe::in_bounds(uint64_t addr, uint64_t len, bool is_write, std::string &why) {
+  if (bounds_ok(addr, len, is_write)) return true;
+  why = out_of_bounds_;
+  return false;
+}
+
 bool Pe::load(uint64_t addr, void *dst, size_t len) {
   uint64_t a = translate(addr);
   if (lmem.contains(a, len)) {
     std::memcpy(dst, lmem.data() + (a - lmem.base()), len);
     return true;
   }
+  if (!bounds_ok(a, len, false)) return false;
   double now = now_cycles(), done = now;
   if (!global_access(a, dst, len, false, now, done)) return false;
   if (timed_) stall_until(done, accel_.stall_mem_cycles());
@@ -210,6 +228,7 @@ bool Pe::store(uint64_t addr, const void *src, size_t len) {
     std::memcpy(lmem.data() + (a - lmem.base()), src, len);
     return true;
   }
+  if (!bounds_ok(a, len, true)) return false;
   double now = now_cycles(), done = now;
   // Stores are posted: the core does not wait for them.
   return global_access(a, const_cast<void *>(src), len, true, now, done);
@@ -225,8 +244,23 @@ isa::DmiRegion Pe::dmi(uint64_t addr) {
   tr.set_command(tlm::TLM_READ_COMMAND);
   tlm::tlm_dmi d;
   if (!socket->get_direct_mem_ptr(tr, d)) return {};
-  return {d.get_dmi_ptr(), d.get_start_address(), d.get_end_address() - d.get_start_address() + 1,
-          d.is_write_allowed()};
+  isa::DmiRegion r{d.get_dmi_ptr(), d.get_start_address(),
+                   d.get_end_address() - d.get_start_address() + 1, d.is_write_allowed()};
+  const LaunchBounds &b = cp_.spec().bounds;
+  if (b.active()) {
+    // Direct access only within the launch region holding addr, so that the
+    // hart's fast path stays inside the bounds; outside any, load()/store()
+    // check and fault.
+    const LaunchBuffer *g = b.at(addr);
+    if (!g || !r.contains(addr, 1)) return {};
+    const uint64_t lo = std::max(r.base, g->addr);
+    const uint64_t hi = std::min(r.base + (r.size - 1), g->addr + (g->bytes - 1));  // inclusive
+    r.host += lo - r.base;
+    r.base = lo;
+    r.size = hi - lo + 1;
+    r.writable = r.writable && g->writable;
+  }
+  return r;
 }
 
 std::string Pe::where() const { return pe_prefix(id_ / p_.grid.cols, id_ % p_.grid.cols); }
@@ -258,6 +292,7 @@ void Pe::run_instance(const ProgramInstance &inst) {
   ids.nprog[2] = spec.grid.z;
   h.set_xmtia_ids(ids);
   accel_.reset_queues();
+  out_of_bounds_.clear();
   hold_carry_ = 0;
   ++*programs_;
 
@@ -298,8 +333,12 @@ void Pe::run_instance(const ProgramInstance &inst) {
         rec.addr = res.trap.tval;
         std::ostringstream m;
         m << where() << ": " << res.trap.describe();
-        if (*accel_.last_fault()) m << " [" << accel_.last_fault() << "]";
+        if (*accel_.last_fault())
+          m << " [" << accel_.last_fault() << "]";
+        else if (!out_of_bounds_.empty())
+          m << " [" << out_of_bounds_ << "]";
         rec.message = m.str();
+        rec.out_of_bounds = out_of_bounds_;
         ++*traps_;
         break;
       }

@@ -338,6 +338,7 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
 
 void PeAccelerator::reset_queues() {
   close_dpe_stream();
+  last_fault_.clear();  // a fault of an earlier instance is not this one's
   for (auto &e : dma_) e.inflight.clear();
   dpe_inflight_.clear();
 }
@@ -399,6 +400,11 @@ isa::AccelStatus PeAccelerator::dma_issue(const isa::DmaCommand &cmd) {
       return bad(s, "source row " + std::to_string(r) + " unmapped");
     if (!svc_.mapped(svc_.translate(d), cmd.row_bytes))
       return bad(d, "destination row " + std::to_string(r) + " unmapped");
+    std::string why;
+    if (!svc_.in_bounds(svc_.translate(s), cmd.row_bytes, false, why))
+      return bad(s, "source row " + std::to_string(r) + ": " + why);
+    if (!svc_.in_bounds(svc_.translate(d), cmd.row_bytes, true, why))
+      return bad(d, "destination row " + std::to_string(r) + ": " + why);
   }
   ++*dma_cmds_;
   double now = svc_.now_cycles();

@@ -132,6 +132,148 @@ TEST(ChipExecutor, AGuestFaultNamesKernelProgramPcAndInstruction) {
   }
 }
 
+// exp(x) into out, then 7.0 at out_ptr + STORE_SHIFT + offs; x is read at
+// x_ptr + LOAD_SHIFT + offs. Allocations are 64-byte aligned, so with x, out
+// and b of 16 bytes in that order, out + 16 floats and x + 32 floats are b's
+// first element: outside the launch's buffers (x and out).
+const char *kStrayKernel = R"PY(import triton
+import triton.language as tl
+
+
+@triton.jit
+def exp_stray_kernel(x_ptr, out_ptr, n_elements, STORE_SHIFT: tl.constexpr,
+                     LOAD_SHIFT: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + LOAD_SHIFT + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.exp(x), mask=mask)
+    tl.store(out_ptr + STORE_SHIFT + offsets, x * 0.0 + 7.0, mask=mask)
+)PY";
+
+struct StrayRun {
+  std::string error;  // empty: the launch returned
+  HostTensor b;       // the tensor allocated after out
+};
+
+// x, out and b of 4 floats each, allocated in that order; launches the
+// stray kernel over 4 elements.
+StrayRun run_stray(int64_t store_shift, int64_t load_shift) {
+  ast::Module m = parse_source("stray.py", kStrayKernel);
+  ChipExecutor chip(device());
+  auto tensor = [&](const char *name, const HostTensor &t) {
+    LaunchArg a;
+    a.name = name;
+    a.kind = LaunchArg::Kind::Tensor;
+    a.tensor.buffer = chip.allocate(4 * 4);
+    a.tensor.dtype = DType::Float32;
+    a.tensor.sizes = {4};
+    a.tensor.strides = {1};
+    chip.copy_in(a.tensor, t);
+    return a;
+  };
+  auto integer = [](const char *name, int64_t v, bool constexpr_) {
+    LaunchArg a;
+    a.name = name;
+    a.kind = LaunchArg::Kind::Int;
+    a.int_value = v;
+    a.is_constexpr = constexpr_;
+    return a;
+  };
+  HostTensor zeros(DType::Float32, {4});
+  LaunchArg x = tensor("x_ptr", random_tensor(DType::Float32, {4}, 5));
+  LaunchArg out = tensor("out_ptr", zeros);
+  LaunchArg b = tensor("b", zeros);
+  LaunchRequest r;
+  r.kernel = "exp_stray_kernel";
+  r.module = &m;
+  for (auto *f : m.jit_functions())
+    if (f->name == r.kernel) r.function = f;
+  r.args = {x,
+            out,
+            integer("n_elements", 4, false),
+            integer("STORE_SHIFT", store_shift, true),
+            integer("LOAD_SHIFT", load_shift, true),
+            integer("BLOCK_SIZE", 4, true)};
+  StrayRun run;
+  try {
+    chip.launch(r);
+  } catch (const Error &e) {
+    run.error = e.what();
+    if (e.context().line) run.error += " [line " + std::to_string(*e.context().line) + "]";
+  }
+  run.b = chip.copy_out(b.tensor);
+  for (auto *a : {&x, &out, &b}) chip.free(a->tensor.buffer);
+  return run;
+}
+
+// The interpreter reports a store past `out` ("out-of-bounds store at element
+// 0 ..."); on the chip the same store used to land in the next tensor with
+// no error.
+TEST(ChipExecutor, AStoreOutsideTheLaunchsBuffersIsAnErrorNamingTheBufferItMissed) {
+  StrayRun in_bounds = run_stray(0, 0);
+  EXPECT_EQ(in_bounds.error, "");
+  StrayRun run = run_stray(16, 0);
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(run.b.get_double(i), 0.0) << "b[" << i << "] was overwritten by the stray store";
+  ASSERT_NE(run.error, "") << "the stray store was not reported";
+  EXPECT_NE(run.error.find("kernel exp_stray_kernel program (0, 0, 0)"), std::string::npos)
+      << run.error;
+  EXPECT_NE(run.error.find("out-of-bounds store"), std::string::npos) << run.error;
+  EXPECT_NE(run.error.find("pc=0x8"), std::string::npos) << run.error;
+  EXPECT_TRUE(std::regex_search(run.error, std::regex("at 0x[0-9a-f]+")))
+      << "the address: " << run.error;
+  EXPECT_NE(run.error.find("past the end of out_ptr"), std::string::npos)
+      << "the buffer it missed: " << run.error;
+  EXPECT_NE(run.error.find("stray.py:"), std::string::npos) << run.error;
+}
+
+TEST(ChipExecutor, ALoadOutsideTheLaunchsBuffersIsAnErrorNamingTheBufferItMissed) {
+  StrayRun run = run_stray(0, 32);
+  ASSERT_NE(run.error, "") << "the stray load was not reported";
+  EXPECT_NE(run.error.find("kernel exp_stray_kernel program (0, 0, 0)"), std::string::npos)
+      << run.error;
+  EXPECT_NE(run.error.find("out-of-bounds load"), std::string::npos) << run.error;
+  // The nearest buffer below the address is out (x + 32 floats is out + 16).
+  EXPECT_NE(run.error.find("past the end of out_ptr"), std::string::npos) << run.error;
+}
+
+// Checking is functional: a checked launch takes the cycles, instructions
+// and counters of an unchecked one (DMA rows, DPE tiles).
+TEST(ChipExecutor, BoundsCheckingChargesNoCycles) {
+  DiffCase add;
+  add.file = "vector_add.py";
+  add.signature = "x_ptr=*fp32,y_ptr=*fp32,output_ptr=*fp32,n_elements=i32,alpha=fp32";
+  add.constexprs = {"BLOCK_SIZE=256"};
+  add.args = {KArg::tensor(random_tensor(DType::Float32, {1000}, 1)),
+              KArg::tensor(random_tensor(DType::Float32, {1000}, 2)),
+              KArg::tensor(HostTensor(DType::Float32, {1000})), KArg::integer(1000),
+              KArg::floating(2.5)};
+  add.grid.x = 4;
+  DiffCase mm;
+  mm.file = "matmul.py";
+  mm.signature = matmul_signature(DType::BFloat16, DType::Float32);
+  mm.constexprs = {"BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=32", "GROUP_SIZE_M=2"};
+  mm.args = matmul_args(DType::BFloat16, DType::Float32, 64, 48, 80, 31);
+  mm.grid.x = 4;
+  // A launch's cycles depend a little on where in the DRAM channels' and the
+  // quantum's history it starts (a few cycles either way from run to run),
+  // so the fastest of alternating runs is compared.
+  for (const DiffCase &c : {add, mm}) {
+    run_chip(device(), c, false);  // warm: caches as the runs below find them
+    uint64_t plain = UINT64_MAX, checked = UINT64_MAX;
+    for (int i = 0; i < 4; ++i) {
+      ChipRun p = run_chip(device(), c, false), k = run_chip(device(), c, true);
+      ASSERT_TRUE(k.launch.ok()) << c.file << ": " << k.launch.traps.front();
+      EXPECT_EQ(k.launch.instructions, p.launch.instructions) << c.file;
+      EXPECT_EQ(counter_sum(k.launch, "dma.bytes_read"), counter_sum(p.launch, "dma.bytes_read"));
+      plain = std::min(plain, p.launch.cycles);
+      checked = std::min(checked, k.launch.cycles);
+    }
+    EXPECT_EQ(checked, plain) << c.file;
+  }
+}
+
 // GNU as assembles `opforge compile --dump asm` (the asm stage's text) to the
 // same bytes our assembler and linker put in the binary's text. Words that
 // carry a relocation in GNU's object (references to other sections, e.g.

@@ -144,11 +144,19 @@ inline KernelBinary compile_binary(const DiffCase &c) {
 inline model::LaunchResult launch_and_collect(model::Device &dev, const KernelBinary &bin,
                                               const std::vector<ArgValue> &values,
                                               model::Grid3 grid, const std::vector<uint64_t> &addrs,
-                                              std::vector<HostTensor> &tensors) {
+                                              std::vector<HostTensor> &tensors,
+                                              bool bounds_checked = true) {
   model::KernelLaunch k;
   k.image = model::read_elf(bin.elf, bin.kernel);
   k.args = bin.pack_args(values);
   k.grid = grid;
+  // Bounds-checked, as ChipExecutor launches are: a kernel touching memory
+  // outside its tensors traps.
+  std::vector<model::LaunchBuffer> buffers;
+  for (size_t i = 0; i < addrs.size(); ++i)
+    buffers.push_back({"tensor " + std::to_string(i), addrs[i],
+                       uint64_t(tensors[i].numel()) * tensors[i].element_size(), true});
+  if (bounds_checked) k.buffers = std::move(buffers);
   model::LaunchResult r = dev.launch(k);
   for (size_t i = 0; i < addrs.size(); ++i) {
     if (tensors[i].numel())
@@ -163,7 +171,7 @@ struct ChipRun {
   model::LaunchResult launch;
 };
 
-inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
+inline ChipRun run_chip(model::Device &dev, const DiffCase &c, bool bounds_checked = true) {
   KernelBinary bin = compile_binary(c);
   ChipRun run;
   std::vector<uint64_t> addrs;
@@ -186,7 +194,7 @@ inline ChipRun run_chip(model::Device &dev, const DiffCase &c) {
       dev, bin, values,
       model::Grid3{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y),
                    static_cast<uint32_t>(c.grid.z)},
-      addrs, run.tensors);
+      addrs, run.tensors, bounds_checked);
   return run;
 }
 

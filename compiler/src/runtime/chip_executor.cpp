@@ -159,21 +159,47 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
   k.grid =
       model::Grid3{static_cast<uint32_t>(request.grid.x), static_cast<uint32_t>(request.grid.y),
                    static_cast<uint32_t>(request.grid.z)};
+  // Bounds checking: the kernel may touch the storage of the tensors passed
+  // to it (whole buffers: a view reaches its storage), nothing else in DRAM.
+  std::vector<model::LaunchBuffer> buffers;
+  std::map<BufferId, size_t> buffer_index;
+  for (const LaunchArg &a : request.args) {
+    if (a.kind != LaunchArg::Kind::Tensor) continue;
+    auto it = buffers_.find(a.tensor.buffer);
+    if (it == buffers_.end()) continue;
+    auto [at, fresh] = buffer_index.emplace(a.tensor.buffer, buffers.size());
+    if (fresh)
+      buffers.push_back({a.name, it->second.addr, static_cast<uint64_t>(it->second.bytes), true});
+    else
+      buffers[at->second].name += "/" + a.name;
+  }
+  k.buffers = std::move(buffers);
   model::LaunchResult r = dev_.launch(k);
   launches_.push_back(r);
   for (const auto &inst : r.instances) {
     if (inst.status == model::InstanceStatus::Done) continue;
-    std::ostringstream os;
-    os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", "
-       << inst.pid[2] << ") " << model::instance_status_name(inst.status);
+    std::string insn;
     for (const auto &seg : k.image.segments)
       if (inst.pc >= seg.addr && inst.pc + 4 <= seg.addr + seg.bytes.size()) {
         uint32_t w;
         std::memcpy(&w, seg.bytes.data() + (inst.pc - seg.addr), 4);
-        os << " (" << isa::disassemble(w, inst.pc) << ")";
+        insn = isa::disassemble(w, inst.pc);
         break;
       }
-    os << ": " << inst.message;
+    std::ostringstream os;
+    os << "kernel " << request.kernel << " program (" << inst.pid[0] << ", " << inst.pid[1] << ", "
+       << inst.pid[2] << ") ";
+    if (!inst.out_of_bounds.empty()) {
+      // "kernel K program (0, 0, 0) out-of-bounds store of 16 bytes at 0x...: 48 bytes past
+      // the end of out_ptr [0x..., +16), by vse32.v v8, (a0) at pc=0x... on pe[0][1]"
+      os << inst.out_of_bounds << ", by " << (insn.empty() ? "the instruction" : insn)
+         << " at pc=0x" << std::hex << inst.pc << std::dec << " on "
+         << inst.message.substr(0, inst.message.find(':'));
+    } else {
+      os << model::instance_status_name(inst.status);
+      if (!insn.empty()) os << " (" << insn << ")";
+      os << ": " << inst.message;
+    }
     // Context: "FILE:LINE: pc=0x...: ". The binary has no line table, so the
     // source line is the kernel's `def` line.
     ErrorContext ctx;

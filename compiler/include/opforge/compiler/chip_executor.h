@@ -7,6 +7,11 @@
 // id, the disassembled instruction and the model's message, with the PC and
 // the kernel's source file and `def` line as its context (binaries carry no
 // line table, so the faulting statement's own line is not known).
+// Launches are bounds-checked (model::KernelLaunch::buffers): a load, store
+// or DMA row outside the storage of the kernel's tensor arguments (and its
+// image and argument block) is such a trap, reported as "out-of-bounds store
+// of N bytes at 0x...: D bytes past the end of PARAM [0x..., +BYTES)" with
+// the instruction and PC. Checking charges no cycles.
 // copy() (contiguous(), .to(), reshape copies) is a host-side runtime
 // operation: the source view is read from device memory, converted on the
 // host and written back to the destination view; it takes host-link time,

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct KernelLaunch {
   KernelImage image;
   std::vector<uint8_t> args;  // packed argument block; a0 points at it
   Grid3 grid;
+  // Bounds checking: when set, a guest access (scalar or vector load/store,
+  // DMA row) to DRAM or SRAM outside these buffers, the image's segments and
+  // the argument block (read-only) is a trap of that program instance, with
+  // InstanceRecord::out_of_bounds naming the address and the nearest buffer.
+  // Charges no time: cycles are those of an unchecked launch.
+  std::optional<std::vector<LaunchBuffer>> buffers;
 };
 
 struct PeActivity {

@@ -59,6 +59,7 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
     return map_.decode(addr, len) != nullptr;
   }
   LocalMemTarget &local_mem() override { return lmem; }
+  bool in_bounds(uint64_t addr, uint64_t len, bool is_write, std::string &why) override;
 
   // HTIF tohost address of the programs to run (rebuilds the hart if it changes).
   void set_tohost(std::optional<uint64_t> addr);
@@ -70,6 +71,9 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   void thread();
   void run_instance(const ProgramInstance &inst);
   std::string where() const;
+  // The launch's bounds check of a global access (after translate); a miss
+  // is remembered for the instance's record.
+  bool bounds_ok(uint64_t addr, uint64_t len, bool is_write);
 
   const ChipParams &p_;
   uint32_t id_;
@@ -94,6 +98,7 @@ class Pe : public sc_core::sc_module, public PeServices, public isa::MemoryIf {
   double hold_carry_ = 0;                // fraction of a cycle hold_core() still owes
   size_t vec_busy_hpm_ = 0;              // registry index of vec.busy_cycles
   tlm::tlm_generic_payload tr_;
+  std::string out_of_bounds_;  // the current instance's bounds miss
 };
 
 }  // namespace opforge::model

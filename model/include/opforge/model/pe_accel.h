@@ -248,6 +248,13 @@ class PeServices {
                              double &done) = 0;
   // Is [addr, addr + len) mapped at all (after translate)?
   virtual bool mapped(uint64_t addr, uint64_t len) const = 0;
+  // May the running launch access [addr, addr + len) (after translate)? False
+  // for a bounds-checked launch's access to DRAM/SRAM outside its buffers,
+  // with `why` saying so (LaunchBounds::describe_miss).
+  virtual bool in_bounds(uint64_t /*addr*/, uint64_t /*len*/, bool /*is_write*/,
+                         std::string & /*why*/) {
+    return true;
+  }
   virtual LocalMemTarget &local_mem() = 0;
 };
 
