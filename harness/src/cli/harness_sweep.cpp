@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char *kUsage =
-    "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume] [--retry-failed]\n"
+    "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume [--retry-failed] | --fresh]\n"
     "                     [--timeout SECONDS] [--list] [--quiet]\n"
     "                     [--backend local|slurm [--partition P] [--sbatch-arg ARG]...\n"
     "                      [--max-parallel N] [--wait]]\n"
@@ -29,14 +29,21 @@ constexpr const char *kUsage =
     "  --out FILE         results file (default: the scenario's \"output\")\n"
     "  --resume           skip points whose shard exists (finished or failed)\n"
     "  --retry-failed     with --resume, run failed points again\n"
+    "  --fresh            delete an earlier run's shards and FILE.h5, run every point;\n"
+    "                     with neither --resume nor --fresh, a run that finds finished\n"
+    "                     shards refuses to start (exit 2) and deletes nothing\n"
     "  --timeout SECONDS  per-point limit (default: the scenario's timeout_s)\n"
     "  --list             print the points and exit\n"
     "  --quiet            no report table at the end\n"
     "  --backend slurm    submit an sbatch job array (one task per point) and a\n"
     "                     dependent merge job instead of running locally; files in\n"
     "                     FILE.h5.slurm/. --wait polls until the merge job ends.\n"
-    "  --merge            build FILE.h5 from the shards present (the merge job)\n"
-    "Exit status: 0 if every point succeeded, 1 if any failed, 2 usage or bad scenario.\n";
+    "  --merge            build FILE.h5 from the shards present (the merge job); points\n"
+    "                     without a shard keep their result from FILE.h5 of the same\n"
+    "                     sweep, and a FILE.h5 with more finished points is never replaced\n"
+    "Point processes die with the runner (killed too when it is).\n"
+    "Exit status: 0 if every point succeeded, 1 if any failed, 2 usage or bad scenario,\n"
+    "or finished results that the run or merge would delete or replace.\n";
 
 int run_sweep_cmd(const std::vector<std::string> &args) {
   std::string scenario, out;
@@ -77,6 +84,8 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
       opts.resume = true;
     } else if (a == "--retry-failed") {
       opts.retry_failed = true;
+    } else if (a == "--fresh") {
+      opts.fresh = true;
     } else if (a == "--list") {
       list = true;
     } else if (a == "--quiet") {
@@ -133,23 +142,21 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
   if (merge && backend == "slurm")
     return usage_error("sweep", "--merge and --backend slurm do not go together");
   if (wait && backend != "slurm") return usage_error("sweep", "--wait needs --backend slurm");
+  if (opts.resume && opts.fresh) return usage_error("sweep", "--resume and --fresh exclude each other");
+  if (merge && (opts.resume || opts.fresh))
+    return usage_error("sweep", "--merge takes neither --resume nor --fresh");
   try {
     opts.scenario_file = fs::absolute(scenario).string();
     opts.out = fs::absolute(out.empty() ? s.output : out);
     opts.opforge_exe = fs::read_symlink("/proc/self/exe").string();
     opts.progress = &std::cerr;
     if (merge) {
-      harness::merge_results(opts.out, s, points);
-      size_t ok = 0;
-      for (const auto &p : points) {
-        try {
-          ok += harness::read_shard(harness::shard_path(opts.out, p.index)).status == "ok";
-        } catch (const std::exception &) {
-        }
-      }
-      std::cout << "merged " << points.size() << " points (" << ok << " ok) into "
-                << opts.out.string() << "\n";
-      return ok == points.size() ? kExitOk : kExitFailure;
+      harness::MergeSummary m = harness::merge_results(opts.out, s, points);
+      std::cout << "merged " << m.points << " points (" << m.ok << " ok, " << m.finished
+                << " finished";
+      if (m.kept) std::cout << ", " << m.kept << " kept from the previous file";
+      std::cout << ") into " << opts.out.string() << "\n";
+      return m.ok == m.points ? kExitOk : kExitFailure;
     }
     if (backend == "slurm") {
       harness::SlurmSubmission sub = harness::submit_slurm(s, opts, slurm);
@@ -179,6 +186,9 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
               << sum.failed << " failed, " << sum.ran << " run, " << sum.skipped
               << " skipped (resume), " << sum.wall_s << " s\nresults " << opts.out.string() << "\n";
     return sum.failed ? kExitFailure : kExitOk;
+  } catch (const harness::FinishedWorkError &e) {
+    std::cerr << "opforge sweep: error: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const std::exception &e) {
     std::cerr << "opforge sweep: error: " << e.what() << "\n";
     return kExitFailure;

@@ -1,5 +1,7 @@
 //===- point.cpp - runs one sweep point in this process, writes its shard -===//
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,9 +26,12 @@ namespace {
 
 // Run a tool with stdout/stderr to `log`; returns the exit status (-1 if it could not start).
 int run_tool(const std::vector<std::string> &argv, const fs::path &log) {
+  const pid_t point = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the point process (and so its runner)
+    if (::getppid() != point) ::_exit(128 + SIGKILL);
     int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "opforge/support/error.h"
 #include "opforge/support/h5store.h"
@@ -170,10 +171,49 @@ PointResult read_result_point(const fs::path &results, size_t index) {
   return read_point(f, g);
 }
 
-void merge_results(const fs::path &out, const Scenario &s, const std::vector<SweepPoint> &points) {
+namespace {
+
+// The results file a merge would replace: its finished points, and whether
+// it is of the same sweep (then points without a shard keep its results).
+struct Previous {
+  bool exists = false, same_sweep = false;
+  size_t finished = 0;
+  std::vector<std::string> status;  // per point, when same_sweep
+  std::optional<h5::File> file;
+};
+
+Previous previous_results(const fs::path &out, const Scenario &s, size_t points) {
+  Previous prev;
+  if (!fs::exists(out)) return prev;
+  prev.exists = true;
+  try {
+    h5::File f = h5::File::open(out);
+    std::vector<std::string> st = f.read_string_column("/summary", "status");
+    for (const auto &x : st) prev.finished += x != "missing";
+    prev.same_sweep = st.size() == points && f.attr_int("/meta", "points") == int64_t(points) &&
+                      f.attr_json("/meta", "scenario") == s.document;
+    if (prev.same_sweep) {
+      prev.status = std::move(st);
+      prev.file.emplace(std::move(f));
+    }
+  } catch (const Error &) {
+    // Not a readable sweep file: nothing in it to keep or to compare with.
+    prev = Previous{};
+    prev.exists = true;
+  }
+  return prev;
+}
+
+}  // namespace
+
+MergeSummary merge_results(const fs::path &out, const Scenario &s,
+                           const std::vector<SweepPoint> &points) {
   if (out.has_parent_path()) fs::create_directories(out.parent_path());
   fs::path tmp = out;
   tmp += ".tmp" + std::to_string(::getpid());
+  Previous prev = previous_results(out, s, points.size());
+  MergeSummary sum;
+  sum.points = points.size();
   std::vector<PointResult> results;
   for (const auto &p : points) {
     PointResult r;
@@ -187,6 +227,14 @@ void merge_results(const fs::path &out, const Scenario &s, const std::vector<Swe
         r.reason = std::string("unreadable shard: ") + e.what();
       }
     }
+    if (!have && prev.file && p.index < prev.status.size() && prev.status[p.index] != "missing") {
+      try {
+        r = read_point(*prev.file, "/points/" + std::to_string(p.index));
+        have = true;
+        ++sum.kept;
+      } catch (const Error &) {
+      }
+    }
     if (!have) {
       r.index = p.index;
       r.workload = s.workloads[p.workload].name;
@@ -195,8 +243,18 @@ void merge_results(const fs::path &out, const Scenario &s, const std::vector<Swe
       r.axis_values = json::object();
       for (const auto &[k, v] : p.axis_values) r.axis_values[k] = v;
     }
+    sum.finished += r.status != "missing";
+    sum.ok += r.status == "ok";
     results.push_back(std::move(r));
   }
+  if (prev.finished > sum.finished)
+    throw FinishedWorkError(
+        "not replacing " + out.string() + ": it holds " + std::to_string(prev.finished) +
+        " finished point(s), the shards in " + shard_dir(out).string() + " only " +
+        std::to_string(sum.finished) + (prev.same_sweep ? "" : " (and it is of another sweep)") +
+        "; finish the points with `opforge sweep SCENARIO --resume`, or move " + out.string() +
+        " away to replace it");
+  prev.file.reset();
   {
     h5::File f = h5::File::create(tmp);
     f.create_group("/meta");
@@ -245,6 +303,7 @@ void merge_results(const fs::path &out, const Scenario &s, const std::vector<Swe
     f.close();
   }
   fs::rename(tmp, out);
+  return sum;
 }
 
 }  // namespace opforge::harness

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,10 +31,16 @@ struct Child {
 };
 
 pid_t spawn(const std::vector<std::string> &argv, const fs::path &log) {
+  const pid_t runner = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("fork failed"));
   if (pid == 0) {
     ::setpgid(0, 0);  // its own group, so a timeout kills the tools it started too
+    // Dies with the runner (SIGKILL included): nobody would enforce its
+    // timeout or record its result. The check after prctl covers a runner
+    // that died before it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != runner) ::_exit(128 + SIGKILL);
     int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
@@ -89,7 +96,22 @@ double estimated_cost(const Scenario &s, const SweepPoint &p) {
 }  // namespace
 
 std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points, const fs::path &out,
-                                  bool resume, bool retry_failed, RunSummary &sum) {
+                                  const RunOptions &opts, RunSummary &sum) {
+  const bool resume = opts.resume, retry_failed = opts.retry_failed;
+  if (resume && opts.fresh) throw FinishedWorkError("--resume and --fresh exclude each other");
+  if (opts.fresh) {
+    std::error_code ec;
+    fs::remove(out, ec);
+  } else if (!resume) {
+    size_t finished = 0;
+    for (const auto &p : points) finished += fs::exists(shard_path(out, p.index));
+    if (finished)
+      throw FinishedWorkError(
+          shard_dir(out).string() + " holds " + std::to_string(finished) +
+          " finished point(s) of an earlier run of this sweep; nothing was deleted. Run with "
+          "--resume to keep them and run the rest, or with --fresh to delete them (and " +
+          out.string() + ") and run every point again");
+  }
   std::vector<size_t> todo;
   for (const auto &p : points) {
     fs::path sp = shard_path(out, p.index);
@@ -143,7 +165,7 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
   double timeout_s = opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s;
   fs::create_directories(shard_dir(opts.out));
 
-  std::vector<size_t> todo = points_to_run(points, opts.out, opts.resume, opts.retry_failed, sum);
+  std::vector<size_t> todo = points_to_run(points, opts.out, opts, sum);
   // Longest first: a sweep over grid sizes has points whose cost differs by
   // the PE count; started last, the big ones would run alone at the end.
   if (jobs > 1 && todo.size() <= 10000) {

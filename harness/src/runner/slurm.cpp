@@ -87,7 +87,7 @@ std::string sbatch(const std::vector<std::string> &args) {
 SlurmSubmission submit_slurm(const Scenario &s, const RunOptions &opts, const SlurmOptions &so) {
   std::vector<SweepPoint> points = expand_sweep(s);
   RunSummary sum;
-  std::vector<size_t> todo = points_to_run(points, opts.out, opts.resume, opts.retry_failed, sum);
+  std::vector<size_t> todo = points_to_run(points, opts.out, opts, sum);
   SlurmSubmission sub;
   sub.dir = fs::path(opts.out.string() + ".slurm");
   fs::create_directories(sub.dir);
@@ -101,9 +101,10 @@ SlurmSubmission submit_slurm(const Scenario &s, const RunOptions &opts, const Sl
   std::string merge =
       header("opforge-merge-" + s.name, so) +
       "#SBATCH --output=" + (sub.dir / "merge.log").string() + "\n#SBATCH --ntasks=1\n" +
-      "# The job succeeds when the results file is written, whatever the points' status.\n"
-      "rm -f " +
-      out + "\n" + exe + " sweep " + scen + " --merge --out " + out + "\ntest -f " + out + "\n";
+      "# The job succeeds when the results file is written, whatever the points' status\n"
+      "# (exit 1); a merge that would replace a more complete file refuses (exit 2).\n" +
+      exe + " sweep " + scen + " --merge --out " + out + "\nrc=$?\n[ $rc -le 1 ] && test -f " +
+      out + "\n";
   write_script(sub.dir / "merge.sbatch", merge);
   sub.tasks = todo.size();
   if (todo.empty()) {

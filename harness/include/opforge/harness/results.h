@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "opforge/harness/sweep.h"
+#include "opforge/support/error.h"
 
 namespace opforge::harness {
 
@@ -99,10 +100,29 @@ std::filesystem::path shard_path(const std::filesystem::path &out, size_t index)
 void write_shard(const std::filesystem::path &path, const PointResult &r);
 PointResult read_shard(const std::filesystem::path &path);
 
+// A run or merge that would delete or replace finished results: a rerun
+// without --resume or --fresh that finds finished shards, a merge that
+// would leave fewer finished points than the results file holds. The CLI
+// exits 2 with the message (which says what to do instead).
+class FinishedWorkError : public Error {
+ public:
+  using Error::Error;
+};
+
+struct MergeSummary {
+  size_t points = 0;
+  size_t finished = 0;  // points with a result (any status but "missing")
+  size_t ok = 0;
+  size_t kept = 0;  // results taken over from the file being replaced (no shard)
+};
+
 // Build `out` from the shards present (written to a temporary, then renamed).
-// Points without a shard get a row with status "missing".
-void merge_results(const std::filesystem::path &out, const Scenario &s,
-                   const std::vector<SweepPoint> &points);
+// A point without a shard keeps its result from an existing `out` of the same
+// sweep (same scenario document and point count); otherwise it gets a row
+// with status "missing". Never replaces an `out` holding more finished points
+// than the merge would: throws FinishedWorkError instead, leaving it as it is.
+MergeSummary merge_results(const std::filesystem::path &out, const Scenario &s,
+                           const std::vector<SweepPoint> &points);
 
 // The comparison table across points printed by `opforge report`, then (when
 // they apply) a workload x sweep-value grid, the memory-system counters per

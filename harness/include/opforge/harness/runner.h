@@ -4,8 +4,12 @@
 // elaborates once per process), at most `jobs` at a time. A child that
 // exits without a shard, dies on a signal or outlives the timeout (killed)
 // is recorded as a failed point with the reason; the sweep goes on. With
-// `resume`, points whose shard exists are skipped. Progress (done/total,
-// failures, ETA) goes to `progress` as one rewritten line.
+// `resume`, points whose shard exists are skipped; with `fresh`, shards and
+// the results file of an earlier run are deleted first; with neither, a run
+// that finds finished shards refuses to start (FinishedWorkError). Point
+// processes die with the runner (parent-death signal), however it ends.
+// Progress (done/total, failures, ETA) goes to `progress` as one rewritten
+// line.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -27,6 +31,7 @@ struct RunOptions {
   unsigned jobs = 0;          // 0: number of cores
   bool resume = false;
   bool retry_failed = false;  // with resume: run failed points again
+  bool fresh = false;         // delete an earlier run's shards and results file first
   double timeout_s = -1;      // <0: the scenario's
   std::ostream *progress = nullptr;
 };
@@ -38,11 +43,13 @@ struct RunSummary {
 
 RunSummary run_sweep(const Scenario &s, const RunOptions &opts);
 
-// The points a run has left to do: all of them, or with `resume` those
-// without a shard (and failed ones with `retry_failed`). Stale shards of the
+// The points a run has left to do: with `resume` those without a shard (and
+// failed ones with `retry_failed`), with `fresh` all of them after deleting
+// every shard and the results file. With neither, finished shards are never
+// deleted: throws FinishedWorkError when there are any. Stale shards of the
 // points returned are removed. Counts skipped/ok/failed into `sum`.
 std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points,
-                                  const std::filesystem::path &out, bool resume, bool retry_failed,
+                                  const std::filesystem::path &out, const RunOptions &opts,
                                   RunSummary &sum);
 
 // Slurm backend: an sbatch job array (one task per point left to run; each
