@@ -11,6 +11,7 @@
 #include "error_ctx.h"
 #include "opforge/generator/evaluator.h"
 #include "opforge/generator/inductor.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace fs = std::filesystem;
@@ -222,17 +223,7 @@ void read_params(const nlohmann::json &obj, const std::string &file, const std::
 }
 
 nlohmann::json parse_json_file(const std::string &path) {
-  std::string text = read_text(path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error &e) {
-    // e.byte is 1-based; count the line of the offending byte.
-    int line =
-        1 + static_cast<int>(std::count(
-                text.begin(),
-                text.begin() + static_cast<long>(std::min<size_t>(e.byte, text.size())), '\n'));
-    throw Error(std::string("invalid JSON: ") + e.what(), at_file(path, line));
-  }
+  return parse_json(read_text(path), path);
 }
 
 const nlohmann::json &field(const nlohmann::json &obj, const char *name, const std::string &file,

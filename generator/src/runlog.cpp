@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "error_ctx.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::generator {
@@ -68,9 +69,13 @@ std::vector<nlohmann::json> read_runlog(const std::string &path) {
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      throw Error("run log record is not a JSON object", at_file(path, line_no));
+    nlohmann::json j;
+    try {
+      j = parse_json(line, path);
+    } catch (const Error &e) {
+      throw Error("run log record: " + e.message(), at_file(path, line_no));
+    }
+    if (!j.is_object()) throw Error("run log record is not a JSON object", at_file(path, line_no));
     out.push_back(std::move(j));
   }
   return out;

@@ -28,6 +28,9 @@ using units::Dimension;
 
 namespace {
 
+// The largest SRAM cache the model keeps tags for (17 bytes of host memory a line).
+constexpr uint64_t kMaxSramCacheLines = uint64_t{1} << 24;
+
 template <class E>
 struct EnumNames {
   static const std::vector<std::pair<E, std::string_view>> &table();
@@ -397,7 +400,10 @@ Tables make_tables() {
         noc.mem_ports_per_row);
 
   d.group("sram", "The shared on-chip SRAM.");
-  FIELD("sram.size_bytes", quantity(Dimension::Size).range(0, 1ull << 44).describe("Capacity."),
+  FIELD("sram.size_bytes",
+        quantity(Dimension::Size)
+            .range(1024, 1ull << 44)
+            .describe("Capacity (in cache mode at most 2^24 lines: the tags live in host memory)."),
         sram.size_bytes);
   FIELD("sram.banks", count(1, 4096, "banks").describe("Independent banks."), sram.banks);
   FIELD("sram.mode",
@@ -477,7 +483,7 @@ Tables make_tables() {
         count(1, 1e18, "cycles").describe("A launch running longer is stopped as hung."),
         simulation.watchdog_cycles);
   FIELD("simulation.sample_interval_cycles",
-        count(0, 1e18, "cycles").describe("Counter sampling period; 0 = no sampling."),
+        count(0, 1e12, "cycles").describe("Counter sampling period; 0 = no sampling."),
         simulation.sample_interval_cycles);
 
   return d.build(
@@ -569,6 +575,11 @@ void ArchConfig::check(const std::string &file) const {
       sram.size_bytes % (uint64_t{sram.line_bytes} * sram.ways) != 0)
     fail("/sram/ways", "size " + n(sram.size_bytes) + " bytes is not a whole number of " +
                            n(sram.ways) + "-way sets of " + n(sram.line_bytes) + "-byte lines");
+  if (sram.mode == SramMode::Cache && sram.size_bytes / sram.line_bytes > kMaxSramCacheLines)
+    fail("/sram/size_bytes", "a cache of " + n(sram.size_bytes / sram.line_bytes) +
+                                 " lines is larger than the model's " + n(kMaxSramCacheLines) +
+                                 " (its tags are kept in host memory; use longer lines or "
+                                 "scratch mode)");
   if (!pow2(dram.interleave_bytes))
     fail("/dram/interleave_bytes",
          "interleave " + n(dram.interleave_bytes) + " bytes is not a power of two");

@@ -13,26 +13,155 @@ namespace opforge {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json parse_json(std::string_view text, const std::string &file) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error &e) {
-    // e.byte is the 1-based offset of the character that stopped the parser.
-    size_t byte = e.byte == 0 ? 0 : std::min<size_t>(e.byte - 1, text.size());
-    int line = 1, col = 1;
-    for (size_t i = 0; i < byte; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
+namespace {
+
+// 1-based line and column of byte offset `byte` in `text`.
+std::pair<int, int> line_col(std::string_view text, size_t byte) {
+  byte = std::min(byte, text.size());
+  int line = 1, col = 1;
+  for (size_t i = 0; i < byte; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
     }
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line L, column C: " prefix.
-    std::string what = e.what();
-    size_t colon = what.find(": ");
-    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw Error("malformed JSON: " + detail, ErrorContext{file, {}, line, col, {}});
+  }
+  return {line, col};
+}
+
+// Reject nesting deeper than kMaxJsonDepth before building anything: deep
+// documents parse fine but every recursive walk over them (copy, merge,
+// normalize, dump) overflows the stack.
+void check_depth(std::string_view text, const std::string &file) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        auto [line, col] = line_col(text, i);
+        throw Error("malformed JSON: arrays and objects nested deeper than " +
+                        std::to_string(kMaxJsonDepth) + " levels",
+                    ErrorContext{file, {}, line, col, {}});
+      }
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    }
+  }
+}
+
+// nlohmann's DOM builder plus the JSON pointer of the value being parsed, so
+// that an error (a number out of range, a syntax error) names its field.
+class PathSax {
+ public:
+  explicit PathSax(json &result) : dom_(result, true) {}
+
+  bool null() { return value(dom_.null()); }
+  bool boolean(bool v) { return value(dom_.boolean(v)); }
+  bool number_integer(json::number_integer_t v) { return value(dom_.number_integer(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(dom_.number_unsigned(v)); }
+  bool number_float(json::number_float_t v, const json::string_t &s) {
+    return value(dom_.number_float(v, s));
+  }
+  bool string(json::string_t &v) { return value(dom_.string(v)); }
+  bool binary(json::binary_t &v) { return value(dom_.binary(v)); }
+  bool start_object(std::size_t n) {
+    frames_.push_back({false, 0, {}});
+    return dom_.start_object(n);
+  }
+  bool key(json::string_t &k) {
+    frames_.back().key = k;
+    frames_.back().has_key = true;
+    return dom_.key(k);
+  }
+  bool end_object() {
+    frames_.pop_back();
+    return value(dom_.end_object());
+  }
+  bool start_array(std::size_t n) {
+    frames_.push_back({true, 0, {}});
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    frames_.pop_back();
+    return value(dom_.end_array());
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string &token, const Exception &ex) {
+    position_ = position;
+    return dom_.parse_error(position, token, ex);
+  }
+
+  // The JSON pointer of the value being parsed ("/sram/size_bytes").
+  std::string path() const {
+    std::string p;
+    for (const auto &f : frames_) {
+      if (f.array)
+        p += "/" + std::to_string(f.index);
+      else if (f.has_key)
+        p += "/" + f.key;
+    }
+    return p;
+  }
+  std::size_t error_position() const { return position_; }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t index;
+    std::string key;
+    bool has_key = false;
+  };
+  bool value(bool ok) {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return ok;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::vector<Frame> frames_;
+  std::size_t position_ = 0;
+};
+
+// Drop nlohmann's "[json.exception.parse_error.101] parse error at line L, column C: " prefix.
+std::string strip_prefix(const std::string &what) {
+  size_t colon = what.find(": ");
+  if (what.starts_with("[json.exception.parse_error") && colon != std::string::npos)
+    return what.substr(colon + 2);
+  size_t bracket = what.find("] ");
+  if (what.starts_with("[json.exception.") && bracket != std::string::npos)
+    return what.substr(bracket + 2);
+  return what;
+}
+
+}  // namespace
+
+json parse_json(std::string_view text, const std::string &file) {
+  check_depth(text, file);
+  json result;
+  PathSax sax(result);
+  try {
+    json::sax_parse(text.begin(), text.end(), &sax);
+    return result;
+  } catch (const json::exception &e) {
+    // e.byte / the SAX position is the 1-based offset of the character that
+    // stopped the parser.
+    size_t byte = sax.error_position();
+    if (const auto *pe = dynamic_cast<const json::parse_error *>(&e)) byte = pe->byte;
+    auto [line, col] = line_col(text, byte == 0 ? 0 : byte - 1);
+    // A number out of range names its field; a syntax error its line and column.
+    if (dynamic_cast<const json::out_of_range *>(&e))
+      throw Error(strip_prefix(e.what()), ErrorContext{file, sax.path(), line, col, {}});
+    throw Error("malformed JSON: " + strip_prefix(e.what()), ErrorContext{file, {}, line, col, {}});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::h5 {
@@ -456,8 +457,8 @@ std::string File::attr_string(const std::string &object, const std::string &name
 json File::attr_json(const std::string &object, const std::string &name) const {
   std::string text = attr_string(object, name);
   try {
-    return json::parse(text);
-  } catch (const json::parse_error &e) {
+    return parse_json(text, "");
+  } catch (const Error &e) {
     fail(*state_, object, "attribute '" + name + "' is not valid JSON: " + e.what());
   }
 }

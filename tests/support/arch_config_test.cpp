@@ -173,6 +173,30 @@ TEST(ArchConfig, CrossFieldChecksNameTheField) {
   }
 }
 
+// Values the model cannot run with (a divide by zero, a cache whose tags
+// would not fit in host memory, a sampling period past SystemC's time range)
+// are errors at load, naming the field.
+TEST(ArchConfig, ValuesTheModelCannotRunAreRejectedAtLoad) {
+  EXPECT_THAT(load_error("tiny", {"sram.size_bytes=0"}),
+              HasSubstr("sram.size_bytes': value 0 bytes out of range"));
+  EXPECT_THAT(load_error("tiny", {"sram.size_bytes=0", "sram.mode=scratch"}),
+              HasSubstr("sram.size_bytes': value 0 bytes out of range"));
+  try {
+    ArchConfig::from_document({{"sram", {{"size_bytes", 0}}}}, "doc.json");
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_THAT(e.what(), HasSubstr("doc.json: /sram/size_bytes: value 0 bytes out of range"));
+  }
+  EXPECT_THAT(load_error("tiny", {"sram.size_bytes=16TiB"}),
+              HasSubstr("/sram/size_bytes: a cache of 274877906944 lines"));
+  EXPECT_EQ(load_error("tiny", {"sram.size_bytes=1GiB"}), "");
+  EXPECT_EQ(load_error("tiny", {"sram.size_bytes=16TiB", "sram.mode=scratch",
+                                "memory_map.dram_base=35184372088832"}),
+            "");
+  EXPECT_THAT(load_error("tiny", {"simulation.sample_interval_cycles=1000000000000000000"}),
+              HasSubstr("simulation.sample_interval_cycles': value"));
+}
+
 TEST(ArchConfig, EveryFieldRoundTripsThroughJson) {
   // Give every leaf a value different from its default, then check that
   // from_json/to_json carry each one: no field can be forgotten by either.

@@ -12,6 +12,7 @@
 
 #include "opforge/generator/openai_provider.h"
 #include "../error_ctx.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::generator {
@@ -304,11 +305,8 @@ OpenAIConfig OpenAIConfig::from_json(const nlohmann::json &j, const std::string 
 }
 
 OpenAIConfig OpenAIConfig::from_file(const std::string &path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open provider config", at_file(path));
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded()) throw Error("provider config is not valid JSON", at_file(path));
-  return from_json(j, path);
+  if (!std::ifstream(path)) throw Error("cannot open provider config", at_file(path));
+  return from_json(load_json_file(path), path);
 }
 
 nlohmann::json OpenAIConfig::to_json() const {

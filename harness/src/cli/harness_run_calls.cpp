@@ -22,6 +22,7 @@
 #include "opforge/compiler/parser.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/validate.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::cli {
@@ -256,7 +257,7 @@ int run_calls(const std::vector<std::string> &args) {
     json result;
     const auto start = std::chrono::steady_clock::now();
     try {
-      result = run_one(json::parse(line), kind, chip, modules);
+      result = run_one(parse_json(line, "line " + std::to_string(line_no)), kind, chip, modules);
     } catch (const compiler::CompileError &e) {
       result = {{"error", one_line(e.rendered())}};
     } catch (const std::exception &e) {

@@ -8,6 +8,7 @@
 
 #include "opforge/model/params.h"
 #include "opforge/support/arch_config.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 #include "workload_parse.h"
 
@@ -283,14 +284,8 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
 }
 
 Scenario parse_scenario_file(const std::string &path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open scenario file", ErrorContext{path, "", {}, {}, {}});
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error &e) {
-    throw Error(std::string("malformed JSON: ") + e.what(), ErrorContext{path, "", {}, {}, {}});
-  }
+  if (!std::ifstream(path)) throw Error("cannot open scenario file", ErrorContext{path, "", {}, {}, {}});
+  json doc = load_json_file(path);
   std::string base = fs::absolute(fs::path(path)).parent_path().string();
   return parse_scenario(doc, path, base);
 }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "opforge/support/dtype.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 #include "workload_parse.h"
 
@@ -125,15 +126,9 @@ void check_call_spec(const json &spec, const std::string &file, const std::strin
 }
 
 std::vector<AtenCall> read_trace_file(const std::string &trace_path) {
-  std::ifstream in(trace_path);
-  if (!in) throw Error("cannot open trace file", ErrorContext{trace_path, "", {}, {}, {}});
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error &e) {
-    throw Error(std::string("malformed JSON: ") + e.what(),
-                ErrorContext{trace_path, "", {}, {}, {}});
-  }
+  if (!std::ifstream(trace_path))
+    throw Error("cannot open trace file", ErrorContext{trace_path, "", {}, {}, {}});
+  json doc = load_json_file(trace_path);
   only(doc, trace_path, "", {"model", "description", "torch_version", "calls"});
   if (!doc.contains("calls") || !doc["calls"].is_array() || doc["calls"].empty())
     fail(trace_path, "/calls", "expected a non-empty list of calls");

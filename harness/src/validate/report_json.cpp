@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "opforge/harness/validate.h"
+#include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::harness {
@@ -27,7 +28,7 @@ std::string ValidateReport::to_json() const {
 ValidateReport ValidateReport::from_json(const std::string &text, const std::string &source) {
   ValidateReport report;
   try {
-    auto doc = nlohmann::json::parse(text);
+    auto doc = parse_json(text, source);
     if (!doc.is_array()) throw Error("expected a JSON array of overload results");
     for (const auto &o : doc) {
       OverloadResult r;

@@ -18,6 +18,9 @@
 
 namespace opforge {
 
+// The deepest nesting of arrays and objects a JSON document may have.
+inline constexpr int kMaxJsonDepth = 64;
+
 // Parse JSON text; `file` names it in errors (file:line:col: malformed JSON: ...).
 nlohmann::json parse_json(std::string_view text, const std::string &file);
 // Read and parse a JSON file; a missing or unreadable file is an error naming it.
