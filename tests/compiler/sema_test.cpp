@@ -310,3 +310,39 @@ TEST(SemaErrors, InfinityAsAnIntegerOtherValue) {
       "x=*i32", "cannot convert float infinity to integer", 3, 9);
 }
 }  // namespace
+
+namespace {
+// Triton's semantic.py: a mask is int1 (load: the IR verifier and the interpreter's "mask has
+// unsupported dtype"; store and atomics: "Mask must have boolean scalar type"), and a scalar
+// pointer takes no block mask.
+TEST(SemaErrors, MaskMustBeBool) {
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    v = tl.load(x + r, mask=r)\n",
+      "x=*fp32", "Mask must have boolean scalar type", 4, 9);
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    tl.store(x + r, 1.0, mask=r)\n",
+      "x=*fp32", "Mask must have boolean scalar type", 4, 5);
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    tl.atomic_add(x + r, 1.0, mask=r)\n",
+      "x=*fp32", "Mask must have boolean scalar type", 4, 5);
+}
+TEST(SemaErrors, ScalarPointerTakesNoBlockMask) {
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    v = tl.load(x, mask=r < 2)\n",
+      "x=*fp32", "Mask argument cannot be block type if pointer argument is not a block", 4, 9);
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    v = tl.load(x, mask=r < 2, other=0.0)\n",
+      "x=*fp32", "Mask argument cannot be block type if pointer argument is not a block", 4, 9);
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    v = tl.load(x, mask=True, other=r)\n",
+      "x=*i32", "Other argument cannot be block type if pointer argument is not a block", 4, 9);
+  expect_error(
+      "@triton.jit\ndef k(x):\n    r = tl.arange(0, 4)\n    tl.atomic_add(x, 1.0, mask=r < 2)\n",
+      "x=*fp32", "Mask argument cannot be block type if pointer argument is not a block", 4, 5);
+}
+TEST(Sema, ABoolScalarMaskOnAScalarPointerIsAccepted) {
+  EXPECT_NO_THROW(lower("@triton.jit\ndef k(x, n):\n    v = tl.load(x, mask=n > 0, other=0.0)\n"
+                        "    tl.store(x, v + 1.0, mask=n > 0)\n",
+                        "x=*fp32,n=i32"));
+}
+}  // namespace

@@ -106,6 +106,13 @@ def cases(torch):
         case("strip_ops.py", "diff_int_ops", randint(-100, 100, 70), randint(0, 9, 70), op,
              dtype="int32", exact=True, extra=STRIP_INT)
     case("vector_add.py", "add_Tensor", randn(1000), randn(1000), alpha=2)
+    # bf16 computed in bf16 (the reference's bf16 ops on values, not bit patterns: negative
+    # values, sums, scans, argmax)
+    bf16 = torch.bfloat16
+    case("vector_add.py", "add_Tensor", randn(100, dtype=bf16), randn(100, dtype=bf16),
+         dtype="bfloat16")
+    case("cumsum.py", "cumsum_default", randn(3, 20, dtype=bf16), 1, dtype="bfloat16")
+    case("argmax.py", "argmax_default", randn(5, 17, dtype=bf16), 1, dtype="bfloat16", exact=True)
     case("while_loops.py", "floor_divide_Scalar", randint(-1000, 1000, 45), 2, dtype="int32")
     case("xor_sum_ravel.py", "diff_xor_sum_ravel", randint(-99, 99, 8, 8), dtype="int32",
          extra=XOR_SUM)

@@ -77,6 +77,7 @@ class Semantic {
   SValue join(SValue a, SValue b);
   SValue split(SValue a);
 
+  SValue check_mask(const SValue &ptr, SValue mask);
   SValue load(SValue ptr, SValue mask, SValue other, const std::vector<int64_t> &boundary_check,
               const std::string &padding);
   void store(SValue ptr, SValue value, SValue mask, const std::vector<int64_t> &boundary_check);

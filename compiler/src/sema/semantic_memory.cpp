@@ -6,6 +6,18 @@
 namespace opforge::compiler::sema {
 using ttir::OpKind;
 
+// A load/store/atomic mask as Triton takes it: int1 elements (semantic.py "Mask must have
+// boolean scalar type"; a load's non-bool mask fails its IR verifier and the interpreter's
+// "mask has unsupported dtype"), and no block mask on a scalar pointer. No implicit cast.
+SValue Semantic::check_mask(const SValue &ptr, SValue m) {
+  if (!ptr.type.is_block() && m.type.is_block())
+    fail("Mask argument cannot be block type if pointer argument is not a block");
+  if (!m.type.is_bool())
+    fail("Mask must have boolean scalar type, got " + m.type.str() +
+         " (compare it, e.g. `mask != 0`)");
+  return m;
+}
+
 SValue Semantic::load(SValue ptr, SValue mask, SValue other,
                       const std::vector<int64_t> &boundary_check, const std::string &padding) {
   if (!ptr.is_tensor() || !ptr.type.is_ptr())
@@ -32,9 +44,9 @@ SValue Semantic::load(SValue ptr, SValue mask, SValue other,
   if (!boundary_check.empty()) fail("`boundary_check` argument is only for block pointers");
   std::vector<ttir::Value *> ops;
   if (mask.kind != SValue::Kind::None) {
-    SValue m = to_tensor(mask);
-    if (!m.type.is_bool()) m = cast(m, LType::scalar(Sc::I1));
-    std::tie(ptr, m) = broadcast(ptr, m);
+    SValue m = check_mask(ptr, to_tensor(mask));
+    if (other.is_tensor() && !ptr.type.is_block() && other.type.is_block())
+      fail("Other argument cannot be block type if pointer argument is not a block");
     std::tie(ptr, m) = broadcast(ptr, m);
     ops = {ptr.value, m.value};
     if (other.kind != SValue::Kind::None) {
@@ -76,11 +88,7 @@ void Semantic::store(SValue ptr, SValue value, SValue mask,
     fail("Value argument cannot be block type if pointer argument is not a block");
   SValue m;
   if (mask.kind != SValue::Kind::None) {
-    m = to_tensor(mask);
-    if (!ptr.type.is_block() && m.type.is_block())
-      fail("Mask argument cannot be block type if pointer argument is not a block");
-    if (!m.type.is_bool()) m = cast(m, LType::scalar(Sc::I1));
-    m = broadcast_to(m, ptr.type.shape);
+    m = broadcast_to(check_mask(ptr, to_tensor(mask)), ptr.type.shape);
   }
   v = broadcast_to(v, ptr.type.shape);
   v = cast(v, LType::scalar(ptr.type.pointee));
@@ -95,6 +103,8 @@ SValue Semantic::atomic_rmw(const std::string &op, SValue ptr, SValue val, SValu
          (ptr.is_tensor() ? ptr.type.str() : ptr.repr()));
   LType elt = LType::scalar(ptr.type.pointee);
   SValue v = val.is_tensor() ? val : constant(val, elt);
+  if (!ptr.type.is_block() && v.type.is_block())
+    fail("Value argument cannot be block type if pointer argument is not a block");
   std::tie(ptr, v) = broadcast(ptr, v);
   v = cast(v, elt);
   std::string kind = op;
@@ -104,8 +114,7 @@ SValue Semantic::atomic_rmw(const std::string &op, SValue ptr, SValue val, SValu
     fail("atomic_" + op + " needs an integer pointer, got " + elt.str());
   std::vector<ttir::Value *> ops = {ptr.value, v.value};
   if (mask.kind != SValue::Kind::None) {
-    SValue m = cast(to_tensor(mask), LType::scalar(Sc::I1));
-    m = broadcast_to(m, ptr.type.shape);
+    SValue m = broadcast_to(check_mask(ptr, to_tensor(mask)), ptr.type.shape);
     ops.push_back(m.value);
   }
   LType rt = v.type;
