@@ -11,7 +11,8 @@ tolerances per dtype for float results. Sources (--source):
   kernels    tests/compiler/kernels/*.py, inputs from the case table triton_interp_cases.py
   library    generator/library/aten/*.py, the first recorded corpus calls per dtype
   inductor   every rendered row of the inductor lowering table (`opforge inductor render
-             --out`), the first recorded corpus calls per dtype (--family narrows it)
+             --out`), the first recorded corpus calls per dtype (--family narrows it,
+             --other-families takes every family but the listed ones)
 
 Differences listed in triton_interp_known.json (file, dtype, executor and the reason; also in
 docs/compiler/semantics.md "Deliberate differences from Triton") are reported, not failed.
@@ -48,6 +49,9 @@ def parse_args():
     ap.add_argument("--chip-dtypes", default="",
                     help="library/inductor: dtypes also run on the chip (default: all)")
     ap.add_argument("--family", default="", help="inductor: comma-separated families")
+    ap.add_argument("--other-families", default="",
+                    help="inductor: every family of the lowering table except these (comma "
+                         "list), so that a split into tests leaves no family out")
     ap.add_argument("--calls", type=int, default=1, help="corpus calls per overload and dtype")
     ap.add_argument("--max-elements", type=int, default=2048,
                     help="corpus calls with more tensor elements (all arguments) are skipped")
@@ -188,6 +192,27 @@ def bf16_arithmetic_on_values():
     ti.ScanOps.apply_impl = scan_apply_impl
 
 
+def float_arguments_are_fp32():
+    """Compiled Triton types a Python float kernel argument fp32 (jit.mangle_type); Triton
+    3.9's interpreter passes it on as a Python float (_implicit_cvt converts bools, ints and
+    tensors only), so a float argument has no tensor methods there: the upsample template's
+    `_rd(scale, RD)` fails with "'float' object has no attribute 'to'" and float arithmetic on
+    it runs in float64. Patch the reference to pass float arguments as fp32 scalars, as
+    compiled Triton does (docs/compiler/semantics.md, "Deliberate differences from Triton")."""
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter as ti
+    original = ti._implicit_cvt
+
+    def implicit_cvt(arg):
+        if isinstance(arg, float):
+            return tl.tensor(ti.TensorHandle(np.array([arg], dtype=np.float32), tl.float32),
+                             tl.float32)
+        return original(arg)
+
+    ti._implicit_cvt = implicit_cvt
+
+
 class _NotAFastPath:
     """A combine function that compares unequal to the fast paths' (tl.standard._sum_combine,
     ...), so the interpreter's scan takes its generic path."""
@@ -200,6 +225,7 @@ if ARGS.device == "cpu":
     round_bf16_to_nearest_even()
     comparisons_give_int1()
     bf16_arithmetic_on_values()
+    float_arguments_are_fp32()
 
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
@@ -377,12 +403,34 @@ def wrapper_for(path, overload):
     return name
 
 
+def table_families():
+    """The lowering table's families: one generator/inductor/table/<family>.json each."""
+    return sorted(p.stem for p in (ROOT / "generator/inductor/table").glob("*.json"))
+
+
+def selected_families():
+    """--family, or every family but --other-families' (None: all of them). A name the table
+    does not have is an error, not an empty selection."""
+    known = table_families()
+    if ARGS.family and ARGS.other_families:
+        sys.exit("--family and --other-families exclude each other")
+    named = [f for f in (ARGS.family or ARGS.other_families).split(",") if f]
+    unknown = [f for f in named if f not in known]
+    if unknown:
+        sys.exit(f"unknown inductor famil{'y' if len(unknown) == 1 else 'ies'} "
+                 f"{','.join(unknown)} (generator/inductor/table has {','.join(known)})")
+    if ARGS.other_families:
+        return [f for f in known if f not in named]
+    return named or None
+
+
 def inductor_cases(corpus, tmp):
     out = tmp / "inductor"
     cmd = [ARGS.opforge, "inductor", "render", "--out", str(out), "--corpus", ARGS.corpus]
-    cmd += ["--all"] if not ARGS.family else []
+    families = selected_families()
+    cmd += ["--all"] if families is None else []
     listing = []
-    for fam in ARGS.family.split(",") if ARGS.family else [None]:
+    for fam in families or [None]:
         r = subprocess.run(cmd + (["--family", fam] if fam else []), capture_output=True,
                            text=True)
         if r.returncode != 0:
