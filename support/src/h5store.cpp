@@ -9,6 +9,7 @@
 
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "opforge/support/h5check.h"
 
 namespace opforge::h5 {
 
@@ -328,6 +329,8 @@ File File::open(const fs::path &path, Mode mode) {
   st->writable = mode == Mode::ReadWrite;
   std::error_code ec;
   if (!fs::exists(path, ec)) fail(*st, "", "no such file");
+  // A damaged file can crash libhdf5: read it once in a child process first.
+  if (mode == Mode::ReadOnly && H5Fis_hdf5(path.c_str()) > 0) check_readable(path);
   guard(*st, "", "open file", [&] {
     st->file = H5::H5File(path.string(), st->writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY);
   });

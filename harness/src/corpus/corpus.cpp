@@ -8,11 +8,13 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <unordered_map>
 
 #include "corpus_internal.h"
 #include "opforge/support/error.h"
+#include "opforge/support/h5check.h"
 
 #ifndef OPFORGE_SOURCE_DIR
 #define OPFORGE_SOURCE_DIR "."
@@ -172,6 +174,7 @@ struct Corpus::State {
   std::map<std::pair<std::string, opforge::DType>, Tolerance> tolerances;
   std::vector<Group> groups;
   std::mutex load_mutex;
+  std::vector<h5::Damage> damaged;  // lazily read datasets that must not be read
 
   const Group &group(opforge::DType dt) {
     for (auto &g : groups)
@@ -191,6 +194,9 @@ struct Corpus::State {
     std::lock_guard<std::mutex> lock(load_mutex);
     if (g.loaded) return;
     std::string base = "/calls/" + g.name + "/";
+    for (const auto &d : damaged)
+      if (d.object.starts_with(base))
+        throw Error("damaged HDF5 file: " + d.reason, fctx(path, d.object));
     g.json = read_numeric<uint8_t>(file, path, base + "json", H5::PredType::NATIVE_UINT8);
     g.data = read_numeric<uint8_t>(file, path, base + "data", H5::PredType::NATIVE_UINT8);
     g.dims = read_numeric<int64_t>(file, path, base + "dims", H5::PredType::NATIVE_INT64);
@@ -289,6 +295,14 @@ Corpus Corpus::open(const std::string &path) {
   try {
     if (!H5::H5File::isHdf5(path.c_str()))
       throw Error("corpus: not an HDF5 file (run 'make corpus' to create it)", fctx(path));
+    // A damaged file can crash libhdf5 (vlen string reads): read it once in a child first.
+    // Damage in a dtype's lazily read call data fails only the calls of that dtype.
+    h5::CheckOptions check;
+    check.tolerate = [](const std::string &object) {
+      static const std::regex lazy("/calls/[A-Za-z0-9_]+/(json|data|dims|tensors)");
+      return std::regex_match(object, lazy);
+    };
+    st->damaged = h5::check_readable(path, check);
     st->file.openFile(path, H5F_ACC_RDONLY);
   } catch (const H5::Exception &e) {
     throw Error(

@@ -1,0 +1,40 @@
+//===- h5check.h - reading a possibly damaged HDF5 file in a child process ===//
+//
+// libhdf5 trusts the bytes of a file: one changed byte can make it crash
+// (variable-length string reads follow a damaged heap address) rather than
+// return an error. `check_readable` reads every object, attribute and
+// dataset of a file in a forked child, with a time limit and an address-space
+// limit, so that a damaged file becomes an opforge::Error naming the file and
+// the object, never a signal in the caller.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace opforge::h5 {
+
+struct CheckOptions {
+  double timeout_s = 120;                  // each read of the file
+  uint64_t max_object_bytes = 1ull << 32;  // one dataset or attribute in memory
+  // Objects (datasets, "/a/b") whose damage the caller handles itself: they are
+  // returned instead of thrown, and the rest of the file is still checked.
+  std::function<bool(const std::string &object)> tolerate;
+};
+
+struct Damage {
+  std::string object;  // "/calls/float32/data"
+  std::string reason;  // "dataset: inflate() failed", "reading it crashed libhdf5 (...)"
+};
+
+// Throws opforge::Error{file, object, "damaged HDF5 file: ..."} for the first
+// object that cannot be read (an HDF5 error, a crash of the reading child, a
+// read past the time limit or an implausible size) unless options.tolerate
+// accepts it; returns the tolerated ones.
+std::vector<Damage> check_readable(const std::filesystem::path &path,
+                                   const CheckOptions &options = {});
+
+}  // namespace opforge::h5
