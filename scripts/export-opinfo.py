@@ -140,6 +140,11 @@ class Unrecordable(Exception):
     """A value the corpus format cannot hold (sparse tensor, generator, ...)."""
 
 
+class NonAtenOperator(Exception):
+    """A sample called an operator outside the aten namespace whose ATen calls cannot be
+    recorded: the OpInfo is excluded for that dtype."""
+
+
 class TensorTable:
     """Tensors of one dtype group: metadata rows and one data blob, deduplicated."""
 
@@ -250,9 +255,15 @@ class Recorder(TorchDispatchMode):
         self.tensors = tensors
         self.calls = []
         self.random_overload = None
+        # The dispatch key state a sample starts with (outside any mode), restored for the
+        # ATen calls beneath a non-ATen operator (record_beneath).
+        self.dispatch_tls = (torch._C._dispatch_tls_local_include_set(),
+                             torch._C._dispatch_tls_local_exclude_set())
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if func.namespace != "aten":
+            return self.record_beneath(func, args, kwargs)
         if is_random(func) and self.random_overload is None:
             self.random_overload = func.name()
         base = func.overloadpacket.__name__
@@ -285,6 +296,33 @@ class Recorder(TorchDispatchMode):
         if uninit:
             call["uninitialized"] = True
         self.calls.append((func, call))
+        return out
+
+    def record_beneath(self, func, args, kwargs):
+        """Run a non-ATen operator (torch 2.15's F.linear_cross_entropy calls the
+        torch.library custom operators torch_nn::_linear_cross_entropy_batch_chunked*) and
+        record the ATen calls its implementation makes instead of the operator itself: the
+        libtorch oracle replays calls by ATen overload and kernels are generated per ATen
+        overload. The operator is redispatched to its CPU kernel (for a torch.library custom
+        op, the CompositeExplicitAutograd kernel that runs its Python function) with this
+        mode pushed again, so the ATen calls beneath it reach __torch_dispatch__; dispatching
+        below the Python key does not come back here, so there is no recursion. The kernel
+        runs with the dispatch key state the sample started with: here, below the Python key
+        (and below the operator's autograd kernel), autograd and other keys are excluded, and
+        the ATen calls beneath would reach this mode undecomposed (aten::narrow, aten::to.dtype,
+        CompositeImplicitAutograd operators that an ordinary call decomposes into aten::slice,
+        aten::_to_copy, ...); restored, they are recorded as any other sample's calls are."""
+        name = func.name()
+        if not any(torch._C._dispatch_has_kernel_for_dispatch_key(name, k)
+                   for k in ("CPU", "CompositeExplicitAutograd")):
+            raise NonAtenOperator("calls %s, which is not an ATen operator and has no CPU "
+                                  "kernel whose ATen calls could be recorded" % name)
+        before = len(self.calls)
+        with torch._C._ForceDispatchKeyGuard(*self.dispatch_tls), self:
+            out = func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
+        if len(self.calls) == before:
+            raise NonAtenOperator("calls %s, which is not an ATen operator, and its kernel made no "
+                                  "ATen call that could be recorded instead" % name)
         return out
 
 
@@ -392,6 +430,11 @@ def export_one(job):
         except Unrecordable as e:
             res["sample_errors"].append((si, "unrecordable %s" % e))
             continue
+        except NonAtenOperator as e:
+            res["excluded"] = "non-ATen operator: %s" % e
+            res["calls"] = []
+            res["tensors"] = None
+            return res
         except Exception as e:  # noqa: BLE001 - a sample the op rejects on CPU
             res["sample_errors"].append((si, "%s: %s" % (type(e).__name__, str(e)[:200])))
             continue
@@ -444,6 +487,13 @@ def write_corpus(path, dtypes, results, exclusions, wall_s):
         for _, name, schema, _ in r["calls"]:
             schemas[name] = schema
     overload_names = sorted(schemas)
+    # The corpus holds ATen overloads only (the oracle replays them through libtorch's
+    # dispatcher; kernels are generated per ATen overload): Recorder.record_beneath records
+    # the ATen calls beneath any other operator, or the OpInfo is excluded.
+    non_aten = [n for n in overload_names if not n.startswith("aten::")]
+    if non_aten:
+        sys.exit("export-opinfo: error: recorded overloads outside the aten namespace: %s"
+                 % ", ".join(non_aten))
     overload_index = {n: i for i, n in enumerate(overload_names)}
     used_ops = sorted({r["op"] for r in results})
     op_row = {op: i for i, op in enumerate(used_ops)}

@@ -99,3 +99,34 @@ TEST(Exporter, UnknownOpInfoOrDtypeIsAnError) {
       test::run_exporter({"--dtypes", "complex64", "--out", test::temp_dir() + "/x.h5"}, &log), 0);
   EXPECT_NE(log.find("complex64"), std::string::npos) << log;
 }
+
+TEST(Exporter, CustomOperatorsAreRecordedAsTheAtenCallsBeneathThem) {
+  // torch 2.15's F.linear_cross_entropy calls the Python custom operators
+  // torch_nn::_linear_cross_entropy_batch_chunked[_no_reduction] (torch.library): the c10
+  // dispatcher of libtorch cannot replay them and no kernel is generated for them, so the
+  // exporter records the ATen calls their implementations make instead.
+  const std::string dir = test::temp_dir();
+  const std::string out = dir + "/lce.h5";
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--ops", "nn.functional.linear_cross_entropy", "--dtypes",
+                                "float32,bfloat16", "--max-samples", "2", "--quiet", "--out", out},
+                               &log),
+            0)
+      << log;
+  auto c = Corpus::open(out);
+  EXPECT_GT(c.call_count(DType::Float32), 0);
+  bool calls_mm = false;
+  for (const auto &o : c.overloads()) {
+    EXPECT_EQ(o.name.rfind("aten::", 0), 0u) << o.name << " is not an ATen overload";
+    if (o.name.find("mm") != std::string::npos) calls_mm = true;
+  }
+  EXPECT_TRUE(calls_mm) << "the linear projection's matmul beneath the custom operator is missing";
+#if defined(OPFORGE_EXE) && defined(OPFORGE_EXE_HAS_ORACLE)
+  if (!std::filesystem::exists(OPFORGE_EXE)) GTEST_SKIP() << "build the opforge target first";
+  ASSERT_EQ(test::run_command(std::string("'") + OPFORGE_EXE + "' ops check --corpus '" + out + "'",
+                              &log),
+            0)
+      << log;
+  EXPECT_NE(log.find(" 0 mismatched, 0 not replayable"), std::string::npos) << log;
+#endif
+}
