@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 
 namespace opforge::model {
@@ -71,6 +72,10 @@ KernelImage read_elf(const std::vector<uint8_t> &b, const std::string &origin) {
       fail("p_filesz", "segment extends past the end of the file");
     if (memsz < filesz) fail("p_memsz", "smaller than p_filesz");
     if (memsz == 0) continue;
+    if (memsz > static_cast<uint64_t>(budgets().elf_segment_bytes))
+      fail("p_memsz", std::to_string(memsz) + " bytes: " +
+                          budget_exceeded("ELF loader", "segment budget",
+                                          &Budgets::elf_segment_bytes, "bytes"));
     KernelSegment s;
     s.addr = paddr;
     s.mem_bytes = memsz;

@@ -405,7 +405,7 @@ TEST(WrapperInterpreter, RunawayLoopsAndRecursionAreStopped) {
   Fixture f("def spin(x):\n    while True:\n        pass\n\ndef rec(n):\n    return rec(n + 1)\n",
             o);
   std::string err = error_of(f, "spin", {WrapperValue::integer(0)});
-  EXPECT_NE(err.find("step limit of 10000"), std::string::npos) << err;
+  EXPECT_NE(err.find("step budget of 10000 exceeded (--max-wrapper-steps)"), std::string::npos) << err;
   err = error_of(f, "rec", {WrapperValue::integer(0)});
   EXPECT_NE(err.find("w.py:10:12: error: RecursionError: maximum call depth of 64"),
             std::string::npos)

@@ -17,9 +17,24 @@
 // off through LLVM's option registry) and, for objects, one legacy pass
 // manager per thread and target machine, reused across compiles.
 //
+// LLVM fatal errors (report_fatal_error: "Frame offsets outside of the signed
+// 32-bit range not supported", ...) abort the process by default, and LLVM 16
+// requires its fatal error handler not to return. Debian's LLVM is built
+// without exceptions (LLVM_ENABLE_EH OFF), so throwing through its frames is
+// not an option. Our handler instead siglongjmps back to the compile that
+// was running on this thread, which throws an opforge::Error naming the LLVM
+// message: an error of that kernel. LLVM's frames between are abandoned
+// without their destructors, so the thread's LLVM state (context, target
+// machine, pass manager) is leaked, not reused, and a fresh one is made for
+// the next compile; the option lock, if held, is released. A fatal error
+// outside a compile prints one line and exits with status 1.
+//
 //===----------------------------------------------------------------------===//
 #include <atomic>
 #include <chrono>
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -35,6 +50,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -130,6 +146,36 @@ std::mutex &option_mutex() {
   return m;
 }
 
+// Recovery from LLVM fatal errors (file banner): where the running compile
+// jumps back to, the message, and whether this thread holds option_mutex().
+thread_local sigjmp_buf *t_recover = nullptr;
+thread_local std::string t_fatal_message;
+thread_local bool t_option_locked = false;
+
+[[noreturn]] void on_llvm_fatal_error(void *, const char *reason, bool) {
+  if (t_recover) {
+    t_fatal_message = reason ? reason : "(no message)";
+    siglongjmp(*t_recover, 1);
+  }
+  std::fprintf(stderr, "opforge: error: LLVM: %s\n", reason ? reason : "(no message)");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+// option_mutex() held for a scope, known to the fatal-error recovery.
+struct OptionLock {
+  OptionLock() {
+    option_mutex().lock();
+    t_option_locked = true;
+  }
+  ~OptionLock() {
+    t_option_locked = false;
+    option_mutex().unlock();
+  }
+  OptionLock(const OptionLock &) = delete;
+  OptionLock &operator=(const OptionLock &) = delete;
+};
+
 llvm::cl::Option &registered_option(const std::string &name) {
   auto &options = llvm::cl::getRegisteredOptions();
   auto it = options.find(name);
@@ -173,7 +219,7 @@ void set_switches_locked(const std::vector<LlvmSwitch> &switches) {
 void apply_codegen_switches() {
   static std::once_flag once;
   std::call_once(once, [] {
-    std::lock_guard<std::mutex> lock(option_mutex());
+    OptionLock lock;
     set_switches_locked(llvm_codegen_switches());
   });
 }
@@ -218,6 +264,7 @@ void init_llvm() {
     LLVMInitializeRISCVTargetMC();
     LLVMInitializeRISCVAsmPrinter();
     LLVMInitializeRISCVAsmParser();  // inline asm (Xmtia .insn) is parsed when emitting
+    llvm::install_fatal_error_handler(on_llvm_fatal_error);
   });
   apply_codegen_switches();
 }
@@ -277,7 +324,7 @@ void optimize(llvm::Module &mod, llvm::TargetMachine &tm, const TargetOptions &t
                 "' (empty: tailored -O2, \"default\": LLVM's default pipeline)");
   // The LMUL the loop vectorizer works with is LLVM's global option
   // -riscv-v-register-bit-width-lmul; the emitter chose it per kernel.
-  std::lock_guard<std::mutex> lock(option_mutex());
+  OptionLock lock;
   unsigned lmul = 1;
   if (auto *c = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod.getModuleFlag(kLmulFlag)))
     lmul = static_cast<unsigned>(c->getZExtValue());
@@ -353,8 +400,46 @@ void emit_object_reusing(Backend &b, llvm::Module &mod, llvm::TargetMachine &tm,
 }
 
 template <typename Out>
+void compile_unguarded(const std::string &llvm_ir, const TargetOptions &target,
+                       llvm::CodeGenFileType type, LlvmTimes *times, Out &result);
+
+// Runs one compile; an LLVM fatal error inside becomes an opforge::Error (file banner).
+template <typename Out>
 Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeGenFileType type,
             LlvmTimes *times) {
+  Out result;
+  sigjmp_buf recover;
+  sigjmp_buf *const outer = t_recover;
+  if (sigsetjmp(recover, 0) != 0) {
+    t_recover = outer;
+    if (t_option_locked) {
+      t_option_locked = false;
+      option_mutex().unlock();
+    }
+    // Abandon the thread's LLVM state mid-operation: leaked, never reused or destroyed.
+    Backend &b = backend();
+    (void)b.obj_pm.release();
+    (void)b.obj_os.release();
+    (void)b.tm.release();
+    (void)b.ctx.release();
+    b.tm_key.clear();
+    b.ctx_compiles = 0;
+    throw Error("codegen: LLVM fatal error: " + t_fatal_message);
+  }
+  t_recover = &recover;
+  try {
+    compile_unguarded(llvm_ir, target, type, times, result);
+  } catch (...) {
+    t_recover = outer;
+    throw;
+  }
+  t_recover = outer;
+  return result;
+}
+
+template <typename Out>
+void compile_unguarded(const std::string &llvm_ir, const TargetOptions &target,
+                       llvm::CodeGenFileType type, LlvmTimes *times, Out &result) {
   init_llvm();
   Backend &b = backend();
   auto t0 = Clock::now();
@@ -373,7 +458,7 @@ Out compile(const std::string &llvm_ir, const TargetOptions &target, llvm::CodeG
     times->opt_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
     times->codegen_ms = ms_since(t2);
   }
-  return Out(out.begin(), out.end());
+  result = Out(out.begin(), out.end());
 }
 
 }  // namespace
@@ -387,14 +472,14 @@ std::vector<LlvmSwitch> llvm_codegen_switches() {
 
 void set_llvm_switches(const std::vector<LlvmSwitch> &switches) {
   init_llvm();
-  std::lock_guard<std::mutex> lock(option_mutex());
+  OptionLock lock;
   set_switches_locked(switches);
   ++g_switch_generation;
 }
 
 std::string llvm_switch_value(const std::string &name) {
   init_llvm();
-  std::lock_guard<std::mutex> lock(option_mutex());
+  OptionLock lock;
   return switch_value(name, registered_option(name));
 }
 

@@ -13,9 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 #include "opforge/compiler/lowered.h"
+#include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 
 namespace opforge::compiler {
@@ -276,9 +278,34 @@ void set_dpe_tiles(LoweredKernelPlan &plan, const TargetOptions &target) {
   plan.dpe_tile_n = std::max<uint32_t>(1, target.dpe_tile_n);
   plan.dpe_tile_k = std::max<uint32_t>(1, target.dpe_tile_k);
 }
+// Every block of the kernel within the block budget (--max-block-elements), checked before
+// any code is generated: LLVM aborts the process on a frame of 2^31 bytes or more.
+void check_block_budget(const ttir::Function &f) {
+  const int64_t cap = budgets().block_elements;
+  std::function<void(const ttir::Block &)> visit = [&](const ttir::Block &b) {
+    for (const auto &op : b.ops) {
+      for (const auto &r : op->results) {
+        const int64_t n = r->type.numel();
+        if (n <= cap) continue;
+        ErrorContext ctx;
+        ctx.file = op->loc.file;
+        if (op->loc.line > 0) ctx.line = op->loc.line;
+        if (op->loc.col > 0) ctx.col = op->loc.col;
+        throw Error("kernel " + f.name + ": " + std::string(ttir::op_name(op->kind)) + " makes a block of " +
+                        std::to_string(n) + " elements: " +
+                        budget_exceeded("compiler", "block budget", &Budgets::block_elements,
+                                        "elements"),
+                    ctx);
+      }
+      for (const auto &region : op->regions) visit(*region);
+    }
+  };
+  visit(*f.body);
+}
 }  // namespace
 
 LoweredKernelPlan plan_kernel(const ttir::Function &f, const TargetOptions &target) {
+  check_block_budget(f);
   if (!uses_block_pointers(f)) {
     LoweredKernelPlan plan = Planner(f).run();
     set_dpe_tiles(plan, target);

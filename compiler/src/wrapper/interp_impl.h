@@ -21,6 +21,8 @@ struct WrapperInterpreter::Impl {
   WrapperOptions options;
   std::shared_ptr<Scope> globals;
   int64_t steps = 0;
+  int64_t bytes_allocated = 0;  // by new tensors of this run
+  int64_t launches = 0;
   int depth = 0;
   std::set<BufferId> allocated;  // buffers this run allocated
   WrapperRunResult *run_result = nullptr;
@@ -29,6 +31,10 @@ struct WrapperInterpreter::Impl {
 
   [[noreturn]] void fail(SourceLoc loc, const std::string &message) const;
   void step(SourceLoc loc);
+  // Charges `n` steps at once (a sequence of n elements built).
+  void charge_steps(SourceLoc loc, int64_t n);
+  // A new device buffer of `bytes` bytes, charged to the byte budget.
+  BufferId allocate(int64_t bytes, SourceLoc loc);
 
   // --- evaluation (interpreter.cpp) ---
   enum class Flow { Normal, Break, Continue, Return };

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "interp_impl.h"
+#include "opforge/support/budgets.h"
 
 namespace opforge::compiler {
 
@@ -10,6 +11,9 @@ using T = Value::T;
 
 WrapperInterpreter::Impl::Impl(const Module &m, Executor &ex, WrapperOptions o)
     : module(m), executor(ex), options(o), globals(std::make_shared<Scope>()) {
+  if (options.max_steps <= 0) options.max_steps = budgets().wrapper_steps;
+  if (options.max_bytes <= 0) options.max_bytes = budgets().wrapper_bytes;
+  if (options.max_launches <= 0) options.max_launches = budgets().launches;
   // Imports bind modules; top-level functions bind functions/kernels;
   // constant assignments are evaluated in order.
   for (auto &s : m.body) {
@@ -50,10 +54,24 @@ void WrapperInterpreter::Impl::fail(SourceLoc loc, const std::string &message) c
   throw CompileError::at(*module.source, loc, message);
 }
 
-void WrapperInterpreter::Impl::step(SourceLoc loc) {
-  if (++steps > options.max_steps)
-    fail(loc, "wrapper exceeded the step limit of " + std::to_string(options.max_steps) +
-                  " (runaway loop?); wrappers should only compute shapes and launch kernels");
+void WrapperInterpreter::Impl::step(SourceLoc loc) { charge_steps(loc, 1); }
+
+void WrapperInterpreter::Impl::charge_steps(SourceLoc loc, int64_t n) {
+  steps += n;
+  if (steps > options.max_steps || n > options.max_steps)
+    fail(loc, "wrapper interpreter: step budget of " + std::to_string(options.max_steps) +
+                  " exceeded (--max-wrapper-steps); wrappers should only compute shapes and "
+                  "launch kernels");
+}
+
+BufferId WrapperInterpreter::Impl::allocate(int64_t bytes, SourceLoc loc) {
+  if (bytes > options.max_bytes - bytes_allocated)
+    fail(loc, "wrapper interpreter: tensor memory budget of " + std::to_string(options.max_bytes) +
+                  " bytes exceeded (--max-wrapper-bytes): " + std::to_string(bytes_allocated) +
+                  " bytes allocated, " + std::to_string(bytes) + " more requested");
+  BufferId id = executor.allocate(bytes);
+  bytes_allocated += bytes;
+  return id;
 }
 
 WrapperInterpreter::Impl::Flow WrapperInterpreter::Impl::exec_block(

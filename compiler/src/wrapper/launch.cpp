@@ -1,5 +1,6 @@
 //===- launch.cpp - wrapper interpreter: kernel[grid](...) launches --------===//
 #include "interp_impl.h"
+#include "opforge/support/budgets.h"
 
 namespace opforge::compiler {
 
@@ -225,6 +226,16 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     tensor_method(*v, "zero_", none_args, none_kw, loc);
   }
   if (req.grid.programs() == 0) return Value::none();
+  {
+    const int64_t cap = budgets().grid_programs;
+    if (static_cast<__int128>(dims[0]) * dims[1] * dims[2] > cap)
+      fail(loc, "kernel '" + k.name + "': grid of " + std::to_string(dims[0]) + " x " +
+                    std::to_string(dims[1]) + " x " + std::to_string(dims[2]) + " programs: " +
+                    budget_exceeded("launch", "grid budget", &Budgets::grid_programs, "programs"));
+  }
+  if (++launches > options.max_launches)
+    fail(loc, "kernel '" + k.name + "': wrapper interpreter: launch budget of " +
+                  std::to_string(options.max_launches) + " exceeded (--max-launches)");
   LaunchResult r;
   try {
     r = executor.launch(req);

@@ -120,11 +120,15 @@ Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value 
     }
   }
   if (op == BinOpKind::Add && a.t == b.t && (a.t == T::List || a.t == T::Tuple)) {
+    charge_steps(loc, static_cast<int64_t>(a.items->size() + b.items->size()));
     ValueList out = *a.items;
     out.insert(out.end(), b.items->begin(), b.items->end());
     return a.t == T::List ? Value::list(std::move(out)) : Value::tuple(std::move(out));
   }
-  if (op == BinOpKind::Add && a.t == T::Str && b.t == T::Str) return Value::str(a.s + b.s);
+  if (op == BinOpKind::Add && a.t == T::Str && b.t == T::Str) {
+    charge_steps(loc, static_cast<int64_t>(a.s.size() + b.s.size()));
+    return Value::str(a.s + b.s);
+  }
   if (op == BinOpKind::Mult && (((a.is_seq() || a.t == T::Str) && b.is_int_like()) ||
                                 ((b.is_seq() || b.t == T::Str) && a.is_int_like()))) {
     const Value &seq = a.is_int_like() ? b : a;
@@ -132,6 +136,8 @@ Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value 
     if (n > 0 &&
         static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n > 10'000'000)
       fail(loc, "MemoryError: sequence repetition is too large");
+    if (n > 0)
+      charge_steps(loc, static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n);
     if (seq.t == T::Str) {
       std::string out;
       for (int64_t k = 0; k < n; ++k) out += seq.s;

@@ -78,7 +78,7 @@ TensorHandle WrapperInterpreter::Impl::new_tensor(DType dtype, const std::vector
   h.dtype = dtype;
   h.sizes = sizes;
   h.strides = wrapper_detail::contiguous_strides(sizes);
-  h.buffer = executor.allocate(numel * dtype_size(dtype));
+  h.buffer = allocate(numel * dtype_size(dtype), loc);
   allocated.insert(h.buffer);
   return h;
 }
@@ -181,7 +181,7 @@ Value WrapperInterpreter::Impl::call_torch(const std::string &name, ValueList &a
       if (s < 0)
         fail(loc,
              "RuntimeError: Trying to create tensor with negative dimension " + std::to_string(s));
-    h.buffer = executor.allocate(h.extent_bytes());
+    h.buffer = allocate(h.extent_bytes(), loc);
     allocated.insert(h.buffer);
     return Value::of(h);
   }

@@ -2,7 +2,11 @@
 #include <algorithm>
 #include <iostream>
 
+#include <cstdlib>
+#include <sstream>
+
 #include "opforge/harness/cli.h"
+#include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 #include "opforge/support/log.h"
 
@@ -18,11 +22,45 @@ static void print_help() {
     std::string pad(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ');
     std::cout << "  " << c.name << pad << c.summary << "\n";
   }
-  std::cout << "\nRun 'opforge <command> --help' for a command's options.\n";
+  std::cout << "\nRun 'opforge <command> --help' for a command's options.\n"
+               "\nBudgets for untrusted work (any command, before or after its name; inherited by\n"
+               "the processes it starts through OPFORGE_BUDGETS; docs/library.md):\n"
+            << budget_options_help();
+}
+
+// Budget options from OPFORGE_BUDGETS (set by a parent opforge), then from the command line
+// (removed from `args`); the result is exported again for child processes. Returns an error
+// message, or "".
+static std::string take_budget_options(std::vector<std::string> &args) {
+  Budgets b;
+  try {
+    if (const char *env = std::getenv("OPFORGE_BUDGETS")) {
+      std::vector<std::string> words;
+      std::istringstream in(env);
+      for (std::string w; in >> w;) words.push_back(w);
+      for (size_t i = 0; i < words.size(); ++i)
+        if (!parse_budget_option(words, i, b))
+          return "OPFORGE_BUDGETS: unknown budget option '" + words[i] + "'";
+    }
+    std::vector<std::string> rest;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!parse_budget_option(args, i, b)) rest.push_back(args[i]);
+    args = std::move(rest);
+  } catch (const Error &e) {
+    return e.message();
+  }
+  set_budgets(b);
+  std::string exported;
+  for (const auto &o : Budgets::options())
+    exported += std::string(exported.empty() ? "" : " ") + o.name + "=" + std::to_string(b.*o.field);
+  ::setenv("OPFORGE_BUDGETS", exported.c_str(), 1);
+  return "";
 }
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (std::string why = take_budget_options(args); !why.empty())
+    return cli::usage_error("", why);
   // Global options before the command.
   size_t i = 0;
   while (i < args.size() && args[i].starts_with("-")) {

@@ -453,6 +453,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
       budget_cycles > UINT64_MAX - cycles_ ? UINT64_MAX : cycles_ + budget_cycles;
   const bool budgeted = cyc_end != UINT64_MAX;
   stop_ = StopReason::None;
+  accel_work_refused_ = false;
   insn_end_ = insn_end;  // request_stop() sets it to 0
   uint64_t pc = pc_;
   // The run being executed: a trap inside it retires the instructions

@@ -7,6 +7,7 @@
 #include "opforge/isa/flat_memory.h"
 #include "opforge/isa/functional_accel.h"
 #include "opforge/isa/spec.h"
+#include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 
 namespace opforge::isa {
@@ -132,8 +133,14 @@ SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel
       break;
     default:
       res.verdict = Verdict::InsnLimit;
-      res.message = "instruction limit reached (" + std::to_string(opt.max_instructions) +
-                    " instructions) without an exit; raise --max-insns or check for a runaway loop";
+      if (hart.accel_work_refused())
+        res.message = "instruction budget of " + std::to_string(opt.max_instructions) +
+                      " exceeded (--max-insns) by the work of an accelerator command (DMA rows "
+                      "and words, DPE multiply-adds count as instructions)";
+      else
+        res.message = "instruction limit reached (" + std::to_string(opt.max_instructions) +
+                      " instructions) without an exit; raise --max-insns or check for a runaway "
+                      "loop";
       break;
   }
   return res;
@@ -142,6 +149,12 @@ SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel
 SimResult run_elf_functional(const ElfImage &image, const SimOptions &opt, uint64_t extra_bytes) {
   const uint64_t base = image.low_addr() & ~0xfffull;
   const uint64_t top = ((image.high_addr() + 0xfff) & ~0xfffull) + extra_bytes;
+  if (top - base > static_cast<uint64_t>(budgets().elf_segment_bytes) + extra_bytes)
+    throw Error("the program's segments span " + std::to_string(top - base - extra_bytes) +
+                " bytes: " +
+                budget_exceeded("ELF loader", "segment budget", &Budgets::elf_segment_bytes,
+                                "bytes"))
+        .with_file(image.path);
   FlatMemory mem(base, top - base);
   FunctionalAccelerator accel(mem);
   SimOptions o = opt;

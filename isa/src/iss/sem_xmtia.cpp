@@ -4,7 +4,10 @@
 // docs/isa/xmtia-contract.md) and handed to AcceleratorIf. A descriptor that
 // cannot be read raises a load access fault at its address; a command the
 // accelerator rejects raises a load access fault at the reported address;
-// a DPE descriptor with an unknown dtype is an illegal instruction.
+// a DPE descriptor with an unknown dtype is an illegal instruction. A command's
+// work (DMA rows and words, DPE multiply-adds) counts against the run's
+// instruction limit before it is issued (Hart::charge_accel_work), so one
+// command cannot run past `opforge sim --max-insns`.
 //
 //===----------------------------------------------------------------------===//
 #include <vector>
@@ -20,6 +23,14 @@ using namespace opforge::isa::vec;
 OPF_SEM_UNIT(xmtia)
 
 namespace {
+// A DMA command's work in instruction-limit units: one per row and per 8 bytes moved
+// (saturating; 2^62 rows is a number, not a loop).
+uint64_t dma_work(const DmaCommand &c) {
+  const unsigned __int128 words = (static_cast<unsigned __int128>(c.row_bytes) + 7) / 8;
+  const unsigned __int128 w = static_cast<unsigned __int128>(c.rows) * (words + 1);
+  return w > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(w);
+}
+
 void check(const AccelStatus &s) {
   if (!s.ok) Hart::raise(cause::kLoadAccessFault, s.fault_addr);
 }
@@ -72,6 +83,7 @@ INSN(xmtia_dma, System) {
   c.src_stride = static_cast<int64_t>(h.load<uint64_t>(d + 32));
   c.dst_stride = static_cast<int64_t>(h.load<uint64_t>(d + 40));
   c.tag = static_cast<uint32_t>(RS2 & 15);
+  if (!h.charge_accel_work(dma_work(c))) return pc;
   fp::host_begin(fp::kRne);
   check(h.accel().dma_issue(c));
   return NEXT;
@@ -104,6 +116,7 @@ INSN(xmtia_dpe, System) {
   if (dtype > 3) ILLEGAL();
   c.dtype = static_cast<DpeDType>(dtype);
   c.accumulate = h.load<uint8_t>(d + 49) != 0;
+  if (!h.charge_accel_work(uint64_t(c.m) * c.n * c.k)) return pc;
   fp::host_begin(fp::kRne);
   check(h.accel().dpe_issue(c));
   return NEXT;

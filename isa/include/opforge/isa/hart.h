@@ -251,6 +251,21 @@ class Hart {
   [[noreturn]] static void raise(uint64_t cause, uint64_t tval) {
     throw TrapException{cause, tval};
   }
+  // An accelerator command about to be issued does `units` of work (a DMA's rows and
+  // 8-byte words, a DPE command's multiply-adds): they count against the run's
+  // instruction limit like instructions, without retiring. Returns false, and stops
+  // the run with InsnLimit before the command, when they do not fit the limit.
+  bool charge_accel_work(uint64_t units) {
+    if (insn_end_ <= instret_ || units > insn_end_ - instret_ - 1) {
+      request_stop(StopReason::InsnLimit);
+      accel_work_refused_ = true;
+      return false;
+    }
+    if (insn_end_ != UINT64_MAX) insn_end_ -= units;
+    return true;
+  }
+  // True when the last run stopped because a command's work did not fit.
+  bool accel_work_refused() const { return accel_work_refused_; }
   // Request the run loop to stop after this instruction.
   void request_stop(StopReason r) {
     stop_ = r;
@@ -331,6 +346,7 @@ class Hart {
   uint64_t vector_busy_cycles_ = 0;
   StopReason stop_ = StopReason::None;
   uint64_t insn_end_ = 0;  // the run loop's instret limit (0 once a stop is requested)
+  bool accel_work_refused_ = false;
   uint64_t tohost_value_ = 0;
   uint32_t vlenb_ = 16;
   uint8_t *vregs_ = nullptr;
