@@ -40,6 +40,10 @@ struct Resource {
 // Intervals older than `horizon` cycles before the latest arrival are
 // forgotten; a request arriving before that point is handled as arriving at
 // it (bookkeeping bound; horizon is several quanta, which no PE runs behind).
+// They are forgotten as soon as they fall behind it (not only when the bound of
+// kMaxIntervals is reached): a chip launching small kernels again and again
+// would otherwise keep up to kMaxIntervals intervals a resource, ~1 KB of heap
+// a launch on `tiny` (test ChipLaunchLeak.ThousandsOfLaunchesKeepTheHeapFlat).
 class SharedResource {
  public:
   explicit SharedResource(double horizon = 1) : horizon_(16 * horizon) {}
@@ -76,11 +80,20 @@ class SharedResource {
       }
       cur = end;
     }
+    forget_old();
     if (busy_.size() > kMaxIntervals) prune();
     return cur - busy;
   }
 
  private:
+  // Drops the intervals that ended before the horizon (oldest first; amortised O(1)).
+  void forget_old() {
+    const double bound = latest_ - horizon_;
+    for (auto it = busy_.begin(); it != busy_.end() && it->second < bound;) {
+      floor_ = std::max(floor_, it->second);
+      it = busy_.erase(it);
+    }
+  }
   void prune() {
     // Forget what ended before the horizon; if that is not enough, the
     // oldest half. Requests before the forgotten point start at it.
