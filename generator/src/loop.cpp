@@ -190,6 +190,15 @@ class Machine {
 
   void step(Attempt &a, const ChatReply &reply) {
     ++a.result.model_calls;
+    for (const auto &r : reply.retries) {
+      auto retry = base(a, "retry");
+      retry["try"] = r.try_number;
+      retry["cause"] = r.cause;
+      retry["http_status"] = r.http_status;
+      retry["delay_ms"] = r.delay_ms;
+      retry["error"] = r.error;
+      log_.append(retry);
+    }
     auto rec = base(a, "response");
     rec["status"] = status_name(reply.status);
     rec["text"] = reply.text;
@@ -212,7 +221,14 @@ class Machine {
       return;
     }
     auto code_rec = base(a, "candidate");
-    code_rec["source"] = code;
+    // The code is stored once: where the reply holds it verbatim, as its place in the
+    // response record's text.
+    if (size_t at = reply.text.find(code); at != std::string::npos) {
+      code_rec["source_offset"] = at;
+      code_rec["source_length"] = code.size();
+    } else {
+      code_rec["source"] = code;
+    }
     log_.append(code_rec);
     std::string path = job_.context.wrapper + ".py";
     a.evaluator->begin(path, code, job_.context.wrapper);

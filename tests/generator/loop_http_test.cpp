@@ -28,6 +28,7 @@
 #include "opforge/generator/openai_provider.h"
 #include "opforge/generator/replay_provider.h"
 #include "opforge/harness/judge.h"
+#include "opforge/support/log.h"
 
 using namespace opforge;
 using namespace opforge::generator;
@@ -457,4 +458,82 @@ TEST(GenerationLoopHttp, DialogBudgetStartsFreshDialogsCarryingFeedbackThenFails
   EXPECT_EQ(events(recs, "dialog_start").size(), 1u);
   EXPECT_EQ(events(recs, "feedback").size(), 4u);
   expect_log_complete(log);
+}
+
+// Every retry is its own run-log record (cause, HTTP status, delay) before the
+// response record, and an info line on stderr.
+TEST(GenerationLoopHttp, EveryRetryIsItsOwnRunLogRecordWithCauseStatusAndDelay) {
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    if (n == 0) {
+      res.status = 429;
+      res.set_header("Retry-After", "0");
+      res.set_content(R"({"error":{"message":"rate limited"}})", "application/json");
+      return;
+    }
+    if (n == 1) {
+      res.status = 503;
+      res.set_content("overloaded", "text/plain");
+      return;
+    }
+    res.set_content(completion(fenced(read_kernel("add_correct.py"))).dump(), "application/json");
+  });
+  std::string path = temp_log("retries");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  auto level = opforge::log::level();
+  opforge::log::set_level(opforge::log::Level::Info);
+  ::testing::internal::CaptureStderr();
+  auto results = run_job(*provider, log);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  opforge::log::set_level(level);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  auto recs = read_runlog(path);
+  auto retries = events(recs, "retry");
+  ASSERT_EQ(retries.size(), 2u);
+  EXPECT_EQ(retries[0]["try"], 1);
+  EXPECT_EQ(retries[0]["cause"], "http_429");
+  EXPECT_EQ(retries[0]["http_status"], 429);
+  EXPECT_TRUE(retries[0]["delay_ms"].is_number());
+  EXPECT_EQ(retries[1]["try"], 2);
+  EXPECT_EQ(retries[1]["cause"], "http_5xx");
+  EXPECT_EQ(retries[1]["http_status"], 503);
+  EXPECT_EQ(retries[1]["overload"], "aten::add.Tensor");
+  // The retries come before the response they led to.
+  auto seq_of = [&](const std::string &e) {
+    for (const auto &r : recs)
+      if (r["event"] == e) return r["seq"].get<int64_t>();
+    return int64_t{-1};
+  };
+  EXPECT_LT(seq_of("retry"), seq_of("response"));
+  EXPECT_EQ(events(recs, "response")[0]["tries"], 3);
+  EXPECT_NE(err.find("retry"), std::string::npos) << err;
+  EXPECT_NE(err.find("HTTP 429"), std::string::npos) << err;
+  EXPECT_NE(err.find("HTTP 503"), std::string::npos) << err;
+  expect_log_complete(log);
+}
+
+// A large reply is stored once: the candidate record points into the response.
+TEST(GenerationLoopHttp, ALargeReplyIsStoredOnce) {
+  std::string kernel = read_kernel("add_correct.py");
+  std::string padding(2u << 20, 'x');
+  kernel += "\n# " + padding + "\n";
+  LoopbackEndpoint ep([&](int, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(fenced(kernel)).dump(), "application/json");
+  });
+  std::string path = temp_log("large");
+  RunLog log(path);
+  auto provider = make_openai_provider(config_for(ep));
+  run_job(*provider, log);
+  auto size = std::filesystem::file_size(path);
+  EXPECT_LT(size, padding.size() * 3 / 2) << "the 2 MiB reply is stored more than once";
+  auto candidates = events(read_runlog(path), "candidate");
+  ASSERT_FALSE(candidates.empty());
+  auto responses = events(read_runlog(path), "response");
+  const auto &c = candidates[0];
+  ASSERT_TRUE(c.contains("source_offset")) << c.dump().substr(0, 300);
+  std::string text = responses[0]["text"];
+  EXPECT_GT(c["source_length"].get<size_t>(), padding.size());
+  EXPECT_NE(text.substr(c["source_offset"].get<size_t>(), c["source_length"].get<size_t>())
+                .find(padding),
+            std::string::npos);
 }

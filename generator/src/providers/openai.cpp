@@ -14,6 +14,7 @@
 #include "../error_ctx.h"
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "opforge/support/log.h"
 
 namespace opforge::generator {
 
@@ -39,11 +40,25 @@ struct Transfer {
   std::string response;
   std::string retry_after;
   int tries = 0;
+  int reused_resets = 0;  // resends libcurl made itself after a reused connection died
+  std::vector<RetryRecord> retries;
   Clock::time_point next_start;
   Clock::time_point first_start;
   bool active = false;
   bool done = false;
 };
+
+// libcurl resends a request by itself when a reused connection turns out dead;
+// its only trace is this informational line.
+int debug_cb(CURL *, curl_infotype type, char *data, size_t size, void *user) {
+  if (type == CURLINFO_TEXT) {
+    std::string_view line(data, size);
+    if (line.find("retrying a fresh connect") != std::string_view::npos ||
+        line.find("Connection died, retrying") != std::string_view::npos)
+      ++static_cast<Transfer *>(user)->reused_resets;
+  }
+  return 0;
+}
 
 size_t header_cb(char *data, size_t size, size_t n, void *user) {
   std::string line(data, size * n);
@@ -113,20 +128,27 @@ class OpenAIProvider : public Provider {
         reply = ChatReply{};
         reply.tries = t->tries;
         reply.http_status = static_cast<int>(http);
+        for (; t->reused_resets > 0; --t->reused_resets)
+          note_retry(*t, "reused_connection_reset", 0, 0,
+                     "connection reset on a reused connection; libcurl resent the request");
         bool retryable = false;
+        std::string cause;
         if (rc == CURLE_OPERATION_TIMEDOUT) {
           reply.status = ChatReply::Status::Timeout;
           reply.error = "request timed out after " + std::to_string(cfg_.request_timeout_s) + " s";
           retryable = true;
+          cause = "timeout";
         } else if (rc != CURLE_OK) {
           reply.status = ChatReply::Status::Transport;
           reply.error = std::string("transport error: ") + curl_easy_strerror(rc);
           retryable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_GOT_NOTHING ||
                       rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR;
+          cause = rc == CURLE_COULDNT_CONNECT ? "connect" : "reset";
         } else if (http == 429 || http >= 500) {
           reply.status = ChatReply::Status::HttpError;
           reply.error = "HTTP " + std::to_string(http) + ": " + snippet_of(t->response);
           retryable = true;
+          cause = http == 429 ? "http_429" : "http_5xx";
         } else if (http != 200) {
           reply.status = ChatReply::Status::HttpError;
           reply.error = "HTTP " + std::to_string(http) + ": " + snippet_of(t->response);
@@ -134,9 +156,13 @@ class OpenAIProvider : public Provider {
           parse_reply(t->response, reply);
         }
         if (retryable && t->tries <= cfg_.max_retries) {
-          t->next_start = Clock::now() + backoff(*t);
+          auto delay = backoff(*t);
+          note_retry(*t, cause, static_cast<int>(http), static_cast<double>(delay.count()),
+                     reply.error);
+          t->next_start = Clock::now() + delay;
           continue;
         }
+        reply.retries = std::move(t->retries);
         if (retryable && t->tries > 1)
           reply.error += " (after " + std::to_string(t->tries) + " tries)";
         reply.latency_ms =
@@ -165,6 +191,17 @@ class OpenAIProvider : public Provider {
 
  private:
   OpenAIConfig cfg_;
+
+  // Record one retry and say so on stderr (info level).
+  void note_retry(Transfer &t, const std::string &cause, int http, double delay_ms,
+                  const std::string &error) const {
+    RetryRecord r{t.tries, cause, http, delay_ms, error};
+    log::info("openai: request " + std::to_string(t.index) + " try " + std::to_string(t.tries) +
+              ": " + (http ? "HTTP " + std::to_string(http) + " " : std::string()) + cause +
+              "; retry in " + std::to_string(static_cast<int64_t>(delay_ms)) + " ms (" +
+              snippet_of(error, 160) + ")");
+    t.retries.push_back(std::move(r));
+  }
 
   static ChatReply failed(ChatReply::Status s, std::string error) {
     ChatReply r;
@@ -220,6 +257,9 @@ class OpenAIProvider : public Provider {
     curl_easy_setopt(t.easy, CURLOPT_HEADERFUNCTION, header_cb);
     curl_easy_setopt(t.easy, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(t.easy, CURLOPT_PRIVATE, &t);
+    curl_easy_setopt(t.easy, CURLOPT_DEBUGFUNCTION, debug_cb);
+    curl_easy_setopt(t.easy, CURLOPT_DEBUGDATA, &t);
+    curl_easy_setopt(t.easy, CURLOPT_VERBOSE, 1L);
     curl_easy_setopt(t.easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(t.easy, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(cfg_.connect_timeout_s * 1000));

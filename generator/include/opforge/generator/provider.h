@@ -37,6 +37,15 @@ struct ChatRequest {
   double temperature = -1;  // < 0: the provider's configured value
 };
 
+// One retried request: why, what the server said, how long the provider waited.
+struct RetryRecord {
+  int try_number = 0;   // the request that failed (1 = the first)
+  std::string cause;    // http_429, http_5xx, timeout, connect, reset, reused_connection_reset
+  int http_status = 0;  // 0: no HTTP reply
+  double delay_ms = 0;  // wait before the next request
+  std::string error;    // one line
+};
+
 struct ChatReply {
   // Unsupported: the provider has no answer for this overload (no lowering rule).
   enum class Status { Ok, HttpError, Timeout, Malformed, Transport, Unsupported };
@@ -47,6 +56,8 @@ struct ChatReply {
   int tries = 0;        // HTTP requests made (retries included)
   double latency_ms = 0;
   std::string model;  // the model that answered, when known
+  std::vector<RetryRecord> retries;  // every retry, in order (tries - 1 of them, plus resets of
+                                     // reused connections that libcurl resent itself)
   bool ok() const { return status == Status::Ok; }
 };
 
