@@ -37,9 +37,14 @@ for p in "${PACKAGES[@]}"; do
 done
 
 # The venv: one stamp file holds the requirements.txt it was built from.
+# A venv whose python no longer runs, or that lost a package, is rebuilt (find_spec looks
+# the packages up without importing them: a few tens of milliseconds).
 venv_ok() {
   [ -x "$VENV/bin/python" ] && [ -f "$VENV/.opforge-requirements" ] &&
-    cmp -s "$VENV/.opforge-requirements" "$ROOT/requirements.txt"
+    cmp -s "$VENV/.opforge-requirements" "$ROOT/requirements.txt" &&
+    "$VENV/bin/python" -c 'import importlib.util as u, sys
+sys.exit(any(u.find_spec(m) is None for m in ("torch", "triton", "numpy", "h5py", "matplotlib")))' \
+      2>/dev/null
 }
 install_venv() {
   echo "install-deps: building the project venv $VENV from requirements.txt (torch, triton, ...)" >&2
