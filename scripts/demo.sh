@@ -40,7 +40,8 @@ echo "== 3. validate the kernel library on every recorded call (IR interpreter)"
 $OPFORGE validate --ops "$SEEDS" --corpus results/demo-corpus.h5 --library generator/library/aten
 echo
 echo "== 4. quickstart scenario: core overloads on the mtia-2i model (lt), checked"
-$OPFORGE sweep scenarios/quickstart.json
+# --fresh: the demo recomputes every point (a rerun without it refuses to delete finished work)
+$OPFORGE sweep scenarios/quickstart.json --fresh
 echo
 echo "== 5. Triton -> LLVM -> RISC-V/RVV at large shapes on the mtia-2i SystemC model (lt timing)"
 # Every bench_kernels entry but matmul_bf16_4k (4096^3: minutes of simulation; `make bench` runs it).
