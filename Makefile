@@ -27,8 +27,13 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# After ctest, the real-Triton differential's count lines (kernels x dtypes compared) are
+# printed from ctest's log, then ctest's summary line again, so it stays the last line.
 test: build $(CORPUS)
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+	@cd $(BUILD) && mkdir -p Testing && \
+	  { ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS); echo $$? > Testing/ctest-rc; } | tee Testing/ctest-summary.txt; \
+	  grep -h '^triton-interp differential' Testing/Temporary/LastTest.log 2>/dev/null || true; \
+	  grep -E '^[0-9]+% tests passed' Testing/ctest-summary.txt || true; exit $$(cat Testing/ctest-rc)
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)
