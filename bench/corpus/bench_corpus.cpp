@@ -39,8 +39,8 @@ constexpr const char *kSubsetOps =
 // The full export as measured for docs/corpus.md ("Figures", torch 2.15.0; `make corpus`,
 // --jobs 1, on the project's 2-core machine shared with builds). --full measures it again.
 constexpr const char *kDocumentedFullExport =
-    "132,164 calls, 31.1 MB, 94-140 s wall (about 90 s CPU) with torch 2.15.0 (docs/corpus.md, "
-    "Figures)";
+    "160,740 calls, 33.0 MB, 90 s wall (about 80 s CPU) with torch 2.15.0, 204-232 s at load "
+    "average 7-8 (docs/corpus.md, Figures)";
 
 struct Timed {
   int status = -1;
