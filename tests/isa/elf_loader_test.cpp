@@ -123,3 +123,16 @@ TEST(ElfLoader, SegmentOutsideMemoryIsAnError) {
   FlatMemory small(0x10000, 4096);
   EXPECT_THROW(load_elf(img, small), opforge::Error);
 }
+
+// The range in the error is hexadecimal where it says 0x (it printed the decimal digits of
+// the base after "0x": "base 0x2147487744").
+TEST(FlatMemory, ABadRangeIsAnErrorWithAHexadecimalBase) {
+  try {
+    FlatMemory wraps(0xffffffffffff0000ull, 0x20000);
+    FAIL() << "no error";
+  } catch (const opforge::Error &e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("base 0xffffffffffff0000"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("size 131072 bytes"), std::string::npos) << msg;
+  }
+}

@@ -1,6 +1,7 @@
 //===- flat_memory.cpp - MemoryIf over one host byte array -----------------===//
 #include "opforge/isa/flat_memory.h"
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -9,9 +10,13 @@
 namespace opforge::isa {
 
 FlatMemory::FlatMemory(uint64_t base, uint64_t size_bytes) : base_(base), size_(size_bytes) {
-  if (size_bytes == 0 || base + size_bytes < base)
-    throw Error("flat memory: bad range (base 0x" + std::to_string(base) + ", size " +
-                std::to_string(size_bytes) + ")");
+  if (size_bytes == 0 || base + size_bytes < base) {
+    char base_hex[24];
+    std::snprintf(base_hex, sizeof base_hex, "%#llx", static_cast<unsigned long long>(base));
+    throw Error(std::string("flat memory: bad range (base ") + base_hex + ", size " +
+                std::to_string(size_bytes) + " bytes" +
+                (size_bytes == 0 ? std::string(")") : std::string(": it wraps past 2^64)")));
+  }
   data_.reset(new uint8_t[size_bytes]());
 }
 
