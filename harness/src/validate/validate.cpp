@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "opforge/compiler/lint.h"
 #include "opforge/compiler/parser.h"
 #include "opforge/compiler/wrapper.h"
+#include "opforge/harness/oracle.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
 #include "opforge/support/h5store.h"
@@ -294,6 +296,29 @@ std::vector<std::pair<std::string, Value>> read_mutated(
   return mutated;
 }
 
+// A floating-point call that misses the recorded ATen output is judged once more against
+// ATen on float64-upcast inputs rounded to the output dtype (docs/verification.md, "Corpus
+// calls"): each element passes within tolerance of the recorded output or of that reference.
+// ATen's CPU rounding of 16-bit results depends on its code path (a small tensor's scalar loop
+// rounds intermediates a large tensor's vector loop does not), so a kernel that rounds once
+// can miss the recording while matching the exact result. Calls that mutate inputs, and runs
+// without the oracle plugin, keep the first verdict.
+std::optional<Verdict> float64_second_look(const Call &call, const Value &out,
+                                           const CompareOptions &options) {
+  if (!call.mutated.empty()) return std::nullopt;
+  Float64Inputs up = upcast_to_float64(call.args, call.kwargs);
+  if (!up.any_upcast) return std::nullopt;
+  try {
+    const auto &oracle = OraclePlugin::get();
+    OracleResult r64 = oracle.call(call.overload, up.args, up.kwargs);
+    std::optional<Value> reference = round_like(r64.out, call.out);
+    if (!reference) return std::nullopt;
+    return compare_values_either(out, call.out, *reference, options, "out");
+  } catch (const Error &) {
+    return std::nullopt;  // no oracle, or ATen has no float64 kernel for the call
+  }
+}
+
 std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call,
                            const Corpus &corpus) {
   CallBuffers buffers(executor);
@@ -307,7 +332,12 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
     Value out = from_wrapper(fn(args, kwargs), executor, buffers);
     auto mutated = read_mutated(call, corpus, args, kwargs, executor, buffers);
     accept_tied_indices(call, out);
-    Verdict verdict = verify_call(call, out, mutated, &corpus, call_compare_options(call, &corpus));
+    const CompareOptions options = call_compare_options(call, &corpus);
+    Verdict verdict = verify_call(call, out, mutated, &corpus, options);
+    if (!verdict.ok()) {
+      std::optional<Verdict> second = float64_second_look(call, out, options);
+      if (second && second->ok()) return std::string();
+    }
     return verdict.ok() ? std::string() : verdict.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
