@@ -78,18 +78,18 @@ std::string last_line_starting(const std::string &text, const std::string &prefi
 
 // Export with the project venv's python into `out`; prints the exporter's table and the time.
 bool bench_export(const std::string &label, const std::string &extra_args, const std::string &out) {
-  const std::string cmd = "'" + project_python() + "' '" OPFORGE_SOURCE_DIR
-                          "/scripts/export-opinfo.py' " +
-                          extra_args + " --out '" + out + "'";
+  const std::string cmd = "'" + project_python() +
+                          "' '" OPFORGE_SOURCE_DIR "/scripts/export-opinfo.py' " + extra_args +
+                          " --out '" + out + "'";
   Timed t = run(cmd);
   if (t.status != 0) {
     std::cout << label << ": export failed (status " << t.status << ")\n" << t.output << "\n";
     return false;
   }
   const auto c = Corpus::open(out);
-  std::cout << label << ": " << total_calls(c) << " calls, " << std::fixed
-            << std::setprecision(1) << static_cast<double>(fs::file_size(out)) / 1e6 << " MB, "
-            << t.seconds << " s wall (python start-up and op_db import included)\n";
+  std::cout << label << ": " << total_calls(c) << " calls, " << std::fixed << std::setprecision(1)
+            << static_cast<double>(fs::file_size(out)) / 1e6 << " MB, " << t.seconds
+            << " s wall (python start-up and op_db import included)\n";
   std::istringstream in(t.output);
   for (std::string line; std::getline(in, line);)
     if (line.find(" opinfos ") != std::string::npos) std::cout << "  " << line << "\n";
@@ -146,9 +146,8 @@ int main(int argc, char **argv) {
         // Exit status 1 only says some calls mismatched or were not replayable.
         std::cout << summary << "\n"
                   << calls << " corpus calls; " << std::fixed << std::setprecision(1) << t.seconds
-                  << " s wall with start-up and libtorch loading ("
-                  << std::setprecision(0) << static_cast<double>(calls) / t.seconds
-                  << " calls/s)\n";
+                  << " s wall with start-up and libtorch loading (" << std::setprecision(0)
+                  << static_cast<double>(calls) / t.seconds << " calls/s)\n";
       }
     }
 #else

@@ -85,12 +85,14 @@ int run_command(const std::string &cmd, std::string *out) {
 int run_whole_corpus(const std::string &corpus_path, const std::string &library_dir, int jobs,
                      const std::string &arch) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("opforge-bench-whole-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("opforge-bench-whole-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string exe = OPFORGE_EXE;
   std::string log;
-  if (run_command("'" + exe + "' inductor render --all --out '" + dir.string() + "' 2>&1", &log) != 0)
+  if (run_command("'" + exe + "' inductor render --all --out '" + dir.string() + "' 2>&1", &log) !=
+      0)
     throw Error("opforge inductor render --all failed:\n" + log);
   size_t rows = 0;
   for (const auto &e : fs::directory_iterator(dir)) rows += e.path().extension() == ".py";
@@ -126,9 +128,8 @@ int run_whole_corpus(const std::string &corpus_path, const std::string &library_
   std::cout << std::fixed << std::setprecision(1) << "calls " << total << ", passed " << passed
             << " (" << 100.0 * static_cast<double>(passed) / static_cast<double>(total)
             << "%), wall " << seconds << " s = " << std::setprecision(2) << seconds / 60.0
-            << " min (target <= 10 min on 2 cores: " << (seconds <= 600 ? "met" : "MISSED")
-            << "), " << std::setprecision(1) << static_cast<double>(total) / seconds
-            << " calls/s\n";
+            << " min (target <= 10 min on 2 cores: " << (seconds <= 600 ? "met" : "MISSED") << "), "
+            << std::setprecision(1) << static_cast<double>(total) / seconds << " calls/s\n";
   return 0;
 }
 

@@ -117,8 +117,7 @@ ElfImage parse_elf(std::span<const uint8_t> b, const std::string &name) {
     if (s.vaddr + s.memsz < s.vaddr) r.fail(which + ": segment wraps around the address space");
     if (s.memsz > static_cast<uint64_t>(budgets().elf_segment_bytes))
       r.fail(which + ": p_memsz " + std::to_string(s.memsz) + ": " +
-             budget_exceeded("ELF loader", "segment budget", &Budgets::elf_segment_bytes,
-                             "bytes"));
+             budget_exceeded("ELF loader", "segment budget", &Budgets::elf_segment_bytes, "bytes"));
     r.need(off, filesz, (which + " data").c_str());
     s.data.assign(b.begin() + static_cast<long>(off), b.begin() + static_cast<long>(off + filesz));
     if (s.memsz) img.segments.push_back(std::move(s));

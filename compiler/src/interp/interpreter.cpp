@@ -7,9 +7,9 @@
 #include <unordered_map>
 
 #include "opforge/compiler/interp.h"
-#include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 #include "runtime.h"
+#include "step_meter.h"
 
 namespace opforge::ttir {
 using interp::RV;
@@ -84,32 +84,7 @@ class Exec {
   InterpResult &res_;
   std::unordered_map<const Function *, Frame> frames_;
   int depth_ = 0;
-  int64_t steps_ = 0;  // block elements processed this launch (--max-interp-steps)
-  // What one op costs beyond its elements: dispatch takes about as long as 16 elements.
-  static constexpr int64_t kOpOverhead = 16;
-
-  // Charges an op's work (its result elements; a dot's multiply-adds) against the
-  // step budget and its result blocks against the block size budget, before it runs.
-  void charge(const Operation &op) {
-    const Budgets &b = budgets();
-    int64_t cost = kOpOverhead;
-    for (const auto &r : op.results) {
-      const int64_t n = std::max<int64_t>(1, r->type.numel());
-      if (n > b.interp_block_bytes / static_cast<int64_t>(sizeof(int64_t)))
-        fault(op, "a block of " + std::to_string(n) + " elements (" +
-                      std::to_string(n * static_cast<int64_t>(sizeof(int64_t))) + " bytes): " +
-                      budget_exceeded("IR interpreter", "block size budget",
-                                      &Budgets::interp_block_bytes, "bytes"));
-      cost += n;
-    }
-    if (op.kind == OpKind::Dot && op.operands.size() >= 2 && op.operands[0]->type.rank() == 2)
-      cost += std::max<int64_t>(1, op.results[0]->type.numel()) * op.operands[0]->type.shape[1];
-    steps_ += cost;
-    if (steps_ > b.interp_steps)
-      fault(op, budget_exceeded("IR interpreter", "step budget", &Budgets::interp_steps,
-                                "block elements") +
-                    "; a runaway loop or too large a launch");
-  }
+  interp::StepMeter meter_;  // --max-interp-steps, --max-interp-block-bytes
 
   Frame &frame_for(const Function &f) {
     auto it = frames_.find(&f);
@@ -146,7 +121,7 @@ class Exec {
         for (Value *v : op.operands) out.push_back(env[fr.ids.at(v)]);
         return out;
       }
-      charge(op);
+      if (auto over = meter_.charge(op)) fault(op, *over);
       exec(op, env, fr);
     }
     return {};

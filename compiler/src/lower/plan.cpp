@@ -291,11 +291,11 @@ void check_block_budget(const ttir::Function &f) {
         ctx.file = op->loc.file;
         if (op->loc.line > 0) ctx.line = op->loc.line;
         if (op->loc.col > 0) ctx.col = op->loc.col;
-        throw Error("kernel " + f.name + ": " + std::string(ttir::op_name(op->kind)) + " makes a block of " +
-                        std::to_string(n) + " elements: " +
-                        budget_exceeded("compiler", "block budget", &Budgets::block_elements,
-                                        "elements"),
-                    ctx);
+        throw Error(
+            "kernel " + f.name + ": " + std::string(ttir::op_name(op->kind)) +
+                " makes a block of " + std::to_string(n) + " elements: " +
+                budget_exceeded("compiler", "block budget", &Budgets::block_elements, "elements"),
+            ctx);
       }
       for (const auto &region : op->regions) visit(*region);
     }

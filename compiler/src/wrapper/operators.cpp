@@ -137,7 +137,8 @@ Value WrapperInterpreter::Impl::binop(BinOpKind op, const Value &a, const Value 
         static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n > 10'000'000)
       fail(loc, "MemoryError: sequence repetition is too large");
     if (n > 0)
-      charge_steps(loc, static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n);
+      charge_steps(loc,
+                   static_cast<int64_t>(seq.t == T::Str ? seq.s.size() : seq.items->size()) * n);
     if (seq.t == T::Str) {
       std::string out;
       for (int64_t k = 0; k < n; ++k) out += seq.s;

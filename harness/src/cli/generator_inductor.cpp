@@ -59,8 +59,8 @@ int run(const std::vector<std::string> &args) {
                                             "lowering table directory")(
       "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
       "OpInfo corpus")("action", po::value<std::string>(), "list or render")(
-      "overload", po::value<std::string>(), "overload")(
-      "out", po::value<std::string>(), "render: write files into this directory")(
+      "overload", po::value<std::string>(), "overload")("out", po::value<std::string>(),
+                                                        "render: write files into this directory")(
       "all", "render --out: every overload of the table")(
       "family", po::value<std::string>(), "render --out: every overload of this family");
   po::positional_options_description pos;

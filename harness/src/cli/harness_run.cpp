@@ -35,8 +35,10 @@ constexpr const char *kUsage =
     "arange, zeros, ones, full, tensor (dtype=torch.X), drawn from a generator seeded by --seed\n"
     "(default 0); .t(), .transpose(), .permute() and slicing make non-contiguous inputs.\n"
     "Prints the outputs (summarised), the kernel launches, cycles and the top counters.\n"
-    "--check runs the same call through ATen (the libtorch oracle) in its dtype and, for floating-point\n"
-    "inputs, on float64-upcast inputs rounded back to the output dtype; it prints the errors against\n"
+    "--check runs the same call through ATen (the libtorch oracle) in its dtype and, for "
+    "floating-point\n"
+    "inputs, on float64-upcast inputs rounded back to the output dtype; it prints the errors "
+    "against\n"
     "both and passes an element within torch.testing.assert_close tolerance of either\n"
     "(docs/verification.md); exit status 1 on a mismatch.\n";
 
@@ -167,10 +169,9 @@ void print_errors(const std::vector<harness::Value> &actual,
                   const std::vector<std::string> &paths, const std::string &against) {
   for (size_t i = 0; i < actual.size() && i < expected.size(); ++i)
     for (const auto &e : harness::tensor_errors(actual[i], expected[i], {}, paths[i]))
-      std::cout << "  " << e.path << " " << against << ": max abs error "
-                << std::setprecision(6) << e.max_abs_error << ", max rel error "
-                << e.max_rel_error << ", rms error " << e.rms_error << ", " << e.mismatched
-                << " of " << e.total
+      std::cout << "  " << e.path << " " << against << ": max abs error " << std::setprecision(6)
+                << e.max_abs_error << ", max rel error " << e.max_rel_error << ", rms error "
+                << e.rms_error << ", " << e.mismatched << " of " << e.total
                 << " elements outside atol " << e.tolerance.atol << " rtol " << e.tolerance.rtol
                 << "\n";
 }

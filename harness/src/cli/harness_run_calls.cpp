@@ -1,4 +1,5 @@
-//===- harness_run_calls.cpp - `opforge run-calls`: many wrapper calls from a file, outputs back ===//
+//===- harness_run_calls.cpp - `opforge run-calls`: many wrapper calls from a file, outputs back
+//===//
 //
 // A batch form of `opforge run` for differential tests against other Triton
 // implementations (tests/compiler/triton_interp_diff.py runs the same calls
@@ -22,6 +23,7 @@
 #include "opforge/compiler/parser.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/validate.h"
+#include "opforge/harness/value_json.h"
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
 
@@ -32,10 +34,12 @@ using nlohmann::json;
 
 constexpr const char *kUsage =
     "usage: opforge run-calls CALLS.jsonl --out RESULTS.jsonl [--executor interp|chip]\n"
-    "                         [--arch tiny|mtia-2i|FILE] [--set K=V]... [--timing functional|lt]\n\n"
+    "                         [--arch tiny|mtia-2i|FILE] [--set K=V]... [--timing "
+    "functional|lt]\n\n"
     "Runs every wrapper call of CALLS.jsonl (one JSON object a line) on one executor and writes\n"
     "one JSON line per call to RESULTS.jsonl, in order, flushed after each call. A call:\n"
-    "  {\"file\": \"k.py\", \"wrapper\": \"add_Tensor\", \"args\": [V...], \"kwargs\": {\"alpha\": V},\n"
+    "  {\"file\": \"k.py\", \"wrapper\": \"add_Tensor\", \"args\": [V...], \"kwargs\": {\"alpha\": "
+    "V},\n"
     "   \"tensors\": [T...]}\n"
     "A result: {\"out\": V, \"args_after\": [V...], \"kwargs_after\": {...}, \"tensors\": [T...]}\n"
     "or {\"error\": \"one line\"} when the call failed (parse, wrapper or kernel error, trap).\n"
@@ -71,49 +75,9 @@ std::vector<uint8_t> from_hex(const std::string &s) {
 
 HostTensor decode_tensor(const json &t) {
   auto storage = std::make_shared<std::vector<uint8_t>>(from_hex(t.at("hex").get<std::string>()));
-  return HostTensor(dtype_from_name(t.at("dtype").get<std::string>()),
-                    t.at("sizes").get<std::vector<int64_t>>(),
-                    t.at("strides").get<std::vector<int64_t>>(), t.at("offset").get<int64_t>(),
-                    storage);
-}
-
-harness::Value decode_value(const json &j, const std::vector<HostTensor> &tensors) {
-  using harness::Value;
-  if (j.is_null()) return Value::none();
-  if (j.is_boolean()) return Value::of_bool(j.get<bool>());
-  if (j.is_number_integer()) return Value::of_int(j.get<int64_t>());
-  if (j.is_number_float()) return Value::of_double(j.get<double>());
-  if (j.is_array()) {
-    std::vector<Value> items;
-    for (const auto &x : j) items.push_back(decode_value(x, tensors));
-    return Value::of_list(std::move(items));
-  }
-  if (!j.is_object() || j.size() != 1) throw Error("bad value " + j.dump());
-  const std::string key = j.begin().key();
-  const json &v = j.begin().value();
-  if (key == "t") return Value::of_tensor(tensors.at(v.get<size_t>()));
-  if (key == "float") {
-    if (v.is_number()) return Value::of_double(v.get<double>());
-    const std::string s = v.get<std::string>();
-    if (s == "nan") return Value::of_double(NAN);
-    if (s == "inf") return Value::of_double(INFINITY);
-    if (s == "-inf") return Value::of_double(-INFINITY);
-    throw Error("bad float " + s);
-  }
-  if (key == "dtype") return Value::of_dtype(dtype_from_name(v.get<std::string>()));
-  Value out;
-  out.text = v.get<std::string>();
-  if (key == "str")
-    out.kind = Value::Kind::String;
-  else if (key == "layout")
-    out.kind = Value::Kind::Layout;
-  else if (key == "memory_format")
-    out.kind = Value::Kind::MemoryFormat;
-  else if (key == "device")
-    out.kind = Value::Kind::Device;
-  else
-    throw Error("bad value " + j.dump());
-  return out;
+  return HostTensor(
+      dtype_from_name(t.at("dtype").get<std::string>()), t.at("sizes").get<std::vector<int64_t>>(),
+      t.at("strides").get<std::vector<int64_t>>(), t.at("offset").get<int64_t>(), storage);
 }
 
 json encode_value(const harness::Value &v, json &tensors) {
@@ -174,22 +138,28 @@ json run_one(const json &call, harness::ExecutorKind kind, const harness::ChipOp
   std::vector<HostTensor> tensors;
   for (const auto &t : tensors_json) tensors.push_back(decode_tensor(t));
   std::vector<harness::Value> args;
-  for (const auto &a : args_json) args.push_back(decode_value(a, tensors));
+  const harness::TensorLookup lookup = [&](int64_t t) {
+    if (t < 0 || static_cast<size_t>(t) >= tensors.size())
+      throw Error("run-calls: tensor reference " + std::to_string(t) + " out of range");
+    return harness::Value::of_tensor(tensors[static_cast<size_t>(t)]);
+  };
+  for (const auto &a : args_json) args.push_back(harness::decode_value(a, lookup, "run-calls"));
   std::vector<std::pair<std::string, harness::Value>> kwargs;
   for (auto it = kwargs_json.begin(); it != kwargs_json.end(); ++it)
-    kwargs.emplace_back(it.key(), decode_value(it.value(), tensors));
+    kwargs.emplace_back(it.key(), harness::decode_value(it.value(), lookup, "run-calls"));
   auto &module = modules[file];
   if (!module) module = std::make_shared<compiler::ast::Module>(compiler::parse_file(file));
   std::unique_ptr<compiler::Executor> ex = harness::make_executor(kind, chip);
-  harness::WrapperCallResult r = harness::run_wrapper_call(
-      *module, call.at("wrapper").get<std::string>(), *ex, args, kwargs);
+  harness::WrapperCallResult r =
+      harness::run_wrapper_call(*module, call.at("wrapper").get<std::string>(), *ex, args, kwargs);
   json out_tensors = json::array();
   json result;
   result["out"] = encode_value(r.out, out_tensors);
   result["args_after"] = json::array();
   for (const auto &a : r.args_after) result["args_after"].push_back(encode_value(a, out_tensors));
   result["kwargs_after"] = json::object();
-  for (const auto &[k, v] : r.kwargs_after) result["kwargs_after"][k] = encode_value(v, out_tensors);
+  for (const auto &[k, v] : r.kwargs_after)
+    result["kwargs_after"][k] = encode_value(v, out_tensors);
   result["tensors"] = out_tensors;
   return result;
 }

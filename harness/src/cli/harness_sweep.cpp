@@ -17,7 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char *kUsage =
-    "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume [--retry-failed] | --fresh]\n"
+    "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume [--retry-failed] | "
+    "--fresh]\n"
     "                     [--timeout SECONDS] [--list] [--quiet]\n"
     "                     [--backend local|slurm [--partition P] [--sbatch-arg ARG]...\n"
     "                      [--max-parallel N] [--wait]]\n"
@@ -142,7 +143,8 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
   if (merge && backend == "slurm")
     return usage_error("sweep", "--merge and --backend slurm do not go together");
   if (wait && backend != "slurm") return usage_error("sweep", "--wait needs --backend slurm");
-  if (opts.resume && opts.fresh) return usage_error("sweep", "--resume and --fresh exclude each other");
+  if (opts.resume && opts.fresh)
+    return usage_error("sweep", "--resume and --fresh exclude each other");
   if (merge && (opts.resume || opts.fresh))
     return usage_error("sweep", "--merge takes neither --resume nor --fresh");
   try {

@@ -52,15 +52,15 @@ static std::string take_budget_options(std::vector<std::string> &args) {
   set_budgets(b);
   std::string exported;
   for (const auto &o : Budgets::options())
-    exported += std::string(exported.empty() ? "" : " ") + o.name + "=" + std::to_string(b.*o.field);
+    exported +=
+        std::string(exported.empty() ? "" : " ") + o.name + "=" + std::to_string(b.*o.field);
   ::setenv("OPFORGE_BUDGETS", exported.c_str(), 1);
   return "";
 }
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (std::string why = take_budget_options(args); !why.empty())
-    return cli::usage_error("", why);
+  if (std::string why = take_budget_options(args); !why.empty()) return cli::usage_error("", why);
   // Global options before the command.
   size_t i = 0;
   while (i < args.size() && args[i].starts_with("-")) {

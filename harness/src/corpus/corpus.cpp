@@ -12,7 +12,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "corpus_internal.h"
+#include "opforge/harness/value_json.h"
 #include "opforge/support/error.h"
 #include "opforge/support/h5check.h"
 
@@ -501,15 +501,15 @@ Call Corpus::call(opforge::DType dtype, int64_t index) const {
   if (j.is_discarded() || !j.is_object() || !j.contains("args") || !j["args"].is_array())
     throw Error(where + ": the call record is not valid JSON with 'args'", fctx(state_->path));
   const int64_t base = g.tensor_base[i];
-  detail::TensorLookup lookup = [&](int64_t t) { return state_->tensor_value(g, base + t, where); };
-  for (const auto &a : j["args"]) c.args.push_back(detail::decode_value(a, lookup, where));
+  TensorLookup lookup = [&](int64_t t) { return state_->tensor_value(g, base + t, where); };
+  for (const auto &a : j["args"]) c.args.push_back(decode_value(a, lookup, where));
   if (j.contains("kwargs") && j["kwargs"].is_object())
     for (const auto &[k, v] : j["kwargs"].items())
-      c.kwargs.emplace_back(k, detail::decode_value(v, lookup, where));
-  c.out = detail::decode_value(j.value("out", nlohmann::json()), lookup, where);
+      c.kwargs.emplace_back(k, decode_value(v, lookup, where));
+  c.out = decode_value(j.value("out", nlohmann::json()), lookup, where);
   if (j.contains("mutated") && j["mutated"].is_object())
     for (const auto &[k, v] : j["mutated"].items())
-      c.mutated.emplace_back(k, detail::decode_value(v, lookup, where));
+      c.mutated.emplace_back(k, decode_value(v, lookup, where));
   c.uninitialized = j.value("uninitialized", false);
   return c;
 }

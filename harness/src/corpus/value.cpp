@@ -2,7 +2,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "corpus_internal.h"
+#include "opforge/harness/value_json.h"
 #include "opforge/support/error.h"
 
 namespace opforge::harness {
@@ -176,8 +176,6 @@ std::string Call::summary() const {
   return s;
 }
 
-namespace detail {
-
 namespace {
 double decode_float(const nlohmann::json &j, const std::string &where) {
   if (j.is_number()) return j.get<double>();
@@ -244,5 +242,4 @@ Value decode_value(const nlohmann::json &j, const TensorLookup &tensor, const st
   return v;
 }
 
-}  // namespace detail
 }  // namespace opforge::harness

@@ -248,12 +248,12 @@ MergeSummary merge_results(const fs::path &out, const Scenario &s,
     results.push_back(std::move(r));
   }
   if (prev.finished > sum.finished)
-    throw FinishedWorkError(
-        "not replacing " + out.string() + ": it holds " + std::to_string(prev.finished) +
-        " finished point(s), the shards in " + shard_dir(out).string() + " only " +
-        std::to_string(sum.finished) + (prev.same_sweep ? "" : " (and it is of another sweep)") +
-        "; finish the points with `opforge sweep SCENARIO --resume`, or move " + out.string() +
-        " away to replace it");
+    throw FinishedWorkError("not replacing " + out.string() + ": it holds " +
+                            std::to_string(prev.finished) + " finished point(s), the shards in " +
+                            shard_dir(out).string() + " only " + std::to_string(sum.finished) +
+                            (prev.same_sweep ? "" : " (and it is of another sweep)") +
+                            "; finish the points with `opforge sweep SCENARIO --resume`, or move " +
+                            out.string() + " away to replace it");
   prev.file.reset();
   {
     h5::File f = h5::File::create(tmp);

@@ -284,7 +284,8 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
 }
 
 Scenario parse_scenario_file(const std::string &path) {
-  if (!std::ifstream(path)) throw Error("cannot open scenario file", ErrorContext{path, "", {}, {}, {}});
+  if (!std::ifstream(path))
+    throw Error("cannot open scenario file", ErrorContext{path, "", {}, {}, {}});
   json doc = load_json_file(path);
   std::string base = fs::absolute(fs::path(path)).parent_path().string();
   return parse_scenario(doc, path, base);

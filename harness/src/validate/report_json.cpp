@@ -10,8 +10,12 @@ namespace opforge::harness {
 std::string ValidateReport::to_json() const {
   nlohmann::json doc = nlohmann::json::array();
   for (const auto &r : results) {
-    nlohmann::json o = {{"overload", r.overload}, {"file", r.file},   {"passed", r.passed},
-                        {"total", r.total},       {"error", r.error}, {"failures", nlohmann::json::array()},
+    nlohmann::json o = {{"overload", r.overload},
+                        {"file", r.file},
+                        {"passed", r.passed},
+                        {"total", r.total},
+                        {"error", r.error},
+                        {"failures", nlohmann::json::array()},
                         {"per_dtype", nlohmann::json::array()}};
     for (const auto &f : r.failures)
       o["failures"].push_back({{"dtype", std::string(dtype_name(f.dtype))},

@@ -173,8 +173,8 @@ class CallBuffers {
     // explicit storage offset) reads storage outside its input's view.
     const int64_t storage_elems =
         static_cast<int64_t>(t.storage_bytes()) / std::max<int64_t>(dtype_size(t.dtype()), 1);
-    h.buffer = ex_.allocate(std::max<int64_t>(
-        {h.extent_bytes(), storage_elems * dtype_size(t.dtype()), int64_t{1}}));
+    h.buffer = ex_.allocate(
+        std::max<int64_t>({h.extent_bytes(), storage_elems * dtype_size(t.dtype()), int64_t{1}}));
     own(h.buffer);
     if (storage_elems > 0 && h.numel() > 0) {
       TensorHandle flat = h;

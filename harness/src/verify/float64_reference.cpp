@@ -1,4 +1,5 @@
-//===- float64_reference.cpp - inputs upcast to float64, results rounded back (docs/verification.md) ===//
+//===- float64_reference.cpp - inputs upcast to float64, results rounded back (docs/verification.md)
+//===//
 #include <map>
 
 #include "opforge/harness/verifier.h"
@@ -29,8 +30,8 @@ class Upcaster {
       HostTensor flat(t.dtype(), {elems}, {1}, 0, t.storage());
       storage = flat.to(DType::Float64).storage();
     }
-    return Value::of_tensor(HostTensor(DType::Float64, t.sizes(), t.strides(), t.storage_offset(),
-                                       storage));
+    return Value::of_tensor(
+        HostTensor(DType::Float64, t.sizes(), t.strides(), t.storage_offset(), storage));
   }
 
  private:

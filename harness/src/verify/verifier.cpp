@@ -102,9 +102,9 @@ Tolerance tolerance_for(const HostTensor &actual, const HostTensor &expected,
 }
 
 // Whether element i of actual is outside tolerance of expected, with its errors.
-bool element_outside(const HostTensor &actual, const HostTensor &expected, int64_t i,
-                     bool floating, const Tolerance &tol, bool equal_nan, double &a, double &e,
-                     double &abs_err, double &rel_err) {
+bool element_outside(const HostTensor &actual, const HostTensor &expected, int64_t i, bool floating,
+                     const Tolerance &tol, bool equal_nan, double &a, double &e, double &abs_err,
+                     double &rel_err) {
   if (!floating) {
     const int64_t ai = actual.get_int(i), ei = expected.get_int(i);
     const bool bad = ai != ei;
@@ -150,8 +150,8 @@ Mismatch value_errors(const HostTensor &actual, const HostTensor &expected,
   int64_t finite = 0;
   for (int64_t i = 0; i < n; ++i) {
     double a, e, abs_err, rel_err;
-    bool bad = element_outside(actual, expected, i, floating, tol, options.equal_nan, a, e,
-                               abs_err, rel_err);
+    bool bad = element_outside(actual, expected, i, floating, tol, options.equal_nan, a, e, abs_err,
+                               rel_err);
     if (std::isfinite(abs_err)) {
       sum_squares += abs_err * abs_err;
       ++finite;
@@ -179,10 +179,10 @@ Mismatch value_errors(const HostTensor &actual, const HostTensor &expected,
     m.worst_index = unravel(worst, expected.sizes());
     std::ostringstream os;
     os << m.mismatched << " of " << m.total << " elements differ"
-       << (alternate ? " from both references" : "") << " (max abs error "
-       << num(m.max_abs_error) << ", max rel error " << num(m.max_rel_error) << "; worst at "
-       << join_dims(m.worst_index) << ": " << num(m.worst_actual) << " vs expected "
-       << num(m.worst_expected) << "; atol " << num(tol.atol) << ", rtol " << num(tol.rtol) << ")";
+       << (alternate ? " from both references" : "") << " (max abs error " << num(m.max_abs_error)
+       << ", max rel error " << num(m.max_rel_error) << "; worst at " << join_dims(m.worst_index)
+       << ": " << num(m.worst_actual) << " vs expected " << num(m.worst_expected) << "; atol "
+       << num(tol.atol) << ", rtol " << num(tol.rtol) << ")";
     m.message = os.str();
   }
   return m;
@@ -193,8 +193,8 @@ Verdict compare_tensors_either(const HostTensor &actual, const HostTensor &expec
                                const std::string &path) {
   Verdict v = structure_of(actual, expected, options, path);
   if (!v.ok()) return v;
-  if (alternate && (alternate->sizes() != expected.sizes() ||
-                    alternate->dtype() != expected.dtype()))
+  if (alternate &&
+      (alternate->sizes() != expected.sizes() || alternate->dtype() != expected.dtype()))
     alternate = nullptr;
   Mismatch m = value_errors(actual, expected, alternate, options, path);
   if (m.mismatched && alternate && options.either_rms_multiplier > 0 &&
@@ -234,8 +234,8 @@ Verdict compare_values_either(const Value &actual, const Value &expected, const 
 }
 
 static void collect_tensor_errors(const Value &actual, const Value &expected,
-                           const CompareOptions &options, const std::string &path,
-                           std::vector<Mismatch> &out) {
+                                  const CompareOptions &options, const std::string &path,
+                                  std::vector<Mismatch> &out) {
   if (actual.kind == Value::Kind::Tensor && expected.kind == Value::Kind::Tensor) {
     if (actual.tensor.sizes() == expected.tensor.sizes())
       out.push_back(value_errors(actual.tensor, expected.tensor, nullptr, options, path));

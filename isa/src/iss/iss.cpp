@@ -150,10 +150,9 @@ SimResult run_elf_functional(const ElfImage &image, const SimOptions &opt, uint6
   const uint64_t base = image.low_addr() & ~0xfffull;
   const uint64_t top = ((image.high_addr() + 0xfff) & ~0xfffull) + extra_bytes;
   if (top - base > static_cast<uint64_t>(budgets().elf_segment_bytes) + extra_bytes)
-    throw Error("the program's segments span " + std::to_string(top - base - extra_bytes) +
-                " bytes: " +
-                budget_exceeded("ELF loader", "segment budget", &Budgets::elf_segment_bytes,
-                                "bytes"))
+    throw Error(
+        "the program's segments span " + std::to_string(top - base - extra_bytes) + " bytes: " +
+        budget_exceeded("ELF loader", "segment budget", &Budgets::elf_segment_bytes, "bytes"))
         .with_file(image.path);
   FlatMemory mem(base, top - base);
   FunctionalAccelerator accel(mem);

@@ -69,8 +69,8 @@ struct WrapperValue {
 
 // Limits of one run; 0 takes the process's budget (opforge/support/budgets.h).
 struct WrapperOptions {
-  int64_t max_steps = 0;   // statements, calls and sequence elements built (--max-wrapper-steps)
-  int64_t max_bytes = 0;   // bytes of tensors allocated (--max-wrapper-bytes)
+  int64_t max_steps = 0;     // statements, calls and sequence elements built (--max-wrapper-steps)
+  int64_t max_bytes = 0;     // bytes of tensors allocated (--max-wrapper-bytes)
   int64_t max_launches = 0;  // kernel launches (--max-launches)
   int max_call_depth = 64;   // nested calls of functions and lambdas
 };

@@ -55,7 +55,7 @@ struct ChatReply {
   int http_status = 0;  // last HTTP status seen (0: none)
   int tries = 0;        // HTTP requests made (retries included)
   double latency_ms = 0;
-  std::string model;  // the model that answered, when known
+  std::string model;                 // the model that answered, when known
   std::vector<RetryRecord> retries;  // every retry, in order (tries - 1 of them, plus resets of
                                      // reused connections that libcurl resent itself)
   bool ok() const { return status == Status::Ok; }

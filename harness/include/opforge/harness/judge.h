@@ -33,7 +33,7 @@ struct JudgeOptions {
   const Corpus *corpus = nullptr;       // tolerance overrides (optional)
   generator::ExecutorFactory executor;  // default: the IR interpreter
   double run_timeout_s = 60;            // wall clock for all calls of a run
-  int64_t max_wrapper_steps = 0;  // 0: the process's --max-wrapper-steps budget
+  int64_t max_wrapper_steps = 0;        // 0: the process's --max-wrapper-steps budget
 };
 
 std::unique_ptr<generator::CallJudge> make_corpus_judge(JudgeOptions options);
