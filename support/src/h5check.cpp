@@ -241,6 +241,48 @@ std::optional<Damage> read_in_child(const fs::path &path, const CheckOptions &op
 
 }  // namespace
 
+std::string read_string_attribute(int64_t attr, std::string &out) {
+  const hid_t a = static_cast<hid_t>(attr);
+  hid_t ftype = H5Aget_type(a);
+  if (ftype < 0) return "no datatype";
+  hid_t space = H5Aget_space(a);
+  hssize_t n = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+  if (space >= 0) H5Sclose(space);
+  std::string why;
+  if (H5Tget_class(ftype) != H5T_STRING)
+    why = "not a string";
+  else if (n != 1)
+    why = "holds " + std::to_string(n) + " values, not one string";
+  else if (H5Tis_variable_str(ftype) > 0) {
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mtype, H5T_VARIABLE);
+    H5Tset_cset(mtype, H5Tget_cset(ftype));
+    char *p = nullptr;
+    if (H5Aread(a, mtype, &p) < 0)
+      why = "unreadable";
+    else if (!p)
+      why = "null string (damaged heap reference?)";
+    else
+      out = p;
+    if (p) H5free_memory(p);
+    H5Tclose(mtype);
+  } else {
+    size_t size = H5Tget_size(ftype);
+    std::string buf(size, '\0');
+    hid_t mtype = H5Tcopy(ftype);
+    if (size == 0 || H5Aread(a, mtype, buf.data()) < 0) {
+      why = "unreadable";
+    } else {
+      if (size_t nul = buf.find('\0'); nul != std::string::npos) buf.resize(nul);
+      out = std::move(buf);
+    }
+    H5Tclose(mtype);
+  }
+  H5Tclose(ftype);
+  H5Eclear2(H5E_DEFAULT);
+  return why;
+}
+
 std::vector<Damage> check_readable(const fs::path &path, const CheckOptions &options) {
   std::vector<Damage> tolerated;
   for (;;) {

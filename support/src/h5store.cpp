@@ -448,10 +448,9 @@ std::string File::attr_string(const std::string &object, const std::string &name
   return with_object(st, object, [&](H5::H5Object &obj) {
     H5::Attribute a = open_attr(st, obj, object, name);
     return guard(st, object, "read attribute '" + name + "'", [&] {
-      if (a.getTypeClass() != H5T_STRING)
-        fail(st, object, "attribute '" + name + "' is not a string");
       std::string v;
-      a.read(a.getStrType(), v);
+      if (std::string why = read_string_attribute(a.getId(), v); !why.empty())
+        fail(st, object, "attribute '" + name + "': " + why);
       return v;
     });
   });

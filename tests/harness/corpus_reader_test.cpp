@@ -201,6 +201,24 @@ std::string corpus_with_torch_version(const std::string &version) {
 }
 }  // namespace
 
+// A null variable-length string (what one changed byte in a global heap reference can
+// read as) made H5::Attribute::read call strlen(NULL): SIGSEGV in the reader.
+TEST(CorpusBadFiles, NullStringAttributeIsAnErrorNamingTheAttribute) {
+  std::string path = test::temp_dir() + "/nullstring.h5";
+  fs::copy_file(test::small_corpus(), path);
+  {
+    H5::H5File f(path, H5F_ACC_RDWR);
+    H5::Group root = f.openGroup("/");
+    root.removeAttr("dtypes");
+    H5::StrType st(H5::PredType::C_S1, H5T_VARIABLE);
+    const char *null_string = nullptr;
+    root.createAttribute("dtypes", st, H5::DataSpace(H5S_SCALAR)).write(st, &null_string);
+  }
+  std::string msg = expect_open_error(path);
+  EXPECT_NE(msg.find(path), std::string::npos) << msg;
+  EXPECT_NE(msg.find("dtypes"), std::string::npos) << msg;
+}
+
 TEST(CorpusBadFiles, CorpusFromAnotherTorchIsAnErrorNamingBothVersionsAndTheFix) {
   ASSERT_EQ(Corpus::expected_torch_version(), OPFORGE_TEST_TORCH_VERSION);
   std::string path = corpus_with_torch_version("1.13.0a0");

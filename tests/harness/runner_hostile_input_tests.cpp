@@ -2,6 +2,7 @@
 // error naming file and field, never a signal: nested JSON in arch configs, scenarios and a results
 // file's axis_values, config values at the edge of their range, damaged results files.
 #include <fcntl.h>
+#include <hdf5.h>
 #include <unistd.h>
 
 #include "opforge/support/arch_config.h"
@@ -122,6 +123,31 @@ TEST_F(HostileInput, ZeroSramIsRefusedAtLoadNamingTheField) {
 // One changed byte at each of many offsets of a real results file: `report`
 // and `trace` end with an error naming the file (or succeed, where the byte
 // did not matter), never with a signal.
+// One changed byte in a global heap reference can read back as a null variable-length
+// string; H5::Attribute::read then called strlen(NULL) (CI: SIGSEGV in 'report').
+TEST_F(HostileInput, NullStringAttributeInAResultsFileIsAnErrorNamingIt) {
+  fs::path good = make_results();
+  {
+    hid_t f = H5Fopen(good.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    ASSERT_GE(H5Adelete_by_name(f, "/meta", "scenario_name", H5P_DEFAULT), 0);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate_by_name(f, "/meta", "scenario_name", t, s, H5P_DEFAULT, H5P_DEFAULT,
+                                H5P_DEFAULT);
+    ASSERT_GE(a, 0);
+    const char *null_string = nullptr;
+    ASSERT_GE(H5Awrite(a, t, &null_string), 0);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+    H5Fclose(f);
+  }
+  expect_one_line_error(opforge("report " + good.string()), good.string(), "null string");
+  EXPECT_NE(err_.find("scenario_name"), std::string::npos) << err_;
+}
+
 TEST_F(HostileInput, DamagedResultsFileIsAnErrorNotACrash) {
   fs::path good = make_results();
   const auto size = fs::file_size(good);

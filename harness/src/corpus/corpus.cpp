@@ -100,7 +100,8 @@ std::string read_string_attr(const H5::H5File &f, const std::string &file,
     H5::Group root = f.openGroup("/");
     H5::Attribute a = root.openAttribute(name);
     std::string s;
-    a.read(a.getStrType(), s);
+    if (std::string why = h5::read_string_attribute(a.getId(), s); !why.empty())
+      throw Error("attribute '" + name + "': " + why, fctx(file, "/@" + name));
     return s;
   });
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -36,5 +37,11 @@ struct Damage {
 // accepts it; returns the tolerated ones.
 std::vector<Damage> check_readable(const std::filesystem::path &path,
                                    const CheckOptions &options = {});
+
+// Reads the string in attribute `attr` (an hid_t; fixed or variable length, scalar
+// or one element) into `out`. A null variable-length string, what a damaged
+// global heap reference can read back as, is refused (H5::Attribute::read passes
+// it to strlen). Returns an empty string on success, else why it failed.
+std::string read_string_attribute(int64_t attr, std::string &out);
 
 }  // namespace opforge::h5
