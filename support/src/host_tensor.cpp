@@ -3,12 +3,23 @@
 
 #include <cmath>
 #include <cstring>
+#include <cstdint>
 #include <functional>
+#include <new>
+#include <stdexcept>
 #include <sstream>
 
 #include "opforge/support/error.h"
 
 namespace opforge {
+
+namespace {
+std::string shape_string(const std::vector<int64_t> &sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+}  // namespace
 
 std::vector<int64_t> HostTensor::contiguous_strides(const std::vector<int64_t> &sizes) {
   std::vector<int64_t> st(sizes.size());
@@ -25,8 +36,23 @@ HostTensor::HostTensor(DType dtype, std::vector<int64_t> sizes)
   for (int64_t s : sizes_)
     if (s < 0) throw Error("negative tensor size " + std::to_string(s));
   strides_ = contiguous_strides(sizes_);
-  storage_ = std::make_shared<std::vector<uint8_t>>(
-      static_cast<size_t>(numel()) * static_cast<size_t>(dtype_size(dtype_)), 0);
+  // The product of the sizes, refusing one that overflows (numel() would wrap).
+  uint64_t bytes = static_cast<uint64_t>(dtype_size(dtype_));
+  for (int64_t s : sizes_)
+    if (s != 0 && bytes > UINT64_MAX / static_cast<uint64_t>(s))
+      throw Error("host tensor of shape " + shape_string(sizes_) + " is larger than 2^64 bytes");
+    else
+      bytes *= static_cast<uint64_t>(s);
+  try {
+    storage_ = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(bytes), 0);
+  } catch (const std::bad_alloc &) {
+    throw Error("out of memory allocating a " + std::string(dtype_name(dtype_)) +
+                " host tensor of shape " + shape_string(sizes_) + " (" + std::to_string(bytes) +
+                " bytes)");
+  } catch (const std::length_error &) {
+    throw Error("host tensor of shape " + shape_string(sizes_) + " is too large (" +
+                std::to_string(bytes) + " bytes)");
+  }
 }
 
 HostTensor::HostTensor(DType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,

@@ -148,6 +148,37 @@ TEST_F(HostileInput, NullStringAttributeInAResultsFileIsAnErrorNamingIt) {
   EXPECT_NE(err_.find("scenario_name"), std::string::npos) << err_;
 }
 
+// A 1 MB value in an input file is not echoed whole: the error stays one short line
+// that still names the file and the field (it was a 1-2 MB line).
+TEST_F(HostileInput, AMegabyteValueIsElidedInTheErrorLine) {
+  const std::string huge(1000000, 'x');
+  auto key = write_json("key.json", {{"extends", "tiny"}, {huge, 1}});
+  expect_one_line_error(opforge("config show --arch " + key.string()), key.string(), "key");
+  EXPECT_NE(err_.find("bytes ...]"), std::string::npos) << err_.substr(0, 500);
+  auto val = write_json("val.json", {{"extends", "tiny"}, {"sram", {{"size_bytes", huge}}}});
+  expect_one_line_error(opforge("config show --arch " + val.string()), "/sram/size_bytes",
+                        "value");
+  auto ext = write_json("ext.json", {{"extends", huge}});
+  expect_one_line_error(opforge("config show --arch " + ext.string()), ext.string(), "extends");
+  auto sc = write_json("sc.json", {{"name", "s"},
+                                   {"arch", "tiny"},
+                                   {"workloads", {{{"name", "w"}, {"kind", huge}}}}});
+  expect_one_line_error(opforge("sweep " + sc.string() + " --out " + (dir_ / "o.h5").string()),
+                        sc.string(), "scenario");
+}
+
+// Running out of host memory names what was being allocated, not 'internal error:
+// std::bad_alloc'.
+TEST_F(HostileInput, OutOfMemoryNamesTheAllocation) {
+  const std::string kernel =
+      std::string(OPFORGE_SOURCE_DIR) + "/generator/library/aten/_softmax.py";
+  int rc = opforge("run " + kernel + " --call '_softmax(randn(40000, 40000), 1, False)'",
+                   "ulimit -v 3000000; timeout 60");
+  expect_one_line_error(rc, "out of memory", "oom");
+  EXPECT_NE(err_.find("[40000, 40000]"), std::string::npos) << err_;
+  EXPECT_EQ(err_.find("internal error"), std::string::npos) << err_;
+}
+
 TEST_F(HostileInput, DamagedResultsFileIsAnErrorNotACrash) {
   fs::path good = make_results();
   const auto size = fs::file_size(good);

@@ -1,6 +1,7 @@
 //===- main.cpp - the opforge command-line tool ----------------------------===//
 #include <algorithm>
 #include <iostream>
+#include <new>
 
 #include <cstdlib>
 #include <sstream>
@@ -94,6 +95,12 @@ int main(int argc, char **argv) {
       return c.run(rest);
     } catch (const Error &e) {
       std::cerr << "opforge " << name << ": error: " << e.what() << "\n";
+      return cli::kExitFailure;
+    } catch (const std::bad_alloc &) {
+      std::cerr << "opforge " << name
+                << ": error: out of memory (this process could not allocate what the command "
+                   "needed; the budget options bound untrusted work, see 'opforge --help', and "
+                   "'ulimit -v' bounds the process)\n";
       return cli::kExitFailure;
     } catch (const std::exception &e) {
       std::cerr << "opforge " << name << ": internal error: " << e.what() << "\n";
