@@ -1,10 +1,12 @@
 //===- chip_executor_test.cpp - wrappers run on the chip through ChipExecutor ===//
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -51,6 +53,48 @@ TEST(ChipExecutor, AddTensorWrapperOnTheChipEqualsTheInterpreterExecutor) {
   run_add(chip, m, x, y);
   EXPECT_EQ(chip.binaries_compiled(), 1u);
   EXPECT_EQ(chip.cache_hits(), 1u);
+}
+
+// A validation run launches thousands of kernels on one executor: without
+// keep_launches the executor keeps the count, not each launch's record (~20 KB).
+TEST(ChipExecutor, WithoutKeepLaunchesThousandsOfLaunchesKeepTheHeapFlat) {
+  ast::Module m = parse_file(kernel_path("vector_add.py"));
+  HostTensor x = random_tensor(DType::Float32, {8, 16}, 11),
+             y = random_tensor(DType::Float32, {8, 16}, 12);
+  auto heap_per_launch = [&](bool keep) {
+    ChipExecutor chip(device());
+    chip.keep_launches(keep);
+    auto handle = [&](const HostTensor &t) {
+      TensorHandle h;
+      h.buffer = chip.allocate(t.numel() * t.element_size());
+      h.dtype = t.dtype();
+      h.sizes = t.sizes();
+      h.strides = HostTensor::contiguous_strides(t.sizes());
+      chip.copy_in(h, t);
+      return h;
+    };
+    WrapperInterpreter wi(m, chip);
+    auto add = [&] {  // one launch; every buffer freed again
+      TensorHandle hx = handle(x), hy = handle(y);
+      auto r = wi.run("add_Tensor", {WrapperValue::of(hx), WrapperValue::of(hy)},
+                      {{"alpha", WrapperValue::integer(2)}});
+      chip.free(r.value.tensor.buffer);
+      chip.free(hx.buffer);
+      chip.free(hy.buffer);
+    };
+    for (int i = 0; i < 50; ++i) add();  // warm: binary cache, pools
+    const size_t before = mallinfo2().uordblks;
+    constexpr int kLaunches = 500;
+    for (int i = 0; i < kLaunches; ++i) add();
+    EXPECT_EQ(chip.launch_count(), 50u + kLaunches);
+    EXPECT_EQ(chip.launches().size(), keep ? 50u + kLaunches : 0u);
+    return (double(mallinfo2().uordblks) - double(before)) / kLaunches;
+  };
+  const double kept = heap_per_launch(true), dropped = heap_per_launch(false);
+  std::cout << "heap kept per launch: " << kept << " bytes with launch records, " << dropped
+            << " without\n";
+  EXPECT_GT(kept, 1000.0);
+  EXPECT_LT(dropped, 256.0);
 }
 
 TEST(ChipExecutor, NonContiguousViewsRoundTrip) {

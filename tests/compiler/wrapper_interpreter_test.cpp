@@ -1,5 +1,6 @@
 //===- wrapper_interpreter_test.cpp - wrapper interpreter: metadata, launches, refusals ===//
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstring>
 #include <map>
@@ -431,4 +432,21 @@ TEST(WrapperInterpreter, TemporaryBuffersAreFreedAndResultsKept) {
   EXPECT_EQ(f.ex.buffers.size(), before + 1);
   EXPECT_TRUE(f.ex.buffers.count(r.value.tensor.buffer));
   EXPECT_TRUE(f.ex.buffers.count(x.buffer));
+}
+
+// A lambda keeps the scope that defined it and that scope keeps the lambda: the
+// scope of every call that assigned a lambda (`grid = lambda meta: ...`, in most
+// wrappers) was never freed, with everything in it.
+TEST(WrapperInterpreter, ACallScopeThatHoldsALambdaIsFreedAfterTheRun) {
+  Fixture f(
+      "def t(x):\n    big = [i for i in range(200)]\n    g = lambda m: len(big) + m\n"
+      "    return g(1)\n");
+  TensorHandle x = f.ex.input(DType::Float32, {4});
+  for (int i = 0; i < 20; ++i) f.interp.run("t", {WrapperValue::of(x)});
+  const size_t before = mallinfo2().uordblks;
+  constexpr int kRuns = 500;
+  for (int i = 0; i < kRuns; ++i)
+    EXPECT_EQ(f.interp.run("t", {WrapperValue::of(x)}).value.int_value, 201);
+  const double per_run = (double(mallinfo2().uordblks) - double(before)) / kRuns;
+  EXPECT_LT(per_run, 256.0) << "bytes of heap kept per run";
 }

@@ -175,7 +175,8 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
   }
   k.buffers = std::move(buffers);
   model::LaunchResult r = dev_.launch(k);
-  launches_.push_back(r);
+  ++launch_count_;
+  if (keep_launches_) launches_.push_back(r);
   for (const auto &inst : r.instances) {
     if (inst.status == model::InstanceStatus::Done) continue;
     std::string insn;

@@ -25,6 +25,11 @@ struct WrapperInterpreter::Impl {
   int64_t launches = 0;
   int depth = 0;
   std::set<BufferId> allocated;  // buffers this run allocated
+  // Scopes of this run's calls. A lambda keeps its defining scope, and a scope keeps
+  // the lambda it assigned (`grid = lambda meta: ...`): a shared_ptr cycle, so run()
+  // clears their variables when it returns (Python's cycle collector does that work).
+  std::vector<std::weak_ptr<Scope>> call_scopes;
+  void release_call_scopes();
   WrapperRunResult *run_result = nullptr;
 
   Impl(const ast::Module &m, Executor &ex, WrapperOptions o);

@@ -632,6 +632,16 @@ Value WrapperInterpreter::Impl::call(const Value &callee, ValueList args, Kwargs
   }
 }
 
+void WrapperInterpreter::Impl::release_call_scopes() {
+  for (auto &w : call_scopes)
+    if (auto scope = w.lock()) {
+      std::map<std::string, Value> vars;
+      vars.swap(scope->vars);  // destroyed here, after the scope's own map is empty
+      scope->parent.reset();
+    }
+  call_scopes.clear();
+}
+
 namespace {
 
 // Binds call arguments to parameters Python-style; returns the new scope.
@@ -641,6 +651,10 @@ std::shared_ptr<Scope> bind_params(WrapperInterpreter::Impl &impl, const Paramet
                                    const std::shared_ptr<Scope> &parent, SourceLoc loc) {
   auto scope = std::make_shared<Scope>();
   scope->parent = parent;
+  if (impl.call_scopes.size() >= 1024 &&
+      (impl.call_scopes.size() & (impl.call_scopes.size() - 1)) == 0)
+    std::erase_if(impl.call_scopes, [](const auto &w) { return w.expired(); });  // at powers of 2
+  impl.call_scopes.push_back(scope);
   size_t next_pos = 0;
   ValueList extra;
   for (auto &p : params.params) {

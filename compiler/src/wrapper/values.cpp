@@ -453,9 +453,11 @@ WrapperRunResult WrapperInterpreter::run(
     result.value = im.to_wrapper_value(ret, f->loc);
   } catch (...) {
     im.run_result = nullptr;
+    im.release_call_scopes();
     free_temporaries({});
     throw;
   }
+  im.release_call_scopes();
   std::set<BufferId> keep;
   collect_buffers(result.value, keep);
   free_temporaries(keep);

@@ -60,12 +60,15 @@ model::Device &chip_device(const ChipOptions &options) {
 #endif
 }
 
-std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind, const ChipOptions &chip) {
+std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind, const ChipOptions &chip,
+                                                  bool keep_launches) {
   if (kind == ExecutorKind::Interp) return std::make_unique<compiler::InterpExecutor>();
 #ifdef OPFORGE_HAVE_CHIP
-  return std::make_unique<compiler::ChipExecutor>(chip_device(chip));
+  auto ex = std::make_unique<compiler::ChipExecutor>(chip_device(chip));
+  ex->keep_launches(keep_launches);
+  return ex;
 #else
-  return (void)chip_device(chip), nullptr;
+  return (void)chip_device(chip), (void)keep_launches, nullptr;
 #endif
 }
 

@@ -91,7 +91,10 @@ bool chip_executor_available();
 model::Device &chip_device(const ChipOptions &options);
 // A new executor of that kind (chip executors share the process's device and
 // start with no buffers); throws opforge::Error when it is not built in.
-std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind, const ChipOptions &chip = {});
+// A chip executor keeps each launch's record (ChipExecutor::launches()) only when
+// `keep_launches` is set (opforge run prints them); validation keeps the count.
+std::unique_ptr<compiler::Executor> make_executor(ExecutorKind kind, const ChipOptions &chip = {},
+                                                  bool keep_launches = false);
 
 struct ValidateOptions {
   std::vector<std::string> overloads;  // empty: every overload the corpus records
