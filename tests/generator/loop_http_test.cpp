@@ -9,6 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <httplib.h>
 
@@ -533,7 +536,131 @@ TEST(GenerationLoopHttp, ALargeReplyIsStoredOnce) {
   ASSERT_TRUE(c.contains("source_offset")) << c.dump().substr(0, 300);
   std::string text = responses[0]["text"];
   EXPECT_GT(c["source_length"].get<size_t>(), padding.size());
-  EXPECT_NE(text.substr(c["source_offset"].get<size_t>(), c["source_length"].get<size_t>())
-                .find(padding),
-            std::string::npos);
+  EXPECT_NE(
+      text.substr(c["source_offset"].get<size_t>(), c["source_length"].get<size_t>()).find(padding),
+      std::string::npos);
+}
+
+namespace {
+
+// A keep-alive HTTP/1.1 endpoint on raw sockets (httplib cannot drop a connection
+// mid-request): it answers the n-th request with replies[n] (HTTP status and
+// assistant content; a status other than 200 sends the content as is), except that the first
+// request to arrive on a connection that already served one is dropped with a
+// TCP reset, as a server that timed out an idle keep-alive connection does.
+class ResettingEndpoint {
+ public:
+  explicit ResettingEndpoint(std::vector<std::pair<int, std::string>> replies)
+      : replies_(std::move(replies)) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr *>(&a), &len) != 0)
+      throw std::runtime_error("loopback listen failed");
+    port_ = ntohs(a.sin_port);
+    accept_ = std::thread([this] {
+      for (;;) {
+        int c = ::accept(fd_, nullptr, nullptr);
+        if (c < 0) return;
+        ++connections_;
+        conns_.emplace_back([this, c] { serve(c); });
+      }
+    });
+  }
+  ~ResettingEndpoint() {
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    accept_.join();
+    for (auto &t : conns_) t.join();
+  }
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  int connections() const { return connections_; }
+  int resets() const { return resets_; }
+  int answered() const { return answered_; }
+
+ private:
+  void serve(int c) {
+    int served = 0;
+    std::string buf;
+    char chunk[4096];
+    for (;;) {
+      size_t head_end;
+      while ((head_end = buf.find("\r\n\r\n")) == std::string::npos) {
+        ssize_t n = ::recv(c, chunk, sizeof chunk, 0);
+        if (n <= 0) return (void)::close(c);
+        buf.append(chunk, static_cast<size_t>(n));
+      }
+      std::string head = buf.substr(0, head_end);
+      for (auto &ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      size_t cl = head.find("content-length:");
+      size_t body_len = cl == std::string::npos ? 0 : std::stoul(head.substr(cl + 15));
+      while (buf.size() < head_end + 4 + body_len) {
+        ssize_t n = ::recv(c, chunk, sizeof chunk, 0);
+        if (n <= 0) return (void)::close(c);
+        buf.append(chunk, static_cast<size_t>(n));
+      }
+      buf.erase(0, head_end + 4 + body_len);
+      if (served > 0 && resets_ == 0) {
+        ++resets_;
+        linger l{1, 0};  // close() sends RST
+        ::setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+        ::close(c);
+        return;
+      }
+      int n = answered_++;
+      const auto &[status, content] = replies_.at(static_cast<size_t>(n));
+      std::string body = status == 200 ? completion(content).dump() : content;
+      std::string res =
+          "HTTP/1.1 " + std::to_string(status) + (status == 200 ? " OK" : " Error") +
+          "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+          "\r\nConnection: keep-alive\r\n\r\n" + body;
+      if (::send(c, res.data(), res.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(res.size()))
+        return (void)::close(c);
+      ++served;
+    }
+  }
+
+  std::vector<std::pair<int, std::string>> replies_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread accept_;
+  std::vector<std::thread> conns_;
+  std::atomic<int> connections_{0}, resets_{0}, answered_{0};
+};
+
+}  // namespace
+
+// libcurl resends a request by itself when a kept-alive connection turns out to be
+// dead (here: the retry after a 503 goes out on the connection that carried the 503,
+// and the server has dropped it); that resend is a retry record of its own in the
+// run log, after the 503's.
+TEST(GenerationLoopHttp, AResetOnAReusedConnectionIsARetryRecord) {
+  ResettingEndpoint ep({{503, R"({"error":{"message":"overloaded"}})"},
+                        {200, fenced(read_kernel("add_correct.py"))}});
+  std::string path = temp_log("reused_reset");
+  RunLog log(path);
+  OpenAIConfig c;
+  c.base_url = ep.base_url();
+  c.model = "loopback-model";
+  c.request_timeout_s = 10;
+  c.max_retries = 3;
+  c.backoff_initial_s = 0.01;
+  c.backoff_max_s = 0.05;
+  auto provider = make_openai_provider(c);
+  auto results = run_job(*provider, log);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  EXPECT_EQ(ep.resets(), 1);
+  EXPECT_EQ(ep.answered(), 2);
+  EXPECT_EQ(ep.connections(), 2) << "the retry went out on the kept-alive connection";
+  auto recs = read_runlog(path);
+  auto retries = events(recs, "retry");
+  ASSERT_EQ(retries.size(), 2u);
+  EXPECT_EQ(retries[0]["cause"], "http_5xx");
+  EXPECT_EQ(retries[1]["cause"], "reused_connection_reset");
+  EXPECT_EQ(events(recs, "response")[0]["tries"], 3);
+  expect_log_complete(log);
 }

@@ -126,11 +126,14 @@ class OpenAIProvider : public Provider {
         --in_flight;
         ChatReply &reply = replies[t->index];
         reply = ChatReply{};
-        reply.tries = t->tries;
         reply.http_status = static_cast<int>(http);
-        for (; t->reused_resets > 0; --t->reused_resets)
+        // libcurl's own resends are tries too: each is a retry record numbered in order.
+        for (; t->reused_resets > 0; --t->reused_resets) {
           note_retry(*t, "reused_connection_reset", 0, 0,
                      "connection reset on a reused connection; libcurl resent the request");
+          ++t->tries;
+        }
+        reply.tries = t->tries;
         bool retryable = false;
         std::string cause;
         if (rc == CURLE_OPERATION_TIMEDOUT) {
