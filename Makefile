@@ -3,6 +3,8 @@
 # with the `default` CMake preset, builds and runs.
 #   make demo    run the main job on the embedded default scenario
 #   make test    build and run every test (ctest; output shown on failure)
+#   make test-asan  the fast test subset (label `fast`) built with the asan preset
+#                (AddressSanitizer + UBSan, build-asan/) and run; .ci/run runs it after make test
 #   make build   configure and build only
 #   make bench   build and run the benchmarks
 #   make corpus  export the OpInfo call corpus with the venv's torch (make test does
@@ -16,7 +18,7 @@ CORPUS_JOBS ?= 1
 BUILD := build
 CTEST_ARGS ?=
 
-.PHONY: deps configure build test demo bench corpus format clean
+.PHONY: deps configure build test test-asan demo bench corpus format clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -34,6 +36,11 @@ test: build $(CORPUS)
 	  { ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS); echo $$? > Testing/ctest-rc; } | tee Testing/ctest-summary.txt; \
 	  grep -h '^triton-interp differential' Testing/Temporary/LastTest.log 2>/dev/null || true; \
 	  grep -E '^[0-9]+% tests passed' Testing/ctest-summary.txt || true; exit $$(cat Testing/ctest-rc)
+
+test-asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build build-asan -j $(JOBS) --target fast_tests
+	@ctest --preset asan -j $(JOBS)
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)

@@ -7,7 +7,10 @@ function(opforge_warnings target)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
   if(OPFORGE_SANITIZE)
-    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    # GCC 12 reports false maybe-uninitialized warnings inside libstdc++ (<regex>,
+    # std::function) once ASan instruments it.
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
+      -Wno-maybe-uninitialized)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
   endif()
 endfunction()
@@ -25,8 +28,28 @@ endfunction()
 
 # opforge_test(NAME SOURCES ... DEPS ... [LABELS ...]): a GoogleTest binary
 # registered with ctest per test case (gtest_discover_tests).
+#
+# A test binary whose name matches OPFORGE_FAST_TESTS also gets the label `fast`
+# and joins the `fast_tests` target: the subset `make test-asan` builds with the
+# asan preset and runs (no torch, no LLVM code generation, no chip runs).
+set(OPFORGE_FAST_TESTS
+  "^(support_tests|compiler_tests|isa_(tables|asm|disasm|elf|iss)_tests|model_unit_tests|fuzz_.*_replay)$")
+if(NOT TARGET fast_tests)
+  add_custom_target(fast_tests)
+endif()
+function(opforge_fast_test name)
+  if(name MATCHES "${OPFORGE_FAST_TESTS}")
+    add_dependencies(fast_tests ${name})
+    set(${ARGV1} fast PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(opforge_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  opforge_fast_test(${name} fast_label)
+  if(fast_label)
+    list(APPEND ARG_LABELS fast)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main Threads::Threads)
   target_compile_definitions(${name} PRIVATE
@@ -38,4 +61,25 @@ function(opforge_test name)
     WORKING_DIRECTORY ${PROJECT_BINARY_DIR}
     PROPERTIES LABELS "${ARG_LABELS}"
     DISCOVERY_TIMEOUT 60)
+  # gtest_discover_tests (CMake 3.25) flattens PROPERTIES, so a test got only its
+  # first label. A CTest include file that runs after the discovered tests are
+  # added sets the whole list on every test of this binary.
+  list(LENGTH ARG_LABELS n_labels)
+  if(n_labels GREATER 1)
+    set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${name}[1]_tests.cmake")
+    set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
+    file(WRITE "${labels_file}"
+      "if(EXISTS [==[${tests_file}]==])\n"
+      "  file(STRINGS [==[${tests_file}]==] lines REGEX [==[^add_test\\(\\[=\\[]==])\n"
+      "  set(names)\n"
+      "  foreach(line IN LISTS lines)\n"
+      "    string(REGEX REPLACE [==[^add_test\\(\\[=\\[([^]]*)\\]=\\].*$]==] [==[\\1]==] test \"\${line}\")\n"
+      "    list(APPEND names \"\${test}\")\n"
+      "  endforeach()\n"
+      "  if(names)\n"
+      "    set_tests_properties(\${names} PROPERTIES LABELS [==[${ARG_LABELS}]==])\n"
+      "  endif()\n"
+      "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
+  endif()
 endfunction()
