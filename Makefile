@@ -5,6 +5,8 @@
 #   make test    build and run every test (ctest; output shown on failure)
 #   make test-asan  the fast test subset (label `fast`) built with the asan preset
 #                (AddressSanitizer + UBSan, build-asan/) and run; .ci/run runs it after make test
+#   make fuzz    build the libFuzzer targets (fuzz preset, clang) and run each for
+#                FUZZ_SECONDS (60) seconds; one execs/s line per target (docs/fuzzing.md)
 #   make build   configure and build only
 #   make bench   build and run the benchmarks
 #   make corpus  export the OpInfo call corpus with the venv's torch (make test does
@@ -18,7 +20,7 @@ CORPUS_JOBS ?= 1
 BUILD := build
 CTEST_ARGS ?=
 
-.PHONY: deps configure build test test-asan demo bench corpus format clean
+.PHONY: deps configure build test test-asan fuzz demo bench corpus format clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -41,6 +43,9 @@ test-asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build build-asan -j $(JOBS) --target fast_tests
 	@ctest --preset asan -j $(JOBS)
+
+fuzz: deps
+	@bash scripts/fuzz.sh
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)

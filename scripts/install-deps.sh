@@ -24,6 +24,8 @@ PACKAGES=(
   python3 python3-venv
   # RISC-V references
   binutils-riscv64-unknown-elf gcc-riscv64-unknown-elf qemu-user
+  # make fuzz: clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
   # single-node Slurm for the sweep runner's Slurm backend test
   slurmctld slurmd slurm-client munge
 )

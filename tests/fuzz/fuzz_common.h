@@ -1,0 +1,54 @@
+//===- fuzz_common.h - shared pieces of the fuzz targets --------------------===//
+//
+// Each fuzz_<name>.cpp defines LLVMFuzzerTestOneInput. Built two ways:
+// with clang's libFuzzer (`make fuzz`, the `fuzz` preset) and with any
+// compiler against replay_main.cpp (fuzz_<name>_replay, run by ctest over the
+// seed and regression inputs under tests/fuzz/). An opforge::Error (every
+// diagnostic the project gives for bad input) is the expected outcome of a bad
+// input and is swallowed; anything else - a signal, a sanitizer report, another
+// exception escaping - is a finding.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "opforge/support/budgets.h"
+#include "opforge/support/error.h"
+
+namespace opforge::fuzz {
+
+// Small budgets, so one input runs in milliseconds (the defaults allow minutes).
+inline void small_budgets() {
+  static const bool once = [] {
+    Budgets b;
+    b.wrapper_steps = 20'000;
+    b.wrapper_bytes = 1 << 20;
+    b.launches = 4;
+    b.grid_programs = 64;
+    b.interp_steps = 200'000;
+    b.interp_block_bytes = 1 << 20;
+    b.block_elements = 1 << 14;
+    b.elf_segment_bytes = 1 << 20;
+    set_budgets(b);
+    return true;
+  }();
+  (void)once;
+}
+
+inline std::string text_of(const uint8_t *data, size_t size) {
+  return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+// Runs f, swallowing the project's diagnostics.
+template <class F>
+void expect_only_errors(F &&f) {
+  try {
+    f();
+  } catch (const Error &) {
+  }
+}
+
+}  // namespace opforge::fuzz
