@@ -36,31 +36,47 @@ def s(x):
     return x.decode() if isinstance(x, bytes) else str(x)
 
 
+class Malformed(Exception):
+    """A results file h5py reads whose contents are not what a sweep writes."""
+
+    def __init__(self, obj, cause):
+        super().__init__("%s: %s: %s" % (obj, type(cause).__name__, cause))
+
+
 def load(path):
     f = h5py.File(path, "r")
     pts = []
     for key in sorted(f["points"].keys(), key=int):
-        g = f["points"][key]
-        a = g.attrs
-        p = {"index": int(a["index"]), "workload": s(a["workload"]), "status": s(a["status"]),
-             "reason": s(a["reason"]), "cycles": int(a["cycles"]),
-             "instructions": int(a["instructions"]),
-             "config": json.loads(s(a["config"])) if s(a["config"]) not in ("", "null") else {},
-             "axes": json.loads(s(a["axis_values"])) if s(a["axis_values"]) else {},
-             "counters": {}}
-        if "counters" in g:
-            for n, v in g["counters"][:]:
-                p["counters"][s(n)] = int(v)
-        if "trace" in g:
-            names = g["trace"].attrs["names"]
-            p["trace_names"] = json.loads(s(names)) if isinstance(names, (str, bytes)) else [s(n) for n in names]
-            p["trace_cycles"] = g["trace"]["cycles"][:]
-            p["trace_values"] = g["trace"]["values"][:]
-        if "ops" in g:
-            p["ops"] = [(s(r["op"]), s(r["status"]), int(r["cycles"])) for r in g["ops"][:]]
-        pts.append(p)
-    name = s(f["meta"].attrs["scenario_name"])
+        try:
+            pts.append(load_point(f["points"][key]))
+        except Exception as e:  # anything a damaged or foreign point raises
+            raise Malformed("/points/%s" % key, e) from e
+    try:
+        name = s(f["meta"].attrs["scenario_name"])
+    except Exception as e:
+        raise Malformed("/meta", e) from e
     return name, pts
+
+
+def load_point(g):
+    a = g.attrs
+    p = {"index": int(a["index"]), "workload": s(a["workload"]), "status": s(a["status"]),
+         "reason": s(a["reason"]), "cycles": int(a["cycles"]),
+         "instructions": int(a["instructions"]),
+         "config": json.loads(s(a["config"])) if s(a["config"]) not in ("", "null") else {},
+         "axes": json.loads(s(a["axis_values"])) if s(a["axis_values"]) else {},
+         "counters": {}}
+    if "counters" in g:
+        for n, v in g["counters"][:]:
+            p["counters"][s(n)] = int(v)
+    if "trace" in g:
+        names = g["trace"].attrs["names"]
+        p["trace_names"] = json.loads(s(names)) if isinstance(names, (str, bytes)) else [s(n) for n in names]
+        p["trace_cycles"] = g["trace"]["cycles"][:]
+        p["trace_values"] = g["trace"]["values"][:]
+    if "ops" in g:
+        p["ops"] = [(s(r["op"]), s(r["status"]), int(r["cycles"])) for r in g["ops"][:]]
+    return p
 
 
 def cfg(c, path, default):
@@ -369,25 +385,34 @@ def main():
     ap.add_argument("results")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    # Exit status 1 always comes with exactly one error line (opforge plot adds none).
     try:
         name, pts = load(a.results)
+    except Malformed as e:
+        return fail("%s: %s" % (a.results, e))
     except (OSError, KeyError) as e:
-        print("plot-results.py: error: %s: not a readable sweep results file (%s)" % (a.results, e), file=sys.stderr)
-        return 1
-    os.makedirs(a.out, exist_ok=True)
-    files = []
-    r = roofline(name, pts, a.out)
-    if r:
-        files.append(r)
-    files += sweeps(name, pts, a.out)
-    files += timelines(name, pts, a.out)
-    files += ops(name, pts, a.out)
+        return fail("%s: not a readable sweep results file (%s)" % (a.results, e))
+    try:
+        os.makedirs(a.out, exist_ok=True)
+        files = []
+        r = roofline(name, pts, a.out)
+        if r:
+            files.append(r)
+        files += sweeps(name, pts, a.out)
+        files += timelines(name, pts, a.out)
+        files += ops(name, pts, a.out)
+    except Exception as e:  # a value the figures cannot use
+        return fail("%s: cannot plot it: %s: %s" % (a.results, type(e).__name__, e))
     for f in files:
         print(f)
     if not files:
-        print("plot-results.py: no successful point to plot in %s" % a.results, file=sys.stderr)
-        return 1
+        return fail("%s: no successful point to plot" % a.results)
     return 0
+
+
+def fail(message):
+    print("opforge plot: error: " + " ".join(str(message).split()), file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

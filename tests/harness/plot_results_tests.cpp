@@ -54,4 +54,23 @@ TEST_F(PlotResults, NotAResultsFileIsAnError) {
   EXPECT_NE(err_.find("junk.h5"), std::string::npos) << err_;
 }
 
+// A results file h5py reads but whose contents are malformed (a point's config attribute
+// is not JSON) is one error line naming the file, not a Python traceback.
+TEST_F(PlotResults, AMalformedResultsFileIsOneErrorLineNotATraceback) {
+  auto results = runner_test::sampled_sweep(*this);
+  ASSERT_EQ(python("import h5py, sys\n"
+                   "with h5py.File(sys.argv[1], 'r+') as f:\n"
+                   "    f['points']['0'].attrs['config'] = '{not json'\n",
+                   results.string()),
+            0)
+      << py_;
+  EXPECT_EQ(opforge("plot " + results.string() + " --out " + (dir_ / "p").string()), 1);
+  EXPECT_EQ(err_.find("Traceback (most recent call last)"), std::string::npos) << err_;
+  std::string line = err_;
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "more than one line:\n" << err_;
+  EXPECT_NE(err_.find(results.string()), std::string::npos) << err_;
+  EXPECT_NE(err_.find("/points/0"), std::string::npos) << err_;
+}
+
 }  // namespace

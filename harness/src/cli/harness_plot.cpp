@@ -68,8 +68,13 @@ int run_plot(const std::vector<std::string> &args) {
   int st = 0;
   while (::waitpid(pid, &st, 0) < 0) {
   }
+  // Exit status 1: the script printed its one error line ("opforge plot: error: ...").
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 1) return kExitFailure;
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    std::cerr << "opforge plot: error: " << script << " failed\n";
+    std::cerr << "opforge plot: error: " << script << " failed ("
+              << (WIFEXITED(st) ? "exit status " + std::to_string(WEXITSTATUS(st))
+                                : std::string("signal ") + std::to_string(WTERMSIG(st)))
+              << ")\n";
     return kExitFailure;
   }
   return kExitOk;
