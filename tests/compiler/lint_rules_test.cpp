@@ -325,6 +325,26 @@ TEST(LintRules, OutputFormatsLineAndJson) {
   EXPECT_TRUE(has_errors(fs));
 }
 
+// A message quoting bytes of the source that are not UTF-8 (here a name with byte
+// 0xF6, and a stray 0x8A) is still JSON: the bytes are written as \xF6 (dump()
+// threw nlohmann's type_error 316 before; found by fuzz_lint).
+TEST(LintRules, JsonOfAMessageQuotingNonUtf8BytesEscapesThem) {
+  // A launch of an unknown kernel whose name holds byte 0xF6 (OPF107).
+  auto fs = lint_source("k.py", std::string(kKernel) + "def wrapper(x):\n    \xf6k[(1,)](x)\n");
+  ASSERT_FALSE(fs.empty());
+  std::string text = findings_to_json(fs).dump();
+  EXPECT_NE(text.find("'\\\\xF6k'"), std::string::npos) << text;
+  // A syntax error quoting a stray byte 0x8A (OPF000).
+  fs = lint_source("k.py", "y = 1 \x8a\n");
+  ASSERT_FALSE(fs.empty());
+  text = findings_to_json(fs).dump();
+  EXPECT_NE(text.find("\\\\x8A"), std::string::npos) << text;
+  // Valid UTF-8 passes through unchanged.
+  fs = lint_source("k.py", "import \xc3\xa9t\xc3\xa9\n");
+  ASSERT_FALSE(fs.empty());
+  EXPECT_NE(findings_to_json(fs).dump().find("\xc3\xa9t\xc3\xa9"), std::string::npos);
+}
+
 TEST(LintRules, DocumentationListsEveryRule) {
   std::ifstream in(std::string(OPFORGE_SOURCE_DIR) + "/docs/compiler/lint.md");
   ASSERT_TRUE(in) << "docs/compiler/lint.md is missing";

@@ -103,6 +103,9 @@ TEST(AsmInvalid, UnknownMnemonicsDirectivesAndSymbols) {
            BadCase{".insn i OP_IMM, 0, a0, a1, 4096", "immediate 4096 out of range"},
            BadCase{".insn 0x1234", "only 32-bit instructions"},
            BadCase{".insn r CUSTOM_0, 0, 0, x0, a0", "missing operand"},
+           // A format letter with nothing after it read past the operands (fuzz_asm).
+           BadCase{".insn i", "t.s:1:1: .insn: missing operand (opcode)"},
+           BadCase{"  .insn u\n", "t.s:1:3: .insn: missing operand (opcode)"},
            BadCase{".data\n.insn 0x13", ".insn in the non-executable section .data"},
        })
     expect_error(c);

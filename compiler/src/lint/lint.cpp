@@ -203,11 +203,55 @@ std::string format_finding(const LintFinding &f) {
   return out + ": " + f.rule + " " + f.message;
 }
 
+namespace {
+
+// `text` with each byte that is not part of a well-formed UTF-8 sequence written
+// as "\xF6": messages quote source bytes, and a JSON string must be UTF-8
+// (nlohmann's dump throws on anything else).
+std::string utf8_or_escaped(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto *p = reinterpret_cast<const unsigned char *>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c < 0x80) len = 1;
+    else if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;  // no overlong forms
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;  // at most U+10FFFF
+    }
+    bool ok = len > 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k)
+      ok = k == 1 ? (p[i + 1] >= lo && p[i + 1] <= hi) : (p[i + k] & 0xC0) == 0x80;
+    if (ok) {
+      out.append(text, i, len);
+      i += len;
+    } else {
+      static const char hex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json findings_to_json(const std::vector<LintFinding> &findings) {
   nlohmann::json arr = nlohmann::json::array();
   for (auto &f : findings) {
     const LintRule *r = find_lint_rule(f.rule);
-    arr.push_back({{"file", f.file},
+    arr.push_back({{"file", utf8_or_escaped(f.file)},
                    {"line", f.loc.line},
                    {"col", f.loc.col},
                    {"end_line", f.loc.end_line},
@@ -215,7 +259,7 @@ nlohmann::json findings_to_json(const std::vector<LintFinding> &findings) {
                    {"rule", f.rule},
                    {"name", r ? r->name : ""},
                    {"severity", std::string(severity_name(f.severity))},
-                   {"message", f.message}});
+                   {"message", utf8_or_escaped(f.message)}});
   }
   return arr;
 }

@@ -48,6 +48,7 @@ struct InsnBuilder {
     return static_cast<uint32_t>(v);
   }
   uint32_t opcode() {
+    if (k >= st.ops.size()) as.error(pos(k), ".insn: missing operand (opcode)");
     const Operand &o = st.ops[k];
     for (const auto &[name, value] : kOpcodes)
       if (o.text == name) {

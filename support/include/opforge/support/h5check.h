@@ -19,7 +19,8 @@
 namespace opforge::h5 {
 
 struct CheckOptions {
-  double timeout_s = 120;                  // each read of the file
+  // Each read of the file; 0: 5 s plus 1 s per 2 MB of file, at most 120 s.
+  double timeout_s = 0;
   uint64_t max_object_bytes = 1ull << 32;  // one dataset or attribute in memory
   // Objects (datasets, "/a/b") whose damage the caller handles itself: they are
   // returned instead of thrown, and the rest of the file is still checked.
