@@ -47,7 +47,7 @@ for t in $targets; do
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   execs=${execs:-0}
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.0f", b-a}')
-  rate=$(awk -v e="$execs" -v s="$secs" 'BEGIN{printf "%.0f", (s>0? e/s : 0)}')
+  rate=$(awk -v e="$execs" -v s="$secs" 'BEGIN{r = (s>0? e/s : 0); printf (r < 10 ? "%.1f" : "%.0f"), r}')
   crashes=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
   line="fuzz $t: $execs execs in $secs s, $rate execs/s, corpus $before -> $after, $crashes crashes"
   if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then

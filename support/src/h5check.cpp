@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -179,14 +180,17 @@ herr_t visit_object(hid_t file, const char *name, const H5O_info_t *info, void *
 // ---------------------------------------------------------------- the parent
 
 // The time one read of the file may take: options.timeout_s, or when that is 0,
-// 5 s plus 1 s per 2 MB of file, at most 120 s. (The check reads 33 MB in 2 s on a
-// loaded 2-core machine; a damaged 40 KB file that sends libhdf5 into a loop is
-// reported after 5 s, not 120.)
+// 5 s (check_base_time_s) plus 1 s per 2 MB of file, at most 120 s. (The check
+// reads 33 MB in 2 s on a loaded 2-core machine; a damaged 40 KB file that sends
+// libhdf5 into a loop is reported after 5 s, not 120.)
+std::atomic<double> check_base_time_s{5.0};
+
 double check_timeout_s(const fs::path &path, const CheckOptions &options) {
   if (options.timeout_s > 0) return options.timeout_s;
   std::error_code ec;
   const uintmax_t bytes = fs::file_size(path, ec);
-  const double scaled = 5.0 + (ec ? 0.0 : static_cast<double>(bytes) / (2 << 20));
+  const double scaled =
+      check_base_time_s.load() + (ec ? 0.0 : static_cast<double>(bytes) / (2 << 20));
   return std::min(scaled, 120.0);
 }
 
@@ -268,6 +272,10 @@ std::optional<Damage> read_in_child(const fs::path &path, const CheckOptions &op
 }
 
 }  // namespace
+
+void set_check_base_time_s(double seconds) {
+  if (seconds > 0) check_base_time_s.store(seconds);
+}
 
 std::string read_string_attribute(int64_t attr, std::string &out) {
   const hid_t a = static_cast<hid_t>(attr);

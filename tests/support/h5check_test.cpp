@@ -46,6 +46,20 @@ TEST(H5Check, AnExplicitTimeLimitIsUsed) {
   }
 }
 
+// The base of the default limit can be lowered (the fuzz targets use 0.5 s).
+TEST(H5Check, TheBaseOfTheDefaultLimitCanBeSet) {
+  const std::string path =
+      std::string(OPFORGE_SOURCE_DIR) + "/tests/fuzz/regressions/results_reader/loops-libhdf5.h5";
+  set_check_base_time_s(2);
+  try {
+    check_readable(path);
+    ADD_FAILURE() << "no error for " << path;
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("did not finish in 2 s"), std::string::npos) << e.what();
+  }
+  set_check_base_time_s(5);
+}
+
 // A file whose variable-length attribute sends libhdf5 to a bad address: the reading
 // child dies by SIGSEGV and the caller gets an error naming the object (in a sanitizer
 // or libFuzzer build the child no longer runs the parent's crash handlers).

@@ -19,13 +19,19 @@
 namespace opforge::h5 {
 
 struct CheckOptions {
-  // Each read of the file; 0: 5 s plus 1 s per 2 MB of file, at most 120 s.
+  // Each read of the file; 0: 5 s (set_check_base_time_s) plus 1 s per 2 MB of
+  // file, at most 120 s.
   double timeout_s = 0;
   uint64_t max_object_bytes = 1ull << 32;  // one dataset or attribute in memory
   // Objects (datasets, "/a/b") whose damage the caller handles itself: they are
   // returned instead of thrown, and the rest of the file is still checked.
   std::function<bool(const std::string &object)> tolerate;
 };
+
+// The base of the limit a read gets when CheckOptions::timeout_s is 0 (as in
+// h5::File::open and Corpus::open): default 5 s. The fuzz targets, which open
+// thousands of small damaged files, set less.
+void set_check_base_time_s(double seconds);
 
 struct Damage {
   std::string object;  // "/calls/float32/data"
