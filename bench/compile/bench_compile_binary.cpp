@@ -9,7 +9,8 @@
 // its split (frontend + passes, lowering + LLVM IR, LLVM parse / opt /
 // codegen, link), its thread CPU time, and the median of RUNS - 1 further
 // compiles of the same source. Usage: bench_compile_binary [RUNS]
-// [--llvm-default-o2]
+// [--llvm-default-o2] [--no-line-table] (the last: LLVM IR without the
+// line table's debug info, to measure its cost)
 //
 //===----------------------------------------------------------------------===//
 #include <time.h>
@@ -92,6 +93,8 @@ struct Figures {
   LlvmTimes llvm_times;
 };
 
+bool g_line_table = true;
+
 Figures compile_once(const Case &c, bool default_o2) {
   CompileOptions o;
   o.kernel = c.kernel;
@@ -108,7 +111,7 @@ Figures compile_once(const Case &c, bool default_o2) {
       compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + c.file, o, "opt");
   auto t1 = Clock::now();
   LoweredKernelPlan plan = plan_kernel(*s.opt->find(s.kernel), o.target);
-  std::string ir = emit_llvm_ir(plan);
+  std::string ir = emit_llvm_ir(plan, g_line_table);
   auto t2 = Clock::now();
   std::vector<uint8_t> object = llvm_ir_to_object(ir, o.target, &f.llvm_times);
   auto t3 = Clock::now();
@@ -133,6 +136,8 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--llvm-default-o2")
       default_o2 = true;
+    else if (a == "--no-line-table")
+      g_line_table = false;
     else
       runs = std::max(1, std::atoi(argv[i]));
   }
@@ -155,8 +160,9 @@ int main(int argc, char **argv) {
                   first.llvm_times.opt_ms, first.llvm_times.codegen_ms, first.link,
                   rest.empty() ? 0.0 : rest[rest.size() / 2]);
     }
-    std::printf("worst first compile: %.2f ms (target <= 20 ms per kernel)%s\n", worst,
-                default_o2 ? ", LLVM default<O2> middle end" : "");
+    std::printf("worst first compile: %.2f ms (target <= 20 ms per kernel)%s%s\n", worst,
+                default_o2 ? ", LLVM default<O2> middle end" : "",
+                g_line_table ? "" : ", no line table");
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_compile_binary: %s\n", e.what());
     return 1;

@@ -329,6 +329,7 @@ void Pe::run_instance(const ProgramInstance &inst) {
       case isa::StopReason::Trap: {
         rec.status = InstanceStatus::Trap;
         rec.pc = res.trap.pc;
+        rec.ra = h.xreg(1);
         rec.cause = res.trap.cause;
         rec.addr = res.trap.tval;
         std::ostringstream m;

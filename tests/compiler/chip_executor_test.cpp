@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -195,6 +196,14 @@ def exp_stray_kernel(x_ptr, out_ptr, n_elements, STORE_SHIFT: tl.constexpr,
     tl.store(out_ptr + STORE_SHIFT + offsets, x * 0.0 + 7.0, mask=mask)
 )PY";
 
+// "stray.py:N:" for the line of kStrayKernel that holds `statement`.
+std::string stray_line(const std::string &statement) {
+  std::string text = kStrayKernel;
+  size_t at = text.find(statement);
+  EXPECT_NE(at, std::string::npos) << statement;
+  return "stray.py:" + std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n')) + ":";
+}
+
 struct StrayRun {
   std::string error;  // empty: the launch returned
   HostTensor b;       // the tensor allocated after out
@@ -269,7 +278,8 @@ TEST(ChipExecutor, AStoreOutsideTheLaunchsBuffersIsAnErrorNamingTheBufferItMisse
       << "the address: " << run.error;
   EXPECT_NE(run.error.find("past the end of out_ptr"), std::string::npos)
       << "the buffer it missed: " << run.error;
-  EXPECT_NE(run.error.find("stray.py:"), std::string::npos) << run.error;
+  // The line of the stray tl.store, not the kernel's def line.
+  EXPECT_EQ(run.error.rfind(stray_line("tl.store(out_ptr + STORE_SHIFT"), 0), 0u) << run.error;
 }
 
 TEST(ChipExecutor, ALoadOutsideTheLaunchsBuffersIsAnErrorNamingTheBufferItMissed) {
@@ -280,6 +290,7 @@ TEST(ChipExecutor, ALoadOutsideTheLaunchsBuffersIsAnErrorNamingTheBufferItMissed
   EXPECT_NE(run.error.find("out-of-bounds load"), std::string::npos) << run.error;
   // The nearest buffer below the address is out (x + 32 floats is out + 16).
   EXPECT_NE(run.error.find("past the end of out_ptr"), std::string::npos) << run.error;
+  EXPECT_EQ(run.error.rfind(stray_line("x = tl.load(x_ptr + LOAD_SHIFT"), 0), 0u) << run.error;
 }
 
 // Checking is functional: a checked launch takes the cycles, instructions

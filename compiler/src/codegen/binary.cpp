@@ -141,11 +141,17 @@ isa::AsmUnit read_relocatable_elf(const std::vector<uint8_t> &elf, const std::st
       a.type = static_cast<uint8_t>(type);
       a.size = es.st_size;
       a.value = es.st_value;
+      // Unnamed local labels (LLVM's for the line table's addresses): only
+      // the .debug_* relocations, which are not linked, name them.
+      if (a.name.empty() && !a.global && type != STT_SECTION) continue;
       if (es.st_shndx == SHN_ABS) {
         a.absolute = true;
       } else if (es.st_shndx != SHN_UNDEF) {
         if (es.st_shndx >= sh.size() || unit_index[es.st_shndx] < 0) {
-          if (type == STT_SECTION) continue;  // a section we do not link (.riscv.attributes)
+          // A section we do not link (.riscv.attributes, .debug_*), or a local
+          // symbol in one (the line table's string offsets): only that
+          // section's relocations, which are not linked either, name it.
+          if (type == STT_SECTION || !a.global) continue;
           throw Error(file + ": symbol " + a.name + " lies in section " +
                       section_name(es.st_shndx) + ", which is not linked");
         }
@@ -287,6 +293,12 @@ KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const Lowere
                                 const std::string &spec_key, const TargetOptions &target) {
   KernelBinary b = describe(plan, spec_key, target);
   isa::AsmUnit unit = read_relocatable_elf(object, b.kernel + ".o");
+  // The kernel's code: the section holding _start, linked as one piece.
+  uint64_t start_offset = 0, code_bytes = 0;
+  if (const isa::AsmSymbol *start = unit.find_symbol("_start"); start && start->section >= 0) {
+    start_offset = start->value;
+    code_bytes = unit.sections[static_cast<size_t>(start->section)].data.size();
+  }
   // As the assembler places `.section .opforge.meta,""` (link_kernel_binary):
   // allocated and writable, so the metadata travels in the loaded image.
   isa::AsmSection meta;
@@ -295,7 +307,22 @@ KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const Lowere
   meta.data.assign(b.metadata_json.begin(), b.metadata_json.end());
   unit.sections.push_back(std::move(meta));
   link_into(b, std::move(unit), target);
+  b.code_begin = b.entry - start_offset;
+  b.code_end = b.code_begin + code_bytes;
+  ObjectLineTable table = object_line_table(object);
+  b.source_files = std::move(table.files);
+  b.lines = std::move(table.rows);
+  for (SourceLine &l : b.lines) l.pc += b.code_begin;
   return b;
+}
+
+const SourceLine *KernelBinary::line_at(uint64_t pc) const {
+  if (pc < code_begin || pc >= code_end) return nullptr;
+  auto it = std::upper_bound(lines.begin(), lines.end(), pc,
+                             [](uint64_t p, const SourceLine &l) { return p < l.pc; });
+  if (it == lines.begin()) return nullptr;
+  --it;
+  return it->line && it->file < source_files.size() ? &*it : nullptr;
 }
 
 }  // namespace opforge::compiler

@@ -12,6 +12,7 @@
 // vectorize).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -105,6 +106,7 @@ void Emitter::cold(const std::function<void()> &body) {
   for (const std::string *part : {&allocas, &text}) {
     std::istringstream lines(*part);
     for (std::string l; std::getline(lines, l);) {
+      l = l.substr(0, l.find(", !dbg !"));  // the line table's suffix names no value
       std::smatch m;
       if (std::regex_search(l, m, def_re)) defined.insert(m[1].str());
       if (std::regex_match(l, m, label_re)) defined.insert("%" + m[1].str());
@@ -125,6 +127,7 @@ void Emitter::cold(const std::function<void()> &body) {
       size_t at = kernel.find("  " + name + " = ");
       if (at != std::string::npos) {
         size_t start = at + name.size() + 5, end = kernel.find('\n', start);
+        end = std::min(end, kernel.find(", !dbg ", start));
         type = result_type(kernel.substr(start, end - start));
       }
     }
@@ -134,9 +137,16 @@ void Emitter::cold(const std::function<void()> &body) {
   const std::string fn = "__opforge_cold_" + std::to_string(cold_functions_.size());
   std::string args;
   for (auto &[type, name] : params) args += (args.empty() ? "" : ", ") + type + " " + name;
+  // With the line table: a subprogram of its own, its instructions' lines moved there.
+  std::string sp, fn_text = text;
+  if (line_table_) {
+    int id = dbg_subprogram(fn, fn, def_line_);
+    sp = " !dbg !" + std::to_string(id);
+    fn_text = dbg_rescope(text, id);
+  }
   cold_functions_.push_back("define internal void @" + fn + "(" + args +
-                            ") noinline optnone nounwind \"no-builtins\" {\nentry:\n" + allocas +
-                            "  br label %cold\ncold:\n" + text + "  ret void\n}\n");
+                            ") noinline optnone nounwind \"no-builtins\"" + sp + " {\nentry:\n" +
+                            allocas + "  br label %cold\ncold:\n" + fn_text + "  ret void\n}\n");
   line("call void @" + fn + "(" + args + ")");
 }
 

@@ -85,6 +85,7 @@ std::string Emitter::run() {
   ttir::walk_block(*f.body, [&](const Operation &op) {
     for (auto *v : op.operands) users_[v].push_back(&op);
   });
+  dbg_begin(f);
   // One DMA brings the argument block into local memory: one wait on global
   // memory instead of one blocking scalar load per argument.
   if (!f.body->args.empty()) {
@@ -100,7 +101,12 @@ std::string Emitter::run() {
   line("unreachable");  // the block after tt.return's xmtia.done
   std::ostringstream os;
   os << "; kernel " << f.name << "\n";
-  os << "define void @_start(ptr %args) nounwind \"no-builtins\" {\nentry:\n"
+  // The line table's metadata before the code: instructions then refer back
+  // to defined nodes (forward references cost LLVM's parser a temporary
+  // node and a replacement of each use).
+  if (line_table_) os << dbg_metadata() << "\n";
+  os << "define void @_start(ptr %args) nounwind \"no-builtins\""
+     << (line_table_ ? " !dbg !" + std::to_string(dbg_sp_) : "") << " {\nentry:\n"
      << allocas_.str() << "  br label %body\nbody:\n"
      << code_.str() << "}\n\n";
   for (auto &d : decls_) os << d << "\n";
@@ -112,8 +118,14 @@ std::string Emitter::run() {
       uses.find("@__opforge_round_f16(") != std::string::npos ||
       uses.find("@__opforge_f32_to_f16(") != std::string::npos)
     os << kHalfHelpers;
-  os << "\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 "
-     << vector_lmul(max_live_vectors_) << "}\n";
+  // Module flags: the LMUL, and with the line table the debug info's versions.
+  const std::string dwarf = std::to_string(dbg_next_), version = std::to_string(dbg_next_ + 1);
+  os << "\n!llvm.module.flags = !{!0" << (line_table_ ? ", !" + dwarf + ", !" + version : "")
+     << "}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 " << vector_lmul(max_live_vectors_)
+     << "}\n";
+  if (line_table_)
+    os << "!" << dwarf << " = !{i32 7, !\"Dwarf Version\", i32 4}\n!" << version
+       << " = !{i32 2, !\"Debug Info Version\", i32 3}\n";
   if (!loop_ids_.empty()) os << "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
   for (int id : loop_ids_) os << "!" << id << " = distinct !{!" << id << ", !1}\n";
   return os.str();
@@ -121,7 +133,7 @@ std::string Emitter::run() {
 
 std::string Emitter::emit(const std::string &rhs) {
   std::string t = fresh();
-  code_ << "  " << t << " = " << rhs << "\n";
+  code_ << "  " << t << " = " << rhs << dbg_ << "\n";
   return t;
 }
 
@@ -442,6 +454,9 @@ int vector_lmul(int live_vectors) {
 namespace llir {
 
 std::string Emitter::elem_op(const Operation &op, const Idx &idx) {
+  // A fused load's code carries its own line (the one fused op that can
+  // fault); other fused ops keep their consumer's (fewer line changes).
+  AtOp at(*this, op.kind == OpKind::Load ? op.loc : ttir::Location{});
   const Value *v = op.result();
   switch (op.kind) {
     case OpKind::Constant:
@@ -496,6 +511,7 @@ std::string Emitter::load(const Operation &op, const Idx &idx) {
 }
 
 void Emitter::emit_op(const Operation &op) {
+  AtOp at(*this, op.loc);
   if (op.kind == OpKind::Load && plan_.dma_loads.count(&op)) return dma_load(op);
   if (reads_buffers(op)) {
     flush_loads();
@@ -606,6 +622,8 @@ void Emitter::store(const Operation &op) {
 
 }  // namespace llir
 
-std::string emit_llvm_ir(const LoweredKernelPlan &plan) { return llir::Emitter(plan).run(); }
+std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table) {
+  return llir::Emitter(plan, line_table).run();
+}
 
 }  // namespace opforge::compiler

@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "opforge/compiler/codegen.h"
@@ -58,7 +59,9 @@ extern const char *const kHalfHelpers;
 
 class Emitter {
  public:
-  explicit Emitter(const LoweredKernelPlan &plan) : plan_(plan) {}
+  // `line_table`: attach each instruction's source line (llir_debug.cpp).
+  explicit Emitter(const LoweredKernelPlan &plan, bool line_table = true)
+      : line_table_(line_table), plan_(plan) {}
 
   std::string run();
 
@@ -67,7 +70,7 @@ class Emitter {
   std::string fresh() { return "%t" + std::to_string(tmp_++); }
   std::string label() { return "L" + std::to_string(label_++); }
   std::string emit(const std::string &rhs);
-  void line(const std::string &s) { code_ << "  " << s << "\n"; }
+  void line(const std::string &s) { code_ << "  " << s << dbg_ << "\n"; }
   void start(const std::string &l) { code_ << l << ":\n"; }
   std::string alloca_of(const std::string &ty, int64_t count = 1);
   std::string intrinsic(const std::string &name, const std::string &ret,
@@ -75,6 +78,40 @@ class Emitter {
   [[noreturn]] void fail(const Operation &op, const std::string &why) {
     throw Error("codegen: " + op.describe() + ": " + why);
   }
+
+  // ---- source lines: line-tables-only debug info (llir_debug.cpp) ----------
+  // Every instruction emitted carries dbg_ (", !dbg !N"): the line of the
+  // ttir op being emitted, the kernel's def line outside any op.
+  void dbg_begin(const ttir::Function &f);
+  // Sets dbg_ to `loc`'s line (when known) for the lifetime of an AtOp.
+  struct AtOp {
+    Emitter &e;
+    std::string saved;
+    AtOp(Emitter &em, const ttir::Location &loc);
+    ~AtOp() { e.dbg_ = std::move(saved); }
+  };
+  // The location node of `line` of `file` in subprogram `sp`.
+  int dbg_location(int sp, const std::string &file, int line);
+  // A new subprogram `name` (linkage name `linkage`) at `line` of the kernel's file.
+  int dbg_subprogram(const std::string &name, const std::string &linkage, int line);
+  // `text` (a cold path's instructions) with its locations moved to subprogram `sp`.
+  std::string dbg_rescope(const std::string &text, int sp);
+  // The metadata nodes and module flags (after the kernel's own module flag !0).
+  std::string dbg_metadata() const;
+  bool line_table_ = true;
+  std::string dbg_;
+  int dbg_sp_ = 0, dbg_cu_ = 0, dbg_next_ = 0, def_line_ = 0;
+  std::string dbg_file_;  // the kernel's file
+  struct DbgLoc {
+    int sp;
+    std::string file;
+    int line;
+  };
+  std::map<int, DbgLoc> dbg_locs_;  // node id -> its location
+  std::map<std::tuple<int, std::string, int>, int> dbg_loc_ids_;
+  std::map<std::pair<int, std::string>, int> dbg_scopes_;  // (sp, other file) -> block file
+  std::map<std::string, int> dbg_files_;
+  std::vector<std::string> dbg_nodes_;  // "!N = ..." lines
 
   // ---- arguments, scalars --------------------------------------------------
   void load_arg(const Value &a, uint32_t offset);

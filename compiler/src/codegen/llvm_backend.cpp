@@ -4,7 +4,8 @@
 // LLVM headers. Parses the emitted IR, runs an -O2 middle-end pipeline (loop
 // vectorizer with scalable RVV vectors included) and the RISC-V code
 // generator at CodeGenOpt::Default (medany code model, lp64d) to a relocatable
-// object, or to GNU-syntax assembly for the asm stage's dump.
+// object (with the IR's line table as .debug_line: llvm_line_table.cpp), or
+// to GNU-syntax assembly for the asm stage's dump (debug info stripped).
 //
 // Compile time (docs/compiler/codegen.md, "Compile time"): the TargetMachine
 // and the LLVMContext live per thread and are reused across compiles; the
@@ -39,8 +40,10 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/AsmParser/LLParser.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Metadata.h>
@@ -300,7 +303,16 @@ std::unique_ptr<llvm::Module> parse_module(Backend &b, const std::string &llvm_i
   }
   ++b.ctx_compiles;
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> mod = llvm::parseAssemblyString(llvm_ir, diag, *b.ctx);
+  // LLParser without UpgradeDebugInfo (parseAssemblyString's): that runs the
+  // verifier once more on a module with debug info, and aborts on an invalid
+  // one; verifyModule below checks it once, debug info included.
+  auto mod = std::make_unique<llvm::Module>("llir", *b.ctx);
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(llvm_ir, "llir", false),
+                             llvm::SMLoc());
+  if (llvm::LLParser(llvm_ir, sources, diag, mod.get(), nullptr, *b.ctx)
+          .Run(/*UpgradeDebugInfo=*/false))
+    mod.reset();
   if (!mod) {
     std::string msg;
     llvm::raw_string_ostream os(msg);
@@ -445,6 +457,9 @@ void compile_unguarded(const std::string &llvm_ir, const TargetOptions &target,
   auto t0 = Clock::now();
   llvm::TargetMachine &tm = target_machine(b, target);
   std::unique_ptr<llvm::Module> mod = parse_module(b, llvm_ir, tm, target);
+  // The line table goes into objects only: the ISA library's assembler
+  // takes no .loc or DWARF sections, and the code is the same without.
+  if (type == llvm::CGFT_AssemblyFile) llvm::StripDebugInfo(*mod);
   auto t1 = Clock::now();
   optimize(*mod, tm, target);
   auto t2 = Clock::now();

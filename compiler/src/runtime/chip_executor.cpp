@@ -10,6 +10,7 @@
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/sema.h"
 #include "opforge/isa/disasm.h"
+#include "opforge/isa/elf_loader.h"
 #include "opforge/support/error.h"
 
 namespace opforge::compiler {
@@ -88,6 +89,21 @@ struct ProcessCache {
 ProcessCache &process_cache() {
   static ProcessCache cache;
   return cache;
+}
+
+// The name of the function symbol of `bin`'s ELF at or below `pc` ("" if none).
+std::string routine_at(const KernelBinary &bin, uint64_t pc) {
+  std::string name;
+  uint64_t best = 0;
+  try {
+    for (const auto &[sym, addr] : isa::parse_elf(bin.elf, bin.kernel).symbols)
+      if (addr <= pc && addr >= best && sym.rfind(".L", 0) != 0) {
+        best = addr;
+        name = sym;
+      }
+  } catch (const Error &) {
+  }
+  return name;
 }
 
 }  // namespace
@@ -201,11 +217,26 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
       if (!insn.empty()) os << " (" << insn << ")";
       os << ": " << inst.message;
     }
-    // Context: "FILE:LINE: pc=0x...: ". The binary has no line table, so the
-    // source line is the kernel's `def` line.
+    // Context: "FILE:LINE: pc=0x...: ", the line of the statement whose code
+    // faulted (the binary's line table). In a runtime-library routine, the
+    // line of its call (the return address); else the kernel's `def` line.
     ErrorContext ctx;
     ctx.pc = inst.pc;
-    if (request.function && request.function->name_loc.known()) {
+    const SourceLine *at = bin->line_at(inst.pc);
+    if (!at && (inst.pc < bin->code_begin || inst.pc >= bin->code_end)) {
+      std::string routine = routine_at(*bin, inst.pc);
+      if (!routine.empty()) os << " in runtime routine " << routine;
+      if (inst.ra >= 4) at = bin->line_at(inst.ra - 4);  // the call (jalr) before the return
+    }
+    if (at) {
+      // Locations name the file as given; the module may know its full path.
+      const std::string &file = bin->source_files[at->file];
+      const std::string &module_file = request.module->file;
+      bool same = module_file == file ||
+                  (module_file.size() > file.size() && module_file.ends_with("/" + file));
+      ctx.file = same ? module_file : file;
+      ctx.line = static_cast<int>(at->line);
+    } else if (request.function && request.function->name_loc.known()) {
       ctx.file = request.module->file;
       ctx.line = request.function->name_loc.line;
     }

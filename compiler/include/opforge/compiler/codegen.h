@@ -27,8 +27,10 @@ namespace opforge::compiler {
 // LLVM IR (text) for the planned kernel; the entry function is `_start`.
 // Its module flag kLmulFlag holds the LMUL (1, 2, 4 or 8) that LLVM's loop
 // vectorizer uses for it, chosen by vector_lmul() from the most block values
-// live in one strip of an innermost element loop.
-std::string emit_llvm_ir(const LoweredKernelPlan &plan);
+// live in one strip of an innermost element loop. With `line_table`, each
+// instruction carries the Triton source line of its op as line-tables-only
+// debug info (the object's .debug_line; the code is the same without).
+std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table = true);
 inline constexpr const char *kLmulFlag = "opforge.lmul";
 // Largest LMUL whose register groups (32 / LMUL, less the mask) hold
 // `live_vectors` values: 8 up to 3, 4 up to 7, 2 up to 15, else 1.
@@ -51,6 +53,14 @@ std::vector<uint8_t> llvm_ir_to_object(const std::string &llvm_ir, const TargetO
 // vectorizer and RVV code generator that the first kernel would otherwise
 // pay for. Returns its milliseconds; optional (compiles work without it).
 double llvm_warm_up(const TargetOptions &target = {});
+// The DWARF line table of an object of llvm_ir_to_object() (rows in its
+// .text, pc = offset in it; files: the names the rows' `file` indexes);
+// empty when the object has none.
+struct ObjectLineTable {
+  std::vector<SourceLine> rows;
+  std::vector<std::string> files;
+};
+ObjectLineTable object_line_table(const std::vector<uint8_t> &object);
 // Assembles and links the kernel's assembly into a KernelBinary.
 KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernelPlan &plan,
                                 const std::string &spec_key, const TargetOptions &target);

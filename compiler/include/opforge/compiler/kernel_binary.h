@@ -54,6 +54,14 @@ struct ArgValue {
   double float_value = 0;
 };
 
+// A row of a kernel's line table: the code from `pc` up to the next row's pc
+// is `line` of source_files[file] (line 0: no source line).
+struct SourceLine {
+  uint64_t pc = 0;
+  uint32_t line = 0;
+  uint32_t file = 0;
+};
+
 struct KernelBinary {
   std::string kernel;        // the jit function's name
   std::vector<uint8_t> elf;  // static ET_EXEC image
@@ -65,6 +73,17 @@ struct KernelBinary {
   int64_t local_mem_bytes = 0;  // block buffers on the kernel's stack
   std::string metadata_json;
   std::string asm_text;  // the assembly the ELF was built from (empty: built from an object)
+  // The Triton source lines of the kernel's code (the DWARF line table of
+  // LLVM's object, at the linked PCs; empty when built from assembly), and
+  // where the kernel's code lies: [code_begin, code_end); the rest of the
+  // text is the runtime library's.
+  std::vector<SourceLine> lines;
+  std::vector<std::string> source_files;
+  uint64_t code_begin = 0, code_end = 0;
+
+  // The row covering `pc` (the nearest at or below it) when pc lies in the
+  // kernel's code and that row names a line; otherwise null.
+  const SourceLine *line_at(uint64_t pc) const;
 
   // Packs `values` (one per slot, in order) into an argument block; throws
   // opforge::Error naming the parameter when a value's kind does not fit.

@@ -72,6 +72,7 @@ struct InstanceRecord {
   uint64_t tohost_value = 0;
   // Trap / watchdog details.
   uint64_t pc = 0;
+  uint64_t ra = 0;  // x1 at the trap: a called routine's return address
   uint64_t cause = 0;
   uint64_t addr = 0;    // faulting address (tval)
   std::string message;  // "pe[0][1] pc=0x80000010: load access fault at 0x... (...)"
