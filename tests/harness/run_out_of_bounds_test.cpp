@@ -1,6 +1,7 @@
 //===- run_out_of_bounds_test.cpp - `opforge run`: a kernel's stray store is an error ===//
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -55,7 +56,13 @@ TEST(RunOutOfBounds, AKernelStoringPastItsOutputFailsNamingKernelPcAddressAndBuf
     EXPECT_NE(out.find("past the end of out_ptr [0x"), std::string::npos)
         << "the buffer it missed: " << out;
     EXPECT_NE(out.find("pc=0x"), std::string::npos) << out;
-    EXPECT_NE(out.find(path + ":7:"), std::string::npos) << "the kernel's source line: " << out;
+    // The line of the stray statement (the binary's line table), not the kernel's def.
+    const std::string src = kExpStoringPastOut;
+    const size_t at = src.find("tl.store(out_ptr + 16");
+    ASSERT_NE(at, std::string::npos);
+    const auto line = 1 + std::count(src.begin(), src.begin() + static_cast<long>(at), '\n');
+    EXPECT_NE(out.find(path + ":" + std::to_string(line) + ": pc=0x"), std::string::npos)
+        << "the stray store's source line " << line << ": " << out;
   }
 }
 
