@@ -34,8 +34,8 @@ namespace {
 struct Walk {
   int fd;
   uint64_t max_bytes;
-  std::string object;                // the object being read
-  const std::vector<Damage> *skip;   // known damaged objects, not read again
+  std::string object;               // the object being read
+  const std::vector<Damage> *skip;  // known damaged objects, not read again
 };
 
 void say(const Walk &w, const std::string &line) {
@@ -217,8 +217,7 @@ std::optional<Damage> read_in_child(const fs::path &path, const CheckOptions &op
   std::string text, object = "/", attribute, error;
   bool done = false, timed_out = false;
   const double timeout_s = check_timeout_s(path, options);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   char buf[4096];
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -260,14 +259,14 @@ std::optional<Damage> read_in_child(const fs::path &path, const CheckOptions &op
   std::string where = attribute.empty() ? "" : " attribute '" + attribute + "'";
   if (timed_out)
     return fail(object, "reading" + where + " did not finish in " +
-                     std::to_string(static_cast<int>(timeout_s)) + " s");
+                            std::to_string(static_cast<int>(timeout_s)) + " s");
   if (!error.empty()) return fail(object, error);
   if (WIFSIGNALED(status))
     return fail(object, "reading" + (where.empty() ? std::string(" it") : where) +
-                     " crashed libhdf5 (" + strsignal(WTERMSIG(status)) + ")");
+                            " crashed libhdf5 (" + strsignal(WTERMSIG(status)) + ")");
   if (!done || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return fail(object, "the reading process stopped (exit status " +
-                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
   return std::nullopt;
 }
 

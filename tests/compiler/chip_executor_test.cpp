@@ -23,19 +23,21 @@
 namespace opforge::compiler::testing {
 namespace {
 
+// A contiguous copy of `t` in a new buffer of `ex`.
+TensorHandle upload(Executor &ex, const HostTensor &t) {
+  TensorHandle h;
+  h.buffer = ex.allocate(t.numel() * t.element_size());
+  h.dtype = t.dtype();
+  h.sizes = t.sizes();
+  h.strides = HostTensor::contiguous_strides(t.sizes());
+  ex.copy_in(h, t);
+  return h;
+}
+
 // Runs add_Tensor(x, y, alpha=2) of vector_add.py on `ex`; returns the output.
 HostTensor run_add(Executor &ex, const ast::Module &m, const HostTensor &x, const HostTensor &y) {
-  auto handle = [&](const HostTensor &t) {
-    TensorHandle h;
-    h.buffer = ex.allocate(t.numel() * t.element_size());
-    h.dtype = t.dtype();
-    h.sizes = t.sizes();
-    h.strides = HostTensor::contiguous_strides(t.sizes());
-    ex.copy_in(h, t);
-    return h;
-  };
   WrapperInterpreter wi(m, ex);
-  auto r = wi.run("add_Tensor", {WrapperValue::of(handle(x)), WrapperValue::of(handle(y))},
+  auto r = wi.run("add_Tensor", {WrapperValue::of(upload(ex, x)), WrapperValue::of(upload(ex, y))},
                   {{"alpha", WrapperValue::integer(2)}});
   return ex.copy_out(r.value.tensor);
 }
@@ -65,18 +67,9 @@ TEST(ChipExecutor, WithoutKeepLaunchesThousandsOfLaunchesKeepTheHeapFlat) {
   auto heap_per_launch = [&](bool keep) {
     ChipExecutor chip(device());
     chip.keep_launches(keep);
-    auto handle = [&](const HostTensor &t) {
-      TensorHandle h;
-      h.buffer = chip.allocate(t.numel() * t.element_size());
-      h.dtype = t.dtype();
-      h.sizes = t.sizes();
-      h.strides = HostTensor::contiguous_strides(t.sizes());
-      chip.copy_in(h, t);
-      return h;
-    };
     WrapperInterpreter wi(m, chip);
     auto add = [&] {  // one launch; every buffer freed again
-      TensorHandle hx = handle(x), hy = handle(y);
+      TensorHandle hx = upload(chip, x), hy = upload(chip, y);
       auto r = wi.run("add_Tensor", {WrapperValue::of(hx), WrapperValue::of(hy)},
                       {{"alpha", WrapperValue::integer(2)}});
       chip.free(r.value.tensor.buffer);

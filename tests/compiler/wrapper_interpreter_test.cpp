@@ -306,8 +306,9 @@ TEST(WrapperInterpreter, PlainPythonAndMath) {
 // replaces the first, for the entry point and for calls (found by the real-Triton differential
 // test: a template whose wrapper shared a helper's name recursed in Python, not here).
 TEST(WrapperInterpreter, ALaterDefOfTheSameNameReplacesTheEarlierOne) {
-  Fixture f("def g(n):\n    return n + 1\n\ndef h(n):\n    return g(n)\n\n"
-            "def g(n):\n    return n * 10\n");
+  Fixture f(
+      "def g(n):\n    return n + 1\n\ndef h(n):\n    return g(n)\n\n"
+      "def g(n):\n    return n * 10\n");
   EXPECT_EQ(f.interp.run("h", {WrapperValue::integer(7)}).value.to_string(), "70");
   EXPECT_EQ(f.interp.run("g", {WrapperValue::integer(7)}).value.to_string(), "70");
 }
@@ -406,7 +407,8 @@ TEST(WrapperInterpreter, RunawayLoopsAndRecursionAreStopped) {
   Fixture f("def spin(x):\n    while True:\n        pass\n\ndef rec(n):\n    return rec(n + 1)\n",
             o);
   std::string err = error_of(f, "spin", {WrapperValue::integer(0)});
-  EXPECT_NE(err.find("step budget of 10000 exceeded (--max-wrapper-steps)"), std::string::npos) << err;
+  EXPECT_NE(err.find("step budget of 10000 exceeded (--max-wrapper-steps)"), std::string::npos)
+      << err;
   err = error_of(f, "rec", {WrapperValue::integer(0)});
   EXPECT_NE(err.find("w.py:10:12: error: RecursionError: maximum call depth of 64"),
             std::string::npos)

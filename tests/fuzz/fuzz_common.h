@@ -11,8 +11,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "opforge/support/budgets.h"
@@ -43,6 +47,17 @@ inline void small_budgets() {
 
 inline std::string text_of(const uint8_t *data, size_t size) {
   return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+// The input written to this process's scratch file NAME-PID.h5 in the temporary
+// directory (the HDF5 readers take a path); returns the path.
+inline std::string scratch_file(const std::string &name, const uint8_t *data, size_t size) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()) + ".h5"))
+          .string();
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
+  return path;
 }
 
 // Runs f, swallowing the project's diagnostics.

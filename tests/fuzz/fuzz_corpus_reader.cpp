@@ -3,10 +3,8 @@
 // The bytes are written to a scratch file (one per process) and opened as a
 // corpus; a few calls of each overload are decoded. Opening checks the file in
 // a forked child first (h5check.cpp), so each input costs a fork.
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "fuzz_common.h"
 #include "opforge/harness/corpus.h"
@@ -15,11 +13,7 @@ using namespace opforge;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::small_budgets();
-  static const std::string path = (std::filesystem::temp_directory_path() /
-                                   ("opforge-fuzz-corpus-" + std::to_string(::getpid()) + ".h5"))
-                                      .string();
-  std::ofstream(path, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
+  const std::string path = fuzz::scratch_file("opforge-fuzz-corpus", data, size);
   fuzz::expect_only_errors([&] {
     harness::Corpus c = harness::Corpus::open(path);
     int n = 0;

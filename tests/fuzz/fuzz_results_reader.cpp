@@ -2,10 +2,8 @@
 //
 // The bytes are written to a scratch file and opened as a results file; every
 // group is listed, every attribute read, every dataset read as numbers.
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 
 #include "fuzz_common.h"
@@ -15,11 +13,7 @@ using namespace opforge;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::small_budgets();
-  static const std::string path = (std::filesystem::temp_directory_path() /
-                                   ("opforge-fuzz-results-" + std::to_string(::getpid()) + ".h5"))
-                                      .string();
-  std::ofstream(path, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
+  const std::string path = fuzz::scratch_file("opforge-fuzz-results", data, size);
   fuzz::expect_only_errors([&] {
     h5::File f = h5::File::open(path);
     int objects = 0;

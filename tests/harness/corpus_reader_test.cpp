@@ -234,10 +234,12 @@ TEST(CorpusBadFiles, TorchVersionsCompareByReleaseNotByLocalBuildOrPrefix) {
   // A CPU or CUDA build of the pinned release is the same ATen.
   EXPECT_EQ(Corpus::open(corpus_with_torch_version(pin + "+cpu")).torch_version(), pin + "+cpu");
   EXPECT_EQ(Corpus::open(corpus_with_torch_version(pin)).torch_version(), pin);
-  // A release that merely starts with the pin ("2.15.0" vs "2.15.01") or a pre-release of it is not.
+  // A release that merely starts with the pin ("2.15.0" vs "2.15.01") or a pre-release of it is
+  // not.
   EXPECT_NE(expect_open_error(corpus_with_torch_version(pin + "1")).find("make corpus"),
             std::string::npos);
   EXPECT_NE(expect_open_error(corpus_with_torch_version(pin + "a0")).find("make corpus"),
             std::string::npos);
-  EXPECT_NE(expect_open_error(corpus_with_torch_version("")).find("make corpus"), std::string::npos);
+  EXPECT_NE(expect_open_error(corpus_with_torch_version("")).find("make corpus"),
+            std::string::npos);
 }

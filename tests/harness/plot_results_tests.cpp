@@ -24,15 +24,13 @@ TEST_F(PlotResults, RooflineSweepAndTimelineFiguresAreWritten) {
 }
 
 TEST_F(PlotResults, AChainedTraceGetsItsPerOpFigureAndReportSection) {
-  nlohmann::json w = {{"kind", "trace"},
-                      {"name", "mlp"},
-                      {"path", std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/mlp.json"},
-                      {"extra_libraries",
-                       {std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels"}}};
-  auto sc = write_json("mlp.json", {{"name", "mlp"},
-                                    {"arch", "tiny"},
-                                    {"timing", "lt"},
-                                    {"workloads", {w}}});
+  nlohmann::json w = {
+      {"kind", "trace"},
+      {"name", "mlp"},
+      {"path", std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/mlp.json"},
+      {"extra_libraries", {std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels"}}};
+  auto sc = write_json("mlp.json",
+                       {{"name", "mlp"}, {"arch", "tiny"}, {"timing", "lt"}, {"workloads", {w}}});
   auto results = dir_ / "mlp.h5";
   ASSERT_EQ(opforge("sweep " + sc.string() + " --jobs 1 --quiet --out " + results.string()), 0)
       << err_;

@@ -47,10 +47,11 @@ std::string wrong_add() {
 
 TEST_F(RunCli, RunsAWrapperOnTheChipAndPrintsOutputsCyclesAndCounters) {
   std::string out;
-  int rc = run_opforge("run '" + library("add.Tensor.py") +
-                       "' --call 'add_Tensor(randn(64, 32).t(), randn(64), alpha=2)' --arch tiny "
-                       "--timing lt --seed 3",
-                   &out);
+  int rc =
+      run_opforge("run '" + library("add.Tensor.py") +
+                      "' --call 'add_Tensor(randn(64, 32).t(), randn(64), alpha=2)' --arch tiny "
+                      "--timing lt --seed 3",
+                  &out);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("arg #0: f32[32, 64]"), std::string::npos) << out;
   EXPECT_NE(out.find("out: f32[32, 64]"), std::string::npos) << out;
@@ -63,13 +64,13 @@ TEST_F(RunCli, RunsAWrapperOnTheChipAndPrintsOutputsCyclesAndCounters) {
 
 TEST_F(RunCli, BadCallExpressionNamesTheColumn) {
   std::string out;
-  int rc = run_opforge("run '" + library("add.Tensor.py") +
-                       "' --call 'add_Tensor(randn(4), randn(4)' --arch tiny",
-                   &out);
+  int rc = run_opforge(
+      "run '" + library("add.Tensor.py") + "' --call 'add_Tensor(randn(4), randn(4)' --arch tiny",
+      &out);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_NE(out.find("--call:1:30"), std::string::npos) << out;
   rc = run_opforge("run '" + library("add.Tensor.py") + "' --call 'no_such(randn(4))' --arch tiny",
-               &out);
+                   &out);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("no wrapper 'no_such'"), std::string::npos) << out;
   EXPECT_NE(out.find("add_Tensor"), std::string::npos) << "lists the wrappers there are: " << out;
@@ -115,10 +116,11 @@ def read_far(x):
 #ifdef OPFORGE_EXE_HAS_ORACLE
 TEST_F(RunCli, CheckAgreesWithATenForTheLibraryKernel) {
   std::string out;
-  int rc = run_opforge("run '" + library("add.Tensor.py") +
-                       "' --call 'add_Tensor(randn(64, 32).t(), randn(64), alpha=2)' --arch tiny "
-                       "--check aten::add.Tensor",
-                   &out);
+  int rc =
+      run_opforge("run '" + library("add.Tensor.py") +
+                      "' --call 'add_Tensor(randn(64, 32).t(), randn(64), alpha=2)' --arch tiny "
+                      "--check aten::add.Tensor",
+                  &out);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("check aten::add.Tensor: ok"), std::string::npos) << out;
 }
@@ -126,9 +128,9 @@ TEST_F(RunCli, CheckAgreesWithATenForTheLibraryKernel) {
 TEST_F(RunCli, CheckOfAWrongKernelExitsOneWithTheMismatch) {
   std::string out;
   int rc = run_opforge("run '" + wrong_add() +
-                       "' --call 'add_Tensor(randn(100), randn(100), alpha=2)' --arch tiny "
-                       "--check add.Tensor",
-                   &out);
+                           "' --call 'add_Tensor(randn(100), randn(100), alpha=2)' --arch tiny "
+                           "--check add.Tensor",
+                       &out);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("MISMATCH"), std::string::npos) << out;
   EXPECT_NE(out.find("max abs error"), std::string::npos) << out;

@@ -43,10 +43,10 @@ TEST(RunOutOfBounds, AKernelStoringPastItsOutputFailsNamingKernelPcAddressAndBuf
   std::ofstream(path) << kExpStoringPastOut;
   for (const char *timing : {"functional", "lt"}) {
     std::string out;
-    int rc = opforge::test::run_command(std::string("'") + OPFORGE_EXE + "' run '" + path +
-                                            "' --call 'exp(randn(4))' --arch tiny --timing " +
-                                            timing,
-                                        &out);
+    int rc =
+        opforge::test::run_command(std::string("'") + OPFORGE_EXE + "' run '" + path +
+                                       "' --call 'exp(randn(4))' --arch tiny --timing " + timing,
+                                   &out);
     EXPECT_EQ(rc, 1) << timing << ": " << out;
     EXPECT_NE(out.find("kernel exp_kernel program (0, 0, 0) out-of-bounds store"),
               std::string::npos)

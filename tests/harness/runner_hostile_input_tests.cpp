@@ -134,8 +134,8 @@ TEST_F(HostileInput, NullStringAttributeInAResultsFileIsAnErrorNamingIt) {
     hid_t t = H5Tcopy(H5T_C_S1);
     H5Tset_size(t, H5T_VARIABLE);
     hid_t s = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate_by_name(f, "/meta", "scenario_name", t, s, H5P_DEFAULT, H5P_DEFAULT,
-                                H5P_DEFAULT);
+    hid_t a =
+        H5Acreate_by_name(f, "/meta", "scenario_name", t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     ASSERT_GE(a, 0);
     const char *null_string = nullptr;
     ASSERT_GE(H5Awrite(a, t, &null_string), 0);
@@ -156,13 +156,12 @@ TEST_F(HostileInput, AMegabyteValueIsElidedInTheErrorLine) {
   expect_one_line_error(opforge("config show --arch " + key.string()), key.string(), "key");
   EXPECT_NE(err_.find("bytes ...]"), std::string::npos) << err_.substr(0, 500);
   auto val = write_json("val.json", {{"extends", "tiny"}, {"sram", {{"size_bytes", huge}}}});
-  expect_one_line_error(opforge("config show --arch " + val.string()), "/sram/size_bytes",
-                        "value");
+  expect_one_line_error(opforge("config show --arch " + val.string()), "/sram/size_bytes", "value");
   auto ext = write_json("ext.json", {{"extends", huge}});
   expect_one_line_error(opforge("config show --arch " + ext.string()), ext.string(), "extends");
-  auto sc = write_json("sc.json", {{"name", "s"},
-                                   {"arch", "tiny"},
-                                   {"workloads", {{{"name", "w"}, {"kind", huge}}}}});
+  auto sc = write_json(
+      "sc.json",
+      {{"name", "s"}, {"arch", "tiny"}, {"workloads", {{{"name", "w"}, {"kind", huge}}}}});
   expect_one_line_error(opforge("sweep " + sc.string() + " --out " + (dir_ / "o.h5").string()),
                         sc.string(), "scenario");
 }

@@ -64,8 +64,9 @@ TEST(H5Check, TheBaseOfTheDefaultLimitCanBeSet) {
 // child dies by SIGSEGV and the caller gets an error naming the object (in a sanitizer
 // or libFuzzer build the child no longer runs the parent's crash handlers).
 TEST(H5Check, ACrashOfTheReadingChildIsAnErrorNamingTheObject) {
-  const std::string path = std::string(OPFORGE_SOURCE_DIR) +
-                           "/tests/fuzz/regressions/results_reader/vlen-attribute-segfaults-libhdf5.h5";
+  const std::string path =
+      std::string(OPFORGE_SOURCE_DIR) +
+      "/tests/fuzz/regressions/results_reader/vlen-attribute-segfaults-libhdf5.h5";
   try {
     check_readable(path);
     ADD_FAILURE() << "no error for " << path;

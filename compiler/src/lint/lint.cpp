@@ -217,8 +217,10 @@ std::string utf8_or_escaped(const std::string &text) {
     const unsigned char c = p[i];
     size_t len = 0;
     unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-    if (c < 0x80) len = 1;
-    else if (c >= 0xC2 && c <= 0xDF) len = 2;
+    if (c < 0x80)
+      len = 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+      len = 2;
     else if (c >= 0xE0 && c <= 0xEF) {
       len = 3;
       if (c == 0xE0) lo = 0xA0;  // no overlong forms

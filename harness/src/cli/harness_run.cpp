@@ -312,7 +312,8 @@ int run_run(const std::vector<std::string> &args) {
       throw Error("no wrapper '" + call.function + "' in " + file +
                   (have.empty() ? std::string(" (it has none)") : " (wrappers: " + have + ")"));
     }
-    std::unique_ptr<compiler::Executor> ex = harness::make_executor(kind, chip, /*keep_launches=*/true);
+    std::unique_ptr<compiler::Executor> ex =
+        harness::make_executor(kind, chip, /*keep_launches=*/true);
     for (size_t i = 0; i < call.args.size(); ++i)
       std::cout << "arg #" << i << ": " << call.args[i].summary() << "\n";
     for (const auto &[k, v] : call.kwargs) std::cout << "arg " << k << ": " << v.summary() << "\n";
