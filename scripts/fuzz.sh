@@ -16,7 +16,17 @@ BUILD=build-fuzz
 cmake --preset fuzz >/dev/null || exit 2
 cmake --build "$BUILD" -j "$JOBS" --target fuzz_all || exit 2
 
-targets=${FUZZ_TARGETS:-$(cd "$BUILD/tests/fuzz" && ls fuzz_*.seeds | sed 's/^fuzz_//; s/\.seeds$//')}
+known=$(cd "$BUILD/tests/fuzz" && ls fuzz_*.seeds | sed 's/^fuzz_//; s/\.seeds$//' | tr '\n' ' ')
+targets=${FUZZ_TARGETS:-$known}
+for t in $targets; do
+  case " $known" in
+    *" $t "*) ;;
+    *) echo "fuzz: error: FUZZ_TARGETS: no target '$t' (targets: ${known% })" >&2; exit 2 ;;
+  esac
+done
+case "$SECONDS_PER" in
+  '' | *[!0-9]* | 0) echo "fuzz: error: FUZZ_SECONDS: '$SECONDS_PER' is not a positive whole number of seconds" >&2; exit 2 ;;
+esac
 work="$BUILD/fuzz-work"
 failed=0
 summary=()
