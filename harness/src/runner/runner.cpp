@@ -1,11 +1,7 @@
-//===- runner.cpp - local process pool running sweep points ---------------===//
+//===- runner.cpp - runs a sweep's points as programs in the process pool -----===//
 #include "opforge/harness/runner.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <string.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,48 +9,17 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "opforge/harness/results.h"
 #include "opforge/support/error.h"
+#include "opforge/support/process_pool.h"
 
 namespace opforge::harness {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-struct Child {
-  pid_t pid = 0;
-  size_t point = 0;
-  Clock::time_point start;
-  bool killed = false;
-};
-
-pid_t spawn(const std::vector<std::string> &argv, const fs::path &log) {
-  const pid_t runner = ::getpid();
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error(std::string("fork failed"));
-  if (pid == 0) {
-    ::setpgid(0, 0);  // its own group, so a timeout kills the tools it started too
-    // Dies with the runner (SIGKILL included): nobody would enforce its
-    // timeout or record its result. The check after prctl covers a runner
-    // that died before it.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != runner) ::_exit(128 + SIGKILL);
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-    }
-    std::vector<char *> args;
-    for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  return pid;
-}
 
 std::string tail(const fs::path &p, size_t max_chars) {
   std::ifstream in(p);
@@ -175,21 +140,25 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
                      [&](size_t a, size_t b) { return cost[a] > cost[b]; });
   }
 
-  std::vector<Child> running;
-  size_t next = 0, done = 0;
+  size_t running = 0, done = 0;
   auto progress = [&](bool final) {
     if (!opts.progress) return;
     double el = std::chrono::duration<double>(Clock::now() - t0).count();
     size_t left = todo.size() - done;
     std::string eta = done ? fmt_secs(el / double(done) * double(left)) : "?";
     *opts.progress << "\r[sweep " << s.name << "] " << (sum.skipped + done) << "/" << sum.total
-                   << " points, " << sum.failed << " failed, " << running.size()
-                   << " running, elapsed " << fmt_secs(el) << ", ETA " << (left ? eta : "0s")
-                   << "   " << (final ? "\n" : "") << std::flush;
+                   << " points, " << sum.failed << " failed, " << running << " running, elapsed "
+                   << fmt_secs(el) << ", ETA " << (left ? eta : "0s") << "   "
+                   << (final ? "\n" : "") << std::flush;
   };
-  auto finish = [&](const Child &c, int st) {
-    fs::path sp = shard_path(opts.out, c.point);
-    fs::path log = shard_dir(opts.out) / ("point-" + std::to_string(c.point) + ".log");
+  auto log_of = [&](size_t i) {
+    return shard_dir(opts.out) / ("point-" + std::to_string(i) + ".log");
+  };
+  // The point process writes its shard; one that did not (or was killed) gets
+  // a failure shard here, so that a resumed run does not run it again.
+  auto finish = [&](size_t i, const TaskOutcome &outcome) {
+    fs::path sp = shard_path(opts.out, i);
+    const bool killed = outcome.status == TaskStatus::TimedOut;
     bool have = fs::exists(sp);
     PointResult r;
     if (have) {
@@ -199,30 +168,29 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
         have = false;
       }
     }
-    if (!have || c.killed) {
-      const SweepPoint &p = points[c.point];
+    if (!have || killed) {
+      const SweepPoint &p = points[i];
       r = PointResult{};
       r.index = p.index;
       r.workload = s.workloads[p.workload].name;
       r.axis_values = nlohmann::json::object();
       for (const auto &[k, v] : p.axis_values) r.axis_values[k] = v;
-      std::string out = tail(log, 400);
-      if (c.killed) {
+      std::string out = tail(log_of(i), 400);
+      if (killed) {
         r.status = "timeout";
         r.reason = "killed after the per-point timeout of " + fmt_secs(timeout_s);
-      } else if (WIFSIGNALED(st)) {
+      } else if (outcome.signal) {
         r.status = "crashed";
-        r.reason = std::string("point process died on signal ") + std::to_string(WTERMSIG(st)) +
-                   " (" + strsignal(WTERMSIG(st)) + ")";
+        r.reason = std::string("point process died on signal ") + std::to_string(outcome.signal) +
+                   " (" + strsignal(outcome.signal) + ")";
       } else {
         r.status = "crashed";
-        r.reason = "point process exited with status " +
-                   std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) + " without a result";
+        r.reason = "point process exited with status " + std::to_string(outcome.exit_code) +
+                   " without a result";
       }
       if (!out.empty()) r.reason += ": " + out;
       write_shard(sp, r);
     }
-    ++done;
     ++sum.ran;
     if (r.status == "ok")
       ++sum.ok;
@@ -230,43 +198,33 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
       ++sum.failed;
   };
 
+  ProcessPoolOptions pool;
+  pool.workers = jobs;
+  pool.task_timeout_s = timeout_s;
+  pool.order = todo;  // longest first
+  std::vector<bool> to_run(points.size(), false);
+  for (size_t i : todo) to_run[i] = true;
+  pool.skip = [&](size_t i) { return !to_run[i]; };  // finished in an earlier run (--resume)
+  pool.on_start = [&](size_t) {
+    ++running;
+    progress(false);
+  };
+  pool.on_done = [&](size_t i, const TaskOutcome &outcome, size_t done_now, size_t) {
+    --running;
+    done = done_now;
+    finish(i, outcome);
+    progress(false);
+  };
   progress(false);
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && running.size() < jobs) {
-      size_t i = todo[next++];
-      fs::path log = shard_dir(opts.out) / ("point-" + std::to_string(i) + ".log");
-      Child c;
-      c.point = i;
-      c.start = Clock::now();
-      c.pid = spawn({opts.opforge_exe, "sweep-point", opts.scenario_file, "--index",
-                     std::to_string(i), "--out", opts.out.string()},
-                    log);
-      running.push_back(c);
-      progress(false);
-    }
-    bool changed = false;
-    for (size_t k = 0; k < running.size();) {
-      Child &c = running[k];
-      int st = 0;
-      pid_t got = ::waitpid(c.pid, &st, WNOHANG);
-      if (got == c.pid) {
-        finish(c, st);
-        running.erase(running.begin() + long(k));
-        changed = true;
-        continue;
-      }
-      if (!c.killed && std::chrono::duration<double>(Clock::now() - c.start).count() > timeout_s) {
-        ::kill(-c.pid, SIGKILL);
-        ::kill(c.pid, SIGKILL);
-        c.killed = true;
-      }
-      ++k;
-    }
-    if (changed)
-      progress(false);
-    else
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  run_programs(
+      points.size(),
+      [&](size_t i) {
+        return Program{opts.opforge_exe,
+                       {opts.opforge_exe, "sweep-point", opts.scenario_file, "--index",
+                        std::to_string(i), "--out", opts.out.string()},
+                       log_of(i).string()};
+      },
+      pool);
   merge_results(opts.out, s, points);
   sum.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   progress(true);
