@@ -177,7 +177,17 @@ class ReferenceEvaluator : public KernelEvaluator {
     if (!fn || fn->is_jit()) {
       r.failure.kind = Failure::Kind::Compile;
       r.failure.message = path_ + ": no host wrapper function named '" + wrapper_ + "'";
+      module_.reset();
       return;
+    }
+    if (judge_) {
+      // The kernels themselves, compiled to the target for the recorded calls' signatures.
+      StageResult compiled = judge_->compile(*module_, wrapper_);
+      if (!compiled.ok) {
+        r = compiled;
+        module_.reset();
+        return;
+      }
     }
     r.ok = true;
   }

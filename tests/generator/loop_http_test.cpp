@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -289,6 +290,45 @@ TEST(GenerationLoopHttp, LintThenMismatchThenCorrectIsDoneInThreeCallsWithFeedba
     }
     EXPECT_EQ(a, b) << "record " << i;
   }
+}
+
+// A type error inside a @triton.jit kernel is found by Compile (the kernels compiled for the
+// recorded calls' signatures), not by Run: the feedback and the run log say `compile` and
+// name the kernel's file:line:col, and no call ran.
+TEST(GenerationLoopHttp, AKernelTypeErrorIsACompileFailureInTheRunLog) {
+  const std::vector<std::string> replies = {fenced(read_kernel("add_shape_error.py")),
+                                            fenced(read_kernel("add_correct.py"))};
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(replies.at(static_cast<size_t>(n))).dump(), "application/json");
+  });
+  ::setenv("OPFORGE_TEST_LOOPBACK_KEY", "sk-loopback-secret", 1);
+  std::string path = temp_log("compile_error");
+  {
+    RunLog log(path);
+    auto provider = make_openai_provider(config_for(ep));
+    auto results = run_job(*provider, log);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+    EXPECT_EQ(results[0].model_calls, 2);
+  }
+  ::unsetenv("OPFORGE_TEST_LOOPBACK_KEY");
+  auto recs = read_runlog(path);
+  auto fbs = events(recs, "feedback");
+  ASSERT_EQ(fbs.size(), 1u);
+  EXPECT_EQ(fbs[0]["kind"], "compile") << fbs[0].dump();
+  const std::string fb = last_user_message(ep.bodies().at(1));
+  EXPECT_NE(fb.find("stage: compile"), std::string::npos) << fb;
+  EXPECT_NE(fb.find(":15:33"), std::string::npos) << fb;  // the kernel's statement, not the launch
+  EXPECT_NE(fb.find("make_shape_compatible"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("^"), std::string::npos) << fb;
+  // The first candidate went lint -> compile -> feedback: Run never started.
+  std::vector<std::string> first_path;
+  for (const auto &t : events(recs, "transition"))
+    if (t["call"] == 0) first_path.push_back(t["to"].get<std::string>());
+  EXPECT_EQ(std::count(first_path.begin(), first_path.end(), "run"), 0)
+      << ::testing::PrintToString(first_path);
+  EXPECT_EQ(std::count(first_path.begin(), first_path.end(), "compile"), 1)
+      << ::testing::PrintToString(first_path);
 }
 
 TEST(GenerationLoopHttp, TooManyRequestsIsRetriedThenSucceeds) {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "../../harness/src/validate/tied_indices.h"
+#include "opforge/harness/verifier.h"
 #include "opforge/harness/verifier.h"
 
 using namespace opforge;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "opforge/compiler/codegen.h"
+#include "opforge/compiler/diagnostics.h"
 #include "opforge/support/error.h"
 
 namespace opforge::compiler::llir {
@@ -75,8 +76,12 @@ class Emitter {
   std::string alloca_of(const std::string &ty, int64_t count = 1);
   std::string intrinsic(const std::string &name, const std::string &ret,
                         const std::string &args_types);
+  // A compile error at the op's source location (file:line:col) when it has one.
   [[noreturn]] void fail(const Operation &op, const std::string &why) {
-    throw Error("codegen: " + op.describe() + ": " + why);
+    std::string message = "codegen: " + op.describe() + ": " + why;
+    if (op.loc.line > 0)
+      throw CompileError(std::move(message), op.loc.file, SourceLoc{op.loc.line, op.loc.col});
+    throw Error(message);
   }
 
   // ---- source lines: line-tables-only debug info (llir_debug.cpp) ----------

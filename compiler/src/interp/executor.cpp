@@ -2,7 +2,10 @@
 #include "opforge/compiler/interp_executor.h"
 
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
+#include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/passes.h"
 #include "opforge/support/error.h"
 
@@ -73,19 +76,58 @@ void InterpExecutor::copy(const TensorHandle &dst, const TensorHandle &src) {
   }
 }
 
-LaunchResult InterpExecutor::launch(const LaunchRequest &r) {
+namespace {
+
+// Lowered kernels shared by the executors of a process: the generation loop's
+// Compile stage lowers once and each call of Run gets a fresh executor. The key
+// holds the kernel's source text and the knobs that change the result; bounded
+// like the chip's binary cache (full: it starts again empty).
+struct LoweredCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<ttir::Module>> modules;
+  static constexpr size_t kMaxEntries = 4096;
+};
+
+LoweredCache &lowered_cache() {
+  static LoweredCache cache;
+  return cache;
+}
+
+}  // namespace
+
+const ttir::Module &InterpExecutor::lowered(const LaunchRequest &r) {
   if (!r.module || !r.function)
     throw Error("interp executor: launch of '" + r.kernel + "' without its source module");
   Specialization spec = specialization_of(r);
   std::string key =
       r.module->file + "|" + r.kernel + "|" + spec.key() + (optimize_ ? "|opt" : "|noopt");
   auto it = compiled_.find(key);
-  if (it == compiled_.end()) {
-    LoweredKernel k = lower_kernel(*r.module, r.kernel, spec);
-    if (optimize_) ttir::run_pass_pipeline(*k.module, knobs_);
-    it = compiled_.emplace(key, k.module).first;
+  if (it != compiled_.end()) return *it->second;
+  // Dumping or replacing IR has effects a cached module would skip.
+  const bool shareable = knobs_.dump_ir_dir.empty() && knobs_.replace_ir.empty();
+  std::string shared_key;
+  if (shareable) {
+    shared_key = key + "|" + knobs_.dot_precision + (knobs_.verify_each_pass ? "|v" : "|nv");
+    for (const auto &p : knobs_.disabled_passes) shared_key += "|-" + p;
+    shared_key += "|" + (r.module->source ? r.module->source->text() : std::string());
+    LoweredCache &cache = lowered_cache();
+    std::lock_guard lock(cache.mutex);
+    if (auto hit = cache.modules.find(shared_key); hit != cache.modules.end())
+      return *compiled_.emplace(key, hit->second).first->second;
   }
-  const ttir::Module &m = *it->second;
+  LoweredKernel k = lower_kernel(*r.module, r.kernel, spec);
+  if (optimize_) ttir::run_pass_pipeline(*k.module, knobs_);
+  if (shareable) {
+    LoweredCache &cache = lowered_cache();
+    std::lock_guard lock(cache.mutex);
+    if (cache.modules.size() >= LoweredCache::kMaxEntries) cache.modules.clear();
+    cache.modules[shared_key] = k.module;
+  }
+  return *compiled_.emplace(key, k.module).first->second;
+}
+
+LaunchResult InterpExecutor::launch(const LaunchRequest &r) {
+  const ttir::Module &m = lowered(r);
   const ttir::Function *f = m.find(r.kernel);
   std::vector<ttir::KernelArg> args;
   for (auto &a : r.args) {

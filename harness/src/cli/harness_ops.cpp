@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "opforge/harness/aten_call.h"
 #include "opforge/harness/catalog.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/corpus.h"
@@ -170,7 +171,8 @@ int run_check(const po::variables_map &vm) {
         }
         try {
           auto r = oracle.call(c);
-          auto v = harness::verify_call(c, r.out, r.mutated, &corpus);
+          harness::CallOutcome live{r.out, r.mutated};
+          auto v = harness::judge_aten_call(c, live, &corpus).verdict;
           if (v.ok()) {
             ++ok;
           } else {

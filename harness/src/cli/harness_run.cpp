@@ -11,6 +11,7 @@
 
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/parser.h"
+#include "opforge/harness/aten_call.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/oracle.h"
 #include "opforge/harness/validate.h"
@@ -176,10 +177,6 @@ void print_errors(const std::vector<harness::Value> &actual,
                 << "\n";
 }
 
-// A tensor whose RMS error against the float64 reference is at most this times ATen's passes
-// (torch._dynamo.utils.same's fp64_ref multiplier); docs/verification.md.
-constexpr double kFloat64RmsMultiplier = 2.0;
-
 // `--check`: the call through ATen in its dtype and, for floating-point inputs, on float64-upcast
 // inputs rounded back to the output dtypes; each element must be within tolerance of one of
 // the two (docs/verification.md). Returns the exit status.
@@ -213,21 +210,35 @@ int check_against_aten(const std::string &overload, const harness::CallExpressio
     print_errors(res.aten, float64->list, res.paths, "(" + in_dtype + ") vs the float64 reference");
   }
 
-  harness::Verdict verdict = res.missing;
-  harness::CompareOptions options;
-  options.either_rms_multiplier = kFloat64RmsMultiplier;
-  for (size_t i = 0; i < res.aten.size(); ++i) {
-    harness::Verdict sub =
-        float64 ? harness::compare_values_either(res.ours[i], res.aten[i], float64->list[i],
-                                                 options, res.paths[i])
-                : harness::compare_values(res.ours[i], res.aten[i], {}, res.paths[i]);
-    for (auto &m : sub.mismatches) verdict.mismatches.push_back(std::move(m));
+  // The verdict is the one every command gives (aten_call.h): ATen's live result is the
+  // expected one, the float64 reference (already computed above) the second look.
+  harness::Call expected;
+  expected.overload = overload;
+  expected.args = call.args;
+  expected.kwargs = call.kwargs;
+  expected.out = ref.out;
+  expected.mutated = ref.mutated;
+  harness::CallOutcome actual{run.out, our_mutated(ref, oracle.schema(overload), run)};
+  harness::JudgeCallOptions judging;
+  if (float64) {
+    std::vector<harness::Value> items{float64->list.front()};
+    for (const auto &[name, value] : ref.mutated) {
+      (void)value;
+      for (size_t i = 1; i < res.paths.size(); ++i)
+        if (res.paths[i] == "mutated " + name) items.push_back(float64->list[i]);
+    }
+    if (items.size() == 1 + ref.mutated.size())
+      judging.float64_reference = harness::Value::of_list(std::move(items));
+  } else {
+    judging.aten_reference = false;  // no float64 reference to take a second look with
   }
+  const harness::Verdict verdict =
+      harness::judge_aten_call(expected, actual, nullptr, judging).verdict;
   const std::string rule =
       float64 ? "each element within tolerance of " + in_dtype +
                     " or of the float64 reference, or the whole tensor's rms error against the "
                     "float64 reference at most " +
-                    std::to_string(static_cast<int>(kFloat64RmsMultiplier)) + " x ATen's"
+                    std::to_string(static_cast<int>(harness::kFloat64RmsMultiplier)) + " x ATen's"
               : "matches " + in_dtype + ", assert_close tolerances; " + no_float64;
   if (verdict.ok()) {
     std::cout << "check " << overload << ": ok (" << rule << ")\n";

@@ -15,6 +15,7 @@
 #include "opforge/compiler/chip_executor.h"
 #include "opforge/compiler/interp_executor.h"
 #include "opforge/compiler/wrapper.h"
+#include "opforge/harness/aten_call.h"
 #include "opforge/harness/aten_runtime.h"
 #include "opforge/harness/trace_replay.h"
 #include "opforge/harness/corpus.h"
@@ -43,109 +44,15 @@ using nlohmann::json;
 
 Value value_of(const json &spec, std::mt19937_64 &rng) { return call_spec_value(spec, rng); }
 
-// Device buffers of one call, freed when it ends.
-class Buffers {
- public:
-  explicit Buffers(Executor &ex) : ex_(ex) {}
-  ~Buffers() {
-    for (auto id : ids_) ex_.free(id);
-  }
-  Buffers(const Buffers &) = delete;
-  Buffers &operator=(const Buffers &) = delete;
-  // Hands the buffers to the caller (they are not freed here).
-  void release() { ids_.clear(); }
-  void own(compiler::BufferId id) {
-    if (id != 0 && std::find(ids_.begin(), ids_.end(), id) == ids_.end()) ids_.push_back(id);
-  }
-  WrapperValue to_wrapper(const Value &v) {
-    switch (v.kind) {
-      case Value::Kind::None:
-        return WrapperValue::none();
-      case Value::Kind::Bool:
-        return WrapperValue::boolean(v.boolean);
-      case Value::Kind::Int:
-        return WrapperValue::integer(v.integer);
-      case Value::Kind::Double:
-        return WrapperValue::floating(v.number);
-      case Value::Kind::String:
-      case Value::Kind::Layout:
-      case Value::Kind::MemoryFormat:
-      case Value::Kind::Device:
-        return WrapperValue::string(v.text);
-      case Value::Kind::DType:
-        return WrapperValue::dtype(v.dtype);
-      case Value::Kind::Tensor: {
-        const HostTensor &t = v.tensor;
-        TensorHandle h;
-        h.dtype = t.dtype();
-        h.sizes = t.sizes();
-        h.strides = t.strides();
-        h.storage_offset = t.storage_offset();
-        h.buffer = ex_.allocate(std::max<int64_t>(h.extent_bytes(), 1));
-        own(h.buffer);
-        if (h.numel() > 0) ex_.copy_in(h, t);
-        return WrapperValue::of(h);
-      }
-      case Value::Kind::List: {
-        std::vector<WrapperValue> items;
-        for (const auto &e : v.list) items.push_back(to_wrapper(e));
-        return WrapperValue::list(std::move(items));
-      }
-      default:
-        throw Error("argument of kind " + std::string(value_kind_name(v.kind)) +
-                    " cannot be passed to a wrapper: " + v.summary());
-    }
-  }
-  Value from_wrapper(const WrapperValue &w) {
-    switch (w.kind) {
-      case WrapperValue::Kind::None:
-        return Value::none();
-      case WrapperValue::Kind::Bool:
-        return Value::of_bool(w.bool_value);
-      case WrapperValue::Kind::Int:
-        return Value::of_int(w.int_value);
-      case WrapperValue::Kind::Float:
-        return Value::of_double(w.float_value);
-      case WrapperValue::Kind::DType:
-        return Value::of_dtype(w.dtype_value);
-      case WrapperValue::Kind::Str: {
-        Value v;
-        v.kind = Value::Kind::String;
-        v.text = w.str_value;
-        return v;
-      }
-      case WrapperValue::Kind::Tensor:
-        own(w.tensor.buffer);
-        if (w.tensor.numel() == 0)
-          return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
-        return Value::of_tensor(ex_.copy_out(w.tensor));
-      case WrapperValue::Kind::List:
-      case WrapperValue::Kind::Tuple: {
-        std::vector<Value> items;
-        for (const auto &e : w.items) items.push_back(from_wrapper(e));
-        return Value::of_list(std::move(items));
-      }
-    }
-    return Value::none();
-  }
-
- private:
-  Executor &ex_;
-  std::vector<compiler::BufferId> ids_;
-};
-
 // Runs `call` through `wrapper` of `module` on `ex` (the view runtime when
-// module is null); returns the output.
-Value run_wrapper(const compiler::ast::Module *module, const std::string &wrapper, Executor &ex,
-                  const Call &call) {
-  Buffers buffers(ex);
-  std::vector<WrapperValue> args;
-  std::vector<std::pair<std::string, WrapperValue> > kwargs;
-  for (const auto &a : call.args) args.push_back(buffers.to_wrapper(a));
-  for (const auto &[k, v] : call.kwargs) kwargs.emplace_back(k, buffers.to_wrapper(v));
-  if (!module) return buffers.from_wrapper(run_view_op(call.overload, args, kwargs));
-  compiler::WrapperInterpreter interp(*module, ex);
-  return buffers.from_wrapper(interp.run(wrapper, args, kwargs).value);
+// module is null): the output and the arguments the call should write.
+CallOutcome run_wrapper(const compiler::ast::Module *module, const std::string &wrapper,
+                        Executor &ex, const Call &call,
+                        const std::vector<std::string> &schema_names = {}) {
+  CallKernel kernel;
+  kernel.module = module;
+  kernel.wrapper = wrapper;
+  return run_aten_call(kernel, ex, call, schema_names);
 }
 
 std::string one_line(std::string s) {
@@ -239,22 +146,10 @@ class LaunchTally {
 
 // Host copy of a wrapper value (outputs stay owned by the caller).
 Value host_value(Executor &ex, const WrapperValue &w) {
-  switch (w.kind) {
-    case WrapperValue::Kind::Tensor:
-      if (w.tensor.numel() == 0)
-        return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
-      return Value::of_tensor(ex.copy_out(w.tensor));
-    case WrapperValue::Kind::List:
-    case WrapperValue::Kind::Tuple: {
-      std::vector<Value> items;
-      for (const auto &e : w.items) items.push_back(host_value(ex, e));
-      return Value::of_list(std::move(items));
-    }
-    default: {
-      Buffers none(ex);
-      return none.from_wrapper(w);
-    }
-  }
+  CallMarshal read(ex);
+  Value v = read.to_host(w);
+  read.release();
+  return v;
 }
 
 void flatten_handles(const WrapperValue &w, std::vector<WrapperValue> &out) {
@@ -317,8 +212,8 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
   std::string first_failure;
 
   auto to_device = [&](const Value &v) {
-    Buffers tmp(chip);
-    WrapperValue wv = tmp.to_wrapper(v);
+    CallMarshal tmp(chip);
+    WrapperValue wv = tmp.to_wrapper(v, "argument");
     std::vector<WrapperValue> hs;
     flatten_handles(wv, hs);
     for (const auto &h : hs) owned.insert(h.tensor.buffer);
@@ -404,8 +299,11 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
           Value got = host_value(chip, out);
           if (w.verify) {
             Call expected = call;
-            expected.out = run_wrapper(module, wrapper, interp, call);
-            Verdict v = verify_call(expected, got, {}, nullptr);
+            expected.out = run_wrapper(module, wrapper, interp, call).out;
+            CallOutcome actual{got, {}};
+            JudgeCallOptions reference;
+            reference.aten_reference = false;  // the IR interpreter's result
+            Verdict v = judge_aten_call(expected, actual, nullptr, reference).verdict;
             if (!v.ok()) {
               rec.status = "failed";
               rec.reason = "wrong result: " + one_line(v.first_reason());
@@ -532,11 +430,19 @@ void run_aten_workload(const Scenario &, const Workload &w, const model::ChipPar
       try {
         Call expected = call;
         bool check = corpus.has_value() || w.verify;
-        if (!corpus && w.verify) expected.out = run_wrapper(module, wrapper, interp, call);
-        Value got = run_wrapper(module, wrapper, chip, call);
-        if (last_output && ci + 1 == calls.size()) *last_output = got;
+        JudgeCallOptions reference;
+        if (!corpus && w.verify) {
+          expected.out = run_wrapper(module, wrapper, interp, call).out;
+          reference.aten_reference = false;  // the IR interpreter's result
+        }
+        std::vector<std::string> names;
+        if (corpus && !call.mutated.empty())
+          names = schema_argument_names(corpus->overload(call.overload).schema);
+        CallOutcome got = run_wrapper(module, wrapper, chip, call, names);
+        if (last_output && ci + 1 == calls.size()) *last_output = got.out;
         if (check) {
-          Verdict v = verify_call(expected, got, {}, corpus ? &*corpus : nullptr);
+          Verdict v =
+              judge_aten_call(expected, got, corpus ? &*corpus : nullptr, reference).verdict;
           if (!v.ok()) {
             rec.status = "failed";
             rec.reason = "wrong result: " + one_line(v.first_reason());

@@ -1,6 +1,4 @@
 //===- validate.cpp - recorded ATen calls through library wrappers, verified ===//
-#include "call_tolerance.h"
-#include "tied_indices.h"
 #include "opforge/harness/validate.h"
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <thread>
 
 #include "opforge/compiler/interp_executor.h"
+#include "opforge/harness/aten_call.h"
 #include "opforge/harness/aten_runtime.h"
 #include "opforge/compiler/lint.h"
 #include "opforge/compiler/parser.h"
@@ -25,7 +24,6 @@
 
 namespace fs = std::filesystem;
 using opforge::compiler::Executor;
-using opforge::compiler::TensorHandle;
 using opforge::compiler::WrapperValue;
 
 namespace opforge::harness {
@@ -151,194 +149,22 @@ ExecutorKind parse_executor_kind(const std::string &text) {
 
 namespace {
 
-// Buffers made for one call, freed when it ends.
-class CallBuffers {
- public:
-  explicit CallBuffers(Executor &ex) : ex_(ex) {}
-  ~CallBuffers() {
-    for (auto id : ids_) ex_.free(id);
-  }
-  CallBuffers(const CallBuffers &) = delete;
-  CallBuffers &operator=(const CallBuffers &) = delete;
-  void own(compiler::BufferId id) {
-    if (id != 0 && std::find(ids_.begin(), ids_.end(), id) == ids_.end()) ids_.push_back(id);
-  }
-  TensorHandle upload(const HostTensor &t) {
-    TensorHandle h;
-    h.dtype = t.dtype();
-    h.sizes = t.sizes();
-    h.strides = t.strides();
-    h.storage_offset = t.storage_offset();
-    // The whole recorded storage goes up, not just the view's elements: as_strided (an
-    // explicit storage offset) reads storage outside its input's view.
-    const int64_t storage_elems =
-        static_cast<int64_t>(t.storage_bytes()) / std::max<int64_t>(dtype_size(t.dtype()), 1);
-    h.buffer = ex_.allocate(
-        std::max<int64_t>({h.extent_bytes(), storage_elems * dtype_size(t.dtype()), int64_t{1}}));
-    own(h.buffer);
-    if (storage_elems > 0 && h.numel() > 0) {
-      TensorHandle flat = h;
-      flat.sizes = {storage_elems};
-      flat.strides = {1};
-      flat.storage_offset = 0;
-      ex_.copy_in(flat, HostTensor(t.dtype(), {storage_elems}, {1}, 0, t.storage()));
-    } else if (h.numel() > 0) {
-      ex_.copy_in(h, t);
-    }
-    return h;
-  }
-
- private:
-  Executor &ex_;
-  std::vector<compiler::BufferId> ids_;
-};
-
-WrapperValue to_wrapper(const Value &v, CallBuffers &buffers, const std::string &where) {
-  switch (v.kind) {
-    case Value::Kind::None:
-      return WrapperValue::none();
-    case Value::Kind::Bool:
-      return WrapperValue::boolean(v.boolean);
-    case Value::Kind::Int:
-      return WrapperValue::integer(v.integer);
-    case Value::Kind::Double:
-      return WrapperValue::floating(v.number);
-    case Value::Kind::String:
-    case Value::Kind::Layout:
-    case Value::Kind::MemoryFormat:
-    case Value::Kind::Device:
-      return WrapperValue::string(v.text);
-    case Value::Kind::DType:
-      return WrapperValue::dtype(v.dtype);
-    case Value::Kind::Tensor:
-      return WrapperValue::of(buffers.upload(v.tensor));
-    case Value::Kind::List: {
-      std::vector<WrapperValue> items;
-      for (size_t i = 0; i < v.list.size(); ++i)
-        items.push_back(to_wrapper(v.list[i], buffers, where + "[" + std::to_string(i) + "]"));
-      return WrapperValue::list(std::move(items));
-    }
-    case Value::Kind::Complex:
-    case Value::Kind::Opaque:
-      break;
-  }
-  throw Error("argument " + where + " has a kind the wrappers cannot take: " + v.summary());
-}
-
-Value from_wrapper(const WrapperValue &w, Executor &ex, CallBuffers &buffers) {
-  switch (w.kind) {
-    case WrapperValue::Kind::None:
-      return Value::none();
-    case WrapperValue::Kind::Bool:
-      return Value::of_bool(w.bool_value);
-    case WrapperValue::Kind::Int:
-      return Value::of_int(w.int_value);
-    case WrapperValue::Kind::Float:
-      return Value::of_double(w.float_value);
-    case WrapperValue::Kind::DType:
-      return Value::of_dtype(w.dtype_value);
-    case WrapperValue::Kind::Str: {
-      Value v;
-      v.kind = Value::Kind::String;
-      v.text = w.str_value;
-      return v;
-    }
-    case WrapperValue::Kind::Tensor: {
-      buffers.own(w.tensor.buffer);
-      if (w.tensor.numel() == 0)
-        return Value::of_tensor(HostTensor(w.tensor.dtype, w.tensor.sizes));
-      return Value::of_tensor(ex.copy_out(w.tensor));
-    }
-    case WrapperValue::Kind::List:
-    case WrapperValue::Kind::Tuple: {
-      std::vector<Value> items;
-      for (const auto &item : w.items) items.push_back(from_wrapper(item, ex, buffers));
-      return Value::of_list(std::move(items));
-    }
-  }
-  return Value::none();
-}
-
 std::string one_line(std::string s) {
   auto nl = s.find('\n');
   if (nl != std::string::npos) s = s.substr(0, nl);
   return s;
 }
 
-}  // namespace
-
-namespace {
-
-using RunFn = std::function<WrapperValue(
-    const std::vector<WrapperValue> &, const std::vector<std::pair<std::string, WrapperValue>> &)>;
-
-// The values of the arguments `call` mutated, read back from the device by
-// schema argument name (positional or keyword).
-std::vector<std::pair<std::string, Value>> read_mutated(
-    const Call &call, const Corpus &corpus, const std::vector<WrapperValue> &args,
-    const std::vector<std::pair<std::string, WrapperValue>> &kwargs, Executor &executor,
-    CallBuffers &buffers) {
-  std::vector<std::pair<std::string, Value>> mutated;
-  if (call.mutated.empty()) return mutated;
-  std::vector<std::string> names;
-  if (corpus.has_overload(call.overload))
-    names = schema_argument_names(corpus.overload(call.overload).schema);
-  for (const auto &[name, expected] : call.mutated) {
-    (void)expected;
-    const WrapperValue *passed = nullptr;
-    for (size_t a = 0; a < names.size() && a < args.size(); ++a)
-      if (names[a] == name) passed = &args[a];
-    for (const auto &[k, v] : kwargs)
-      if (k == name) passed = &v;
-    // Missing ones stay missing: the verifier reports them.
-    if (passed) mutated.emplace_back(name, from_wrapper(*passed, executor, buffers));
-  }
-  return mutated;
-}
-
-// A floating-point call that misses the recorded ATen output is judged once more against
-// ATen on float64-upcast inputs rounded to the output dtype (docs/verification.md, "Corpus
-// calls"): each element passes within tolerance of the recorded output or of that reference.
-// ATen's CPU rounding of 16-bit results depends on its code path (a small tensor's scalar loop
-// rounds intermediates a large tensor's vector loop does not), so a kernel that rounds once
-// can miss the recording while matching the exact result. Calls that mutate inputs, and runs
-// without the oracle plugin, keep the first verdict.
-std::optional<Verdict> float64_second_look(const Call &call, const Value &out,
-                                           const CompareOptions &options) {
-  if (!call.mutated.empty()) return std::nullopt;
-  Float64Inputs up = upcast_to_float64(call.args, call.kwargs);
-  if (!up.any_upcast) return std::nullopt;
+// One recorded call through `kernel` and judged (aten_call.h): "" when it passes.
+std::string run_and_judge(const CallKernel &kernel, Executor &executor, const Call &call,
+                          const Corpus &corpus) {
   try {
-    const auto &oracle = OraclePlugin::get();
-    OracleResult r64 = oracle.call(call.overload, up.args, up.kwargs);
-    std::optional<Value> reference = round_like(r64.out, call.out);
-    if (!reference) return std::nullopt;
-    return compare_values_either(out, call.out, *reference, options, "out");
-  } catch (const Error &) {
-    return std::nullopt;  // no oracle, or ATen has no float64 kernel for the call
-  }
-}
-
-std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call,
-                           const Corpus &corpus) {
-  CallBuffers buffers(executor);
-  try {
-    std::vector<WrapperValue> args;
-    std::vector<std::pair<std::string, WrapperValue>> kwargs;
-    for (size_t i = 0; i < call.args.size(); ++i)
-      args.push_back(to_wrapper(call.args[i], buffers, "#" + std::to_string(i)));
-    for (const auto &[name, value] : call.kwargs)
-      kwargs.emplace_back(name, to_wrapper(value, buffers, name));
-    Value out = from_wrapper(fn(args, kwargs), executor, buffers);
-    auto mutated = read_mutated(call, corpus, args, kwargs, executor, buffers);
-    accept_tied_indices(call, out);
-    const CompareOptions options = call_compare_options(call, &corpus);
-    Verdict verdict = verify_call(call, out, mutated, &corpus, options);
-    if (!verdict.ok()) {
-      std::optional<Verdict> second = float64_second_look(call, out, options);
-      if (second && second->ok()) return std::string();
-    }
-    return verdict.ok() ? std::string() : verdict.first_reason();
+    std::vector<std::string> names;
+    if (!call.mutated.empty() && corpus.has_overload(call.overload))
+      names = schema_argument_names(corpus.overload(call.overload).schema);
+    CallOutcome outcome = run_aten_call(kernel, executor, call, names);
+    CallJudgement j = judge_aten_call(call, outcome, &corpus);
+    return j.verdict.ok() ? std::string() : j.verdict.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
   }
@@ -349,38 +175,31 @@ std::string run_and_verify(const RunFn &fn, Executor &executor, const Call &call
 WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const std::string &wrapper,
                                    Executor &executor, const std::vector<Value> &args,
                                    const std::vector<std::pair<std::string, Value>> &kwargs) {
-  CallBuffers buffers(executor);
+  CallMarshal marshal(executor);
   std::vector<WrapperValue> wargs;
   std::vector<std::pair<std::string, WrapperValue>> wkwargs;
   for (size_t i = 0; i < args.size(); ++i)
-    wargs.push_back(to_wrapper(args[i], buffers, "#" + std::to_string(i)));
+    wargs.push_back(marshal.to_wrapper(args[i], "#" + std::to_string(i)));
   for (const auto &[name, value] : kwargs)
-    wkwargs.emplace_back(name, to_wrapper(value, buffers, name));
+    wkwargs.emplace_back(name, marshal.to_wrapper(value, name));
   compiler::WrapperInterpreter interp(module, executor);
   WrapperCallResult r;
-  r.out = from_wrapper(interp.run(wrapper, wargs, wkwargs).value, executor, buffers);
-  for (const auto &a : wargs) r.args_after.push_back(from_wrapper(a, executor, buffers));
-  for (const auto &[name, v] : wkwargs)
-    r.kwargs_after.emplace_back(name, from_wrapper(v, executor, buffers));
+  r.out = marshal.to_host(interp.run(wrapper, wargs, wkwargs).value);
+  for (const auto &a : wargs) r.args_after.push_back(marshal.to_host(a));
+  for (const auto &[name, v] : wkwargs) r.kwargs_after.emplace_back(name, marshal.to_host(v));
   return r;
 }
 
 std::string run_call(const compiler::ast::Module &module, const std::string &wrapper,
                      Executor &executor, const Call &call, const Corpus &corpus) {
-  return run_and_verify(
-      [&](const auto &args, const auto &kwargs) {
-        compiler::WrapperInterpreter interp(module, executor);
-        return interp.run(wrapper, args, kwargs).value;
-      },
-      executor, call, corpus);
+  CallKernel kernel;
+  kernel.module = &module;
+  kernel.wrapper = wrapper;
+  return run_and_judge(kernel, executor, call, corpus);
 }
 
 std::string run_view_call(Executor &executor, const Call &call, const Corpus &corpus) {
-  return run_and_verify(
-      [&](const auto &args, const auto &kwargs) {
-        return run_view_op(call.overload, args, kwargs);
-      },
-      executor, call, corpus);
+  return run_and_judge(CallKernel{}, executor, call, corpus);
 }
 
 std::string OverloadResult::first_failure() const {

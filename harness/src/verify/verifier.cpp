@@ -346,7 +346,7 @@ Verdict verify_call(const Call &expected, const Value &actual_out,
                     const std::vector<std::pair<std::string, Value>> &actual_mutated,
                     const Corpus *corpus, CompareOptions options) {
   if (!options.tolerance && corpus)
-    options.tolerance = corpus->tolerance(expected.opinfo, expected.dtype);
+    options.tolerance = call_compare_options(expected, corpus).tolerance;
   Verdict v;
   if (!expected.uninitialized) v = compare_values(actual_out, expected.out, options, "out");
   for (const auto &[name, value] : expected.mutated) {

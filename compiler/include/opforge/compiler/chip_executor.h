@@ -50,6 +50,8 @@ class ChipExecutor : public Executor {
   HostTensor copy_out(const TensorHandle &src) override;
   void copy(const TensorHandle &dst, const TensorHandle &src) override;
   LaunchResult launch(const LaunchRequest &request) override;
+  // Compiles the binary into this executor's and the process's cache.
+  void compile(const LaunchRequest &request) override { binary(request); }
 
   // Launches run so far, with their chip results (cycles, counters, one record per
   // instance: about 20 KB each on mtia-2i). Kept unless keep_launches(false): a

@@ -87,6 +87,12 @@ class Executor {
   virtual void copy(const TensorHandle &dst, const TensorHandle &src) = 0;
   // Runs a kernel for the whole grid. Throws opforge::Error on a fault.
   virtual LaunchResult launch(const LaunchRequest &request) = 0;
+  // Compiles the kernel of `request` for its specialisation without running it,
+  // so that a later launch of the same specialisation only runs (the compile
+  // stage of the generation loop; compile_executor.h). Throws CompileError
+  // (type errors, with file:line:col) or opforge::Error (code generation) as
+  // launch() would. The default does nothing: such an executor compiles at launch.
+  virtual void compile(const LaunchRequest &request) { (void)request; }
 };
 
 }  // namespace opforge::compiler

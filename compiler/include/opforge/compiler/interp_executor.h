@@ -28,6 +28,9 @@ class InterpExecutor : public Executor {
   HostTensor copy_out(const TensorHandle &src) override;
   void copy(const TensorHandle &dst, const TensorHandle &src) override;
   LaunchResult launch(const LaunchRequest &request) override;
+  // Lowers and optimises the kernel into this executor's cache, and into the
+  // process's (keyed by the kernel's source text) unless IR is dumped or replaced.
+  void compile(const LaunchRequest &request) override { lowered(request); }
 
   // A host view sharing the buffer's bytes (writes go to the device buffer).
   HostTensor view(const TensorHandle &t);
@@ -47,6 +50,7 @@ class InterpExecutor : public Executor {
   BufferId next_id_ = 1;
   std::map<std::string, std::shared_ptr<ttir::Module>> compiled_;  // by source|kernel|spec|opt
   const Buffer &buffer(BufferId id) const;
+  const ttir::Module &lowered(const LaunchRequest &request);
 };
 
 }  // namespace opforge::compiler

@@ -3,10 +3,11 @@
 // The loop's checking states go through KernelEvaluator. The real
 // implementation (make_reference_evaluator) lints with the compiler's linter,
 // compiles with its frontend (every @triton.jit function must parse and the
-// wrapper must exist), and hands Run and Verify to a CallJudge: whoever holds
-// the recorded calls and the reference outputs runs the wrapper on an
-// executor and compares. The generator defines the interface; the harness
-// implements it over the OpInfo corpus (opforge/harness/judge.h), so the
+// wrapper must exist) and then has the CallJudge compile the kernels to the
+// target for the recorded calls' signatures (CallJudge::compile), and hands
+// Run and Verify to the CallJudge: whoever holds the recorded calls and the
+// reference outputs runs the wrapper on an executor and compares. The generator defines the
+// interface; the harness implements it over the OpInfo corpus (opforge/harness/judge.h), so the
 // generator depends on nothing above it.
 //
 //===----------------------------------------------------------------------===//
@@ -97,6 +98,19 @@ class CallJudge {
  public:
   virtual ~CallJudge() = default;
   virtual size_t call_count() const = 0;
+  // Stage::Compile: compiles the kernels `wrapper` launches, for the signatures
+  // the recorded calls give them, without running them (compile_executor.h);
+  // a failure is Compile (type and code generation errors, with the kernel's
+  // file:line:col and snippet) or Timeout. Wrapper errors are left to Run.
+  // The default compiles nothing (kernels then compile at their first launch).
+  virtual StageResult compile(const compiler::ast::Module &module, const std::string &wrapper) {
+    (void)module;
+    (void)wrapper;
+    StageResult r;
+    r.stage = Stage::Compile;
+    r.ok = true;
+    return r;
+  }
   // Stage::Run: every call through `wrapper` of `module`; failures are
   // Runtime, Trap or Timeout with the failing call's summary and index.
   virtual StageResult run(const compiler::ast::Module &module, const std::string &wrapper) = 0;

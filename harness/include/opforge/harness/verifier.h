@@ -5,13 +5,15 @@
 // dtype (float32 1.3e-6/1e-5, float16 1e-3/1e-5, bfloat16 1.6e-2/1e-5, float64
 // 1e-7/1e-7, exact for integers and bool), NaN equal to NaN, infinities equal
 // only to themselves; shapes and dtypes must match, strides too on request. An
-// OpInfo's toleranceOverride (recorded in the corpus) replaces the defaults for
-// that OpInfo's calls of its dtype. Mutated inputs are compared like outputs.
+// OpInfo's toleranceOverride (recorded in the corpus) widens the defaults for
+// that OpInfo's calls of its dtype (call_compare_options). Mutated inputs are
+// compared like outputs.
 //
-// On user shapes (`opforge run --check`) a second reference joins ATen's result
-// in the call's dtype: the float64 reference, the call on float64-upcast inputs
-// rounded to the output dtypes; an element passes when it is within tolerance of
-// either (compare_values_either). The rule and its fallbacks: docs/verification.md.
+// A second reference can join ATen's result in the call's dtype: the float64
+// reference, the call on float64-upcast inputs rounded to the output dtypes; an
+// element passes when it is within tolerance of either (compare_values_either).
+// judge_aten_call (aten_call.h) puts these together into the one verdict every
+// command gives; the rule and its fallbacks: docs/verification.md.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -104,9 +106,31 @@ Float64Inputs upcast_to_float64(const std::vector<Value> &args,
 // the two differ in structure or shape.
 std::optional<Value> round_like(const Value &reference, const Value &like);
 
+
+// The tolerance a recorded call is verified with: when the corpus records a
+// toleranceOverride for the call's OpInfo and dtype, each of atol and rtol is the
+// larger of the override's and the dtype's default. The corpus flattens an OpInfo's
+// overrides without the tests they are scoped to (matmul's float32 {atol 0, rtol
+// 1e-5} applies to one backward-variance test only), so an override may widen the
+// defaults but never narrows them to zero.
+CompareOptions call_compare_options(const Call &call, const Corpus *corpus);
+
+// sort (unless stable=True), topk, kthvalue, median.dim, nanmedian.dim and mode
+// return indices whose choice among equal input values ATen does not define
+// (std::sort, nth_element and partial_sort order ties by implementation
+// details). When `actual`'s values equal the recorded values exactly and each
+// of its indices selects an input element equal to its value (distinct within
+// a row for sort and topk), the actual indices are an equally valid answer and
+// are replaced by the recorded ones, so that the comparison that follows checks
+// everything else exactly. Anything else is left as it is (and fails there).
+// Returns whether indices were replaced.
+bool accept_tied_indices(const Call &call, Value &actual);
+
 // Checks a call's outputs and mutated inputs against the recorded ones. The
-// tolerance comes from options, else the corpus's toleranceOverride for the
-// call's OpInfo and dtype (when a corpus is given), else the defaults.
+// tolerance comes from options, else call_compare_options (the defaults,
+// widened by the corpus's toleranceOverride for the call's OpInfo and dtype).
+// The whole judging policy (tied indices, float64 second look) is
+// judge_aten_call (aten_call.h); this is its comparison step.
 Verdict verify_call(const Call &expected, const Value &actual_out,
                     const std::vector<std::pair<std::string, Value>> &actual_mutated,
                     const Corpus *corpus = nullptr, CompareOptions options = {});

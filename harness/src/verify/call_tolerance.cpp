@@ -1,5 +1,5 @@
 // call_tolerance.cpp - a recorded call's tolerance: the defaults widened by the OpInfo's override.
-#include "call_tolerance.h"
+#include "opforge/harness/verifier.h"
 
 #include <algorithm>
 

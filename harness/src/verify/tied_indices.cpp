@@ -1,5 +1,5 @@
 // tied_indices.cpp - accept any valid choice of indices among equal values for sort-like ops.
-#include "tied_indices.h"
+#include "opforge/harness/verifier.h"
 
 #include <cmath>
 #include <initializer_list>
