@@ -1,9 +1,6 @@
 //===- harness_validate.cpp - `opforge validate`: corpus calls through the kernel library ===//
 #include <boost/program_options.hpp>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +17,7 @@
 #include "opforge/harness/corpus.h"
 #include "opforge/harness/validate.h"
 #include "opforge/support/error.h"
+#include "opforge/support/process_pool.h"
 
 namespace po = boost::program_options;
 
@@ -101,61 +99,45 @@ harness::ValidateReport validate_sharded(const harness::Corpus &corpus,
   auto dir =
       std::filesystem::temp_directory_path() / ("opforge-validate-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
-  struct Child {
-    pid_t pid = -1;
-    std::string out, log;
-    std::string error;
-  };
-  std::vector<Child> children(n);
-  for (size_t s = 0; s < n; ++s) {
-    Child &c = children[s];
-    c.out = (dir / ("shard" + std::to_string(s) + ".json")).string();
-    c.log = (dir / ("shard" + std::to_string(s) + ".log")).string();
-    auto argv_s = child_args(args, shards[s], c.out);
-    std::vector<char *> argv;
-    for (auto &x : argv_s) argv.push_back(x.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, c.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    int rc = posix_spawn(&c.pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) c.error = std::string("cannot start a validation process: ") + std::strerror(rc);
-  }
+  auto log_of = [&](size_t s) { return (dir / ("shard" + std::to_string(s) + ".log")).string(); };
+  // Each shard is this binary again, writing its results (JSON) to fd 3, the pool's pipe.
+  ProcessPoolOptions pool;
+  pool.workers = static_cast<unsigned>(n);
+  auto outcomes = run_programs(
+      n,
+      [&](size_t s) {
+        return Program{"/proc/self/exe", child_args(args, shards[s], "/dev/fd/3"), log_of(s)};
+      },
+      pool);
   std::map<std::string, harness::OverloadResult> by_name;
   for (size_t s = 0; s < n; ++s) {
-    Child &c = children[s];
-    if (c.error.empty()) {
-      int status = 0;
-      waitpid(c.pid, &status, 0);
-      std::ifstream in(c.out);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (in && !text.str().empty()) {
-        try {
-          for (auto &r : harness::ValidateReport::from_json(text.str(), c.out).results)
-            by_name[r.overload] = std::move(r);
-        } catch (const Error &e) {
-          c.error = e.what();
-        }
-      } else {
-        std::ifstream log(c.log);
-        std::string line, last;
-        while (std::getline(log, line))
-          if (!line.empty()) last = line;
-        c.error =
-            "validation process " + std::to_string(c.pid) +
-            (WIFSIGNALED(status) ? " killed by signal " + std::to_string(WTERMSIG(status))
-                                 : " exited with status " + std::to_string(WEXITSTATUS(status))) +
-            " without results" + (last.empty() ? "" : ": " + last);
+    const TaskOutcome &outcome = outcomes[s];
+    std::string error;
+    if (!outcome.output.empty()) {
+      try {
+        for (auto &r :
+             harness::ValidateReport::from_json(
+                 outcome.output, "the results of validation process " + std::to_string(outcome.pid))
+                 .results)
+          by_name[r.overload] = std::move(r);
+      } catch (const Error &e) {
+        error = e.what();
       }
+    } else {
+      std::ifstream log(log_of(s));
+      std::string line, last;
+      while (std::getline(log, line))
+        if (!line.empty()) last = line;
+      error = "validation process " + std::to_string(outcome.pid) +
+              (outcome.signal ? " killed by signal " + std::to_string(outcome.signal)
+                              : " exited with status " + std::to_string(outcome.exit_code)) +
+              " without results" + (last.empty() ? "" : ": " + last);
     }
     for (const auto &o : shards[s])
       if (!by_name.count(o)) {
         harness::OverloadResult r;
         r.overload = o;
-        r.error = c.error.empty() ? "missing from its validation process's results" : c.error;
+        r.error = error.empty() ? "missing from its validation process's results" : error;
         by_name[o] = r;
       }
   }

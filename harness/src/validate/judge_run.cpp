@@ -8,16 +8,9 @@
 #include <mutex>
 #include <thread>
 
-#include <poll.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 #include <functional>
 #include <optional>
+#include <sstream>
 
 #include "opforge/compiler/capability.h"
 #include "opforge/compiler/executor.h"
@@ -25,6 +18,7 @@
 #include "opforge/harness/judge.h"
 #include "opforge/generator/report.h"
 #include "opforge/support/error.h"
+#include "opforge/support/process_pool.h"
 
 namespace fs = std::filesystem;
 
@@ -44,166 +38,62 @@ std::string today_utc() {
 using WorkerBody =
     std::function<generator::OverloadOutcome(size_t, const Corpus &, generator::RunLog &)>;
 
-void write_all(int fd, const std::string &text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(3);  // the parent is gone
-    off += static_cast<size_t>(n);
-  }
-}
-
-std::string describe_status(int status) {
-  if (WIFSIGNALED(status))
-    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  return "status " + std::to_string(status);
-}
-
-// Runs body(i) for every overload in `jobs` forked worker processes, each with
-// its own corpus handle, chip device and run log (<log>.worker<N>, merged into
-// `log` at the end). Workers take the next overload from a counter in shared
-// memory and report "S i" (started) and "R i <outcome json>" (finished) lines
-// through a pipe. A worker that dies (a crash in the model) fails the overload
-// it was running with the reason, and a new worker takes its place.
-void run_in_processes(const Corpus &corpus, const std::vector<std::string> &overloads, int jobs,
-                      generator::RunLog &log, const WorkerBody &body,
-                      std::vector<generator::OverloadOutcome> &rows,
-                      const std::function<void(size_t, size_t, size_t)> &progress) {
-  const size_t n = overloads.size();
-  void *mem = mmap(nullptr, sizeof(std::atomic<size_t>), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) throw Error("cannot map the worker processes' shared counter");
-  auto *counter = new (mem) std::atomic<size_t>(0);
-  struct Worker {
-    pid_t pid;
-    int fd;
-    std::string pending;
-    std::optional<size_t> current;
-    size_t claimed = 0;
+// Runs body(i) for every overload in `jobs` worker processes of the process
+// pool, each with its own corpus handle and chip device, kept from one
+// overload to the next. An overload's run-log records (transitions, prompts,
+// verdicts, its outcome last) come back through the pool's pipe as JSON lines
+// and join `log` when it finishes. A worker that dies (a crash in the model)
+// fails the overload it was running with the reason, and a new worker takes
+// its place.
+void run_in_worker_processes(const Corpus &corpus, const std::vector<std::string> &overloads,
+                             int jobs, generator::RunLog &log, const WorkerBody &body,
+                             std::vector<generator::OverloadOutcome> &rows,
+                             const std::function<void(size_t, size_t, size_t)> &progress) {
+  std::optional<Corpus> own;  // opened in each worker, on its first overload
+  TaskBody task = [&](size_t i) {
+    if (!own) own.emplace(Corpus::open(corpus.path()));
+    generator::RunLog task_log;  // in memory: the records travel to the parent
+    auto outcome = body(i, *own, task_log);
+    task_log.append(generator::outcome_to_json(outcome));
+    std::string lines;
+    for (const auto &record : task_log.records())
+      lines += record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return lines;
   };
-  std::vector<Worker> workers;
-  std::vector<std::string> worker_logs;
-  std::vector<bool> finished(n, false);
-  size_t done = 0, passing = 0;
-  auto spawn = [&] {
-    std::string wlog = log.path() + ".worker" + std::to_string(worker_logs.size());
-    int p[2];
-    if (pipe(p) != 0) throw Error("cannot create a pipe for a worker process");
-    std::fflush(stdout);
-    std::fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) throw Error("cannot fork a worker process");
-    if (pid == 0) {
-      ::close(p[0]);
-      signal(SIGPIPE, SIG_DFL);
-      int code = 0;
+  size_t passing = 0;
+  ProcessPoolOptions pool;
+  pool.workers = static_cast<unsigned>(std::max(1, jobs));
+  pool.tasks_per_worker = 0;
+  pool.on_done = [&](size_t i, const TaskOutcome &outcome, size_t done, size_t total) {
+    std::string why;
+    if (outcome.ok()) {
       try {
-        auto own = Corpus::open(corpus.path());
-        generator::RunLog own_log(wlog);
-        for (size_t i = (*counter)++; i < n; i = (*counter)++) {
-          write_all(p[1], "S " + std::to_string(i) + "\n");
-          auto outcome = body(i, own, own_log);
-          auto record = generator::outcome_to_json(outcome);
-          own_log.append(record);
-          write_all(p[1],
-                    "R " + std::to_string(i) + " " +
-                        record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                        "\n");
-        }
+        std::vector<nlohmann::json> records;
+        std::istringstream lines(outcome.output);
+        for (std::string line; std::getline(lines, line);)
+          records.push_back(nlohmann::json::parse(line));
+        if (records.empty()) throw Error("no records");
+        rows[i] = generator::outcome_from_json(records.back());
+        for (auto &record : records) log.append(std::move(record));
       } catch (const std::exception &e) {
-        write_all(p[1], std::string("E ") + e.what() + "\n");
-        code = 1;
+        why = std::string("its worker process's records are unreadable: ") + e.what();
       }
-      ::close(p[1]);
-      _exit(code);
+    } else if (outcome.exit_code < 0 && outcome.signal == 0) {
+      why = "its worker process failed: " + outcome.reason;  // threw, e.g. opening the corpus
+    } else {
+      why = "the worker process running it ended (" + outcome.reason + ")";
     }
-    ::close(p[1]);
-    workers.push_back({pid, p[0], "", std::nullopt, 0});
-    worker_logs.push_back(wlog);
-  };
-  auto fail_row = [&](size_t i, const std::string &why) {
-    rows[i].overload = overloads[i];
-    rows[i].category = std::string(category_name(categorize(overloads[i])));
-    rows[i].result = "error";
-    rows[i].reason = why;
-    log.append(generator::outcome_to_json(rows[i]));
-    finished[i] = true;
-    ++done;
-    if (progress) progress(done, n, passing);
-  };
-  std::string worker_error;
-  auto handle_line = [&](Worker &w, const std::string &line) {
-    if (line.rfind("S ", 0) == 0) {
-      w.current = std::stoul(line.substr(2));
-      ++w.claimed;
-    } else if (line.rfind("R ", 0) == 0) {
-      size_t sp = line.find(' ', 2);
-      size_t i = std::stoul(line.substr(2, sp - 2));
-      rows[i] = generator::outcome_from_json(nlohmann::json::parse(line.substr(sp + 1)));
-      w.current.reset();
-      finished[i] = true;
-      ++done;
-      if (rows[i].passing()) ++passing;
-      if (progress) progress(done, n, passing);
-    } else if (line.rfind("E ", 0) == 0) {
-      worker_error = line.substr(2);
+    if (!why.empty()) {
+      rows[i].overload = overloads[i];
+      rows[i].category = std::string(category_name(categorize(overloads[i])));
+      rows[i].result = "error";
+      rows[i].reason = why;
+      log.append(generator::outcome_to_json(rows[i]));
     }
+    if (rows[i].passing()) ++passing;
+    if (progress) progress(done, total, passing);
   };
-  try {
-    for (int j = 0; j < std::min<int>(jobs, static_cast<int>(n)); ++j) spawn();
-    while (!workers.empty()) {
-      std::vector<pollfd> fds;
-      for (auto &w : workers) fds.push_back({w.fd, POLLIN, 0});
-      if (poll(fds.data(), fds.size(), -1) < 0) {
-        if (errno == EINTR) continue;
-        throw Error("poll on the worker processes failed");
-      }
-      for (size_t k = workers.size(); k-- > 0;) {
-        if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        Worker &w = workers[k];
-        char buf[65536];
-        ssize_t got = ::read(w.fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
-        if (got > 0) {
-          w.pending.append(buf, static_cast<size_t>(got));
-          for (size_t nl; (nl = w.pending.find('\n')) != std::string::npos;) {
-            handle_line(w, w.pending.substr(0, nl));
-            w.pending.erase(0, nl + 1);
-          }
-          continue;
-        }
-        // End of file: the worker has exited.
-        ::close(w.fd);
-        int status = 0;
-        waitpid(w.pid, &status, 0);
-        bool productive = w.claimed > 0;
-        if (w.current)
-          fail_row(*w.current,
-                   "the worker process running it ended (" + describe_status(status) + ")");
-        workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(k));
-        if (productive && counter->load() < n) spawn();
-      }
-    }
-  } catch (...) {
-    for (auto &w : workers) kill(w.pid, SIGKILL);
-    for (auto &w : workers) waitpid(w.pid, nullptr, 0);
-    munmap(mem, sizeof(std::atomic<size_t>));
-    throw;
-  }
-  munmap(mem, sizeof(std::atomic<size_t>));
-  for (size_t i = 0; i < n; ++i)
-    if (!finished[i])
-      fail_row(i, "no worker process ran it" +
-                      (worker_error.empty() ? std::string() : ": " + worker_error));
-  // The workers' records (transitions, prompts, verdicts, outcomes) join the run log.
-  for (const auto &path : worker_logs) {
-    if (!fs::exists(path)) continue;
-    for (auto &record : generator::read_runlog(path)) log.append(std::move(record));
-    fs::remove(path);
-  }
+  run_in_processes(overloads.size(), task, pool);
 }
 
 }  // namespace
@@ -319,7 +209,7 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     }
   };
   // The chip model is one single-threaded device per process: with the chip,
-  // --jobs N runs N worker processes (see run_in_processes) when the run log
+  // --jobs N runs N worker processes (see run_in_worker_processes) when the run log
   // is a file; otherwise overloads run one after another.
   if (kind == ExecutorKind::Chip && options.jobs > 1 && overloads.size() > 1 &&
       !log.path().empty()) {
@@ -331,7 +221,7 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
       }
       return rows[i];
     };
-    run_in_processes(corpus, overloads, options.jobs, log, body, rows, options.progress);
+    run_in_worker_processes(corpus, overloads, options.jobs, log, body, rows, options.progress);
     return rows;
   }
   int jobs = kind == ExecutorKind::Chip ? 1 : std::max(1, options.jobs);
