@@ -1,12 +1,12 @@
-//===- inductor_embedding_bag_test.cpp - embedding_bag template rendered and validated on recorded calls
-//===//
+//===- inductor_embedding_bag_test.cpp - embedding_bag template on recorded calls -===//
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "inductor_family_util.h"
 
@@ -73,21 +73,18 @@ TEST(InductorEmbeddingBag, EmbeddingBagRendersTheSameForwardUnderItsOwnWrapper) 
   EXPECT_EQ(library.files()[0].wrapper_for("aten::_embedding_bag"), "_embedding_bag");
 }
 
-// The dlrm trace's kernel (scenarios/traces/kernels/_embedding_bag.py) is the table's rendering
-// below its header comment, so the scenario runs what the corpus verified.
-TEST(InductorEmbeddingBag, ScenarioKernelMatchesTheTableRendering) {
-  auto table = generator::LoweringTable::load(generator::LoweringTable::default_dir());
-  auto bag = table.render("aten::_embedding_bag", kEmbeddingBagSchema);
-  ASSERT_EQ(bag.error, "");
-  std::ifstream in(OPFORGE_SOURCE_DIR "/scenarios/traces/kernels/_embedding_bag.py");
-  ASSERT_TRUE(in) << "scenarios/traces/kernels/_embedding_bag.py missing";
-  std::stringstream body;
-  std::string line;
-  bool in_header = true;
-  while (std::getline(in, line)) {
-    if (in_header && line.rfind("#", 0) == 0) continue;
-    in_header = false;
-    body << line << "\n";
-  }
-  EXPECT_EQ(body.str(), bag.source);
+// The dlrm trace's kernel is rendered from the scenario kernel set (scenarios/traces/kernels.json,
+// tests/harness/scenario_inductor_kernels_tests.cpp) with the schema used above, so the scenario
+// runs what the corpus verified.
+TEST(InductorEmbeddingBag, TheTraceKernelSetRendersItWithThisSchema) {
+  std::ifstream in(OPFORGE_SOURCE_DIR "/scenarios/traces/kernels.json");
+  ASSERT_TRUE(in) << "scenarios/traces/kernels.json missing";
+  auto manifest = nlohmann::json::parse(in);
+  int found = 0;
+  for (const auto &k : manifest.at("kernels"))
+    if (k.at("overload") == "aten::_embedding_bag") {
+      EXPECT_EQ(k.at("schema").get<std::string>(), kEmbeddingBagSchema);
+      ++found;
+    }
+  EXPECT_EQ(found, 1);
 }

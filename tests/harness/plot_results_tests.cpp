@@ -28,7 +28,7 @@ TEST_F(PlotResults, AChainedTraceGetsItsPerOpFigureAndReportSection) {
       {"kind", "trace"},
       {"name", "mlp"},
       {"path", std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/mlp.json"},
-      {"extra_libraries", {std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels"}}};
+      {"inductor_kernels", std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels.json"}};
   auto sc = write_json("mlp.json",
                        {{"name", "mlp"}, {"arch", "tiny"}, {"timing", "lt"}, {"workloads", {w}}});
   auto results = dir_ / "mlp.h5";

@@ -24,8 +24,8 @@ using nlohmann::json;
 namespace {
 
 fs::path temp_dir(const std::string &name) {
-  fs::path d = fs::temp_directory_path() / ("opforge-trace-replay-" + std::to_string(::getpid()) +
-                                            "-" + name);
+  fs::path d = fs::temp_directory_path() /
+               ("opforge-trace-replay-" + std::to_string(::getpid()) + "-" + name);
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -34,22 +34,22 @@ fs::path temp_dir(const std::string &name) {
 // Captures the MLP trace with scripts/capture-model-trace.py (the project venv's torch).
 fs::path capture_mlp(const fs::path &dir) {
   fs::path out = dir / "mlp.json";
-  std::string cmd = "'" + opforge::project_python() + "' '" OPFORGE_SOURCE_DIR
-                    "/scripts/capture-model-trace.py' mlp --out '" +
+  std::string cmd = "'" + opforge::project_python() +
+                    "' '" OPFORGE_SOURCE_DIR "/scripts/capture-model-trace.py' mlp --out '" +
                     out.string() + "' 2>'" + (dir / "capture.log").string() + "'";
   if (std::system(cmd.c_str()) != 0) return {};
   return out;
 }
 
 harness::Scenario trace_scenario(const fs::path &trace, const fs::path &dir) {
-  json doc = {{"name", "chain"},
-              {"arch", "tiny"},
-              {"timing", "lt"},
-              {"workloads",
-               json::array({{{"kind", "trace"},
-                             {"path", trace.string()},
-                             {"extra_libraries",
-                              {std::string(OPFORGE_SOURCE_DIR) + "/scenarios/traces/kernels"}}}})}};
+  json doc = {
+      {"name", "chain"},
+      {"arch", "tiny"},
+      {"timing", "lt"},
+      {"workloads", json::array({{{"kind", "trace"},
+                                  {"path", trace.string()},
+                                  {"inductor_kernels", std::string(OPFORGE_SOURCE_DIR) +
+                                                           "/scenarios/traces/kernels.json"}}})}};
   return harness::parse_scenario(doc, (dir / "s.json").string(), dir.string());
 }
 

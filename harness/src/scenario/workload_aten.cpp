@@ -7,6 +7,7 @@
 #include "opforge/support/dtype.h"
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "opforge/harness/inductor_kernels.h"
 #include "workload_parse.h"
 
 namespace opforge::harness::detail {
@@ -202,6 +203,13 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
         out.extra_libraries.push_back(d);
       }
     }
+    // A kernel set rendered from the inductor lowering table, searched after extra_libraries.
+    if (w.contains("inductor_kernels")) {
+      std::string q = path + "/inductor_kernels";
+      std::string m = resolve(str(w["inductor_kernels"], file, q), base_dir).string();
+      if (!fs::is_regular_file(m)) fail(file, q, "kernel set manifest not found: " + m);
+      out.extra_libraries.push_back(rendered_inductor_kernel_dir(m));
+    }
     if (w.contains("verify")) {
       if (!w["verify"].is_boolean()) fail(file, path + "/verify", "expected true or false");
       out.verify = w["verify"].get<bool>();
@@ -214,7 +222,7 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
   if (kind == "aten") {
     only(w, file, path,
          {"name", "kind", "op", "shapes", "dtypes", "args", "kwargs", "verify", "library",
-          "extra_libraries", "seed"});
+          "extra_libraries", "inductor_kernels", "seed"});
     out.kind = Workload::Kind::Aten;
     if (!w.contains("op")) fail(file, path + "/op", "missing required field 'op'");
     AtenCall call;
@@ -245,7 +253,8 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
   }
   if (kind == "corpus") {
     only(w, file, path,
-         {"name", "kind", "path", "ops", "dtypes", "max_calls", "library", "extra_libraries"});
+         {"name", "kind", "path", "ops", "dtypes", "max_calls", "library", "extra_libraries",
+          "inductor_kernels"});
     out.kind = Workload::Kind::Corpus;
     out.path =
         resolve(w.contains("path") ? str(w["path"], file, path + "/path") : "", base_dir).string();
@@ -272,7 +281,9 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
     return out;
   }
   // trace
-  only(w, file, path, {"name", "kind", "path", "verify", "library", "extra_libraries", "seed"});
+  only(
+      w, file, path,
+      {"name", "kind", "path", "verify", "library", "extra_libraries", "inductor_kernels", "seed"});
   out.kind = Workload::Kind::Trace;
   if (!w.contains("path")) fail(file, path + "/path", "missing required field 'path'");
   out.path = resolve(str(w["path"], file, path + "/path"), base_dir).string();

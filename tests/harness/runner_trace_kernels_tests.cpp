@@ -1,0 +1,56 @@
+// runner_trace_kernels_tests.cpp - the shipped model-trace scenarios run from a clean state: no
+// rendered kernel anywhere, the trace kernels rendered from the inductor lowering table when
+// the scenario is read, every call with a kernel and verified.
+#include "runner_fixture.h"
+
+using namespace opforge;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TraceKernels : public runner_test::RunnerDir {
+ protected:
+  // `opforge sweep` of a shipped scenario with an empty kernel cache; returns `report --ops`.
+  std::string sweep_from_clean_state(const std::string &scenario) {
+    const fs::path cache = dir_ / "cache";
+    EXPECT_FALSE(fs::exists(cache));
+    const std::string env = "OPFORGE_CACHE_DIR='" + cache.string() + "'";
+    const fs::path results = dir_ / (scenario + ".h5");
+    EXPECT_EQ(opforge("sweep " + std::string(OPFORGE_SOURCE_DIR) + "/scenarios/" + scenario +
+                          ".json --jobs 1 --quiet --out " + results.string(),
+                      env),
+              0)
+        << err_ << out_;
+    // The kernels were rendered into the cache: one set of the 19 trace kernels.
+    std::vector<fs::path> sets;
+    if (fs::exists(cache / "inductor-kernels"))
+      for (const auto &e : fs::directory_iterator(cache / "inductor-kernels"))
+        sets.push_back(e.path());
+    EXPECT_EQ(sets.size(), 1u);
+    if (sets.size() == 1) {
+      EXPECT_EQ(sets[0].filename().string().rfind("kernels-", 0), 0u) << sets[0];
+      size_t n = 0;
+      for (const auto &e : fs::directory_iterator(sets[0])) n += e.path().extension() == ".py";
+      EXPECT_EQ(n, 19u);
+    }
+    EXPECT_EQ(opforge("report " + results.string() + " --ops"), 0) << err_;
+    fs::remove_all(cache);
+    return out_;
+  }
+};
+
+TEST_F(TraceKernels, DlrmRunsFromACleanStateWithEveryCallVerified) {
+  std::string report = sweep_from_clean_state("dlrm");
+  EXPECT_NE(report.find("32 calls, 32 ok, 0 without kernel, 0 failed"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("aten::_embedding_bag"), std::string::npos) << report;
+}
+
+TEST_F(TraceKernels, NanogptRunsFromACleanStateWithEveryCallVerified) {
+  std::string report = sweep_from_clean_state("nanogpt");
+  EXPECT_NE(report.find("118 calls, 118 ok, 0 without kernel, 0 failed"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("aten::native_layer_norm"), std::string::npos) << report;
+}
+
+}  // namespace
