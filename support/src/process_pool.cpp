@@ -188,6 +188,14 @@ class Pool {
       throw Error(std::string("cannot start a worker process: ") + what +
                   " failed: " + std::strerror(error));
     };
+    // Prepared before fork: a program's child only calls async-signal-safe functions.
+    std::optional<Program> program;
+    std::vector<char *> argv;
+    if (program_for_) {
+      program = (*program_for_)(queue_[next_]);
+      for (auto &a : program->argv) argv.push_back(a.data());
+      argv.push_back(nullptr);
+    }
     int result[2];
     if (::pipe2(result, O_CLOEXEC) != 0) return fail("pipe", errno);
     int command[2] = {-1, -1};
@@ -196,14 +204,6 @@ class Pool {
       ::close(result[0]);
       ::close(result[1]);
       return fail("socketpair", error);
-    }
-    // Prepared before fork: a program's child only calls async-signal-safe functions.
-    std::optional<Program> program;
-    std::vector<char *> argv;
-    if (program_for_) {
-      program = (*program_for_)(queue_[next_]);
-      for (auto &a : program->argv) argv.push_back(a.data());
-      argv.push_back(nullptr);
     }
     std::cout.flush();
     std::cerr.flush();

@@ -1,7 +1,8 @@
 //===- runner.h - runs a sweep's points as child processes ----------------===//
 //
 // One child process per point (`opforge sweep-point`, since SystemC
-// elaborates once per process), at most `jobs` at a time. A child that
+// elaborates once per process), at most `jobs` at a time, run by support's
+// process pool (opforge/support/process_pool.h). A child that
 // exits without a shard, dies on a signal or outlives the timeout (killed)
 // is recorded as a failed point with the reason; the sweep goes on. With
 // `resume`, points whose shard exists are skipped; with `fresh`, shards and

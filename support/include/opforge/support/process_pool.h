@@ -13,7 +13,8 @@
 //     throws fails its task with the exception's message. With
 //     tasks_per_worker != 1 a worker process runs several tasks one after
 //     another, and whatever a body builds in its process (an open file, a
-//     chip) lives on for that worker's later tasks.
+//     chip) lives on for that worker's later tasks. Its stdout and stderr
+//     are the parent's.
 //   - a program (run_programs): a command line executed in a fresh child,
 //     its stdout and stderr going to a log file. Its output is whatever it
 //     writes to file descriptor 3 (/dev/fd/3), its outcome its exit status.
