@@ -30,7 +30,7 @@ std::string Emitter::float_bits(Elem e, const std::string &x) {
   if (e == Elem::BF16)
     return emit("trunc i32 " + emit("lshr i32 " + emit("bitcast float " + x + " to i32") + ", 16") +
                 " to i16");
-  if (e == Elem::F16) return emit("call i16 @__opforge_f32_to_f16(float " + x + ")");
+  if (e == Elem::F16) return call_helper("__opforge_f32_to_f16", "i16", "float", x);
   return emit("bitcast " + llty(e) + " " + x + " to " +
               memty(e == Elem::F64 ? Elem::I64 : Elem::I32));
 }
@@ -39,7 +39,7 @@ std::string Emitter::float_of_bits(Elem e, const std::string &b) {
   if (e == Elem::BF16)
     return emit("bitcast i32 " + emit("shl i32 " + emit("zext i16 " + b + " to i32") + ", 16") +
                 " to float");
-  if (e == Elem::F16) return emit("call float @__opforge_f16_to_f32(i16 " + b + ")");
+  if (e == Elem::F16) return call_helper("__opforge_f16_to_f32", "float", "i16", b);
   return emit("bitcast " + std::string(e == Elem::F64 ? "i64 " : "i32 ") + b + " to " + llty(e));
 }
 

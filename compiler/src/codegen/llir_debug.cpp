@@ -4,8 +4,8 @@
 // line of the ttir op it was emitted for (no column: one row per statement
 // line); code outside any op (the argument block's DMA) carries the
 // kernel's `def` line. The module holds one DICompileUnit (emissionKind
-// LineTablesOnly), a DISubprogram for `_start` and one for each cold
-// function (their instructions' locations moved there: a location's scope
+// LineTablesOnly) and a DISubprogram for `_start` (each cold function gets
+// its own when the backend outlines it, llvm_outline.cpp: a location's scope
 // must be its function's subprogram), and the module flags "Dwarf Version"
 // 4 and "Debug Info Version" 3, without which LLVM drops it. The object's
 // .debug_line is read back into KernelBinary::lines (llvm_line_table.cpp).
@@ -59,7 +59,7 @@ void Emitter::dbg_begin(const ttir::Function &f) {
   dbg_nodes_.push_back(ref(types) + " = !{}");
   dbg_nodes_.push_back(ref(type) + " = !DISubroutineType(types: " + ref(types) + ")");
   dbg_sp_ = dbg_subprogram(f.name, "_start", def_line_);
-  dbg_ = ", !dbg " + ref(dbg_location(dbg_sp_, dbg_file_, def_line_));
+  dbg_ = dbg_location(dbg_sp_, dbg_file_, def_line_);
 }
 
 int Emitter::dbg_subprogram(const std::string &name, const std::string &linkage, int line) {
@@ -97,32 +97,12 @@ int Emitter::dbg_location(int sp, const std::string &file, int line) {
   dbg_nodes_.push_back(ref(id) + " = !DILocation(line: " + std::to_string(line) +
                        ", column: 0, scope: " + ref(scope) + ")");
   dbg_loc_ids_[key] = id;
-  dbg_locs_[id] = {sp, file, line};
   return id;
 }
 
 Emitter::AtOp::AtOp(Emitter &em, const ttir::Location &loc) : e(em), saved(em.dbg_) {
   if (e.line_table_ && loc.line > 0)
-    e.dbg_ = ", !dbg " +
-             ref(e.dbg_location(e.dbg_sp_, loc.file.empty() ? e.dbg_file_ : loc.file, loc.line));
-}
-
-std::string Emitter::dbg_rescope(const std::string &text, int sp) {
-  static const std::string kTag = ", !dbg !";
-  std::string out;
-  out.reserve(text.size());
-  size_t at = 0;
-  for (size_t hit; (hit = text.find(kTag, at)) != std::string::npos;) {
-    size_t digits = hit + kTag.size(), end = digits;
-    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-    out.append(text, at, digits - at);
-    auto it = dbg_locs_.find(std::stoi(text.substr(digits, end - digits)));
-    const DbgLoc &l = it != dbg_locs_.end() ? it->second : DbgLoc{sp, dbg_file_, def_line_};
-    out += std::to_string(dbg_location(sp, l.file, l.line));
-    at = end;
-  }
-  out.append(text, at, std::string::npos);
-  return out;
+    e.dbg_ = e.dbg_location(e.dbg_sp_, loc.file.empty() ? e.dbg_file_ : loc.file, loc.line);
 }
 
 std::string Emitter::dbg_metadata() const {

@@ -295,7 +295,7 @@ void Emitter::dma_load(const Operation &op) {
     // previous iteration's DPE command may still read the other.
     std::string other_buf = alloca_of(mt, v->type.numel());
     std::string parity = alloca_of("i1");
-    allocas_ << "  store i1 false, ptr " << parity << "\n";
+    allocas_.push_back({"", "store i1 false, ptr " + parity});
     std::string odd = emit("load i1, ptr " + parity);
     line("store i1 " + emit("xor i1 " + odd + ", true") + ", ptr " + parity);
     raw = emit("select i1 " + odd + ", ptr " + other_buf + ", ptr " + raw);

@@ -80,7 +80,7 @@ std::string float_lit(double v, Elem e) {
 
 // fp16 <-> fp32 in integer code (the target has no Zfh). Values handed to
 
-std::string Emitter::run() {
+LlirModule Emitter::run() {
   const ttir::Function &f = *plan_.function;
   ttir::walk_block(*f.body, [&](const Operation &op) {
     for (auto *v : op.operands) users_[v].push_back(&op);
@@ -99,48 +99,61 @@ std::string Emitter::run() {
     load_arg(*f.body->args[i], plan_.args[i].offset_bytes);
   emit_block(*f.body);
   line("unreachable");  // the block after tt.return's xmtia.done
-  std::ostringstream os;
-  os << "; kernel " << f.name << "\n";
+  LlirModule m;
+  std::string &os = m.text;
+  os = "; kernel " + f.name + "\n";
   // The line table's metadata before the code: instructions then refer back
   // to defined nodes (forward references cost LLVM's parser a temporary
   // node and a replacement of each use).
-  if (line_table_) os << dbg_metadata() << "\n";
-  os << "define void @_start(ptr %args) nounwind \"no-builtins\""
-     << (line_table_ ? " !dbg !" + std::to_string(dbg_sp_) : "") << " {\nentry:\n"
-     << allocas_.str() << "  br label %body\nbody:\n"
-     << code_.str() << "}\n\n";
-  for (auto &d : decls_) os << d << "\n";
-  for (auto &f : cold_functions_) os << f;
+  if (line_table_) os += dbg_metadata() + "\n";
+  os += "define void @_start(ptr %args) nounwind \"no-builtins\"";
+  if (line_table_) os += " !dbg !" + std::to_string(dbg_sp_);
+  os += " {\nentry:\n";
+  for (const Inst &a : allocas_) a.print(os);
+  os += "  br label %body\n";
+  code_.print(os);
+  os += "}\n\n";
+  for (auto &d : decls_) os += d + "\n";
   // The fp16 helpers only where the kernel calls one: LLVM parses and
   // optimizes unused ones before dropping them (about 1 M host instructions).
-  const std::string uses = os.str();
-  if (uses.find("@__opforge_f16_to_f32(") != std::string::npos ||
-      uses.find("@__opforge_round_f16(") != std::string::npos ||
-      uses.find("@__opforge_f32_to_f16(") != std::string::npos)
-    os << kHalfHelpers;
+  for (const char *h : {"__opforge_f16_to_f32", "__opforge_round_f16", "__opforge_f32_to_f16"})
+    if (code_.calls(h)) m.helpers.push_back(h);
+  if (!m.helpers.empty()) os += kHalfHelpers;
   // Module flags: the LMUL, and with the line table the debug info's versions.
   const std::string dwarf = std::to_string(dbg_next_), version = std::to_string(dbg_next_ + 1);
-  os << "\n!llvm.module.flags = !{!0" << (line_table_ ? ", !" + dwarf + ", !" + version : "")
-     << "}\n!0 = !{i32 1, !\"" << kLmulFlag << "\", i32 " << vector_lmul(max_live_vectors_)
-     << "}\n";
+  os += "\n!llvm.module.flags = !{!0" + (line_table_ ? ", !" + dwarf + ", !" + version : "") +
+        "}\n!0 = !{i32 1, !\"" + kLmulFlag + "\", i32 " +
+        std::to_string(vector_lmul(max_live_vectors_)) + "}\n";
   if (line_table_)
-    os << "!" << dwarf << " = !{i32 7, !\"Dwarf Version\", i32 4}\n!" << version
-       << " = !{i32 2, !\"Debug Info Version\", i32 3}\n";
-  if (!loop_ids_.empty()) os << "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
-  for (int id : loop_ids_) os << "!" << id << " = distinct !{!" << id << ", !1}\n";
-  return os.str();
+    os += "!" + dwarf + " = !{i32 7, !\"Dwarf Version\", i32 4}\n!" + version +
+          " = !{i32 2, !\"Debug Info Version\", i32 3}\n";
+  if (!loop_ids_.empty()) os += "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
+  for (int id : loop_ids_)
+    os += "!" + std::to_string(id) + " = distinct !{!" + std::to_string(id) + ", !1}\n";
+  m.allocas = std::move(allocas_);
+  m.body = std::move(code_);
+  m.cold_regions = std::move(cold_regions_);
+  return m;
 }
 
 std::string Emitter::emit(const std::string &rhs) {
-  std::string t = fresh();
-  code_ << "  " << t << " = " << rhs << dbg_ << "\n";
+  std::string t = "%t" + std::to_string(tmp_);
+  def_order_.emplace(t, tmp_++);
+  code_.add({t, rhs, dbg_});
+  return t;
+}
+
+std::string Emitter::call_helper(const char *helper, const std::string &ret,
+                                 const std::string &arg_type, const std::string &x) {
+  std::string t = emit("call " + ret + " @" + helper + "(" + arg_type + " " + x + ")");
+  code_.back().callee = helper;
   return t;
 }
 
 std::string Emitter::alloca_of(const std::string &ty, int64_t count) {
   std::string a = "%a" + std::to_string(alloca_count_++);
-  allocas_ << "  " << a << " = alloca " << ty << ", i64 " << std::max<int64_t>(count, 1)
-           << ", align 16\n";
+  allocas_.push_back(
+      {a, "alloca " + ty + ", i64 " + std::to_string(std::max<int64_t>(count, 1)) + ", align 16"});
   return a;
 }
 
@@ -204,7 +217,7 @@ std::string Emitter::round(Elem e, const std::string &x) {
     return emit("bitcast i32 " + emit("select i1 " + nan + ", i32 " + q + ", i32 " + r) +
                 " to float");
   }
-  if (e == Elem::F16) return emit("call float @__opforge_round_f16(float " + x + ")");
+  if (e == Elem::F16) return call_helper("__opforge_round_f16", "float", "float", x);
   return x;
 }
 
@@ -214,7 +227,7 @@ std::string Emitter::load_mem(Elem e, const std::string &ptr) {
     return emit("bitcast i32 " + emit("shl i32 " + w + ", 16") + " to float");
   }
   if (e == Elem::F16)
-    return emit("call float @__opforge_f16_to_f32(i16 " + emit("load i16, ptr " + ptr) + ")");
+    return call_helper("__opforge_f16_to_f32", "float", "i16", emit("load i16, ptr " + ptr));
   if (e == Elem::I1) return emit("icmp ne i8 " + emit("load i8, ptr " + ptr) + ", 0");
   return emit("load " + llty(e) + ", ptr " + ptr);
 }
@@ -228,7 +241,7 @@ void Emitter::store_mem(Elem e, const std::string &ptr, const std::string &x) {
     return;
   }
   if (e == Elem::F16) {
-    line("store i16 " + emit("call i16 @__opforge_f32_to_f16(float " + x + ")") + ", ptr " + ptr);
+    line("store i16 " + call_helper("__opforge_f32_to_f16", "i16", "float", x) + ", ptr " + ptr);
     return;
   }
   if (e == Elem::I1) {
@@ -415,8 +428,9 @@ int Emitter::live_vectors_since(
     if (v->type.elem == Elem::Ptr) continue;  // consecutive addresses: no vector register
     if (v->def && (v->def->kind == OpKind::Splat || v->def->kind == OpKind::Constant ||
                    v->def->kind == OpKind::Broadcast || v->def->kind == OpKind::ExpandDims))
-      continue;  // scalar operands (.vx/.vf) or forwarded
-    long at = x.rfind("%t", 0) == 0 ? std::stol(x.substr(2)) : -1;  // -1: live throughout
+      continue;                     // scalar operands (.vx/.vf) or forwarded
+    auto def = def_order_.find(x);  // not emit()'s (a literal, an alloca): live throughout
+    long at = def == def_order_.end() ? -1 : def->second;
     es.push_back({v, &key.second, at, at});
   }
   const long end = std::numeric_limits<long>::max();
@@ -622,8 +636,12 @@ void Emitter::store(const Operation &op) {
 
 }  // namespace llir
 
-std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table) {
+LlirModule emit_llvm_module(const LoweredKernelPlan &plan, bool line_table) {
   return llir::Emitter(plan, line_table).run();
+}
+
+std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table) {
+  return emit_llvm_module(plan, line_table).text;
 }
 
 }  // namespace opforge::compiler

@@ -22,9 +22,11 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "opforge/compiler/codegen.h"
+#include "opforge/compiler/llir_ir.h"
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/support/error.h"
 
@@ -64,15 +66,20 @@ class Emitter {
   explicit Emitter(const LoweredKernelPlan &plan, bool line_table = true)
       : line_table_(line_table), plan_(plan) {}
 
-  std::string run();
+  // The kernel's module: its instruction records and their text.
+  LlirModule run();
 
  private:
-  // ---- text helpers -------------------------------------------------------
-  std::string fresh() { return "%t" + std::to_string(tmp_++); }
+  // ---- instruction records (llir_ir.h) --------------------------------------
   std::string label() { return "L" + std::to_string(label_++); }
+  // An instruction defining a fresh value (returned), at the current line.
   std::string emit(const std::string &rhs);
-  void line(const std::string &s) { code_ << "  " << s << dbg_ << "\n"; }
-  void start(const std::string &l) { code_ << l << ":\n"; }
+  // An instruction defining no value.
+  void line(const std::string &s) { code_.add({"", s, dbg_}); }
+  // `call <ret> @<helper>(<arg_type> <x>)` of one of the module's own helpers.
+  std::string call_helper(const char *helper, const std::string &ret, const std::string &arg_type,
+                          const std::string &x);
+  void start(const std::string &l) { code_.start(l); }
   std::string alloca_of(const std::string &ty, int64_t count = 1);
   std::string intrinsic(const std::string &name, const std::string &ret,
                         const std::string &args_types);
@@ -91,7 +98,7 @@ class Emitter {
   // Sets dbg_ to `loc`'s line (when known) for the lifetime of an AtOp.
   struct AtOp {
     Emitter &e;
-    std::string saved;
+    int saved;
     AtOp(Emitter &em, const ttir::Location &loc);
     ~AtOp() { e.dbg_ = std::move(saved); }
   };
@@ -99,20 +106,12 @@ class Emitter {
   int dbg_location(int sp, const std::string &file, int line);
   // A new subprogram `name` (linkage name `linkage`) at `line` of the kernel's file.
   int dbg_subprogram(const std::string &name, const std::string &linkage, int line);
-  // `text` (a cold path's instructions) with its locations moved to subprogram `sp`.
-  std::string dbg_rescope(const std::string &text, int sp);
   // The metadata nodes and module flags (after the kernel's own module flag !0).
   std::string dbg_metadata() const;
   bool line_table_ = true;
-  std::string dbg_;
+  int dbg_ = 0;  // the location node of instructions emitted now (0: none)
   int dbg_sp_ = 0, dbg_cu_ = 0, dbg_next_ = 0, def_line_ = 0;
   std::string dbg_file_;  // the kernel's file
-  struct DbgLoc {
-    int sp;
-    std::string file;
-    int line;
-  };
-  std::map<int, DbgLoc> dbg_locs_;  // node id -> its location
   std::map<std::tuple<int, std::string, int>, int> dbg_loc_ids_;
   std::map<std::pair<int, std::string>, int> dbg_scopes_;  // (sp, other file) -> block file
   std::map<std::string, int> dbg_files_;
@@ -439,10 +438,11 @@ class Emitter {
   // its count of live vectors stays, so the kernel's LMUL (vector_lmul)
   // is the one it had with that path inline.
   void count_only(const std::function<void()> &body);
-  // Emits `body` (a rarely taken path) as a call of a function of its own,
-  // not optimized by LLVM (llir_cold.cpp); its loops are not vectorized.
+  // Emits `body` (a rarely taken path) as a cold region that the backend
+  // outlines into a function LLVM does not optimize (llir_cold.cpp); its
+  // loops are not vectorized.
   void cold(const std::function<void()> &body);
-  std::vector<std::string> cold_functions_;  // their definitions
+  std::vector<ColdRegion> cold_regions_;
   // Runs `body` when the i1 `cond` equals `want`; a literal condition decides here.
   void when_is(const std::string &cond, bool want, const std::function<void()> &body);
   std::vector<int> loop_ids_;  // metadata ids of those loops
@@ -492,9 +492,12 @@ class Emitter {
   std::string apply_any(const Operation &op, const std::vector<std::string> &in);
 
   const LoweredKernelPlan &plan_;
-  std::ostringstream allocas_, code_;
+  std::vector<Inst> allocas_;  // the entry block's allocas (and their initial stores)
+  IrBody code_;                // the kernel's body after the entry block
   std::set<std::string> decls_;
   int tmp_ = 0, label_ = 0, alloca_count_ = 0;
+  // The definition order of each value emit() defined (its number).
+  std::unordered_map<std::string, long> def_order_;
   std::map<const Value *, std::string> scalars_;
   std::map<const Value *, std::string> bufs_;
   std::map<std::pair<const Value *, std::string>, std::string> memo_;

@@ -41,12 +41,9 @@ bool Emitter::sfu_block_fused(const Operation &op, const std::string &buf) {
     return false;
   std::string src = f32_buffer_of(a);
   if (src.empty()) return false;
-  // The SFU instruction line of the in-place strip loop (encoded from the tables).
-  const std::string nl = "\\0A\\09";
-  std::string strip = sfu_strip_asm(op.kind);
-  size_t at = strip.find(".insn");
-  if (at == std::string::npos) return false;
-  std::string insn = strip.substr(at, strip.find(nl, at) - at);
+  // The SFU instruction of the in-place strip loop (encoded from the tables).
+  if (sfu_mnemonic(op.kind).empty()) return false;
+  const std::string nl = "\\0A\\09", insn = sfu_insn_asm(op.kind);
   std::string text = ".Lsfx${:uid}:" + nl + "vsetvli $2, $0, e32, m8, ta, ma" + nl +
                      "vle32.v v8, ($1)" + nl + "vfsub.vf v8, v8, $7" + nl + insn + nl +
                      "vse32.v v8, ($3)" + nl + "sub $0, $0, $2" + nl + "slli $2, $2, 2" + nl +

@@ -346,18 +346,15 @@ void Emitter::fill(const Value *dv, const std::string &dst, const Value *src) {
 
 bool Emitter::vector_span(const std::string &lo, const std::string &hi,
                           const std::function<void(const std::string &)> &body) {
-  // The emitted text is only cut back to these positions when the strip
-  // loop is abandoned or emitted again (no copy when it succeeds at once).
-  const auto code0 = code_.tellp(), allocas0 = allocas_.tellp();
-  auto cut = [](std::ostringstream &os, std::streampos at) {
-    os.str(os.str().substr(0, static_cast<size_t>(at)));
-    os.seekp(0, std::ios_base::end);
-  };
+  // The instruction records are only cut back to these positions when the
+  // strip loop is abandoned or emitted again.
+  const IrBody::Mark code0 = code_.mark();
+  const size_t allocas0 = allocas_.size();
   const auto decls0 = decls_;
   const auto memo0 = memo_;
   const auto scalars0 = scalars_;
   const auto bufs0 = bufs_;
-  const auto cold0 = cold_functions_;
+  const auto cold0 = cold_regions_;
   const auto ids0 = loop_ids_;
   const auto known0 = known_true_;
   const auto facts0 = mask_facts_;
@@ -366,13 +363,13 @@ bool Emitter::vector_span(const std::string &lo, const std::string &hi,
   auto restore = [&] {
     vec_.reset();
     vvals_.clear();
-    cut(code_, code0);
-    cut(allocas_, allocas0);
+    code_.cut(code0);
+    allocas_.resize(allocas0);
     decls_ = decls0;
     memo_ = memo0;
     scalars_ = scalars0;
     bufs_ = bufs0;
-    cold_functions_ = cold0;
+    cold_regions_ = cold0;
     loop_ids_ = ids0;
     known_true_ = known0;
     mask_facts_ = facts0;

@@ -63,6 +63,7 @@
 #include "opforge/compiler/codegen.h"
 #include "opforge/compiler/llvm_options.h"
 #include "opforge/support/error.h"
+#include "llvm_outline.h"
 
 namespace opforge::compiler {
 namespace {
@@ -457,6 +458,7 @@ void compile_unguarded(const std::string &llvm_ir, const TargetOptions &target,
   auto t0 = Clock::now();
   llvm::TargetMachine &tm = target_machine(b, target);
   std::unique_ptr<llvm::Module> mod = parse_module(b, llvm_ir, tm, target);
+  outline_cold_regions(*mod);  // before the middle end, which then skips them (optnone)
   // The line table goes into objects only: the ISA library's assembler
   // takes no .loc or DWARF sections, and the code is the same without.
   if (type == llvm::CGFT_AssemblyFile) llvm::StripDebugInfo(*mod);

@@ -223,16 +223,19 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
 }
 
 void Emitter::count_only(const std::function<void()> &body) {
-  std::ostringstream code, allocas;
+  IrBody code;
+  std::vector<Inst> allocas;
   std::swap(code_, code);
   std::swap(allocas_, allocas);
   const auto memo = memo_;
+  const size_t colds = cold_regions_.size();
   const size_t loops = loop_ids_.size();
   const bool was = cold_loops_;
   cold_loops_ = true;
   body();
   cold_loops_ = was;
   loop_ids_.resize(loops);
+  cold_regions_.resize(colds);
   memo_ = memo;
   std::swap(code_, code);
   std::swap(allocas_, allocas);

@@ -728,18 +728,11 @@ done:
 }  // namespace
 
 std::string build_runtime_library_ir() {
-  // The routines' declarations of intrinsics overlap: each once.
-  std::string text =
+  // The routines' intrinsic declarations are written once, by tile_ir()
+  // (the only routines that call intrinsics).
+  std::string body =
       dma_tile_ir() + "\n" + kElemAccess + "\n" + tile_ir() + "\n" + reduce_levels_asm();
-  std::string body;
-  std::set<std::string> declared;
-  for (size_t at = 0; at < text.size();) {
-    size_t eol = text.find('\n', at);
-    if (eol == std::string::npos) eol = text.size();
-    std::string l = text.substr(at, eol - at);
-    if (l.rfind("declare ", 0) != 0 || declared.insert(l).second) body += l + "\n";
-    at = eol + 1;
-  }
+  if (!body.empty() && body.back() != '\n') body += '\n';
   return "; opforge kernel runtime library (compiler/src/codegen/runtime_library.cpp)\n" + body +
          "\n!0 = distinct !{!0, !1}\n!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n"
          "!llvm.module.flags = !{!2}\n!2 = !{i32 1, !\"" +

@@ -85,13 +85,16 @@ std::string sfu_scalar_asm(ttir::OpKind k) {
 
 namespace opforge::compiler {
 
-std::string sfu_strip_asm(ttir::OpKind k) {
+std::string sfu_insn_asm(ttir::OpKind k) {
   std::string m = sfu_mnemonic(k);
   if (m.empty()) throw Error("codegen: no SFU instruction for this operation");
-  uint32_t w = xmtia_encode(m, {{"vm", 1}});
+  return insn_r(xmtia_encode(m, {{"vm", 1}}), "v8", "x0", "v8");
+}
+
+std::string sfu_strip_asm(ttir::OpKind k) {
   const char *nl = "\\0A\\09";
   return std::string(".Lsfu${:uid}:") + nl + "vsetvli $2, $0, e32, m8, ta, ma" + nl +
-         "vle32.v v8, ($1)" + nl + insn_r(w, "v8", "x0", "v8") + nl + "vse32.v v8, ($1)" + nl +
+         "vle32.v v8, ($1)" + nl + sfu_insn_asm(k) + nl + "vse32.v v8, ($1)" + nl +
          "sub $0, $0, $2" + nl + "slli $2, $2, 2" + nl + "add $1, $1, $2" + nl +
          "bnez $0, .Lsfu${:uid}";
 }

@@ -30,6 +30,9 @@ std::string sfu_scalar_asm(ttir::OpKind k);
 // A strip-mined loop applying one SFU function in place to $0 fp32 elements
 // at address $1 ($2 is a scratch register), LMUL 8 on v8..v15.
 std::string sfu_strip_asm(ttir::OpKind k);
+// The SFU instruction for `k` on v8 in place, unmasked (".insn r ..."), the
+// line sfu_strip_asm's loop applies.
+std::string sfu_insn_asm(ttir::OpKind k);
 // The SFU instruction's mnemonic for an op kind (vfexp.v, ...); empty if none.
 std::string sfu_mnemonic(ttir::OpKind k);
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "opforge/compiler/kernel_binary.h"
+#include "opforge/compiler/llir_ir.h"
 #include "opforge/compiler/lowered.h"
 #include "opforge/compiler/pipeline.h"
 
@@ -31,6 +32,16 @@ namespace opforge::compiler {
 // instruction carries the Triton source line of its op as line-tables-only
 // debug info (the object's .debug_line; the code is the same without).
 std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table = true);
+// The same module as the emitter's structured record (llir_ir.h): the
+// instruction records `text` was printed from and the facts read from them.
+struct LlirModule {
+  std::vector<llir::Inst> allocas;  // the entry block's
+  llir::IrBody body;                // the blocks after the entry block
+  std::vector<llir::ColdRegion> cold_regions;
+  std::vector<std::string> helpers;  // module helpers the code calls (fp16 conversions)
+  std::string text;                  // the LLVM IR text
+};
+LlirModule emit_llvm_module(const LoweredKernelPlan &plan, bool line_table = true);
 inline constexpr const char *kLmulFlag = "opforge.lmul";
 // Largest LMUL whose register groups (32 / LMUL, less the mask) hold
 // `live_vectors` values: 8 up to 3, 4 up to 7, 2 up to 15, else 1.
