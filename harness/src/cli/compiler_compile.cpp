@@ -4,6 +4,7 @@
 #include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/pipeline.h"
 #include "opforge/harness/cli.h"
+#include "options.h"
 #ifdef OPFORGE_HAVE_CODEGEN
 #include "opforge/compiler/codegen.h"
 #endif
@@ -32,37 +33,20 @@ int run_compile(const std::vector<std::string> &args) {
   compiler::register_codegen_stages();  // lowered, llir, asm, bin
 #endif
   std::string file, dump = "opt";
+  std::vector<std::string> signatures, constexprs;
   compiler::CompileOptions opts;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](const std::string &flag) -> std::string {
-      if (a.size() > flag.size() && a.compare(0, flag.size() + 1, flag + "=") == 0)
-        return a.substr(flag.size() + 1);
-      if (i + 1 >= args.size()) throw Error("option " + flag + " needs a value");
-      return args[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      usage(std::cout);
-      return kExitOk;
-    }
-    try {
-      if (a == "--kernel" || a.rfind("--kernel=", 0) == 0)
-        opts.kernel = value("--kernel");
-      else if (a == "--signature" || a.rfind("--signature=", 0) == 0)
-        compiler::add_signature(opts.spec, value("--signature"));
-      else if (a == "--constexpr" || a.rfind("--constexpr=", 0) == 0)
-        compiler::add_constexpr(opts.spec, value("--constexpr"));
-      else if (a == "--dump" || a.rfind("--dump=", 0) == 0)
-        dump = value("--dump");
-      else if (!a.empty() && a[0] == '-')
-        return usage_error("compile", "unknown option '" + a + "'");
-      else if (file.empty())
-        file = a;
-      else
-        return usage_error("compile", "unexpected argument '" + a + "'");
-    } catch (const Error &e) {
-      return usage_error("compile", e.message());
-    }
+  OptionParser p("compile", [](std::ostream &os) { usage(os); });
+  p.text("kernel", &opts.kernel)
+      .list("signature", &signatures)
+      .list("constexpr", &constexprs)
+      .text("dump", &dump)
+      .positional("FILE.py", &file);
+  if (auto rc = p.parse(args)) return *rc;
+  try {
+    for (const auto &s : signatures) compiler::add_signature(opts.spec, s);
+    for (const auto &c : constexprs) compiler::add_constexpr(opts.spec, c);
+  } catch (const Error &e) {
+    return p.error(e.message());
   }
   if (file.empty()) return usage_error("compile", "missing FILE.py");
   bool known = false;

@@ -6,6 +6,7 @@
 #include "opforge/compiler/capability.h"
 #include "opforge/compiler/lint.h"
 #include "opforge/harness/cli.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -49,39 +50,29 @@ bool read_ops(const std::string &spec, std::set<std::string> &out, std::string &
 }
 
 int run_lint(const std::vector<std::string> &args) {
-  bool json = false;
-  std::vector<std::string> files;
+  bool json = false, rules = false, capabilities = false;
+  std::vector<std::string> files, implemented;
   compiler::LintOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--rules") {
-      for (auto &r : compiler::lint_rules())
-        std::cout << r.id << "  " << r.name << "  " << compiler::severity_name(r.severity) << "  "
-                  << r.summary << "\n";
-      return kExitOk;
-    } else if (a == "--capabilities") {
-      std::cout << compiler::to_json(compiler::mtia_capabilities()).dump(2) << "\n";
-      return kExitOk;
-    } else if (a == "--implemented" || a.starts_with("--implemented=")) {
-      std::string spec;
-      if (a == "--implemented") {
-        if (i + 1 >= args.size()) return usage_error("lint", "--implemented needs a value");
-        spec = args[++i];
-      } else {
-        spec = a.substr(14);
-      }
-      std::string error;
-      if (!read_ops(spec, options.implemented_ops, error)) return usage_error("lint", error);
-    } else if (a.starts_with("-")) {
-      return usage_error("lint", "unknown option '" + a + "'");
-    } else {
-      files.push_back(a);
-    }
+  OptionParser p("lint", kUsage);
+  p.flag("json", &json)
+      .flag("rules", &rules)
+      .flag("capabilities", &capabilities)
+      .list("implemented", &implemented)
+      .positionals("FILE.py", &files);
+  if (auto rc = p.parse(args)) return *rc;
+  if (rules) {
+    for (auto &r : compiler::lint_rules())
+      std::cout << r.id << "  " << r.name << "  " << compiler::severity_name(r.severity) << "  "
+                << r.summary << "\n";
+    return kExitOk;
+  }
+  if (capabilities) {
+    std::cout << compiler::to_json(compiler::mtia_capabilities()).dump(2) << "\n";
+    return kExitOk;
+  }
+  for (const auto &spec : implemented) {
+    std::string error;
+    if (!read_ops(spec, options.implemented_ops, error)) return p.error(error);
   }
   if (files.empty()) return usage_error("lint", "no input file");
   std::vector<compiler::LintFinding> all;

@@ -1,7 +1,5 @@
 //===- generator_generate.cpp - `opforge generate`: run the generation loop over ATen overloads
 //===//
-#include <boost/program_options.hpp>
-
 #include <map>
 #include <cstdint>
 #include <chrono>
@@ -21,8 +19,8 @@
 #include "opforge/harness/corpus.h"
 #include "opforge/harness/judge.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
-namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 namespace opforge::cli {
@@ -77,9 +75,9 @@ int report(const std::string &run) {
 }
 
 int run(const std::vector<std::string> &args) {
-  po::options_description opts("options");
-  opts.add_options()("help,h", "show help")(
-      "ops", po::value<std::string>(), "comma-separated overloads (aten::add.Tensor,exp.default)")(
+  OptionParser parser("generate", kUsage);
+  parser.add()("ops", po::value<std::string>(),
+               "comma-separated overloads (aten::add.Tensor,exp.default)")(
       "all", "every overload of the corpus")("category", po::value<std::string>(),
                                              "every overload of a category")(
       "report", po::value<std::string>(), "print the report of a run (directory or run log)")(
@@ -112,17 +110,8 @@ int run(const std::vector<std::string> &args) {
       "max-calls-per-dialog", po::value<int>(), "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
       "force", "regenerate overloads already in the library");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error &e) {
-    return usage_error("generate", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << opts;
-    return kExitOk;
-  }
+  if (auto rc = parser.parse(args)) return *rc;
+  const po::variables_map &vm = parser.vm();
   if (vm.count("report")) return report(vm["report"].as<std::string>());
   int selectors = static_cast<int>(vm.count("ops") + vm.count("all") + vm.count("category"));
   if (selectors != 1)

@@ -1,6 +1,4 @@
 //===- generator_inductor.cpp - `opforge inductor`: the lowering table, listed and rendered ===//
-#include <boost/program_options.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,8 +9,7 @@
 #include "opforge/harness/corpus.h"
 #include "opforge/harness/validate.h"
 #include "opforge/support/error.h"
-
-namespace po = boost::program_options;
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -54,27 +51,20 @@ int render_to_dir(const generator::LoweringTable &table, const harness::Corpus &
 }
 
 int run(const std::vector<std::string> &args) {
-  po::options_description opts("options");
-  opts.add_options()("help,h", "show help")("dir", po::value<std::string>(),
-                                            "lowering table directory")(
+  OptionParser parser("inductor", kUsage);
+  parser.add()("dir", po::value<std::string>(), "lowering table directory")(
       "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
       "OpInfo corpus")("action", po::value<std::string>(), "list or render")(
       "overload", po::value<std::string>(), "overload")("out", po::value<std::string>(),
                                                         "render: write files into this directory")(
       "all", "render --out: every overload of the table")(
       "family", po::value<std::string>(), "render --out: every overload of this family");
-  po::positional_options_description pos;
-  pos.add("action", 1).add("overload", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error &e) {
-    return usage_error("inductor", e.what());
-  }
-  if (vm.count("help") || !vm.count("action")) {
-    std::cout << kUsage << "\n" << opts;
-    return vm.count("help") ? kExitOk : kExitUsage;
+  parser.positional("action", nullptr).positional("overload", nullptr);
+  if (auto rc = parser.parse(args)) return *rc;
+  const po::variables_map &vm = parser.vm();
+  if (!vm.count("action")) {
+    parser.print_help(std::cout);
+    return kExitUsage;
   }
   std::string action = vm["action"].as<std::string>();
   try {

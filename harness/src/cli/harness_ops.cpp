@@ -1,6 +1,4 @@
 //===- harness_ops.cpp - `opforge ops list|show`: browse the ATen op corpus ===//
-#include <boost/program_options.hpp>
-
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -12,11 +10,10 @@
 #include "opforge/harness/corpus.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
+#include "options.h"
 #ifdef OPFORGE_HAVE_ORACLE
 #include "opforge/harness/oracle.h"
 #endif
-
-namespace po = boost::program_options;
 
 namespace opforge::cli {
 namespace {
@@ -214,29 +211,19 @@ int run_check(const po::variables_map &vm) {
 }
 
 int run_ops(const std::vector<std::string> &args) {
-  po::options_description opts("options");
-  opts.add_options()("help,h", "show this help")(
-      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
-      "corpus HDF5 file")("category", po::value<std::string>(), "list: only this category")(
-      "dtype", po::value<std::string>(), "only calls of this dtype")(
+  OptionParser parser("ops", kUsage);
+  parser.add()("corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
+               "corpus HDF5 file")("category", po::value<std::string>(),
+                                   "list: only this category")("dtype", po::value<std::string>(),
+                                                               "only calls of this dtype")(
       "calls", po::value<int>()->default_value(5), "show: number of sample calls")(
       "max-calls", po::value<int>()->default_value(0),
       "check: calls per overload and dtype (0: all)")(
       "action", po::value<std::string>(), "list or show")("overload", po::value<std::string>(),
                                                           "overload");
-  po::positional_options_description pos;
-  pos.add("action", 1).add("overload", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error &e) {
-    return usage_error("ops", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << opts;
-    return kExitOk;
-  }
+  parser.positional("action", nullptr).positional("overload", nullptr);
+  if (auto rc = parser.parse(args)) return *rc;
+  const po::variables_map &vm = parser.vm();
   if (!vm.count("action")) return usage_error("ops", "expected 'list', 'show' or 'check'");
   const std::string action = vm["action"].as<std::string>();
   if (action == "list") {

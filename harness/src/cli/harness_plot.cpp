@@ -9,6 +9,7 @@
 #include "opforge/harness/results.h"
 #include "opforge/support/error.h"
 #include "opforge/support/python.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -23,20 +24,9 @@ constexpr const char *kUsage =
 
 int run_plot(const std::vector<std::string> &args) {
   std::string file, out;
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k] == "--help" || args[k] == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (args[k] == "--out" && k + 1 < args.size()) {
-      out = args[++k];
-    } else if (!args[k].empty() && args[k][0] == '-') {
-      return usage_error("plot", "unknown option '" + args[k] + "'");
-    } else if (file.empty()) {
-      file = args[k];
-    } else {
-      return usage_error("plot", "more than one results file given");
-    }
-  }
+  OptionParser p("plot", kUsage);
+  p.text("out", &out).positional("results file", &file);
+  if (auto rc = p.parse(args)) return *rc;
   if (file.empty() || out.empty()) return usage_error("plot", "needs RESULTS.h5 --out DIR");
   std::string script = harness::plot_script_path();
   if (!fs::exists(script)) {

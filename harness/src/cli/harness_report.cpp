@@ -4,6 +4,7 @@
 #include "opforge/harness/cli.h"
 #include "opforge/harness/results.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -22,19 +23,9 @@ constexpr const char *kUsage =
 int run_report(const std::vector<std::string> &args) {
   std::string file;
   bool all_calls = false;
-  for (const auto &a : args) {
-    if (a == "--ops") {
-      all_calls = true;
-      continue;
-    }
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    }
-    if (!a.empty() && a[0] == '-') return usage_error("report", "unknown option '" + a + "'");
-    if (!file.empty()) return usage_error("report", "more than one results file given");
-    file = a;
-  }
+  OptionParser p("report", kUsage);
+  p.flag("ops", &all_calls).positional("RESULTS.h5", &file);
+  if (auto rc = p.parse(args)) return *rc;
   if (file.empty()) return usage_error("report", "no results file given");
   try {
     std::cout << harness::format_report(file, all_calls);

@@ -17,6 +17,7 @@
 #include "opforge/harness/validate.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
+#include "options.h"
 #ifdef OPFORGE_HAVE_CHIP
 #include "opforge/compiler/chip_executor.h"
 #include "opforge/model/device.h"
@@ -254,48 +255,20 @@ int run_run(const std::vector<std::string> &args) {
   chip.timing = "";  // the preset's unless --timing
   uint64_t seed = 0;
   size_t counters = 10;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
-      return args[++i];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        std::cout << kUsage;
-        return kExitOk;
-      } else if (a == "--call") {
-        call_text = value();
-      } else if (a == "--arch") {
-        chip.arch = value();
-      } else if (a == "--set") {
-        chip.sets.push_back(value());
-      } else if (a == "--timing") {
-        chip.timing = value();
-        if (chip.timing != "functional" && chip.timing != "lt")
-          return usage_error("run", "--timing needs functional or lt");
-      } else if (a == "--seed") {
-        seed = std::stoull(value());
-      } else if (a == "--check") {
-        check = value();
-        if (check.find("::") == std::string::npos) check = "aten::" + check;
-      } else if (a == "--executor") {
-        executor = value();
-      } else if (a == "--counters") {
-        counters = std::stoul(value());
-      } else if (!a.empty() && a[0] == '-') {
-        return usage_error("run", "unknown option '" + a + "'");
-      } else if (file.empty()) {
-        file = a;
-      } else {
-        return usage_error("run", "unexpected argument '" + a + "'");
-      }
-    } catch (const Error &e) {
-      return usage_error("run", e.message());
-    } catch (const std::logic_error &) {
-      return usage_error("run", "bad number for " + a);
-    }
-  }
+  OptionParser p("run", kUsage);
+  p.text("call", &call_text)
+      .text("arch", &chip.arch)
+      .list("set", &chip.sets)
+      .text("timing", &chip.timing)
+      .number("seed", &seed)
+      .text("check", &check)
+      .text("executor", &executor)
+      .number("counters", &counters)
+      .positional("FILE.py", &file);
+  if (auto rc = p.parse(args)) return *rc;
+  if (p.given("timing") && chip.timing != "functional" && chip.timing != "lt")
+    return p.error("--timing needs functional or lt, got '" + chip.timing + "'");
+  if (!check.empty() && check.find("::") == std::string::npos) check = "aten::" + check;
   if (file.empty()) return usage_error("run", "missing FILE.py");
   if (call_text.empty()) return usage_error("run", "missing --call 'WRAPPER(ARGS)'");
   harness::ExecutorKind kind;

@@ -26,6 +26,7 @@
 #include "opforge/harness/value_json.h"
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -167,39 +168,16 @@ json run_one(const json &call, harness::ExecutorKind kind, const harness::ChipOp
 int run_calls(const std::vector<std::string> &args) {
   std::string in_path, out_path, executor = "interp";
   harness::ChipOptions chip;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
-      return args[++i];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        std::cout << kUsage;
-        return kExitOk;
-      } else if (a == "--out") {
-        out_path = value();
-      } else if (a == "--executor") {
-        executor = value();
-      } else if (a == "--arch") {
-        chip.arch = value();
-      } else if (a == "--set") {
-        chip.sets.push_back(value());
-      } else if (a == "--timing") {
-        chip.timing = value();
-        if (chip.timing != "functional" && chip.timing != "lt")
-          return usage_error("run-calls", "--timing needs functional or lt");
-      } else if (!a.empty() && a[0] == '-') {
-        return usage_error("run-calls", "unknown option '" + a + "'");
-      } else if (in_path.empty()) {
-        in_path = a;
-      } else {
-        return usage_error("run-calls", "unexpected argument '" + a + "'");
-      }
-    } catch (const Error &e) {
-      return usage_error("run-calls", e.message());
-    }
-  }
+  OptionParser p("run-calls", kUsage);
+  p.text("out", &out_path)
+      .text("executor", &executor)
+      .text("arch", &chip.arch)
+      .list("set", &chip.sets)
+      .text("timing", &chip.timing)
+      .positional("CALLS.jsonl", &in_path);
+  if (auto rc = p.parse(args)) return *rc;
+  if (p.given("timing") && chip.timing != "functional" && chip.timing != "lt")
+    return p.error("--timing needs functional or lt, got '" + chip.timing + "'");
   if (in_path.empty()) return usage_error("run-calls", "missing CALLS.jsonl");
   if (out_path.empty()) return usage_error("run-calls", "missing --out RESULTS.jsonl");
   harness::ExecutorKind kind;

@@ -11,6 +11,7 @@
 #include "opforge/harness/scenario.h"
 #include "opforge/support/error.h"
 #include "opforge/support/h5store.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -52,76 +53,25 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
   harness::SlurmOptions slurm;
   std::string backend = "local";
   bool list = false, merge = false, wait = false, quiet = false;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string &a = args[k];
-    auto value = [&]() -> const std::string * {
-      return k + 1 < args.size() ? &args[++k] : nullptr;
-    };
-    const std::string *v = nullptr;
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "--jobs" || a == "-j") {
-      if (!(v = value())) return usage_error("sweep", "--jobs needs a number");
-      try {
-        int j = std::stoi(*v);
-        if (j < 1) throw std::invalid_argument("");
-        opts.jobs = unsigned(j);
-      } catch (const std::exception &) {
-        return usage_error("sweep", "--jobs needs a positive number, got '" + *v + "'");
-      }
-    } else if (a == "--out") {
-      if (!(v = value())) return usage_error("sweep", "--out needs a file");
-      out = *v;
-    } else if (a == "--timeout") {
-      if (!(v = value())) return usage_error("sweep", "--timeout needs seconds");
-      try {
-        opts.timeout_s = std::stod(*v);
-        if (opts.timeout_s <= 0) throw std::invalid_argument("");
-      } catch (const std::exception &) {
-        return usage_error("sweep", "--timeout needs a positive number, got '" + *v + "'");
-      }
-    } else if (a == "--resume") {
-      opts.resume = true;
-    } else if (a == "--retry-failed") {
-      opts.retry_failed = true;
-    } else if (a == "--fresh") {
-      opts.fresh = true;
-    } else if (a == "--list") {
-      list = true;
-    } else if (a == "--quiet") {
-      quiet = true;
-    } else if (a == "--merge") {
-      merge = true;
-    } else if (a == "--wait") {
-      wait = true;
-    } else if (a == "--backend") {
-      if (!(v = value()) || (*v != "local" && *v != "slurm"))
-        return usage_error("sweep", "--backend needs 'local' or 'slurm'");
-      backend = *v;
-    } else if (a == "--partition") {
-      if (!(v = value())) return usage_error("sweep", "--partition needs a name");
-      slurm.partition = *v;
-    } else if (a == "--sbatch-arg") {
-      if (!(v = value())) return usage_error("sweep", "--sbatch-arg needs an argument");
-      slurm.sbatch_args.push_back(*v);
-    } else if (a == "--max-parallel") {
-      if (!(v = value())) return usage_error("sweep", "--max-parallel needs a number");
-      try {
-        int j = std::stoi(*v);
-        if (j < 1) throw std::invalid_argument("");
-        slurm.max_parallel = unsigned(j);
-      } catch (const std::exception &) {
-        return usage_error("sweep", "--max-parallel needs a positive number, got '" + *v + "'");
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("sweep", "unknown option '" + a + "'");
-    } else if (scenario.empty()) {
-      scenario = a;
-    } else {
-      return usage_error("sweep", "more than one scenario given");
-    }
-  }
+  OptionParser p("sweep", kUsage);
+  p.number("jobs,j", &opts.jobs, "", Sign::Positive)
+      .text("out", &out)
+      .number("timeout", &opts.timeout_s, "", Sign::Positive)
+      .flag("resume", &opts.resume)
+      .flag("retry-failed", &opts.retry_failed)
+      .flag("fresh", &opts.fresh)
+      .flag("list", &list)
+      .flag("quiet", &quiet)
+      .flag("merge", &merge)
+      .flag("wait", &wait)
+      .text("backend", &backend)
+      .text("partition", &slurm.partition)
+      .list("sbatch-arg", &slurm.sbatch_args)
+      .number("max-parallel", &slurm.max_parallel, "", Sign::Positive)
+      .positional("scenario", &scenario);
+  if (auto rc = p.parse(args)) return *rc;
+  if (backend != "local" && backend != "slurm")
+    return p.error("--backend needs 'local' or 'slurm', got '" + backend + "'");
   if (scenario.empty()) return usage_error("sweep", "no scenario given");
   harness::Scenario s;
   std::vector<harness::SweepPoint> points;
@@ -201,22 +151,19 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
 int run_sweep_point(const std::vector<std::string> &args) {
   std::string scenario, out, fail_status, fail_reason, fail_log;
   long index = -1;
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k] == "--index" && k + 1 < args.size())
-      index = std::stol(args[++k]);
-    else if (args[k] == "--record-failure" && k + 1 < args.size())
-      fail_status = args[++k];
-    else if (args[k] == "--reason" && k + 1 < args.size())
-      fail_reason = args[++k];
-    else if (args[k] == "--log" && k + 1 < args.size())
-      fail_log = args[++k];
-    else if (args[k] == "--out" && k + 1 < args.size())
-      out = args[++k];
-    else if (scenario.empty() && args[k][0] != '-')
-      scenario = args[k];
-    else
-      return usage_error("sweep-point", "unexpected argument '" + args[k] + "'");
-  }
+  OptionParser p("sweep-point",
+                 "usage: opforge sweep-point SCENARIO.json --index N --out FILE.h5\n"
+                 "                           [--record-failure STATUS --reason TEXT --log FILE]\n\n"
+                 "Internal: the child process of 'opforge sweep' that runs point N of the\n"
+                 "scenario and writes its shard (FILE.h5.shards/); with --record-failure it\n"
+                 "records the point as failed instead (a crash or timeout the runner saw).\n");
+  p.number("index", &index, "", Sign::NonNegative)
+      .text("record-failure", &fail_status)
+      .text("reason", &fail_reason)
+      .text("log", &fail_log)
+      .text("out", &out)
+      .positional("scenario", &scenario);
+  if (auto rc = p.parse(args)) return *rc;
   if (scenario.empty() || out.empty() || index < 0)
     return usage_error("sweep-point",
                        "needs SCENARIO --index N --out FILE (used by `opforge sweep`)");

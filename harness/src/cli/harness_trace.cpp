@@ -8,6 +8,7 @@
 #include "opforge/harness/cli.h"
 #include "opforge/harness/results.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -175,26 +176,11 @@ json build_trace(const harness::PointResult &r, const std::string &file) {
 int run_trace(const std::vector<std::string> &args) {
   std::string file, out;
   long point = -1;
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k] == "--help" || args[k] == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (args[k] == "--point" && k + 1 < args.size()) {
-      try {
-        point = std::stol(args[++k]);
-      } catch (const std::exception &) {
-        return usage_error("trace", "--point needs a number, got '" + args[k] + "'");
-      }
-    } else if (args[k] == "--perfetto" && k + 1 < args.size()) {
-      out = args[++k];
-    } else if (!args[k].empty() && args[k][0] == '-') {
-      return usage_error("trace", "unknown option '" + args[k] + "'");
-    } else if (file.empty()) {
-      file = args[k];
-    } else {
-      return usage_error("trace", "more than one results file given");
-    }
-  }
+  OptionParser p("trace", kUsage);
+  p.number("point", &point, "", Sign::NonNegative)
+      .text("perfetto", &out)
+      .positional("results file", &file);
+  if (auto rc = p.parse(args)) return *rc;
   if (file.empty() || point < 0 || out.empty())
     return usage_error("trace", "needs RESULTS.h5 --point N --perfetto OUT.json");
   try {

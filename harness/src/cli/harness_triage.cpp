@@ -6,6 +6,7 @@
 #include "opforge/harness/cli.h"
 #include "opforge/harness/results.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -25,25 +26,9 @@ std::string pct(double x) {
 int run_triage(const std::vector<std::string> &args) {
   std::string file;
   long point = -1;
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k] == "--help" || args[k] == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (args[k] == "--point" && k + 1 < args.size()) {
-      try {
-        point = std::stol(args[++k]);
-      } catch (const std::exception &) {
-        return usage_error("triage", "--point needs a number, got '" + args[k] + "'");
-      }
-      if (point < 0) return usage_error("triage", "--point needs a non-negative number");
-    } else if (!args[k].empty() && args[k][0] == '-') {
-      return usage_error("triage", "unknown option '" + args[k] + "'");
-    } else if (file.empty()) {
-      file = args[k];
-    } else {
-      return usage_error("triage", "more than one results file given");
-    }
-  }
+  OptionParser p("triage", kUsage);
+  p.number("point", &point, "", Sign::NonNegative).positional("results file", &file);
+  if (auto rc = p.parse(args)) return *rc;
   if (file.empty() || point < 0) return usage_error("triage", "needs RESULTS.h5 --point N");
   try {
     harness::PointResult r = harness::read_result_point(file, size_t(point));

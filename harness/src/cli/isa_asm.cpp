@@ -8,6 +8,7 @@
 #include "opforge/isa/asm.h"
 #include "opforge/isa/elf_writer.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -22,42 +23,12 @@ const char *const kUsage =
 int run_asm(const std::vector<std::string> &args) {
   std::string input, output, entry = "_start";
   uint64_t base = 0x80000000;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](const char *opt) -> const std::string * {
-      if (i + 1 >= args.size()) return nullptr;
-      (void)opt;
-      return &args[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "-o") {
-      const std::string *v = value("-o");
-      if (!v) return usage_error("asm", "-o needs a file name");
-      output = *v;
-    } else if (a == "--text-base") {
-      const std::string *v = value("--text-base");
-      if (!v) return usage_error("asm", "--text-base needs an address");
-      try {
-        size_t used = 0;
-        base = std::stoull(*v, &used, 0);
-        if (used != v->size()) throw std::invalid_argument("trailing");
-      } catch (const std::exception &) {
-        return usage_error("asm", "bad --text-base '" + *v + "'");
-      }
-    } else if (a == "--entry") {
-      const std::string *v = value("--entry");
-      if (!v) return usage_error("asm", "--entry needs a symbol");
-      entry = *v;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("asm", "unknown option '" + a + "'");
-    } else if (input.empty()) {
-      input = a;
-    } else {
-      return usage_error("asm", "more than one input file");
-    }
-  }
+  OptionParser p("asm", kUsage);
+  p.text(",o", &output)
+      .number("text-base", &base)
+      .text("entry", &entry)
+      .positional("input file", &input);
+  if (auto rc = p.parse(args)) return *rc;
   if (input.empty()) return usage_error("asm", "no input file");
   if (output.empty()) return usage_error("asm", "no output file (-o)");
   std::ifstream in(input, std::ios::binary);

@@ -3,6 +3,7 @@
 
 #include "opforge/harness/cli.h"
 #include "opforge/isa/disasm.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -16,29 +17,9 @@ const char *const kUsage =
 int run_disasm(const std::vector<std::string> &args) {
   std::string input;
   uint64_t base = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "--base") {
-      if (i + 1 >= args.size()) return usage_error("disasm", "--base needs an address");
-      const std::string &v = args[++i];
-      try {
-        size_t used = 0;
-        base = std::stoull(v, &used, 0);
-        if (used != v.size()) throw std::invalid_argument("trailing");
-      } catch (const std::exception &) {
-        return usage_error("disasm", "bad --base '" + v + "'");
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("disasm", "unknown option '" + a + "'");
-    } else if (input.empty()) {
-      input = a;
-    } else {
-      return usage_error("disasm", "more than one input file");
-    }
-  }
+  OptionParser p("disasm", kUsage);
+  p.number("base", &base).positional("input file", &input);
+  if (auto rc = p.parse(args)) return *rc;
   if (input.empty()) return usage_error("disasm", "no input file");
   std::cout << isa::disassemble_file(input, base);
   return kExitOk;

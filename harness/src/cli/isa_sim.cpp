@@ -5,6 +5,7 @@
 #include "opforge/harness/cli.h"
 #include "opforge/isa/iss.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -21,62 +22,32 @@ constexpr const char *kUsage =
     "  --isa-string ISA   check the program's ISA, e.g. rv64imafdv_zicsr_zifencei_xmtia\n"
     "Exit status: 0 for PASS/DONE, 1 otherwise, 2 for usage errors.\n";
 
-bool parse_u64(const std::string &s, uint64_t &out) {
-  if (s.empty()) return false;
-  try {
-    size_t used = 0;
-    out = std::stoull(s, &used, 0);
-    return used == s.size() && s[0] != '-';
-  } catch (...) {
-    return false;
-  }
-}
-
 int run_sim(const std::vector<std::string> &args) {
   // With --arch the program runs on the chip model (`opforge chip-sim`).
   for (const auto &a : args)
-    if (a == "--arch")
+    if (a == "--arch" || a.starts_with("--arch="))
       for (const auto &c : commands())
         if (c.name == "chip-sim") return c.run(args);
   isa::SimOptions opt;
   std::string program;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string &a = args[k];
-    auto value = [&](const char *name) -> const std::string * {
-      if (k + 1 >= args.size()) return nullptr;
-      (void)name;
-      return &args[++k];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "--vlen") {
-      const std::string *v = value("--vlen");
-      uint64_t bits = 0;
-      if (!v || !parse_u64(*v, bits) || bits < 128 || bits > 4096 || (bits & (bits - 1)))
-        return usage_error("sim", "--vlen needs a power of two in 128..4096");
-      opt.vlen_bits = static_cast<uint32_t>(bits);
-    } else if (a == "--max-insns") {
-      const std::string *v = value("--max-insns");
-      if (!v || !parse_u64(*v, opt.max_instructions) || opt.max_instructions == 0)
-        return usage_error("sim", "--max-insns needs a positive integer");
-    } else if (a == "--trace") {
-      opt.trace = &std::cout;
-    } else if (a == "--isa-string") {
-      const std::string *v = value("--isa-string");
-      if (!v) return usage_error("sim", "--isa-string needs a value");
-      opt.isa_string = *v;
-      try {
-        isa::check_isa_string(opt.isa_string);
-      } catch (const Error &e) {
-        return usage_error("sim", e.message());
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("sim", "unknown option '" + a + "'");
-    } else if (program.empty()) {
-      program = a;
-    } else {
-      return usage_error("sim", "more than one program given ('" + program + "', '" + a + "')");
+  uint64_t vlen_bits = opt.vlen_bits;
+  bool trace = false;
+  OptionParser p("sim", kUsage);
+  p.number("vlen", &vlen_bits)
+      .number("max-insns", &opt.max_instructions, "", Sign::Positive)
+      .flag("trace", &trace)
+      .text("isa-string", &opt.isa_string)
+      .positional("program", &program);
+  if (auto rc = p.parse(args)) return *rc;
+  if (vlen_bits < 128 || vlen_bits > 4096 || (vlen_bits & (vlen_bits - 1)))
+    return p.error("--vlen needs a power of two in 128..4096, got " + std::to_string(vlen_bits));
+  opt.vlen_bits = static_cast<uint32_t>(vlen_bits);
+  if (trace) opt.trace = &std::cout;
+  if (p.given("isa-string")) {
+    try {
+      isa::check_isa_string(opt.isa_string);
+    } catch (const Error &e) {
+      return p.error(e.message());
     }
   }
   if (program.empty()) return usage_error("sim", "no program given");

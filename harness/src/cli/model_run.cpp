@@ -14,6 +14,7 @@
 #include "opforge/model/device.h"
 #include "opforge/model/pe_accel.h"
 #include "opforge/support/error.h"
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -63,53 +64,24 @@ int run_chip_sim(const std::vector<std::string> &args) {
   std::vector<std::string> sets, samples;
   std::string trace_rtl;
   uint64_t trace_window_cycles = 0;
+  std::string grid_text;
   model::Grid3 grid;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string &a = args[k];
-    auto value = [&]() -> const std::string * {
-      return k + 1 < args.size() ? &args[++k] : nullptr;
-    };
-    const std::string *v = nullptr;
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else if (a == "--arch") {
-      if (!(v = value())) return usage_error("chip-sim", "--arch needs a value");
-      arch = *v;
-    } else if (a == "--set") {
-      if (!(v = value())) return usage_error("chip-sim", "--set needs K=V");
-      sets.push_back(*v);
-    } else if (a == "--timing") {
-      if (!(v = value()) || (*v != "functional" && *v != "lt"))
-        return usage_error("chip-sim", "--timing needs functional or lt");
-      timing = *v;
-    } else if (a == "--grid") {
-      if (!(v = value()) || !parse_grid(*v, grid))
-        return usage_error("chip-sim", "--grid needs X[,Y[,Z]] (positive)");
-    } else if (a == "--counters") {
-      if (!(v = value())) return usage_error("chip-sim", "--counters needs a file");
-      counters_out = *v;
-    } else if (a == "--sample") {
-      if (!(v = value())) return usage_error("chip-sim", "--sample needs a counter glob");
-      samples.push_back(*v);
-    } else if (a == "--args") {
-      if (!(v = value())) return usage_error("chip-sim", "--args needs a file");
-      args_file = *v;
-    } else if (a == "--trace-rtl") {
-      if (!(v = value())) return usage_error("chip-sim", "--trace-rtl needs pe=ROW,COL");
-      trace_rtl = *v;
-    } else if (a == "--trace-window") {
-      if (!(v = value()) || v->empty() || v->find_first_not_of("0123456789") != std::string::npos)
-        return usage_error("chip-sim", "--trace-window needs a number of cycles");
-      trace_window_cycles = std::stoull(*v);
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("chip-sim", "unknown option '" + a + "'");
-    } else if (program.empty()) {
-      program = a;
-    } else {
-      return usage_error("chip-sim", "more than one program given");
-    }
-  }
+  OptionParser p("chip-sim", kUsage);
+  p.text("arch", &arch)
+      .list("set", &sets)
+      .text("timing", &timing)
+      .text("grid", &grid_text)
+      .text("counters", &counters_out)
+      .list("sample", &samples)
+      .text("args", &args_file)
+      .text("trace-rtl", &trace_rtl)
+      .number("trace-window", &trace_window_cycles)
+      .positional("program", &program);
+  if (auto rc = p.parse(args)) return *rc;
+  if (p.given("timing") && timing != "functional" && timing != "lt")
+    return p.error("--timing needs functional or lt, got '" + timing + "'");
+  if (p.given("grid") && !parse_grid(grid_text, grid))
+    return p.error("--grid needs X[,Y[,Z]] (positive), got '" + grid_text + "'");
   if (program.empty()) return usage_error("chip-sim", "no program given");
   try {
     // Preset or file, then overrides, then the timing mode (all via ArchConfig).

@@ -1,5 +1,4 @@
 //===- support_config.cpp - `opforge config show|schema|presets` ----------===//
-#include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
 
@@ -8,8 +7,7 @@
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
 #include "opforge/support/schema_doc.h"
-
-namespace po = boost::program_options;
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -19,50 +17,28 @@ const char *kUsage =
     "       opforge config schema [--format text|markdown|json]\n"
     "       opforge config presets\n";
 
-void print_help() {
-  std::cout << kUsage
-            << "\nArchitecture configurations: JSON presets in the arch directories\n"
-               "($OPFORGE_ARCH_DIR, then scenarios/arch) plus overrides.\n\n"
-               "  show     print the fully resolved configuration as JSON\n"
-               "  schema   list every field with type, unit, default, allowed values and doc\n"
-               "  presets  list the preset names found\n\n"
-               "show options:\n"
-               "  --arch NAME|FILE    preset name or JSON file (default mtia-2i)\n"
-               "  --set KEY=VALUE     override one field; repeatable, applied in order.\n"
-               "                      KEY is a dotted path (pe_grid.rows); the unit suffix\n"
-               "                      may be left out (sram.size=128MiB). VALUE is parsed\n"
-               "                      per the field's type; quantities take units.\n\n"
-               "See docs/config.md.\n";
-}
-
-// Parse `args` against `desc` (no positional arguments); returns false and
-// reports a usage error on bad input.
-bool parse(const std::vector<std::string> &args, const po::options_description &desc,
-           po::variables_map &vm, const std::string &command, int &rc) {
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-    return true;
-  } catch (const po::error &e) {
-    rc = usage_error(command, e.what());
-    return false;
-  }
+void print_help(std::ostream &os) {
+  os << kUsage
+     << "\nArchitecture configurations: JSON presets in the arch directories\n"
+        "($OPFORGE_ARCH_DIR, then scenarios/arch) plus overrides.\n\n"
+        "  show     print the fully resolved configuration as JSON\n"
+        "  schema   list every field with type, unit, default, allowed values and doc\n"
+        "  presets  list the preset names found\n\n"
+        "show options:\n"
+        "  --arch NAME|FILE    preset name or JSON file (default mtia-2i)\n"
+        "  --set KEY=VALUE     override one field; repeatable, applied in order.\n"
+        "                      KEY is a dotted path (pe_grid.rows); the unit suffix\n"
+        "                      may be left out (sram.size=128MiB). VALUE is parsed\n"
+        "                      per the field's type; quantities take units.\n\n"
+        "See docs/config.md.\n";
 }
 
 int run_show(const std::vector<std::string> &args) {
-  po::options_description desc("config show");
-  desc.add_options()("help,h", "")("arch", po::value<std::string>()->default_value("mtia-2i"), "")(
-      "set", po::value<std::vector<std::string>>()->composing(), "");
-  po::variables_map vm;
-  int rc = kExitOk;
-  if (!parse(args, desc, vm, "config show", rc)) return rc;
-  if (vm.count("help")) {
-    print_help();
-    return kExitOk;
-  }
+  std::string arch = "mtia-2i";
   std::vector<std::string> overrides;
-  if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
-  const std::string arch = vm["arch"].as<std::string>();
+  OptionParser p("config show", print_help);
+  p.text("arch", &arch).list("set", &overrides);
+  if (auto rc = p.parse(args)) return *rc;
   // Bad command-line values (an unknown preset, a bad --set) are usage
   // errors (exit 2); a bad configuration file is a failure (exit 1).
   try {
@@ -82,16 +58,10 @@ int run_show(const std::vector<std::string> &args) {
 }
 
 int run_schema(const std::vector<std::string> &args) {
-  po::options_description desc("config schema");
-  desc.add_options()("help,h", "")("format", po::value<std::string>()->default_value("text"), "");
-  po::variables_map vm;
-  int rc = kExitOk;
-  if (!parse(args, desc, vm, "config schema", rc)) return rc;
-  if (vm.count("help")) {
-    print_help();
-    return kExitOk;
-  }
-  const std::string format = vm["format"].as<std::string>();
+  std::string format = "text";
+  OptionParser p("config schema", print_help);
+  p.text("format", &format);
+  if (auto rc = p.parse(args)) return *rc;
   if (format == "text")
     std::cout << schema_text(arch_schema());
   else if (format == "markdown")
@@ -105,32 +75,29 @@ int run_schema(const std::vector<std::string> &args) {
 }
 
 int run_presets(const std::vector<std::string> &args) {
-  for (const auto &a : args) {
-    if (a == "--help" || a == "-h") {
-      print_help();
-      return kExitOk;
-    }
-    return usage_error("config presets", "unexpected argument '" + a + "'");
-  }
+  OptionParser p("config presets", print_help);
+  if (auto rc = p.parse(args)) return *rc;
   for (const auto &name : list_presets(arch_search_dirs())) std::cout << name << "\n";
   return kExitOk;
 }
 
 int run_config(const std::vector<std::string> &args) {
-  if (args.empty()) {
+  std::string sub;
+  std::vector<std::string> rest;
+  OptionParser p("config", print_help);
+  p.subcommand(&sub, &rest);
+  if (auto rc = p.parse(args)) return *rc;
+  if (sub.empty()) {
     std::cerr << kUsage;
     return kExitUsage;
   }
-  const std::string &sub = args[0];
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (sub == "--help" || sub == "-h" || sub == "help") {
-    print_help();
+  if (sub == "help") {
+    print_help(std::cout);
     return kExitOk;
   }
   if (sub == "show") return run_show(rest);
   if (sub == "schema") return run_schema(rest);
   if (sub == "presets") return run_presets(rest);
-  if (sub.starts_with("-")) return usage_error("config", "unknown option '" + sub + "'");
   return usage_error("config",
                      "unknown subcommand '" + sub + "' (expected show, schema or presets)");
 }

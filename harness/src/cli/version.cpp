@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "opforge/harness/cli.h"
+#include "options.h"
 
 #ifndef OPFORGE_VERSION
 #define OPFORGE_VERSION "unknown"
@@ -13,14 +14,10 @@
 namespace opforge::cli {
 namespace {
 int run_version(const std::vector<std::string> &args) {
-  for (const auto &a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: opforge version\n\nPrint opforge's version and the git commit it was "
-                   "built from.\n";
-      return kExitOk;
-    }
-    return usage_error("version", "unexpected argument '" + a + "'");
-  }
+  OptionParser p("version",
+                 "usage: opforge version\n\nPrint opforge's version and the git commit it was "
+                 "built from.\n");
+  if (auto rc = p.parse(args)) return *rc;
   std::cout << "opforge " << OPFORGE_VERSION << " (" << OPFORGE_GIT_SHA << ")\n";
   return kExitOk;
 }
