@@ -1,6 +1,4 @@
 //===- harness_validate.cpp - `opforge validate`: corpus calls through the kernel library ===//
-#include <boost/program_options.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,8 +16,7 @@
 #include "opforge/harness/validate.h"
 #include "opforge/support/error.h"
 #include "opforge/support/process_pool.h"
-
-namespace po = boost::program_options;
+#include "options.h"
 
 namespace opforge::cli {
 namespace {
@@ -149,13 +146,12 @@ harness::ValidateReport validate_sharded(const harness::Corpus &corpus,
 }
 
 int run_validate(const std::vector<std::string> &args) {
-  po::options_description opts("options");
-  opts.add_options()("help,h", "show this help")(
-      "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
-      "corpus HDF5 file")("library",
-                          po::value<std::string>()->default_value(harness::default_library_dir()),
-                          "kernel library directory")(
-      "ops", po::value<std::string>(), "comma-separated overloads (aten:: may be left out)")(
+  OptionParser parser("validate", kUsage);
+  parser.add()("corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
+               "corpus HDF5 file")(
+      "library", po::value<std::string>()->default_value(harness::default_library_dir()),
+      "kernel library directory")("ops", po::value<std::string>(),
+                                  "comma-separated overloads (aten:: may be left out)")(
       "all", "every overload the kernel library implements")(
       "dtype", po::value<std::string>(), "comma-separated dtypes (default: all in the corpus)")(
       "executor", po::value<std::string>()->default_value("interp"), "interp or chip")(
@@ -168,17 +164,8 @@ int run_validate(const std::vector<std::string> &args) {
       "jobs", po::value<int>()->default_value(1), "overloads validated in parallel")(
       "max-calls", po::value<int>()->default_value(0), "calls per overload (0: all)")(
       "out", po::value<std::string>(), "write the results to this HDF5 file");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error &e) {
-    return usage_error("validate", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << opts;
-    return kExitOk;
-  }
+  if (auto rc = parser.parse(args)) return *rc;
+  const po::variables_map &vm = parser.vm();
   if (vm.count("ops") && vm.count("all"))
     return usage_error("validate", "give --ops or --all, not both");
   if (vm["jobs"].as<int>() < 1) return usage_error("validate", "--jobs must be at least 1");
