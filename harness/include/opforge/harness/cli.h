@@ -1,8 +1,10 @@
 //===- cli.h - the opforge command-line front end's command registry ------===//
 //
 // Each subcommand lives in its own file under harness/src/cli/ and registers
-// itself with a static CommandRegistrar. Exit codes: 0 success, 1 failure of
-// the requested work, 2 usage error (unknown command/option, bad value).
+// itself with a static CommandRegistrar, and parses its arguments with the
+// shared OptionParser (harness/src/cli/options.h: --help, usage errors, values).
+// Exit codes: 0 success, 1 failure of the requested work, 2 usage error
+// (unknown command/option, bad value).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
