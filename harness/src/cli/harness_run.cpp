@@ -42,7 +42,14 @@ constexpr const char *kUsage =
     "inputs, on float64-upcast inputs rounded back to the output dtype; it prints the errors "
     "against\n"
     "both and passes an element within torch.testing.assert_close tolerance of either\n"
-    "(docs/verification.md); exit status 1 on a mismatch.\n";
+    "(docs/verification.md); exit status 1 on a mismatch.\n\n"
+    "       opforge run FILE.py --corpus-call aten::OVERLOAD[:DTYPE[:INDEX]] [--corpus FILE]\n"
+    "                   [--arch ...] [--set K=V]... [--timing ...] [--executor chip|interp]\n\n"
+    "Runs recorded OpInfo calls of the corpus (every call of the overload, of one dtype group,\n"
+    "or the one call at that index of the group, as `opforge ops show` and `opforge validate`\n"
+    "name them) through FILE.py's wrapper for the overload, and judges each against its\n"
+    "recorded ATen result exactly as validate, generate and sweeps do (docs/verification.md):\n"
+    "one line per call, exit status 1 when any fails.\n";
 
 std::string summarize(const harness::Value &v) {
   if (v.kind != harness::Value::Kind::Tensor) return v.summary();
@@ -249,8 +256,76 @@ int check_against_aten(const std::string &overload, const harness::CallExpressio
   return kExitFailure;
 }
 
+// `--corpus-call OVERLOAD[:DTYPE[:INDEX]]`: recorded calls through the file's wrapper, judged
+// by judge_aten_call like every other command. Returns the exit status.
+int run_corpus_calls(const std::string &file, const std::string &selector,
+                     const std::string &corpus_path, harness::ExecutorKind kind,
+                     const harness::ChipOptions &chip) {
+  std::string overload = selector, dtype_text, index_text;
+  if (auto colon = selector.find(':', selector.find("::") + 2); colon != std::string::npos) {
+    overload = selector.substr(0, colon);
+    dtype_text = selector.substr(colon + 1);
+    if (auto c2 = dtype_text.find(':'); c2 != std::string::npos) {
+      index_text = dtype_text.substr(c2 + 1);
+      dtype_text.resize(c2);
+    }
+  }
+  if (overload.find("::") == std::string::npos) overload = "aten::" + overload;
+  std::optional<DType> dtype;
+  if (!dtype_text.empty()) {
+    dtype = parse_dtype(dtype_text);
+    if (!dtype) return usage_error("run", "--corpus-call: unknown dtype '" + dtype_text + "'");
+  }
+  std::optional<int64_t> index;
+  if (!index_text.empty()) {
+    char *end = nullptr;
+    long long v = std::strtoll(index_text.c_str(), &end, 10);
+    if (!dtype || *end != '\0' || v < 0)
+      return usage_error("run", "--corpus-call: INDEX must be a call index after a dtype, got '" +
+                                    index_text + "'");
+    index = v;
+  }
+  auto corpus = harness::Corpus::open(corpus_path);
+  if (!corpus.has_overload(overload))
+    throw Error("overload " + overload + " has no recorded calls in corpus " + corpus_path);
+  std::vector<harness::Call> calls;
+  for (auto &c : corpus.calls(overload, dtype))
+    if (!index || c.index == *index) calls.push_back(std::move(c));
+  if (calls.empty()) throw Error("no recorded call " + selector + " in corpus " + corpus_path);
+  compiler::ast::Module module = compiler::parse_file(file);
+  std::string wrapper;
+  for (const auto &name : harness::wrapper_names_for(overload))
+    for (const auto *fn : module.wrapper_functions())
+      if (wrapper.empty() && fn->name == name) wrapper = name;
+  if (wrapper.empty())
+    throw Error("no wrapper '" + harness::wrapper_name_for(overload) + "' in " + file);
+  const auto names = harness::schema_argument_names(corpus.overload(overload).schema);
+  std::unique_ptr<compiler::Executor> ex = harness::make_executor(kind, chip);
+  harness::CallKernel kernel;
+  kernel.module = &module;
+  kernel.wrapper = wrapper;
+  size_t failed = 0;
+  for (const auto &call : calls) {
+    std::string verdict = "ok";
+    try {
+      harness::CallOutcome outcome = harness::run_aten_call(kernel, *ex, call, names);
+      harness::CallJudgement j = harness::judge_aten_call(call, outcome, &corpus);
+      if (!j.verdict.ok()) verdict = "FAIL " + j.verdict.first_reason();
+    } catch (const std::exception &e) {
+      std::string what = e.what();
+      verdict = "FAIL " + what.substr(0, what.find('\n'));
+    }
+    failed += verdict != "ok";
+    std::cout << overload << " " << dtype_name(call.dtype) << " #" << call.index << ": " << verdict
+              << "\n";
+  }
+  std::cout << (calls.size() - failed) << "/" << calls.size() << " calls passed\n";
+  return failed ? kExitFailure : kExitOk;
+}
+
 int run_run(const std::vector<std::string> &args) {
-  std::string file, call_text, check, executor = "chip";
+  std::string file, call_text, check, executor = "chip", corpus_call,
+                                      corpus_path = harness::Corpus::default_path();
   harness::ChipOptions chip;
   chip.timing = "";  // the preset's unless --timing
   uint64_t seed = 0;
@@ -262,6 +337,8 @@ int run_run(const std::vector<std::string> &args) {
       .text("timing", &chip.timing)
       .number("seed", &seed)
       .text("check", &check)
+      .text("corpus-call", &corpus_call)
+      .text("corpus", &corpus_path)
       .text("executor", &executor)
       .number("counters", &counters)
       .positional("FILE.py", &file);
@@ -270,12 +347,25 @@ int run_run(const std::vector<std::string> &args) {
     return p.error("--timing needs functional or lt, got '" + chip.timing + "'");
   if (!check.empty() && check.find("::") == std::string::npos) check = "aten::" + check;
   if (file.empty()) return usage_error("run", "missing FILE.py");
-  if (call_text.empty()) return usage_error("run", "missing --call 'WRAPPER(ARGS)'");
+  if (!corpus_call.empty() && (!call_text.empty() || !check.empty()))
+    return usage_error("run",
+                       "--corpus-call takes neither --call nor --check (the recorded "
+                       "call is the call, its recorded result the check)");
+  if (call_text.empty() && corpus_call.empty())
+    return usage_error("run", "missing --call 'WRAPPER(ARGS)'");
   harness::ExecutorKind kind;
   try {
     kind = harness::parse_executor_kind(executor);
   } catch (const Error &e) {
     return usage_error("run", e.message());
+  }
+  if (!corpus_call.empty()) {
+    try {
+      return run_corpus_calls(file, corpus_call, corpus_path, kind, chip);
+    } catch (const compiler::CompileError &e) {
+      std::cerr << e.rendered();
+      return kExitFailure;
+    }
   }
 
   harness::CallExpression call;
