@@ -52,7 +52,7 @@ void register_codegen_stages() {
         },
         [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
     register_stage(Stage{
-        "llir", "emit LLVM IR (element loops, RVV via the loop vectorizer, Xmtia inline asm)",
+        "llir", "emit LLVM IR (element loops as RVV strip loops, Xmtia inline asm)",
         [](CompileState &s, const CompileOptions &) {
           s.extra["llir"] =
               std::make_shared<std::string>(emit_llvm_ir(product<LoweredKernelPlan>(s, "lowered")));

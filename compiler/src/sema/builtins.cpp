@@ -1,7 +1,7 @@
 //===- builtins.cpp - tl.* builtins, Python builtins, calls to jit functions ===//
 #include <cmath>
 
-#include "codegen.h"
+#include "lower_ast.h"
 
 namespace opforge::compiler::sema {
 using ttir::OpKind;
@@ -105,7 +105,7 @@ const std::map<std::string, std::pair<OpKind, bool>> &math_table() {
 
 }  // namespace
 
-SValue CodeGen::call(const ast::Call &c) {
+SValue AstLowering::call(const ast::Call &c) {
   SValue fn = expr(*c.func);
   std::vector<SValue> args;
   for (auto &a : c.args) {
@@ -129,7 +129,7 @@ SValue CodeGen::call(const ast::Call &c) {
   }
 }
 
-SValue CodeGen::call_value(const SValue &fn, std::vector<SValue> args, Kwargs kwargs) {
+SValue AstLowering::call_value(const SValue &fn, std::vector<SValue> args, Kwargs kwargs) {
   if (fn.kind != K::Func) throw UserError("'" + fn.repr() + "' is not callable");
   if (!fn.func.builtin) {
     const ast::FunctionDef *def = m_.function(fn.func.name);
@@ -177,7 +177,7 @@ SValue CodeGen::call_value(const SValue &fn, std::vector<SValue> args, Kwargs kw
   return call_python(n, std::move(args), std::move(kwargs));
 }
 
-SValue CodeGen::call_python(const std::string &n, std::vector<SValue> args, Kwargs kwargs) {
+SValue AstLowering::call_python(const std::string &n, std::vector<SValue> args, Kwargs kwargs) {
   auto all_const = [&] {
     for (auto &a : args)
       if (a.is_tensor()) return false;
@@ -276,7 +276,7 @@ SValue CodeGen::call_python(const std::string &n, std::vector<SValue> args, Kwar
   throw UserError("unsupported function '" + n + "' in a kernel");
 }
 
-SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, Kwargs kw) {
+SValue AstLowering::call_builtin(const std::string &full, std::vector<SValue> args, Kwargs kw) {
   std::string n = full.substr(3);
   auto &S = sem_;
   if (n == "program_id" || n == "num_programs") {
@@ -577,7 +577,7 @@ SValue CodeGen::call_builtin(const std::string &full, std::vector<SValue> args, 
   throw UserError("unknown builtin 'tl." + n + "'");
 }
 
-Semantic::Combine CodeGen::combine_fn(const SValue &fn) {
+Semantic::Combine AstLowering::combine_fn(const SValue &fn) {
   if (fn.kind != K::Func)
     throw UserError("combine_fn must be a @triton.jit function, got " + fn.repr());
   return [this, fn](const std::vector<SValue> &args) -> std::vector<SValue> {
@@ -591,8 +591,8 @@ Semantic::Combine CodeGen::combine_fn(const SValue &fn) {
   };
 }
 
-std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector<SValue> args,
-                                         Kwargs kwargs) {
+std::vector<SValue> AstLowering::bind_params(const ast::FunctionDef &fn, std::vector<SValue> args,
+                                             Kwargs kwargs) {
   const auto &ps = fn.params.params;
   std::vector<SValue> vals(ps.size());
   std::vector<bool> given(ps.size(), false);
@@ -622,8 +622,8 @@ std::vector<SValue> CodeGen::bind_params(const ast::FunctionDef &fn, std::vector
   return vals;
 }
 
-std::vector<SValue> CodeGen::inline_jit(const ast::FunctionDef &fn,
-                                        const std::vector<SValue> &args) {
+std::vector<SValue> AstLowering::inline_jit(const ast::FunctionDef &fn,
+                                            const std::vector<SValue> &args) {
   if (++inline_depth_ > 32) throw UserError("jit functions nest deeper than 32 calls (recursion?)");
   auto vals = bind_params(fn, args, {});
   auto saved_env = std::move(env_);
@@ -644,7 +644,7 @@ std::vector<SValue> CodeGen::inline_jit(const ast::FunctionDef &fn,
   return {r};
 }
 
-SValue CodeGen::call_jit(const ast::FunctionDef &fn, std::vector<SValue> args, Kwargs kwargs) {
+SValue AstLowering::call_jit(const ast::FunctionDef &fn, std::vector<SValue> args, Kwargs kwargs) {
   if (++inline_depth_ > 32) throw UserError("jit functions nest deeper than 32 calls (recursion?)");
   auto vals = bind_params(fn, std::move(args), std::move(kwargs));
   std::string mangled = fn.name;

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "codegen.h"
+#include "lower_ast.h"
 
 namespace opforge::compiler::sema {
 using ttir::OpKind;

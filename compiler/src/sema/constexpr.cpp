@@ -1,7 +1,7 @@
 //===- constexpr.cpp - Python semantics on compile-time constants ---------===//
 #include <cmath>
 
-#include "codegen.h"
+#include "lower_ast.h"
 
 namespace opforge::compiler::sema {
 using K = SValue::Kind;

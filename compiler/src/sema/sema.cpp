@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "codegen.h"
+#include "lower_ast.h"
 #include "opforge/compiler/knobs.h"
 
 namespace opforge::compiler {
@@ -278,8 +278,8 @@ LoweredKernel lower_kernel(const ast::Module &m, const std::string &kernel,
   LoweredKernel out;
   out.module = std::make_shared<ttir::Module>();
   out.name = kernel;
-  sema::CodeGen cg(m, *out.module);
-  cg.default_dot_precision_ = Knobs::from_env().dot_precision;
+  sema::AstLowering lowering(m, *out.module);
+  lowering.default_dot_precision_ = Knobs::from_env().dot_precision;
   std::vector<SValue> args;
   ttir::Builder dummy;
   for (auto &p : fn->params.params) {
@@ -327,7 +327,7 @@ LoweredKernel lower_kernel(const ast::Module &m, const std::string &kernel,
     args.push_back(SValue::tensor(nullptr, t));
     out.runtime_params.push_back(p.name);
   }
-  cg.lower_function(*fn, kernel, args, true);
+  lowering.lower_function(*fn, kernel, args, true);
   // Put the kernel first.
   auto &fs = out.module->functions;
   std::stable_partition(fs.begin(), fs.end(), [&](const auto &f) { return f->name == kernel; });

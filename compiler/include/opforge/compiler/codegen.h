@@ -2,9 +2,14 @@
 //
 // Stages after `opt` (docs/compiler/codegen.md):
 //   lowered  plan_kernel(): fused vs materialized blocks, local memory, arguments
-//   llir     emit_llvm_ir(): LLVM IR text (strip-mined element loops that LLVM's
-//            loop vectorizer turns into RVV; Xmtia as inline .insn whose encodings
-//            come from the ISA tables)
+//   llir     emit_llvm_ir(): LLVM IR text. The emitter writes the RVV itself:
+//            element loops and reduction levels become strip loops (vsetvli,
+//            then llvm.vp.* / llvm.riscv.* intrinsics at that vl:
+//            llir_vector.cpp, llir_rvv.cpp; SFU loops as inline asm:
+//            llir_sfu.cpp). Element loops it has no vector form for (gathers,
+//            scatters, fp16/bf16 or 64-bit arithmetic, ...) stay scalar, for
+//            LLVM's loop vectorizer. Xmtia as inline .insn whose encodings come
+//            from the ISA tables
 //   asm      llvm_ir_to_asm(): LLVM 16 in process, riscv64 +m,+a,+f,+d,+v, -O2
 //            (computed when dumped; the bin stage does not need the text)
 //   bin      llvm_ir_to_object() + link_kernel_object(): LLVM's object, our
@@ -27,10 +32,12 @@ namespace opforge::compiler {
 
 // LLVM IR (text) for the planned kernel; the entry function is `_start`.
 // Its module flag kLmulFlag holds the LMUL (1, 2, 4 or 8) that LLVM's loop
-// vectorizer uses for it, chosen by vector_lmul() from the most block values
-// live in one strip of an innermost element loop. With `line_table`, each
-// instruction carries the Triton source line of its op as line-tables-only
-// debug info (the object's .debug_line; the code is the same without).
+// vectorizer uses for the element loops the emitter left scalar, chosen by
+// vector_lmul() from the most block values live in one strip of an innermost
+// element loop (the emitter's own strip loops pick their LMUL per loop). With
+// `line_table`, each instruction carries the Triton source line of its op as
+// line-tables-only debug info (the object's .debug_line; the code is the same
+// without).
 std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table = true);
 // The same module as the emitter's structured record (llir_ir.h): the
 // instruction records `text` was printed from and the facts read from them.

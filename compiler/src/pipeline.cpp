@@ -1,4 +1,12 @@
-//===- pipeline.cpp - the compiler's stages: ast -> ttir -> opt -----------===//
+//===- pipeline.cpp - the compiler's ordered stages and their driver (pipeline.h) ===//
+//
+// The stage list starts with ast, ttir (sema/) and opt (the ttir pass
+// pipeline, passes/pass_pipeline.cpp); the code generator appends lowered,
+// llir, asm and bin through register_stage() (codegen/stages.cpp).
+// compile_source() runs the stages in order, dumping each to
+// Knobs::dump_ir_dir and replacing ttir/opt from Knobs::replace_ir on request.
+//
+//===----------------------------------------------------------------------===//
 #include "opforge/compiler/pipeline.h"
 
 #include <filesystem>

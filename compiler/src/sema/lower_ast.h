@@ -1,4 +1,12 @@
-//===- codegen.h - Triton's code_generator.py: walks a jit function's AST --===//
+//===- lower_ast.h - a jit function's AST lowered to ttir ------------------===//
+//
+// AstLowering walks one @triton.jit function's AST and builds its ttir with
+// Semantic (semantic.h): statements and control flow (lower_ast.cpp),
+// expressions (lower_ast_expr.cpp), calls and builtins (builtins*.cpp). It is
+// Triton's CodeGenerator (code_generator.py); it generates no machine code
+// (that is compiler/src/codegen/).
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 
 #include <map>
@@ -16,9 +24,9 @@ namespace opforge::compiler::sema {
 
 using Kwargs = std::vector<std::pair<std::string, SValue>>;
 
-class CodeGen {
+class AstLowering {
  public:
-  CodeGen(const ast::Module &m, ttir::Module &out) : m_(m), out_(out), sem_(b_) {}
+  AstLowering(const ast::Module &m, ttir::Module &out) : m_(m), out_(out), sem_(b_) {}
 
   // Lowers `fn` into a new ttir function `ir_name`; `args` holds one value
   // per parameter (tensors become function arguments, constexprs are baked).

@@ -1,4 +1,9 @@
-//===- registry.cpp - the ordered ttir pass pipeline ----------------------===//
+//===- pass_pipeline.cpp - the ordered ttir pass pipeline -----------------===//
+//
+// pass_registry() lists every pass in pipeline order; run_pass_pipeline()
+// runs the enabled ones (the opt stage, compiler/src/pipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "opforge/compiler/passes.h"
 #include "opforge/support/error.h"
 

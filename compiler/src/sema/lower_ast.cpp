@@ -1,18 +1,19 @@
-//===- codegen.cpp - lowering statements and expressions of a jit function --===//
-#include "codegen.h"
+//===- lower_ast.cpp - a jit function, its statements and control flow, to ttir ===//
+#include "lower_ast.h"
 
 #include <algorithm>
 
 namespace opforge::compiler::sema {
 using ttir::OpKind;
 
-void CodeGen::error(SourceLoc loc, const std::string &msg) const {
+void AstLowering::error(SourceLoc loc, const std::string &msg) const {
   if (m_.source) throw CompileError::at(*m_.source, loc, msg);
   throw CompileError(msg, m_.file, loc);
 }
 
-std::vector<SValue> CodeGen::lower_function(const ast::FunctionDef &fn, const std::string &ir_name,
-                                            const std::vector<SValue> &args, bool is_kernel) {
+std::vector<SValue> AstLowering::lower_function(const ast::FunctionDef &fn,
+                                                const std::string &ir_name,
+                                                const std::vector<SValue> &args, bool is_kernel) {
   // Save the caller's state: lowering a callee is re-entrant.
   auto saved_env = std::move(env_);
   auto saved_block = b_.block;
@@ -65,7 +66,7 @@ std::vector<SValue> CodeGen::lower_function(const ast::FunctionDef &fn, const st
   return results;
 }
 
-SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
+SValue AstLowering::lookup(const std::string &name, SourceLoc loc) {
   auto it = env_.find(name);
   if (it != env_.end()) return it->second;
   if (const ast::FunctionDef *f = m_.function(name)) {
@@ -128,7 +129,7 @@ SValue CodeGen::lookup(const std::string &name, SourceLoc loc) {
 // ---------------------------------------------------------------------------
 // Statements
 // ---------------------------------------------------------------------------
-void CodeGen::stmts(const ast::StmtList &body) {
+void AstLowering::stmts(const ast::StmtList &body) {
   for (size_t i = 0; i < body.size(); ++i) {
     if (has_return_)
       error(body[i]->loc, "code after a return statement is not supported in Triton kernels");
@@ -136,7 +137,7 @@ void CodeGen::stmts(const ast::StmtList &body) {
   }
 }
 
-void CodeGen::assigned_names(const ast::StmtList &body, std::set<std::string> &out) const {
+void AstLowering::assigned_names(const ast::StmtList &body, std::set<std::string> &out) const {
   std::function<void(const ast::Expr &)> target = [&](const ast::Expr &t) {
     if (auto *n = t.as<ast::Name>())
       out.insert(n->id);
@@ -163,7 +164,7 @@ void CodeGen::assigned_names(const ast::StmtList &body, std::set<std::string> &o
   }
 }
 
-void CodeGen::assign(const ast::Expr &target, const SValue &v) {
+void AstLowering::assign(const ast::Expr &target, const SValue &v) {
   if (auto *n = target.as<ast::Name>()) {
     env_[n->id] = v;
     return;
@@ -185,7 +186,7 @@ void CodeGen::assign(const ast::Expr &target, const SValue &v) {
         "unsupported assignment target: only names and tuples of names can be assigned in kernels");
 }
 
-void CodeGen::stmt(const ast::Stmt &s) {
+void AstLowering::stmt(const ast::Stmt &s) {
   b_.loc = {m_.file, s.loc.line, s.loc.col};
   switch (s.kind) {
     case ast::StmtKind::ExprStmt:
@@ -268,7 +269,7 @@ void CodeGen::stmt(const ast::Stmt &s) {
   }
 }
 
-void CodeGen::lower_if(const ast::If &s) {
+void AstLowering::lower_if(const ast::If &s) {
   SValue c = expr(*s.test);
   if (!c.is_tensor()) {
     stmts(truthy(c, s.test->loc) ? s.body : s.orelse);
@@ -345,7 +346,7 @@ void CodeGen::lower_if(const ast::If &s) {
   b_.block = outer;
 }
 
-void CodeGen::lower_for(const ast::For &s) {
+void AstLowering::lower_for(const ast::For &s) {
   auto *call = s.iter->as<ast::Call>();
   if (!call)
     error(s.iter->loc, "for loops in kernels must iterate over range, tl.range or tl.static_range");
@@ -458,7 +459,7 @@ void CodeGen::lower_for(const ast::For &s) {
     env_[carried[i]] = SValue::tensor(op->add_result(inits[i].type.ir()), inits[i].type);
 }
 
-void CodeGen::lower_while(const ast::While &s) {
+void AstLowering::lower_while(const ast::While &s) {
   if (!s.orelse.empty()) error(s.loc, "while-else is not supported in Triton kernels");
   std::set<std::string> assigned;
   assigned_names(s.body, assigned);
@@ -525,7 +526,7 @@ void CodeGen::lower_while(const ast::While &s) {
     env_[carried[i]] = SValue::tensor(op->add_result(inits[i].type.ir()), inits[i].type);
 }
 
-bool CodeGen::truthy(const SValue &v, SourceLoc loc) {
+bool AstLowering::truthy(const SValue &v, SourceLoc loc) {
   switch (v.kind) {
     case SValue::Kind::None:
       return false;

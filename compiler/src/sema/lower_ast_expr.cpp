@@ -1,5 +1,5 @@
-//===- codegen_expr.cpp - lowering expressions: names, operators, indexing ===//
-#include "codegen.h"
+//===- lower_ast_expr.cpp - lowering expressions: names, operators, indexing ===//
+#include "lower_ast.h"
 
 #include <cmath>
 
@@ -7,7 +7,7 @@ namespace opforge::compiler::sema {
 using ttir::OpKind;
 using K = SValue::Kind;
 
-SValue CodeGen::expr(const ast::Expr &e) {
+SValue AstLowering::expr(const ast::Expr &e) {
   ttir::Location saved = b_.loc;
   b_.loc = {m_.file, e.loc.line, e.loc.col};
   try {
@@ -19,7 +19,7 @@ SValue CodeGen::expr(const ast::Expr &e) {
   }
 }
 
-SValue CodeGen::binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
+SValue AstLowering::binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
   using O = ast::BinOpKind;
   if (!a.is_tensor() && !b.is_tensor()) return constexpr_binop(op, a, b);
   switch (op) {
@@ -54,7 +54,7 @@ SValue CodeGen::binop(ast::BinOpKind op, const SValue &a, const SValue &b) {
   throw UserError("unsupported binary operator");
 }
 
-SValue CodeGen::compare(ast::CmpOpKind op, const SValue &a, const SValue &b) {
+SValue AstLowering::compare(ast::CmpOpKind op, const SValue &a, const SValue &b) {
   using C = ast::CmpOpKind;
   if (!a.is_tensor() && !b.is_tensor()) {
     auto r = constexpr_compare(op, a, b);
@@ -82,7 +82,7 @@ SValue CodeGen::compare(ast::CmpOpKind op, const SValue &a, const SValue &b) {
   throw UserError("'" + std::string(ast::op_symbol(op)) + "' is not supported on tensors");
 }
 
-SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
+SValue AstLowering::attribute(const SValue &base, const std::string &attr) {
   if (base.kind == K::Func && base.func.builtin) {
     std::string path = base.func.name + "." + attr;
     // Canonical module prefixes.
@@ -139,7 +139,7 @@ SValue CodeGen::attribute(const SValue &base, const std::string &attr) {
   throw UserError("'" + base.repr() + "' has no attribute '" + attr + "'");
 }
 
-SValue CodeGen::subscript(const SValue &base, const ast::Expr &index) {
+SValue AstLowering::subscript(const SValue &base, const ast::Expr &index) {
   if (base.kind == K::Tuple) {
     SValue i = expr(index);
     if (i.kind != K::Int)
@@ -173,7 +173,7 @@ SValue CodeGen::subscript(const SValue &base, const ast::Expr &index) {
   return v;
 }
 
-SValue CodeGen::expr_impl(const ast::Expr &e) {
+SValue AstLowering::expr_impl(const ast::Expr &e) {
   switch (e.kind) {
     case ast::ExprKind::Name:
       return lookup(e.cast<ast::Name>().id, e.loc);
