@@ -92,21 +92,10 @@ class CorpusJudge : public generator::CallJudge {
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
       if (!signatures.insert(call_signature(call)).second) continue;
-      if (Clock::now() > deadline) {
-        r.failure.kind = Failure::Kind::Timeout;
-        r.failure.message = "compile exceeded its wall-clock limit of " +
-                            std::to_string(opts_.run_timeout_s) + " s";
-        r.failure.call_index = static_cast<int64_t>(i);
-        r.failure.call_summary = call.summary();
-        return r;
-      }
+      if (Clock::now() > deadline) return timed_out(r, "compile", i);
       compiler::CompileOnlyExecutor compile_only(*target);
       try {
-        CallKernel kernel;
-        kernel.module = &module;
-        kernel.wrapper = wrapper;
-        kernel.max_wrapper_steps = opts_.max_wrapper_steps;
-        run_aten_call(kernel, compile_only, call, names_);
+        run_aten_call(kernel_of(module, wrapper), compile_only, call, names_);
       } catch (const compiler::CompileError &e) {
         if (!compile_only.compile_failed()) continue;  // the wrapper's own error: Run reports it
         r.failure.kind = Failure::Kind::Compile;
@@ -119,11 +108,7 @@ class CorpusJudge : public generator::CallJudge {
         r.failure.kind = Failure::Kind::Compile;
         r.failure.message = e.what();
       }
-      if (r.failure.kind != Failure::Kind::None) {
-        r.failure.call_index = static_cast<int64_t>(i);
-        r.failure.call_summary = call.summary();
-        return r;
-      }
+      if (failed_at(r, i)) return r;
     }
     r.ok = true;
     return r;
@@ -136,22 +121,10 @@ class CorpusJudge : public generator::CallJudge {
     outcomes_.clear();
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
-      if (Clock::now() > deadline) {
-        r.failure.kind = Failure::Kind::Timeout;
-        r.failure.message = "run exceeded its wall-clock limit of " +
-                            std::to_string(opts_.run_timeout_s) + " s after " + std::to_string(i) +
-                            " of " + std::to_string(opts_.calls.size()) + " calls";
-        r.failure.call_index = static_cast<int64_t>(i);
-        r.failure.call_summary = call.summary();
-        return r;
-      }
+      if (Clock::now() > deadline) return timed_out(r, "run", i);
       try {
         auto ex = executor_();
-        CallKernel kernel;
-        kernel.module = &module;
-        kernel.wrapper = wrapper;
-        kernel.max_wrapper_steps = opts_.max_wrapper_steps;
-        outcomes_.push_back(run_aten_call(kernel, *ex, call, names_));
+        outcomes_.push_back(run_aten_call(kernel_of(module, wrapper), *ex, call, names_));
       } catch (const compiler::CompileError &e) {
         r.failure.kind = Failure::Kind::Runtime;
         r.failure.message = e.what();
@@ -164,11 +137,7 @@ class CorpusJudge : public generator::CallJudge {
         r.failure.kind = Failure::Kind::Runtime;
         r.failure.message = std::string("internal error: ") + e.what();
       }
-      if (r.failure.kind != Failure::Kind::None) {
-        r.failure.call_index = static_cast<int64_t>(i);
-        r.failure.call_summary = call.summary();
-        return r;
-      }
+      if (failed_at(r, i)) return r;
     }
     r.ok = true;
     return r;
@@ -198,6 +167,29 @@ class CorpusJudge : public generator::CallJudge {
   }
 
  private:
+  CallKernel kernel_of(const compiler::ast::Module &module, const std::string &wrapper) const {
+    CallKernel kernel;
+    kernel.module = &module;
+    kernel.wrapper = wrapper;
+    kernel.max_wrapper_steps = opts_.max_wrapper_steps;
+    return kernel;
+  }
+  // Names call i in a failed stage's result; true when the stage failed.
+  bool failed_at(StageResult &r, size_t i) const {
+    if (r.failure.kind == Failure::Kind::None) return false;
+    r.failure.call_index = static_cast<int64_t>(i);
+    r.failure.call_summary = opts_.calls[i].summary();
+    return true;
+  }
+  StageResult timed_out(StageResult &r, const std::string &stage, size_t i) const {
+    r.failure.kind = Failure::Kind::Timeout;
+    r.failure.message = stage + " exceeded its wall-clock limit of " +
+                        std::to_string(opts_.run_timeout_s) + " s after " + std::to_string(i) +
+                        " of " + std::to_string(opts_.calls.size()) + " calls";
+    failed_at(r, i);
+    return r;
+  }
+
   std::shared_ptr<const JudgeOptions> shared_;
   const JudgeOptions &opts_;
   generator::ExecutorFactory executor_;
