@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 
 #include "opforge/compiler/diagnostics.h"
@@ -62,6 +63,18 @@ ExecutorFactory interp_executor_factory() {
   return [] { return std::make_unique<compiler::InterpExecutor>(); };
 }
 
+namespace {
+
+// A double as JSON: non-finite values as the strings "inf", "-inf", "nan"
+// (docs/generator/runlog.md).
+nlohmann::json json_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+}  // namespace
+
 nlohmann::json failure_to_json(const Failure &f) {
   nlohmann::json j = {{"kind", failure_kind_name(f.kind)}, {"message", f.message}};
   if (!f.snippet.empty()) j["snippet"] = f.snippet;
@@ -74,13 +87,13 @@ nlohmann::json failure_to_json(const Failure &f) {
                      {"message", m.message},
                      {"mismatched", m.mismatched},
                      {"total", m.total},
-                     {"max_abs_error", m.max_abs_error},
-                     {"max_rel_error", m.max_rel_error},
+                     {"max_abs_error", json_number(m.max_abs_error)},
+                     {"max_rel_error", json_number(m.max_rel_error)},
                      {"worst_index", m.worst_index},
-                     {"worst_actual", m.worst_actual},
-                     {"worst_expected", m.worst_expected},
-                     {"atol", m.tolerance.atol},
-                     {"rtol", m.tolerance.rtol}};
+                     {"worst_actual", json_number(m.worst_actual)},
+                     {"worst_expected", json_number(m.worst_expected)},
+                     {"atol", json_number(m.tolerance.atol)},
+                     {"rtol", json_number(m.tolerance.rtol)}};
   }
   if (f.kind == Failure::Kind::Trap) {
     j["pc"] = f.pc;

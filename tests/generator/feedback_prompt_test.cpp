@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "opforge/compiler/capability.h"
@@ -224,4 +225,26 @@ TEST(Evaluator, InPlaceOverloadThatLeavesSelfUnchangedFailsVerify) {
   EXPECT_EQ(r.failure.kind, Failure::Kind::Mismatch);
   ASSERT_TRUE(r.failure.mismatch.has_value());
   EXPECT_NE(r.failure.mismatch->path.find("self"), std::string::npos) << r.failure.mismatch->path;
+}
+
+// JSON has no inf or nan: the run log writes them as strings, not as an indistinguishable null.
+TEST(Evaluator, NonFiniteMismatchFiguresAreDistinctStringsInTheRunLog) {
+  Failure f;
+  f.kind = Failure::Kind::Mismatch;
+  f.message = "out: 1 of 4 elements differ";
+  MismatchFacts m;
+  m.path = "out";
+  m.max_abs_error = std::numeric_limits<double>::infinity();
+  m.max_rel_error = std::numeric_limits<double>::quiet_NaN();
+  m.worst_actual = -std::numeric_limits<double>::infinity();
+  m.worst_expected = std::numeric_limits<double>::quiet_NaN();
+  m.tolerance.atol = 1e-5;
+  f.mismatch = m;
+  const nlohmann::json j = failure_to_json(f);
+  EXPECT_EQ(j["mismatch"]["max_abs_error"], "inf");
+  EXPECT_EQ(j["mismatch"]["max_rel_error"], "nan");
+  EXPECT_EQ(j["mismatch"]["worst_actual"], "-inf");
+  EXPECT_EQ(j["mismatch"]["worst_expected"], "nan");
+  EXPECT_EQ(j["mismatch"]["atol"].get<double>(), 1e-5);
+  EXPECT_EQ(j.dump().find("null"), std::string::npos) << j.dump();
 }
