@@ -14,11 +14,14 @@ constexpr const char *kUsage =
     "Print a table across the points of a sweep: swept fields, status, cycles,\n"
     "simulated time, speedup against the first successful point of the same\n"
     "workload, instructions, utilization per unit, bytes per memory level, SRAM\n"
-    "hit rate, roofline fraction and the reason of failed points. Then, where\n"
-    "they apply: a workload x sweep-value grid (status, cycles, change against\n"
-    "the first value), memory-system counters (DRAM channels, SRAM banks, NoC\n"
-    "links) and, for points with several ATen calls (traces), cycles per\n"
-    "overload and the total simulated time. --ops also lists every call.\n";
+    "hit rate and roofline fraction. Then the failed points with their whole\n"
+    "reason (wrapped, never cut); per point, the fields of its resolved config\n"
+    "that differ from the scenario's base (arch preset + overrides), as\n"
+    "field=value; and, where they apply: a workload x sweep-value grid (status,\n"
+    "cycles, change against the first value), memory-system counters (DRAM\n"
+    "channels, SRAM banks, NoC links) and, for points with several ATen calls\n"
+    "(traces), cycles per overload and the total simulated time. --ops also\n"
+    "lists every call.\n";
 
 int run_report(const std::vector<std::string> &args) {
   std::string file;

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 constexpr const char *kUsage =
     "usage: opforge sweep SCENARIO.json [--jobs N] [--out FILE.h5] [--resume [--retry-failed] | "
     "--fresh]\n"
-    "                     [--timeout SECONDS] [--list] [--quiet]\n"
+    "                     [--timeout SECONDS] [--list] [--quiet] [--point N]\n"
     "                     [--backend local|slurm [--partition P] [--sbatch-arg ARG]...\n"
     "                      [--max-parallel N] [--wait]]\n"
     "       opforge sweep SCENARIO.json --merge [--out FILE.h5]\n\n"
@@ -35,6 +35,10 @@ constexpr const char *kUsage =
     "                     with neither --resume nor --fresh, a run that finds finished\n"
     "                     shards refuses to start (exit 2) and deletes nothing\n"
     "  --timeout SECONDS  per-point limit (default: the scenario's timeout_s)\n"
+    "  --point N          run point N alone (numbers as --list prints them) into the\n"
+    "                     same results file: its shard and row are replaced, every other\n"
+    "                     point's are kept; with --resume it runs only if it has no\n"
+    "                     result (or failed, with --retry-failed)\n"
     "  --list             print the points and exit\n"
     "  --quiet            no report table at the end\n"
     "  --backend slurm    submit an sbatch job array (one task per point) and a\n"
@@ -53,6 +57,7 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
   harness::SlurmOptions slurm;
   std::string backend = "local";
   bool list = false, merge = false, wait = false, quiet = false;
+  long point = -1;
   OptionParser p("sweep", kUsage);
   p.number("jobs,j", &opts.jobs, "", Sign::Positive)
       .text("out", &out)
@@ -60,6 +65,7 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
       .flag("resume", &opts.resume)
       .flag("retry-failed", &opts.retry_failed)
       .flag("fresh", &opts.fresh)
+      .number("point", &point, "", Sign::NonNegative)
       .flag("list", &list)
       .flag("quiet", &quiet)
       .flag("merge", &merge)
@@ -82,6 +88,13 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
     std::cerr << "opforge sweep: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (point >= 0 && size_t(point) >= points.size())
+    return usage_error("sweep", "--point " + std::to_string(point) + " is out of range: " + s.name +
+                                    " has " + std::to_string(points.size()) +
+                                    " point(s), numbered 0.." + std::to_string(points.size() - 1) +
+                                    " (--list prints them)");
+  if (point >= 0 && merge) return usage_error("sweep", "--merge takes no --point");
+  if (point >= 0) opts.point = size_t(point);
   if (list) {
     for (const auto &p : points) {
       std::cout << p.index << " " << s.workloads[p.workload].name;
@@ -133,6 +146,14 @@ int run_sweep_cmd(const std::vector<std::string> &args) {
       return kExitOk;
     }
     harness::RunSummary sum = harness::run_sweep(s, opts);
+    if (point >= 0) {
+      harness::PointResult r = harness::read_result_point(opts.out, size_t(point));
+      std::cout << "sweep " << s.name << " point " << point << " (" << r.workload
+                << "): " << (sum.skipped ? "kept (--resume), " : "") << r.status << ", " << r.cycles
+                << " cycles" << (r.reason.empty() ? "" : ": " + r.reason) << "\nresults "
+                << opts.out.string() << " (other points unchanged)\n";
+      return r.status == "ok" ? kExitOk : kExitFailure;
+    }
     if (!quiet) std::cout << harness::format_report(opts.out);
     std::cout << "sweep " << s.name << ": " << sum.total << " points, " << sum.ok << " ok, "
               << sum.failed << " failed, " << sum.ran << " run, " << sum.skipped

@@ -6,6 +6,9 @@
 #include <sstream>
 
 #include "opforge/harness/results.h"
+#include "opforge/harness/sweep.h"
+#include "opforge/model/params.h"
+#include "opforge/support/arch_config.h"
 #include "opforge/support/error.h"
 #include "opforge/support/h5store.h"
 
@@ -82,7 +85,7 @@ std::string fmt(const char *f, double v) {
 // What the sections after the main table need of each point.
 struct PointRow {
   int64_t index = 0;
-  std::string workload, status;
+  std::string workload, status, reason;
   std::string axes;    // "field=value,..." of the point
   std::string values;  // its values alone: "8/cache/65536"
   uint64_t cycles = 0;
@@ -159,6 +162,134 @@ void memory_section(std::ostringstream &out, const std::vector<PointRow> &pts) {
               {"point", "workload", "dram_busy", "dram_ch_max", "dram_queue", "sram_busy",
                "sram_conflict", "noc_busy", "noc_link_max", "lmem_conflict"},
               rows);
+}
+
+// TEXT as lines of at most WIDTH characters, each after INDENT, broken at
+// spaces (a longer word is split); the text's own line breaks are kept and
+// nothing is dropped.
+std::string wrap(const std::string &text, size_t width, const std::string &indent) {
+  std::string out;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string word, cur;
+    auto flush = [&] {
+      out += indent + cur + "\n";
+      cur.clear();
+    };
+    while (words >> word) {
+      while (word.size() > width) {
+        if (!cur.empty()) flush();
+        cur = word.substr(0, width);
+        word = word.substr(width);
+        flush();
+      }
+      if (!cur.empty() && cur.size() + 1 + word.size() > width) flush();
+      cur += (cur.empty() ? "" : " ") + word;
+    }
+    if (!cur.empty()) flush();
+  }
+  return out;
+}
+
+// Leaves of a JSON document by dotted path (arrays are leaves).
+void flatten(const nlohmann::json &v, const std::string &path,
+             std::map<std::string, nlohmann::json> &out) {
+  if (v.is_object() && !v.empty()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+    return;
+  }
+  out[path] = v;
+}
+
+// The scenario's base configuration, resolved as a point's is (point.cpp): the
+// arch preset with the scenario's overrides, timing mode and sampling interval
+// and no axis value. Read from /meta/scenario; throws when it cannot be rebuilt
+// (a preset file moved, a base that is not a valid chip on its own).
+nlohmann::json base_config(h5::File &f) {
+  nlohmann::json doc = f.attr_json("/meta", "scenario");
+  if (!doc.is_object()) throw Error("/meta/scenario is not a scenario document");
+  Scenario s;
+  s.file = f.attr_string("/meta", "scenario_file");
+  if (doc.contains("arch") && doc["arch"].is_string()) s.arch = doc["arch"].get<std::string>();
+  if (doc.contains("overrides") && doc["overrides"].is_object())
+    for (auto it = doc["overrides"].begin(); it != doc["overrides"].end(); ++it)
+      s.overrides.emplace_back(it.key(), it.value());
+  if (doc.contains("timing") && doc["timing"].is_string())
+    s.timing = doc["timing"].get<std::string>();
+  if (doc.contains("sample_interval_cycles") && doc["sample_interval_cycles"].is_number_unsigned())
+    s.sample_interval_cycles = doc["sample_interval_cycles"].get<uint64_t>();
+  SweepPoint base;
+  base.settings = s.overrides;
+  nlohmann::json arch = point_arch_document(s, base);
+  return model::params_from(ArchConfig::from_document(arch, s.file + " (base)")).arch.to_json();
+}
+
+// Per point, the fields of its resolved config that differ from the base.
+void config_section(std::ostringstream &out, h5::File &f, const std::vector<PointRow> &pts) {
+  nlohmann::json base;
+  try {
+    base = base_config(f);
+  } catch (const std::exception &e) {
+    out << "\nconfig against the scenario's base: not available (" << e.what() << ")\n";
+    return;
+  }
+  std::map<std::string, nlohmann::json> flat_base;
+  flatten(base, "", flat_base);
+  std::vector<std::pair<const PointRow *, std::string>> lines;
+  bool any = false;
+  for (const auto &p : pts) {
+    std::string diff;
+    nlohmann::json config;
+    try {
+      config = f.attr_json("/points/" + std::to_string(p.index), "config");
+    } catch (const std::exception &) {
+    }
+    if (!config.is_object() || config.empty()) {
+      diff = "(no config recorded: the point failed before its config was resolved)";
+    } else {
+      std::map<std::string, nlohmann::json> flat;
+      flatten(config, "", flat);
+      for (const auto &[k, v] : flat) {
+        auto b = flat_base.find(k);
+        if (b == flat_base.end() || b->second != v)
+          diff += (diff.empty() ? "" : " ") + k + "=" + cell(v);
+      }
+      for (const auto &[k, v] : flat_base)
+        if (!flat.count(k)) diff += (diff.empty() ? "" : " ") + k + "=(absent)";
+      any |= !diff.empty();
+      if (diff.empty()) diff = "(base)";
+    }
+    lines.emplace_back(&p, diff);
+  }
+  out << "\nconfig against the scenario's base (arch preset + overrides, no axis value): the "
+         "fields of each point's resolved config that differ\n";
+  if (!any && !pts.empty()) {
+    out << "  every point runs the base config\n";
+    return;
+  }
+  for (const auto &[p, diff] : lines) {
+    std::string head = "  point " + std::to_string(p->index) + " (" + p->workload + "): ";
+    if (head.size() + diff.size() <= 100)
+      out << head << diff << "\n";  // fits on one line
+    else
+      out << head << "\n" << wrap(diff, 96, "    ");
+  }
+}
+
+// Failed points with their whole reason, wrapped.
+void failures_section(std::ostringstream &out, const std::vector<PointRow> &pts) {
+  bool head = false;
+  for (const auto &p : pts) {
+    if (p.status == "ok") continue;
+    if (!head) out << "\nfailed points (full reasons)\n";
+    head = true;
+    out << "  point " << p.index << " (" << p.workload << (p.axes.empty() ? "" : ", " + p.axes)
+        << "): " << p.status << "\n";
+    out << wrap(p.reason.empty() ? "(no reason recorded)" : p.reason, 96, "    ");
+  }
 }
 
 // Points with several ATen calls (traces): cycles per overload and the total
@@ -244,7 +375,7 @@ std::string format_report(const std::filesystem::path &results, bool all_calls) 
       head.insert(head.end(), fields.begin(), fields.end());
       for (const char *h :
            {"status", "cycles", "sim_us", "speedup", "instr", "util core/dma/dpe/sfu/dram",
-            "bytes lmem/sram/dram", "sram_hit", "roofline", "reason"})
+            "bytes lmem/sram/dram", "sram_hit", "roofline"})
         head.push_back(h);
       fields_known = true;
     }
@@ -310,17 +441,15 @@ std::string format_report(const std::filesystem::path &results, bool all_calls) 
     } else {
       for (int k = 0; k < 4; ++k) row.push_back("-");
     }
-    std::string reason = f.attr_string(g, "reason");
-    if (reason.size() > 60) reason = reason.substr(0, 57) + "...";
-    for (char &ch : reason)
-      if (ch == '\n') ch = ' ';
-    row.push_back(reason);
+    pts.back().reason = f.attr_string(g, "reason");  // in full, after the table
     rows.push_back(std::move(row));
   }
   print_table(out, head, rows);
   out << "speedup: cycles of the first successful point of the same workload / cycles of the "
          "point; sim_us: cycles / clock; util: busy fraction per unit; roofline: bound cycles / "
          "cycles and the binding bound (docs/results.md)\n";
+  failures_section(out, pts);
+  config_section(out, f, pts);
   pivot_section(out, pts, fields);
   memory_section(out, pts);
   ops_section(out, results, pts, all_calls);

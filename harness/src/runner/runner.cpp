@@ -64,7 +64,15 @@ std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points, const f
                                   const RunOptions &opts, RunSummary &sum) {
   const bool resume = opts.resume, retry_failed = opts.retry_failed;
   if (resume && opts.fresh) throw FinishedWorkError("--resume and --fresh exclude each other");
-  if (opts.fresh) {
+  const bool one = opts.point != SIZE_MAX;
+  if (one && opts.point >= points.size())
+    throw Error("point " + std::to_string(opts.point) +
+                " is not a point of this sweep (points 0.." +
+                std::to_string(points.size() ? points.size() - 1 : 0) + ")");
+  if (one) {
+    // One point asked for by name: it is replaced (--resume: only if unfinished);
+    // the other points' shards and rows stay.
+  } else if (opts.fresh) {
     std::error_code ec;
     fs::remove(out, ec);
   } else if (!resume) {
@@ -79,6 +87,7 @@ std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points, const f
   }
   std::vector<size_t> todo;
   for (const auto &p : points) {
+    if (one && p.index != opts.point) continue;
     fs::path sp = shard_path(out, p.index);
     if (resume && fs::exists(sp)) {
       bool failed = false;
@@ -125,7 +134,7 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts) {
   auto t0 = Clock::now();
   std::vector<SweepPoint> points = expand_sweep(s);
   RunSummary sum;
-  sum.total = points.size();
+  sum.total = opts.point != SIZE_MAX ? 1 : points.size();
   unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
   double timeout_s = opts.timeout_s > 0 ? opts.timeout_s : s.timeout_s;
   fs::create_directories(shard_dir(opts.out));

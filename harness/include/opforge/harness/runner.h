@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -33,7 +34,12 @@ struct RunOptions {
   bool resume = false;
   bool retry_failed = false;  // with resume: run failed points again
   bool fresh = false;         // delete an earlier run's shards and results file first
-  double timeout_s = -1;      // <0: the scenario's
+  // Run only this point (`opforge sweep --point N`): its shard and its row of
+  // the results file are replaced, every other point is left as it is. With
+  // resume it runs only when it has no shard (or failed, with retry_failed);
+  // fresh deletes nothing else. SIZE_MAX: every point.
+  size_t point = SIZE_MAX;
+  double timeout_s = -1;  // <0: the scenario's
   std::ostream *progress = nullptr;
 };
 
@@ -48,7 +54,9 @@ RunSummary run_sweep(const Scenario &s, const RunOptions &opts);
 // failed ones with `retry_failed`), with `fresh` all of them after deleting
 // every shard and the results file. With neither, finished shards are never
 // deleted: throws FinishedWorkError when there are any. Stale shards of the
-// points returned are removed. Counts skipped/ok/failed into `sum`.
+// points returned are removed. Counts skipped/ok/failed into `sum`. With
+// `opts.point` set, only that point is considered and nothing of the others is
+// deleted (throws Error when it is not a point of the sweep).
 std::vector<size_t> points_to_run(const std::vector<SweepPoint> &points,
                                   const std::filesystem::path &out, const RunOptions &opts,
                                   RunSummary &sum);
