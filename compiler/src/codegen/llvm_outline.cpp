@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "llvm_outline.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -66,6 +67,78 @@ llvm::DILocation *rescoped(llvm::DILocation *loc, llvm::DISubprogram *sp) {
   return llvm::DILocation::get(ctx, loc->getLine(), loc->getColumn(), scope);
 }
 
+// `cold` with its parameters in the lexical order of the values' names
+// (the order the emitter used when it wrote cold functions itself, e1adba9;
+// CodeExtractor's is first use): the one call passes them in that order.
+// -O0 code follows the parameter order (which argument register holds
+// what), and so does the code laid out after it (the runtime library's
+// routines), whose alignment the chip's instruction fetch sees. Returns
+// the function in use (a new one when the order changed).
+llvm::Function *params_by_name(llvm::Function *cold) {
+  const size_t n = cold->arg_size();
+  std::vector<unsigned> order(n);
+  for (unsigned i = 0; i < n; ++i) order[i] = i;
+  auto name = [&](unsigned i) { return cold->getArg(i)->getName(); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](unsigned a, unsigned b) { return name(a) < name(b); });
+  bool same = true;
+  for (unsigned i = 0; i < n; ++i) same &= order[i] == i;
+  if (same || !cold->hasOneUse()) return cold;
+  auto *call = llvm::dyn_cast<llvm::CallInst>(cold->user_back());
+  if (!call || call->getCalledFunction() != cold) return cold;
+  std::vector<llvm::Type *> types;
+  std::vector<llvm::Value *> args;
+  for (unsigned i : order) {
+    types.push_back(cold->getArg(i)->getType());
+    args.push_back(call->getArgOperand(i));
+  }
+  auto *type = llvm::FunctionType::get(cold->getReturnType(), types, false);
+  llvm::Function *f = llvm::Function::Create(type, cold->getLinkage(), cold->getAddressSpace(), "",
+                                             cold->getParent());
+  f->removeFromParent();
+  cold->getParent()->getFunctionList().insert(cold->getIterator(), f);
+  f->setAttributes(llvm::AttributeList::get(cold->getContext(), cold->getAttributes().getFnAttrs(),
+                                            cold->getAttributes().getRetAttrs(), {}));
+  f->splice(f->end(), cold);
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::Argument *a = cold->getArg(order[i]);
+    f->getArg(i)->takeName(a);
+    a->replaceAllUsesWith(f->getArg(i));
+  }
+  auto *now = llvm::CallInst::Create(type, f, args, "", call);
+  now->setDebugLoc(call->getDebugLoc());
+  call->eraseFromParent();
+  f->takeName(cold);
+  cold->eraseFromParent();
+  return f;
+}
+
+// Branches to a block that only returns return themselves (CodeExtractor
+// leaves the region through such an exit stub; at -O0 each is a jump).
+void return_directly(llvm::Function &f) {
+  std::vector<llvm::BasicBlock *> stubs;
+  for (llvm::BasicBlock &b : f)
+    if (&b != &f.getEntryBlock() && b.size() == 1 && llvm::isa<llvm::ReturnInst>(b.front()) &&
+        !llvm::cast<llvm::ReturnInst>(b.front()).getReturnValue())
+      stubs.push_back(&b);
+  for (llvm::BasicBlock *stub : stubs) {
+    bool all_plain = true;
+    for (llvm::BasicBlock *p : llvm::predecessors(stub)) {
+      auto *br = llvm::dyn_cast<llvm::BranchInst>(p->getTerminator());
+      all_plain &= br && br->isUnconditional();
+    }
+    if (!all_plain) continue;
+    std::vector<llvm::BasicBlock *> preds(llvm::pred_begin(stub), llvm::pred_end(stub));
+    for (llvm::BasicBlock *p : preds) {
+      llvm::Instruction *br = p->getTerminator();
+      auto *ret = llvm::ReturnInst::Create(f.getContext(), nullptr, br);
+      ret->setDebugLoc(stub->front().getDebugLoc());
+      br->eraseFromParent();
+    }
+    stub->eraseFromParent();
+  }
+}
+
 void outline(llvm::Function &fn, llvm::BranchInst *into, unsigned entry_kind, unsigned exit_kind) {
   llvm::LLVMContext &ctx = fn.getContext();
   auto *md = into->getMetadata(entry_kind);
@@ -110,6 +183,8 @@ void outline(llvm::Function &fn, llvm::BranchInst *into, unsigned entry_kind, un
     for (llvm::AllocaInst *a : sunk) a->moveBefore(fn.getEntryBlock().getTerminator());
     return;
   }
+  cold = params_by_name(cold);
+  return_directly(*cold);
   llvm::BasicBlock &root = cold->getEntryBlock();
   for (auto it = sunk.rbegin(); it != sunk.rend(); ++it)
     (*it)->moveBefore(root, root.getFirstInsertionPt());
