@@ -28,6 +28,8 @@
 // outstanding DMAs before it takes the next program.
 //
 //===----------------------------------------------------------------------===//
+#include <bit>
+
 #include "llir_emitter.h"
 #include "xmtia_asm.h"
 
@@ -87,9 +89,10 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
   if (rect) {
     // A 1-D block is one row: its axis 0 is the column axis.
     const bool two_d = rect->rank == 2;
-    std::string row0 = two_d ? rect->lo[0] : "0", col0 = two_d ? rect->lo[1] : rect->lo[0];
-    rows = two_d ? rect->count[0] : "1";
-    cols = two_d ? rect->count[1] : rect->count[0];
+    std::string row0 = two_d ? rect->lo[0].ref : "0",
+                col0 = two_d ? rect->lo[1].ref : rect->lo[0].ref;
+    rows = two_d ? rect->count[0].ref : "1";
+    cols = two_d ? rect->count[1].ref : rect->count[0].ref;
     gbase = emit("add i64 " + gbase + ", " +
                  emit("add i64 " + emit("mul i64 " + row0 + ", " + g.row_stride) + ", " +
                       emit("mul i64 " + col0 + ", " + g.col_stride)));
@@ -122,16 +125,30 @@ void Emitter::dma_block(const Geometry &g, const std::string &local, int64_t ele
   branch(emit("icmp eq i64 " + g.col_stride + ", " + eb), contiguous, per_row);
 }
 
+bool Emitter::known_zero(const Value *v) const {
+  if (bufs_.count(v) || dma_raw_.count(v) || carried_.count(v) || !v->def) return false;
+  const Operation &d = *v->def;
+  if (d.kind == OpKind::Splat || d.kind == OpKind::Broadcast || d.kind == OpKind::ExpandDims)
+    return known_zero(d.operands[0]);
+  if (d.kind != OpKind::Constant) return false;
+  const ttir::Attr &a = d.attrs.at("value");
+  if (auto *x = std::get_if<double>(&a))
+    return ttir::elem_is_float(v->type.elem) ? std::bit_cast<uint64_t>(*x) == 0 : *x == 0;
+  if (auto *x = std::get_if<int64_t>(&a)) return v->type.elem == Elem::I1 ? !(*x & 1) : *x == 0;
+  return !std::get<bool>(a);
+}
+
 // The memory bits of the value `x` of element type `e`, as an i64.
-std::string Emitter::other_bits(Elem e, const std::string &x) {
-  if (x == "0" || x == "false" || x == "0x0000000000000000") return "0";
+LlVal Emitter::other_bits(Elem e, const Value *other, const std::string &x) {
+  if (!other || known_zero(other)) return LlVal::integer(0);
   std::string b = x;
   if (ttir::elem_is_float(e))
     b = float_bits(e, x);
   else if (e == Elem::I1)
     b = emit("zext i1 " + x + " to i8");
   const int64_t bits = memory_elem_bytes(e) * 8;
-  return bits == 64 ? b : emit("zext i" + std::to_string(bits) + " " + b + " to i64");
+  return bits == 64 ? LlVal::of(b, "i64")
+                    : emit("i64", "zext i" + std::to_string(bits) + " " + b + " to i64");
 }
 
 // A masked 1-D block whose mask is the rectangle `rect`: the whole row's
@@ -141,37 +158,36 @@ std::string Emitter::other_bits(Elem e, const std::string &x) {
 // out; strided columns as element-sized rows); `partial` (the element copy)
 // when an index wraps.
 void Emitter::row_transfer(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
-                           bool to_local, const std::string &other, const std::string &tag,
-                           const std::function<void()> &partial) {
+                           bool to_local, const Value *other, const std::string &other_x,
+                           const std::string &tag, const std::function<void()> &partial) {
   const int64_t eb = memory_elem_bytes(e);
   auto clamped = [&] {
     branch(
-        whole_contiguous(g, rect.full, eb),
+        whole_contiguous(g, rect.full, eb).ref,
         [&] { dma_block(g, raw, eb, to_local, tag, nullptr, true); },
-        [&] { runtime_row(g, raw, rect, e, to_local, other_bits(e, other), tag); });
+        [&] { runtime_row(g, raw, rect, e, to_local, other_bits(e, other, other_x), tag); });
   };
-  if (rect.ok == "true") return clamped();
-  branch(rect.ok, clamped, [&] { cold(partial); });
+  if (rect.ok.is(1)) return clamped();
+  branch(rect.ok.ref, clamped, [&] { cold(partial); });
 }
 
 void Emitter::runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
-                          bool to_local, const std::string &bits, const std::string &tag) {
-  const std::string lo = rect.lo[0], count = rect.count[0];
+                          bool to_local, const LlVal &bits, const std::string &tag) {
+  const std::string &lo = rect.lo[0].ref, &count = rect.count[0].ref;
   std::string ga = emit("add i64 " + g.base + ", " + emit("mul i64 " + lo + ", " + g.col_stride));
   decls_.insert(
       "declare dso_local void @__opforge_rt_row(i64, i64, i64, i64, i64, i64, i64, i64, i1, "
       "i64)");
   line("call void @__opforge_rt_row(i64 " + emit("ptrtoint ptr " + raw + " to i64") + ", i64 " +
        lo + ", i64 " + count + ", i64 " + std::to_string(g.cols) + ", i64 " + ga + ", i64 " +
-       g.col_stride + ", i64 " + std::to_string(memory_elem_bytes(e)) + ", i64 " + bits + ", i1 " +
-       (to_local ? "true" : "false") + ", i64 " + tag + ")");
+       g.col_stride + ", i64 " + std::to_string(memory_elem_bytes(e)) + ", " + bits.typed() +
+       ", i1 " + (to_local ? "true" : "false") + ", i64 " + tag + ")");
 }
 
-std::string Emitter::whole_contiguous(const Geometry &g, const std::string &all_active,
-                                      int64_t elem_bytes) {
+LlVal Emitter::whole_contiguous(const Geometry &g, const LlVal &all_active, int64_t elem_bytes) {
   if (g.cols == 1) return all_active;
-  std::string unit = emit("icmp eq i64 " + g.col_stride + ", " + std::to_string(elem_bytes));
-  return all_active == "true" ? unit : emit("and i1 " + all_active + ", " + unit);
+  LlVal unit = emit("i1", "icmp eq i64 " + g.col_stride + ", " + std::to_string(elem_bytes));
+  return all_active.is(1) ? unit : emit("i1", "and i1 " + all_active.ref + ", " + unit.ref);
 }
 
 std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &shape) {
@@ -197,6 +213,17 @@ std::string Emitter::all_true(const Value *mask, const std::vector<int64_t> &sha
     line("store i1 " + emit("and i1 " + cur + ", " + elem(mask, idx)) + ", ptr " + slot);
   });
   return emit("load i1, ptr " + slot);
+}
+
+LlVal Emitter::all_active(const Value *mask, const std::vector<int64_t> &shape) {
+  const Value *m = mask;
+  while (m->type.is_block() && m->def && !bufs_.count(m) && !dma_raw_.count(m) &&
+         (m->def->kind == OpKind::Broadcast || m->def->kind == OpKind::ExpandDims ||
+          m->def->kind == OpKind::Splat))
+    m = m->def->operands[0];
+  std::optional<int64_t> c;
+  if (!m->type.is_block() && m->def && m->def->kind == OpKind::Constant) c = known_constant(m);
+  return {all_true(mask, shape), "i1", c};
 }
 
 // `affine < uniform` (or <=, >, >=, signed; either side affine) holds
@@ -305,16 +332,14 @@ void Emitter::dma_load(const Operation &op) {
   pending_loads_ = true;
 }
 
-void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::string &tag) {
+void Emitter::dma_fill(const Operation &op, const std::string &raw, const LlVal &tag) {
   const Value *v = op.result(), *ptr = op.operands[0];
   const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
   Elem e = v->type.elem;
   std::string mt = memty(e);
   Geometry g = geometry(ptr);
-  auto fast = [&] {
-    dma_block(g, raw, memory_elem_bytes(e), true, tag.empty() ? std::to_string(kLoadTag) : tag);
-  };
+  auto fast = [&] { dma_block(g, raw, memory_elem_bytes(e), true, tag.ref); };
   auto partial = [&] {
     loop_nest(v->type.shape, [&](const Idx &idx) {
       std::string rp =
@@ -332,13 +357,12 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
   // too: the routine moves element-sized rows.)
   if (v->type.shape.size() == 2)
     if (auto form = tile_form(ptr, mask, other, e)) {
-      const std::string t = tag.empty() ? std::to_string(kLoadTag) : tag;
       const int64_t eb = memory_elem_bytes(e);
       return branch(
-          whole_contiguous(g, all_true(mask, v->type.shape), eb),
-          [&] { dma_block(g, raw, eb, true, t, nullptr, true); },
+          whole_contiguous(g, all_active(mask, v->type.shape), eb).ref,
+          [&] { dma_block(g, raw, eb, true, tag.ref, nullptr, true); },
           [&] {
-            runtime_tile(*form, ptr, other, e, raw, true, g, t);
+            runtime_tile(*form, ptr, other, e, raw, true, g, tag);
             count_only(partial);
           });
     }
@@ -348,8 +372,8 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
     // A 1-D block with a uniform `other`: inline only the whole row's DMA;
     // a partial row is one call of the runtime library (fill, clamped DMA).
     if (v->type.shape.size() == 1 && (!other || is_uniform_block(other)))
-      return row_transfer(g, raw, *rect, e, true, other ? val(other, Idx{"0"}) : zero_of(e),
-                          tag.empty() ? std::to_string(kLoadTag) : tag, partial);
+      return row_transfer(g, raw, *rect, e, true, other, other ? val(other, Idx{"0"}) : zero_of(e),
+                          tag.ref, partial);
     auto clamped = [&] {
       when_is(rect->full, false, [&] {
         if (!other || is_uniform_block(other)) {
@@ -364,21 +388,19 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const std::s
           });
         }
       });
-      when_is(rect->nonempty, true, [&] {
-        dma_block(g, raw, memory_elem_bytes(e), true, tag.empty() ? std::to_string(kLoadTag) : tag,
-                  &*rect);
-      });
+      when_is(rect->nonempty, true,
+              [&] { dma_block(g, raw, memory_elem_bytes(e), true, tag.ref, &*rect); });
     };
-    if (rect->ok == "true") return clamped();
-    return branch(rect->ok, clamped, [&] { cold(partial); });
+    if (rect->ok.is(1)) return clamped();
+    return branch(rect->ok.ref, clamped, [&] { cold(partial); });
   }
   branch(all_true(mask, v->type.shape), fast, partial);
 }
 
-void Emitter::when_is(const std::string &cond, bool want, const std::function<void()> &body) {
-  if (cond == (want ? "true" : "false")) return body();
-  if (cond == (want ? "false" : "true")) return;
-  when(want ? cond : emit("xor i1 " + cond + ", true"), body);
+void Emitter::when_is(const LlVal &cond, bool want, const std::function<void()> &body) {
+  if (cond.is(want ? 1 : 0)) return body();
+  if (cond.is(want ? 0 : 1)) return;
+  when(want ? cond.ref : emit("xor i1 " + cond.ref + ", true"), body);
 }
 
 void Emitter::dma_store(const Operation &op) {
@@ -427,23 +449,24 @@ void Emitter::dma_store(const Operation &op) {
     if (auto form = tile_form(ptr, mask, nullptr, e)) {
       const int64_t eb = memory_elem_bytes(e);
       return branch(
-          whole_contiguous(g, all_true(mask, shape), eb),
+          whole_contiguous(g, all_active(mask, shape), eb).ref,
           [&] { dma_block(g, raw, eb, false, std::to_string(kStoreTag), nullptr, true); },
           [&] {
-            runtime_tile(*form, ptr, nullptr, e, raw, false, g, std::to_string(kStoreTag));
+            runtime_tile(*form, ptr, nullptr, e, raw, false, g, LlVal::integer(kStoreTag));
             count_only(partial);
           });
     }
   if (auto rect = rect_of(mask, shape)) {
     if (shape.size() == 1)  // as dma_fill: the whole row inline, a partial one by a call
-      return row_transfer(g, raw, *rect, e, false, "0", std::to_string(kStoreTag), partial);
+      return row_transfer(g, raw, *rect, e, false, nullptr, "0", std::to_string(kStoreTag),
+                          partial);
     auto clamped = [&] {
       when_is(rect->nonempty, true, [&] {
         dma_block(g, raw, memory_elem_bytes(e), false, std::to_string(kStoreTag), &*rect);
       });
     };
-    if (rect->ok == "true") return clamped();
-    return branch(rect->ok, clamped, [&] { cold(partial); });
+    if (rect->ok.is(1)) return clamped();
+    return branch(rect->ok.ref, clamped, [&] { cold(partial); });
   }
   branch(all_true(mask, shape), fast, partial);
 }

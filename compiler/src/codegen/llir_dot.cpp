@@ -84,19 +84,20 @@ void Emitter::dpe_dot(const Operation &op) {
   // The DPE reads the descriptor when a command is issued: a constant field
   // that the previous command on every path here left equal is not stored
   // again (the commands of one dot share their sizes and type).
-  std::map<int, std::string> stored;
-  auto field = [&](int f, const std::string &v) {
-    if (v.find('%') == std::string::npos) {
-      if (auto it = stored.find(f); it != stored.end() && it->second == v) return;
-      stored[f] = v;
+  std::map<int, int64_t> stored;
+  auto field = [&](int f, const LlVal &v) {
+    if (v.constant) {
+      if (auto it = stored.find(f); it != stored.end() && it->second == *v.constant) return;
+      stored[f] = *v.constant;
     } else {
       stored.erase(f);
     }
-    line("store i64 " + v + ", ptr " +
+    line("store " + v.typed() + ", ptr " +
          emit("getelementptr i64, ptr " + desc + ", i64 " + std::to_string(f)));
   };
   auto offset = [&](const std::string &base, int64_t bytes) {
-    return bytes ? emit("add i64 " + base + ", " + std::to_string(bytes)) : base;
+    return bytes ? emit("i64", "add i64 " + base + ", " + std::to_string(bytes))
+                 : LlVal::of(base, "i64");
   };
   const int64_t tm = std::max<int64_t>(1, plan_.dpe_tile_m);
   const int64_t tn = std::max<int64_t>(1, plan_.dpe_tile_n);
@@ -114,10 +115,10 @@ void Emitter::dpe_dot(const Operation &op) {
     field(0, offset(abuf, (m0 * k_len + k0) * eb));
     field(1, offset(bbuf, (k0 * n_len + n0) * eb));
     field(2, offset(cbuf, (m0 * n_len + n0) * 4));
-    field(3, std::to_string(static_cast<int64_t>(m | n << 32)));
-    field(4, std::to_string(static_cast<int64_t>(k | uint64_t(k_len) << 32)));
-    field(5, std::to_string(static_cast<int64_t>(uint64_t(n_len) | uint64_t(n_len) << 32)));
-    field(6, std::to_string(dtype | 1 << 8));  // accumulate into C
+    field(3, LlVal::integer(static_cast<int64_t>(m | n << 32)));
+    field(4, LlVal::integer(static_cast<int64_t>(k | uint64_t(k_len) << 32)));
+    field(5, LlVal::integer(static_cast<int64_t>(uint64_t(n_len) | uint64_t(n_len) << 32)));
+    field(6, LlVal::integer(dtype | 1 << 8));  // accumulate into C
     line("call void asm sideeffect \"" + dpe_issue_asm() + "\", \"r,~{memory}\"(ptr " + desc + ")");
   };
   for (int64_t k0 = 0; k0 < k_len; k0 += tk)
@@ -287,7 +288,7 @@ void Emitter::issue_transfers(const Operation &loop, const std::string &first) {
     for (auto *l : loads) {
       const Prefetch &p = prefetch_.at(l);
       dma_fill(*l, emit("select i1 " + ahead + ", ptr " + p.next + ", ptr " + p.cur),
-               emit("select i1 " + ahead + ", i64 " + p.next_tag + ", i64 " + p.cur_tag));
+               emit("i64", "select i1 " + ahead + ", i64 " + p.next_tag + ", i64 " + p.cur_tag));
     }
   });
   line("store i64 " + emit("add i64 " + j + ", 1") + ", ptr " + slot);

@@ -64,12 +64,6 @@ std::string memty(Elem e) {
   }
 }
 
-std::optional<int64_t> int_literal(const std::string &x) {
-  if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '-')) return {};
-  if (x.size() > 1 && x[1] == 'x') return {};  // a hexadecimal float
-  return std::stoll(x);
-}
-
 std::string float_lit(double v, Elem e) {
   char buf[32];
   double d = e == Elem::F64 ? v : static_cast<double>(static_cast<float>(v));
@@ -394,6 +388,38 @@ std::string Emitter::elem(const Value *v, const Idx &idx) {
   return r;
 }
 
+LlVal Emitter::elem_val(const Value *v, const Idx &idx) {
+  std::optional<int64_t> c = known_constant(v);
+  if (auto f = mask_facts_.find(v); f != mask_facts_.end())
+    c = idx.size() == 1 && idx[0] == f->second.own ? f->second.at_own : f->second.elsewhere;
+  return {elem(v, idx), llty(v->type.elem), c};
+}
+
+std::optional<int64_t> Emitter::known_constant(const Value *v) const {
+  if (known_true_.count(v)) return 1;  // llir_masks.cpp
+  if (ttir::elem_is_float(v->type.elem) || v->type.elem == Elem::Ptr) return std::nullopt;
+  // Values the emitter holds in a buffer, a DMA'd block or a carried block
+  // are read from memory, whatever op defined them.
+  if (bufs_.count(v) || dma_raw_.count(v) || carried_.count(v)) return std::nullopt;
+  const Operation *d = v->def;
+  if (!d) return std::nullopt;
+  switch (d->kind) {
+    case OpKind::Constant: {
+      const ttir::Attr &a = d->attrs.at("value");
+      int64_t x = std::holds_alternative<int64_t>(a) ? std::get<int64_t>(a)
+                  : std::holds_alternative<bool>(a)  ? (std::get<bool>(a) ? 1 : 0)
+                                                     : static_cast<int64_t>(std::get<double>(a));
+      return v->type.elem == Elem::I1 ? (x & 1) : x;
+    }
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::ExpandDims:
+      return known_constant(d->operands[0]);
+    default:
+      return std::nullopt;
+  }
+}
+
 std::string Emitter::carried_elem(const Value *v, const Carried &c, const Idx &idx) {
   bool at_zero = true;
   for (auto &i : idx) at_zero &= i == "0";
@@ -502,8 +528,8 @@ std::string Emitter::elem_op(const Operation &op, const Idx &idx) {
   }
   if (op.results.size() != 1 || !op.regions.empty())
     fail(op, "cannot be fused into an element loop");
-  std::vector<std::string> in;
-  for (auto *o : op.operands) in.push_back(val(o, idx));
+  std::vector<LlVal> in;
+  for (auto *o : op.operands) in.push_back(val_of(o, idx));
   return apply_any(op, in);
 }
 
@@ -581,8 +607,8 @@ void Emitter::emit_op(const Operation &op) {
     else if (op.kind == OpKind::Load)
       scalars_[v] = load(op, {});
     else {
-      std::vector<std::string> in;
-      for (auto *o : op.operands) in.push_back(scalar(o));
+      std::vector<LlVal> in;
+      for (auto *o : op.operands) in.push_back({scalar(o), llty(o->type.elem), known_constant(o)});
       scalars_[v] = apply_any(op, in);  // vectors in a combine region of a strip loop
     }
     return;

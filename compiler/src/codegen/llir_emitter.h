@@ -44,9 +44,6 @@ std::string llty(Elem e);
 std::string bufty(Elem e);
 // Type of one element in global memory (what a pointer points to).
 std::string memty(Elem e);
-// The value of an integer literal of the emitter's value text (SSA names,
-// "" and hexadecimal float literals are none).
-std::optional<int64_t> int_literal(const std::string &x);
 // An LLVM hexadecimal float literal of `v` in the type of `e`.
 std::string float_lit(double v, Elem e);
 // The step of the i32 index block `v` along `axis` when the ops that build
@@ -74,6 +71,8 @@ class Emitter {
   std::string label() { return "L" + std::to_string(label_++); }
   // An instruction defining a fresh value (returned), at the current line.
   std::string emit(const std::string &rhs);
+  // The same as a typed value (llir_ir.h's LlVal: not a constant).
+  LlVal emit(const std::string &type, const std::string &rhs) { return LlVal::of(emit(rhs), type); }
   // An instruction defining no value.
   void line(const std::string &s) { code_.add({"", s, dbg_}); }
   // `call <ret> @<helper>(<arg_type> <x>)` of one of the module's own helpers.
@@ -152,6 +151,18 @@ class Emitter {
   }
 
   std::string elem(const Value *v, const Idx &idx);
+  // elem() as a typed value, with its constant when the ops (or the masks
+  // known to hold here) fix it.
+  LlVal elem_val(const Value *v, const Idx &idx);
+  // val() as a typed value (a scalar's constant from known_constant()).
+  LlVal val_of(const Value *v, const Idx &idx) {
+    return v->type.is_block() ? elem_val(v, idx)
+                              : LlVal{scalar(v), llty(v->type.elem), known_constant(v)};
+  }
+  // The integer (i1: 0 or 1) every element of `v` has when the ops fix it:
+  // a constant, through splats, broadcasts and expand_dims, or a mask known
+  // to hold here (known_true_).
+  std::optional<int64_t> known_constant(const Value *v) const;
 
   std::string elem_op(const Operation &op, const Idx &idx);
 
@@ -289,9 +300,11 @@ class Emitter {
   // the first active index and the count, computed at run time. `ok` is false
   // at run time when an index sequence wraps (then the element path runs).
   struct Rect {
-    std::string ok, full, nonempty;
+    LlVal ok = LlVal::boolean(true), full = LlVal::boolean(true),
+          nonempty = LlVal::boolean(true);  // i1
     size_t rank = 1;
-    std::string lo[2] = {"0", "0"}, count[2] = {"0", "0"};
+    LlVal lo[2] = {LlVal::integer(0), LlVal::integer(0)},
+          count[2] = {LlVal::integer(0), LlVal::integer(0)};  // i64
   };
   struct RectTerm {
     const Value *mask;  // a compare, or a mask uniform over the block
@@ -315,14 +328,16 @@ class Emitter {
                  const std::string &tag, const Rect *rect = nullptr, bool contiguous_only = false);
   // i1: the tile is all active and its columns contiguous in global memory
   // (one inline DMA moves it).
-  std::string whole_contiguous(const Geometry &g, const std::string &all_active,
-                               int64_t elem_bytes);
-  std::string other_bits(Elem e, const std::string &x);  // memory bits as an i64
+  LlVal whole_contiguous(const Geometry &g, const LlVal &all_active, int64_t elem_bytes);
+  // The memory bits of `x`, the value of `other` (a load's; none: zero), as an i64.
+  LlVal other_bits(Elem e, const Value *other, const std::string &x);
+  // Is every element of `v` the constant +0 (integer, false or +0.0)?
+  bool known_zero(const Value *v) const;
   void row_transfer(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
-                    bool to_local, const std::string &other, const std::string &tag,
-                    const std::function<void()> &partial);
+                    bool to_local, const Value *other, const std::string &other_x,
+                    const std::string &tag, const std::function<void()> &partial);
   void runtime_row(const Geometry &g, const std::string &raw, const Rect &rect, Elem e,
-                   bool to_local, const std::string &bits, const std::string &tag);
+                   bool to_local, const LlVal &bits, const std::string &tag);
   void dma_issue(const std::string &src, const std::string &dst, const std::string &row_bytes,
                  const std::string &rows, const std::string &src_stride,
                  const std::string &dst_stride, const std::string &tag);
@@ -332,6 +347,9 @@ class Emitter {
   // (May be false when not every element was proved to hold: callers then
   // take their masked element path.)
   std::string all_true(const Value *mask, const std::vector<int64_t> &shape);
+  // all_true() as a typed value: a constant when the mask is a splat (or
+  // broadcast, expand_dims) of a constant.
+  LlVal all_active(const Value *mask, const std::vector<int64_t> &shape);
   // all_true of `affine cmp uniform` from the block's corners ("" if not that form).
   std::string affine_compare_all(const Operation &cmp);
   // Range masks (`affine cmp uniform`) that the fused element expression `v`
@@ -372,7 +390,8 @@ class Emitter {
   // The transfer of load `op`'s block into `raw` as the iteration now in
   // scalars_ sees it: the DMA with `tag` (default: the load tag) when every
   // element is active, otherwise the masked element copy.
-  void dma_fill(const Operation &op, const std::string &raw, const std::string &tag = "");
+  void dma_fill(const Operation &op, const std::string &raw,
+                const LlVal &tag = LlVal::integer(kLoadTag));
   void dma_store(const Operation &op);
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();
@@ -397,7 +416,7 @@ class Emitter {
                              const std::string &ity);
   void row_prefetched_load(const Operation &op);
   // A ring slot's transfer: whole contiguous rows issued inline, else dma_fill.
-  void prefetch_fill(const Operation &op, const std::string &buf, const std::string &tag);
+  void prefetch_fill(const Operation &op, const std::string &buf, const LlVal &tag);
   std::pair<std::string, std::string> iteration_ahead(const RowPrefetch &pf, const std::string &iv,
                                                       const std::string &k);
   std::string apart_from_stores(const RowPrefetch &pf, const Operation &op, const std::string &t,
@@ -431,8 +450,7 @@ class Emitter {
   // buffer, `to_local` a load (with `other`, or zero), `g` the pointer's
   // geometry, `tag` the DMA tag.
   void runtime_tile(const TileForm &form, const Value *ptr, const Value *other, Elem e,
-                    const std::string &raw, bool to_local, const Geometry &g,
-                    const std::string &tag);
+                    const std::string &raw, bool to_local, const Geometry &g, const LlVal &tag);
   int tile_descs_ = 0;  // constant descriptors of runtime_tile() calls
   // Emits `body` (the element path a runtime call replaces) nowhere: only
   // its count of live vectors stays, so the kernel's LMUL (vector_lmul)
@@ -444,7 +462,7 @@ class Emitter {
   void cold(const std::function<void()> &body);
   std::vector<ColdRegion> cold_regions_;
   // Runs `body` when the i1 `cond` equals `want`; a literal condition decides here.
-  void when_is(const std::string &cond, bool want, const std::function<void()> &body);
+  void when_is(const LlVal &cond, bool want, const std::function<void()> &body);
   std::vector<int> loop_ids_;  // metadata ids of those loops
   int live_vectors_since(
       const std::map<std::pair<const Value *, std::string>, std::string> &before) const;
@@ -487,9 +505,9 @@ class Emitter {
   std::string vload(Elem e, const std::string &ptr);  // a strip of memory format `e` at ptr
   void vstore(Elem e, const std::string &ptr, const std::string &x);
   std::string vrange(const Operation &make_range, const std::string &i);
-  std::string vapply(const Operation &op, const std::vector<std::string> &in);
+  std::string vapply(const Operation &op, const std::vector<LlVal> &in);
   // apply(), or vapply() when an input is a vector.
-  std::string apply_any(const Operation &op, const std::vector<std::string> &in);
+  std::string apply_any(const Operation &op, const std::vector<LlVal> &in);
 
   const LoweredKernelPlan &plan_;
   std::vector<Inst> allocas_;  // the entry block's allocas (and their initial stores)

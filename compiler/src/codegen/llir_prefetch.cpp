@@ -190,7 +190,7 @@ void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, cons
       line("store i8 " + emit("zext i1 " + go + " to i8") + ", ptr " +
            emit("getelementptr i8, ptr " + s.ready + ", i64 " + k));
       std::string buf = ring_buffer(s, *op, k);
-      std::string tag = emit("add i64 " + k + ", " + std::to_string(kPrefetchTag0));
+      LlVal tag = emit("i64", "add i64 " + k + ", " + std::to_string(kPrefetchTag0));
       when(go, [&] { at_iteration(*pf.body, t, [&] { prefetch_fill(*op, buf, tag); }); });
     }
   });
@@ -207,7 +207,8 @@ void Emitter::row_prefetched_load(const Operation &op) {
   std::string ready_ptr = emit("getelementptr i8, ptr " + s.ready + ", i64 " + c);
   std::string ready = emit("icmp ne i8 " + emit("load i8, ptr " + ready_ptr) + ", 0");
   // Not prefetched (out of range then, or overlapping a store): load it now.
-  when(emit("xor i1 " + ready + ", true"), [&] { prefetch_fill(op, cur, cur_tag); });
+  when(emit("xor i1 " + ready + ", true"),
+       [&] { prefetch_fill(op, cur, LlVal::of(cur_tag, "i64")); });
   // Iteration iv + (depth - 1) * step into the slot iteration iv - step used,
   // unless the loop ends first or iterations iv .. iv + (depth - 2) * step
   // store over it.
@@ -221,7 +222,9 @@ void Emitter::row_prefetched_load(const Operation &op) {
        emit("getelementptr i8, ptr " + s.ready + ", i64 " + p));
   std::string nxt = ring_buffer(s, op, p);
   std::string nxt_tag = emit("add i64 " + p + ", " + std::to_string(kPrefetchTag0));
-  when(go, [&] { at_iteration(*pf.body, t, [&] { prefetch_fill(op, nxt, nxt_tag); }); });
+  when(go, [&] {
+    at_iteration(*pf.body, t, [&] { prefetch_fill(op, nxt, LlVal::of(nxt_tag, "i64")); });
+  });
   line("store i64 " + emit("urem i64 " + emit("add i64 " + c + ", 1") + ", " + std::to_string(n)) +
        ", ptr " + s.slot);
   dma_raw_[v] = cur;
@@ -234,7 +237,7 @@ void Emitter::row_prefetched_load(const Operation &op) {
 // calls the module's DMA routine. A call in the row loop costs about 60
 // instructions a row (argument moves, saved registers, the routine's
 // branches): layer_norm rows on mtia-2i 34,924 -> 34,160 cycles.
-void Emitter::prefetch_fill(const Operation &op, const std::string &buf, const std::string &tag) {
+void Emitter::prefetch_fill(const Operation &op, const std::string &buf, const LlVal &tag) {
   const Value *v = op.result(), *ptr = op.operands[0];
   const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const int64_t eb = memory_elem_bytes(v->type.elem);
@@ -247,7 +250,7 @@ void Emitter::prefetch_fill(const Operation &op, const std::string &buf, const s
       [&] {
         std::string row_bytes = std::to_string(g.cols * eb);
         dma_issue(g.base, emit("ptrtoint ptr " + buf + " to i64"), row_bytes,
-                  std::to_string(g.rows), g.row_stride, row_bytes, tag);
+                  std::to_string(g.rows), g.row_stride, row_bytes, tag.ref);
       },
       [&] { dma_fill(op, buf, tag); });
 }

@@ -157,123 +157,125 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
   for (size_t i = 0; i < rank; ++i) identity.push_back(static_cast<int>(i));
   if (!rect_terms(mask, identity, terms)) return std::nullopt;
 
-  // Integer literals (int_literal) fold here: most bounds are constants, less IR for LLVM.
-  auto i64 = [&](const std::string &op, const std::string &x, const std::string &y) {
-    auto a = int_literal(x), b = int_literal(y);
-    if (a && b && op == "add") return std::to_string(*a + *b);
-    if (a && b && op == "sub") return std::to_string(*a - *b);
-    if (b && *b == 0 && (op == "add" || op == "sub")) return x;
-    return emit(op + " i64 " + x + ", " + y);
+  // Constants fold here (LlVal::constant): most bounds are constants, less IR for LLVM.
+  using V = LlVal;
+  auto num = [](int64_t c) { return V::integer(c); };
+  auto i64 = [&](const std::string &op, const V &x, const V &y) {
+    if (x.constant && y.constant && op == "add") return num(*x.constant + *y.constant);
+    if (x.constant && y.constant && op == "sub") return num(*x.constant - *y.constant);
+    if (y.is(0) && (op == "add" || op == "sub")) return x;
+    return emit("i64", op + " i64 " + x.ref + ", " + y.ref);
   };
-  auto sel = [&](const std::string &c, const std::string &x, const std::string &y) {
-    return emit("select i1 " + c + ", i64 " + x + ", i64 " + y);
+  auto sel = [&](const std::string &c, const V &x, const V &y) {
+    return emit("i64", "select i1 " + c + ", i64 " + x.ref + ", i64 " + y.ref);
   };
-  auto smax = [&](const std::string &x, const std::string &y) {
-    auto a = int_literal(x), b = int_literal(y);
-    if (a && b) return std::to_string(std::max(*a, *b));
-    return sel(emit("icmp sgt i64 " + x + ", " + y), x, y);
+  auto smax = [&](const V &x, const V &y) {
+    if (x.constant && y.constant) return num(std::max(*x.constant, *y.constant));
+    return sel(emit("icmp sgt i64 " + x.ref + ", " + y.ref), x, y);
   };
-  auto smin = [&](const std::string &x, const std::string &y) {
-    auto a = int_literal(x), b = int_literal(y);
-    if (a && b) return std::to_string(std::min(*a, *b));
-    return sel(emit("icmp slt i64 " + x + ", " + y), x, y);
+  auto smin = [&](const V &x, const V &y) {
+    if (x.constant && y.constant) return num(std::min(*x.constant, *y.constant));
+    return sel(emit("icmp slt i64 " + x.ref + ", " + y.ref), x, y);
   };
-  auto sext = [&](const std::string &x) { return emit("sext i32 " + x + " to i64"); };
+  // x && y, folded when x is known to hold.
+  auto both = [&](const V &x, const V &y) {
+    return x.is(1) ? y : emit("i1", "and i1 " + x.ref + ", " + y.ref);
+  };
+  auto sext = [&](const std::string &x) { return emit("i64", "sext i32 " + x + " to i64"); };
   // floor(x / t) for t > 0.
-  auto floor_div = [&](const std::string &x, const std::string &t) {
-    std::string q = i64("sdiv", x, t), r = i64("srem", x, t);
-    std::string adj = emit("and i1 " + emit("icmp ne i64 " + r + ", 0") + ", " +
-                           emit("icmp slt i64 " + x + ", 0"));
-    return i64("sub", q, emit("zext i1 " + adj + " to i64"));
+  auto floor_div = [&](const V &x, const V &t) {
+    V q = i64("sdiv", x, t), r = i64("srem", x, t);
+    std::string adj = emit("and i1 " + emit("icmp ne i64 " + r.ref + ", 0") + ", " +
+                           emit("icmp slt i64 " + x.ref + ", 0"));
+    return i64("sub", q, emit("i64", "zext i1 " + adj + " to i64"));
   };
 
   Rect rect;
-  std::string lo[2] = {"0", "0"}, hi[2];
-  for (size_t i = 0; i < rank; ++i) hi[i] = std::to_string(shape[i]);
-  std::string ok = "true", any = "true";
+  V lo[2] = {num(0), num(0)}, hi[2];
+  for (size_t i = 0; i < rank; ++i) hi[i] = num(shape[i]);
+  V ok = V::boolean(true), any = V::boolean(true);
   for (const RectTerm &t : terms) {
     const Value *m = t.mask;
     if (t.axis < 0) {
       // Uniform over the block: all elements or none.
-      std::string c = m->type.is_block() ? elem(m, Idx(m->type.shape.size(), "0")) : scalar(m);
-      any = any == "true" ? c : emit("and i1 " + any + ", " + c);
+      V c = m->type.is_block() ? elem_val(m, Idx(m->type.shape.size(), "0"))
+                               : V{scalar(m), "i1", known_constant(m)};
+      any = both(any, c);
       continue;
     }
     const Value *a = t.index, *b = t.bound;
     const std::string &pred = t.pred;
     const auto &cshape = m->type.shape;
     const int64_t n = cshape[t.own_axis];
-    const std::string n_s = std::to_string(n);
+    const V n_v = num(n);
     Idx zero(cshape.size(), "0"), unit = zero, last = zero;
     unit[t.own_axis] = "1";
     last[t.own_axis] = std::to_string(n - 1);
     const std::optional<int64_t> ks = const_step(a, t.own_axis);
-    std::string x0 = sext(elem(a, zero)), xl = sext(elem(a, last));
-    std::string bound = sext(elem(b, zero));
-    std::string s = ks ? std::to_string(*ks) : i64("sub", sext(elem(a, unit)), x0);
-    std::string expect_last = ks && *ks == 0 ? x0
-                                             : i64("add", x0,
-                                                   ks ? std::to_string(*ks * (n - 1))
-                                                      : i64("mul", s, std::to_string(n - 1)));
-    std::string linear = emit("icmp eq i64 " + xl + ", " + expect_last);
-    ok = ok == "true" ? linear : emit("and i1 " + ok + ", " + linear);
+    V x0 = sext(elem(a, zero)), xl = sext(elem(a, last));
+    V bound = sext(elem(b, zero));
+    V s = ks ? num(*ks) : i64("sub", sext(elem(a, unit)), x0);
+    V expect_last =
+        ks && *ks == 0 ? x0 : i64("add", x0, ks ? num(*ks * (n - 1)) : i64("mul", s, num(n - 1)));
+    V linear = emit("i1", "icmp eq i64 " + xl.ref + ", " + expect_last.ref);
+    ok = both(ok, linear);
     // x(i) = x0 + i s. `x <= U` (slt, sle) or `x >= L` (sgt, sge).
     bool upper = pred == "slt" || pred == "sle";
-    std::string limit = pred == "slt"   ? i64("sub", bound, "1")
-                        : pred == "sgt" ? i64("add", bound, "1")
-                                        : bound;
+    V limit = pred == "slt"   ? i64("sub", bound, num(1))
+              : pred == "sgt" ? i64("add", bound, num(1))
+                              : bound;
     // s == 0: the compare at element 0 decides for the whole axis.
     auto flat_hi = [&] {
-      return sel(emit("icmp " + pred + " i64 " + x0 + ", " + bound), n_s, "0");
+      return sel(emit("icmp " + pred + " i64 " + x0.ref + ", " + bound.ref), n_v, num(0));
     };
     // x0 + i s <= U: s > 0 gives i <= q, s < 0 gives i >= -q, q = floor((U - x0) / |s|).
     // x0 + i s >= L: s > 0 gives i >= -q, s < 0 gives i <= q, q = floor((x0 - L) / |s|).
-    auto quotient = [&](const std::string &mag) {
-      std::string num = upper ? i64("sub", limit, x0) : i64("sub", x0, limit);
-      return mag == "1" ? num : floor_div(num, mag);
+    auto quotient = [&](const V &mag) {
+      V d = upper ? i64("sub", limit, x0) : i64("sub", x0, limit);
+      return mag.is(1) ? d : floor_div(d, mag);
     };
-    std::string t_lo, t_hi;
+    V t_lo, t_hi;
     if (ks && *ks == 0) {
-      t_lo = "0";
+      t_lo = num(0);
       t_hi = flat_hi();
     } else if (ks) {
-      std::string q = quotient(std::to_string(*ks > 0 ? *ks : -*ks));
+      V q = quotient(num(*ks > 0 ? *ks : -*ks));
       bool pos = *ks > 0;
       if (upper == pos) {
-        t_lo = "0";
-        t_hi = i64("add", q, "1");
+        t_lo = num(0);
+        t_hi = i64("add", q, num(1));
       } else {
-        t_lo = i64("sub", "0", q);
-        t_hi = n_s;
+        t_lo = i64("sub", num(0), q);
+        t_hi = n_v;
       }
     } else {
-      std::string pos = emit("icmp sgt i64 " + s + ", 0"), neg = emit("icmp slt i64 " + s + ", 0");
-      std::string q = quotient(sel(pos, s, sel(neg, i64("sub", "0", s), "1")));
-      std::string q1 = i64("add", q, "1"), mq = i64("sub", "0", q);
-      t_lo = upper ? sel(pos, "0", mq) : sel(pos, mq, "0");
-      t_hi = upper ? sel(pos, q1, n_s) : sel(pos, n_s, q1);
-      std::string flat = emit("icmp eq i64 " + s + ", 0");
-      t_lo = sel(flat, "0", t_lo);
+      std::string pos = emit("icmp sgt i64 " + s.ref + ", 0"),
+                  neg = emit("icmp slt i64 " + s.ref + ", 0");
+      V q = quotient(sel(pos, s, sel(neg, i64("sub", num(0), s), num(1))));
+      V q1 = i64("add", q, num(1)), mq = i64("sub", num(0), q);
+      t_lo = upper ? sel(pos, num(0), mq) : sel(pos, mq, num(0));
+      t_hi = upper ? sel(pos, q1, n_v) : sel(pos, n_v, q1);
+      std::string flat = emit("icmp eq i64 " + s.ref + ", 0");
+      t_lo = sel(flat, num(0), t_lo);
       t_hi = sel(flat, flat_hi(), t_hi);
     }
-    lo[t.axis] = lo[t.axis] == "0" ? t_lo : smax(lo[t.axis], t_lo);
+    lo[t.axis] = lo[t.axis].is(0) ? t_lo : smax(lo[t.axis], t_lo);
     hi[t.axis] = smin(hi[t.axis], t_hi);
   }
   rect.ok = ok;
   rect.rank = rank;
-  std::string full = any, nonempty = any;
+  V full = any, nonempty = any;
   for (size_t i = 0; i < rank; ++i) {
-    std::string l = smin(smax(lo[i], "0"), std::to_string(shape[i]));
-    std::string h = smin(smax(hi[i], l), std::to_string(shape[i]));
+    V l = smin(smax(lo[i], num(0)), num(shape[i]));
+    V h = smin(smax(hi[i], l), num(shape[i]));
     rect.lo[i] = l;
     rect.count[i] = i64("sub", h, l);
-    auto c = int_literal(rect.count[i]);
-    std::string whole = c ? (*c == shape[i] ? "true" : "false")
-                          : emit("icmp eq i64 " + rect.count[i] + ", " + std::to_string(shape[i]));
-    full = full == "true" ? whole : emit("and i1 " + full + ", " + whole);
-    std::string some =
-        c ? (*c > 0 ? "true" : "false") : emit("icmp sgt i64 " + rect.count[i] + ", 0");
-    nonempty = nonempty == "true" ? some : emit("and i1 " + nonempty + ", " + some);
+    const std::optional<int64_t> c = rect.count[i].constant;
+    V whole = c ? V::boolean(*c == shape[i])
+                : emit("i1", "icmp eq i64 " + rect.count[i].ref + ", " + std::to_string(shape[i]));
+    full = both(full, whole);
+    V some = c ? V::boolean(*c > 0) : emit("i1", "icmp sgt i64 " + rect.count[i].ref + ", 0");
+    nonempty = both(nonempty, some);
   }
   rect.full = full;
   rect.nonempty = nonempty;

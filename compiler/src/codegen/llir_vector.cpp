@@ -183,14 +183,18 @@ std::string Emitter::vrange(const Operation &op, const std::string &i) {
                    ", i32 " + vec_->vl32);
 }
 
-std::string Emitter::apply_any(const Operation &op, const std::vector<std::string> &in) {
+std::string Emitter::apply_any(const Operation &op, const std::vector<LlVal> &vals) {
   if (vec_)
-    for (auto &x : in)
-      if (is_vec(x)) return vapply(op, in);
+    for (auto &x : vals)
+      if (is_vec(x.ref)) return vapply(op, vals);
+  std::vector<std::string> in;
+  for (auto &x : vals) in.push_back(x.ref);
   return apply(op, in);
 }
 
-std::string Emitter::vapply(const Operation &op, const std::vector<std::string> &in) {
+std::string Emitter::vapply(const Operation &op, const std::vector<LlVal> &vals) {
+  std::vector<std::string> in;
+  for (auto &x : vals) in.push_back(x.ref);
   auto ok = [](Elem e) { return e == Elem::F32 || e == Elem::I32 || e == Elem::I1; };
   if (op.results.size() != 1 || !ok(op.result()->type.elem)) throw NotVector{};
   for (auto *o : op.operands)
@@ -231,10 +235,10 @@ std::string Emitter::vapply(const Operation &op, const std::vector<std::string> 
   };
   if ((op.kind == OpKind::AndI || op.kind == OpKind::OrI) && re == Elem::I1) {
     // A known mask: true & m = m, false | m = m; the other literal decides.
-    const std::string unit = op.kind == OpKind::AndI ? "true" : "false";
+    const int64_t unit = op.kind == OpKind::AndI ? 1 : 0;
     for (int i = 0; i < 2; ++i) {
-      if (in[i] == unit) return vof(re, in[1 - i]);
-      if (in[i] == "true" || in[i] == "false") return vsplat(re, in[i]);
+      if (vals[i].is(unit)) return vof(re, in[1 - i]);
+      if (vals[i].constant) return vsplat(re, in[i]);
     }
   }
   switch (op.kind) {
@@ -303,7 +307,7 @@ std::string Emitter::vapply(const Operation &op, const std::vector<std::string> 
     case OpKind::CmpI:
       return cmp(false, op.str_attr("predicate"));
     case OpKind::Select:  // a mask known here (llir_masks.cpp) picks its operand
-      if (in[0] == "true" || in[0] == "false") return vof(re, in[0] == "true" ? in[1] : in[2]);
+      if (vals[0].constant) return vof(re, vals[0].is(1) ? in[1] : in[2]);
       return select(vof(Elem::I1, in[0]), vof(re, in[1]), vof(re, in[2]));
     case OpKind::SIToFP:
     case OpKind::UIToFP:

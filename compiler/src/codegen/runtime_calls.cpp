@@ -106,7 +106,7 @@ std::optional<Emitter::TileForm> Emitter::tile_form(const Value *ptr, const Valu
 
 void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *other, Elem e,
                            const std::string &raw, bool to_local, const Geometry &g,
-                           const std::string &tag) {
+                           const LlVal &tag) {
   using namespace rt_tile;
   const auto &shape = ptr->type.shape;
   const size_t rank = shape.size();
@@ -116,55 +116,55 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
   std::vector<int64_t> value(kFirst, 0), source(kFirst, kConst);
   std::vector<std::string> args;  // i32 run-time values
   std::string wide[2] = {"0", "0"};
-  auto i32_field = [&](const std::string &x) {
+  auto i32_field = [&](const LlVal &x) {
     value.push_back(0);
-    if (auto c = int_literal(x)) {
-      value.back() = static_cast<int32_t>(*c);
+    if (x.constant) {
+      value.back() = static_cast<int32_t>(*x.constant);
       source.push_back(kConst);
       return;
     }
-    auto at = std::find(args.begin(), args.end(), x);
+    auto at = std::find(args.begin(), args.end(), x.ref);
     source.push_back(static_cast<int64_t>(at - args.begin()));
-    if (at == args.end()) args.push_back(x);
+    if (at == args.end()) args.push_back(x.ref);
   };
+  auto i32 = [](int64_t c) { return LlVal::integer(c, "i32"); };
   auto i32_at = [&](const Value *v, const Idx &idx) {
-    return v->type.is_block() ? elem(v, idx) : scalar(v);
+    return v->type.is_block() ? elem_val(v, idx) : LlVal{scalar(v), "i32", known_constant(v)};
   };
-  auto diff = [&](const std::string &x, const std::string &y) {
-    auto a = int_literal(x), b = int_literal(y);
-    if (a && b)
-      return std::to_string(
-          static_cast<int32_t>(static_cast<uint32_t>(*a) - static_cast<uint32_t>(*b)));
-    return emit("sub i32 " + x + ", " + y);
+  auto diff = [&](const LlVal &x, const LlVal &y) {
+    if (x.constant && y.constant)
+      return i32(static_cast<int32_t>(static_cast<uint32_t>(*x.constant) -
+                                      static_cast<uint32_t>(*y.constant)));
+    return emit("i32", "sub i32 " + x.ref + ", " + y.ref);
   };
   value[kRows] = rank == 2 ? shape[0] : 1;
   value[kCols] = shape.back();
   value[kElemBytes] = eb;
   source[kLocal] = kFromLocal;
   value[kMode] = to_local ? 1 : 0;
-  if (auto t = int_literal(tag)) {
-    value[kTag] = *t;
+  if (tag.constant) {
+    value[kTag] = *tag.constant;
   } else {
-    wide[1] = tag;
+    wide[1] = tag.ref;
     source[kTag] = kFromWide1;
   }
   if (to_local && other) {
-    std::string b = other_bits(e, val(other, zero));
-    if (b != "0") {
-      wide[0] = b;
+    LlVal b = other_bits(e, other, val(other, zero));
+    if (!b.is(0)) {
+      wide[0] = b.ref;
       source[kOtherBits] = kFromWide0;
     }
   }
   value[kOffsets] = static_cast<int64_t>(form.offsets.size());
   for (const Value *off : form.offsets) {
-    std::string o0 = i32_at(off, zero);
+    LlVal o0 = i32_at(off, zero);
     i32_field(o0);
     for (int tile_axis = 0; tile_axis < 2; ++tile_axis) {
       // Row step (axis 0 of a 2-D tile), column step (the last axis).
       const bool present = rank == 2 || tile_axis == 1;
       const size_t axis = rank == 2 ? static_cast<size_t>(tile_axis) : 0;
       if (!present || shape[axis] < 2 || off->type.shape[axis] < 2) {
-        i32_field("0");
+        i32_field(i32(0));
         continue;
       }
       Idx unit = zero;
@@ -177,12 +177,13 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
     if (t.axis < 0) {
       // Uniform over the tile: as the term `c >= 1` of step 0.
       const Value *m = t.mask;
-      std::string c = m->type.is_block() ? elem(m, Idx(m->type.shape.size(), "0")) : scalar(m);
+      LlVal c = m->type.is_block() ? elem_val(m, Idx(m->type.shape.size(), "0"))
+                                   : LlVal{scalar(m), "i1", known_constant(m)};
       value.push_back(0);
       source.push_back(kConst);
-      i32_field(c == "true" ? "1" : c == "false" ? "0" : emit("zext i1 " + c + " to i32"));
-      i32_field("0");
-      i32_field("1");
+      i32_field(c.constant ? i32(*c.constant) : emit("i32", "zext i1 " + c.ref + " to i32"));
+      i32_field(i32(0));
+      i32_field(i32(1));
       value.push_back(kSge);
       source.push_back(kConst);
       continue;
@@ -192,12 +193,12 @@ void Emitter::runtime_tile(const TileForm &form, const Value *ptr, const Value *
     u[t.own_axis] = "1";
     value.push_back(rank == 2 && t.axis == 0 ? 0 : 1);
     source.push_back(kConst);
-    std::string x0 = elem(t.index, z);
+    LlVal x0 = elem_val(t.index, z);
     i32_field(x0);
     const std::optional<int64_t> ks = const_step(t.index, t.own_axis);
-    i32_field(cshape[t.own_axis] < 2 ? "0"
-              : ks                   ? std::to_string(static_cast<int32_t>(*ks))
-                                     : diff(elem(t.index, u), x0));
+    i32_field(cshape[t.own_axis] < 2 ? i32(0)
+              : ks                   ? i32(static_cast<int32_t>(*ks))
+                                     : diff(elem_val(t.index, u), x0));
     i32_field(i32_at(t.bound, z));
     value.push_back(pred_code(t.pred));
     source.push_back(kConst);

@@ -9,16 +9,44 @@
 // calls (the fp16 helpers are appended only then), the definition order of
 // values (the register-pressure estimate that picks the LMUL), where to cut
 // an abandoned strip loop. The text is printed once, at the end (print()).
+// Values the emitter folds or tests (a rectangle's bounds and checks, DMA
+// tags, descriptor fields) are LlVals: a constant is known from the record.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace opforge::compiler::llir {
+
+// A value of the emitted IR as the emitter knows it: how instructions refer
+// to it, its LLVM type and, for an integer or i1 constant, its value. Folding
+// and "is it known to hold?" read `constant`, never the text.
+struct LlVal {
+  std::string ref;                  // "%t4", "7", "true"
+  std::string type;                 // "i64", "i1", ...
+  std::optional<int64_t> constant;  // an integer constant's value (i1: 0 or 1)
+
+  // A value an instruction defines (or any value not known to be constant).
+  static LlVal of(std::string ref, std::string type) {
+    return {std::move(ref), std::move(type), std::nullopt};
+  }
+  // The constant `v` of integer type `type` (i1: "true"/"false").
+  static LlVal integer(int64_t v, std::string type = "i64") {
+    if (type == "i1") return boolean(v & 1);
+    return {std::to_string(v), std::move(type), v};
+  }
+  static LlVal boolean(bool b) { return {b ? "true" : "false", "i1", b ? 1 : 0}; }
+  // Is it the constant `c`?
+  bool is(int64_t c) const { return constant && *constant == c; }
+  // "<type> <ref>", an instruction's operand.
+  std::string typed() const { return type + " " + ref; }
+};
 
 // What an instruction is to later steps besides its text.
 enum class InstRole : unsigned char {
