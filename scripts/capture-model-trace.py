@@ -16,8 +16,20 @@ bool inputs of at most 4096 elements also record their "values" (indices,
 offsets), so a replay sees the same ones. Each call lists its outputs'
 shapes and dtypes ("outputs").
 
-usage: .venv/bin/python scripts/capture-model-trace.py {nanogpt,dlrm,mlp} --out scenarios/traces/NAME.json
-(the shipped traces: nanogpt, dlrm and mlp, each with the default --batch 2).
+Sizes are parameters (each has a default per model; the trace records the
+values it was captured at under "params"):
+  --batch B    sequences (nanogpt), samples (dlrm), groups of 4 rows (mlp)
+  --seq S      nanogpt: tokens per sequence (also the context length)
+  --width W    nanogpt: n_embd; dlrm: embedding dim; mlp: input features
+  --heads H    nanogpt: attention heads (must divide W)
+  --layers L   nanogpt: transformer blocks
+  --vocab V    nanogpt: vocabulary size
+--params '{"batch": 1, "seq": 64, "width": 768}' gives the same as JSON (the
+form the harness passes for a trace workload's "params").
+
+usage: .venv/bin/python scripts/capture-model-trace.py {nanogpt,dlrm,mlp} [SIZES] --out scenarios/traces/NAME.json
+(the shipped traces: dlrm and mlp at their defaults; nanogpt at GPT-2-small
+width: --batch 1 --seq 64 --width 768 --heads 12 --layers 2).
 """
 import argparse
 import json
@@ -197,33 +209,79 @@ class MLP(nn.Module):
         return F.softmax(self.fc2(F.relu(self.fc1(x))) * 0.5, dim=-1)
 
 
+# The size parameters of each model and their defaults (the sizes the traces had
+# before they were parameters).
+PARAMS = {
+    "nanogpt": {"batch": 2, "seq": 32, "width": 64, "heads": 4, "layers": 2, "vocab": 256},
+    "dlrm": {"batch": 2, "width": 16},
+    "mlp": {"batch": 2, "width": 32},
+}
+
+
+def sizes(model, given):
+    """The model's parameters: defaults overridden by `given`; a name the model
+    does not take or a value that is not a positive integer is an error."""
+    p = dict(PARAMS[model])
+    for k, v in given.items():
+        if v is None:
+            continue
+        if k not in p:
+            sys.exit("capture-model-trace.py: %s takes no parameter '%s' (it takes %s)"
+                     % (model, k, ", ".join(sorted(p))))
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            sys.exit("capture-model-trace.py: parameter '%s' must be a positive integer, not %r" % (k, v))
+        p[k] = v
+    if model == "nanogpt" and p["width"] % p["heads"]:
+        sys.exit("capture-model-trace.py: nanogpt: heads (%d) must divide width (%d)" % (p["heads"], p["width"]))
+    return p
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model", choices=["nanogpt", "dlrm", "mlp"])
+    ap.add_argument("model", choices=sorted(PARAMS))
     ap.add_argument("--out", required=True)
-    ap.add_argument("--batch", type=int, default=2)
+    for name in ("batch", "seq", "width", "heads", "layers", "vocab"):
+        ap.add_argument("--" + name, type=int)
+    ap.add_argument("--params", help="the sizes as a JSON object")
     a = ap.parse_args()
+    given = {}
+    if a.params:
+        try:
+            given = json.loads(a.params)
+        except ValueError as e:
+            sys.exit("capture-model-trace.py: --params: %s" % e)
+        if not isinstance(given, dict):
+            sys.exit("capture-model-trace.py: --params: expected a JSON object")
+    for name in ("batch", "seq", "width", "heads", "layers", "vocab"):
+        if getattr(a, name) is not None:
+            given[name] = getattr(a, name)
+    p = sizes(a.model, given)
     torch.manual_seed(0)
     if a.model == "nanogpt":
-        m = NanoGPT().eval()
-        inputs = (torch.randint(0, 256, (a.batch, 32)),)
-        desc = "NanoGPT-style decoder: vocab 256, context 32, dim 64, 4 heads, 2 layers; batch %d" % a.batch
+        m = NanoGPT(vocab=p["vocab"], ctx=p["seq"], dim=p["width"], heads=p["heads"],
+                    layers=p["layers"]).eval()
+        inputs = (torch.randint(0, p["vocab"], (p["batch"], p["seq"])),)
+        desc = ("NanoGPT-style decoder: vocab %d, context %d, dim %d, %d heads, %d layers; batch %d"
+                % (p["vocab"], p["seq"], p["width"], p["heads"], p["layers"], p["batch"]))
     elif a.model == "mlp":
-        m = MLP().eval()
-        inputs = (torch.randn(a.batch * 4, 32),)
-        desc = "MLP: 32 -> 64 (ReLU) -> 16, softmax of half the logits; batch %d" % (a.batch * 4)
+        m = MLP(dim=p["width"]).eval()
+        inputs = (torch.randn(p["batch"] * 4, p["width"]),)
+        desc = ("MLP: %d -> 64 (ReLU) -> 16, softmax of half the logits; batch %d"
+                % (p["width"], p["batch"] * 4))
     else:
-        m = DLRM().eval()
+        m = DLRM(dim=p["width"]).eval()
         per_bag = 3
-        inputs = (torch.randn(a.batch, 13),
-                  torch.randint(0, 1000, (4, a.batch * per_bag)),
-                  torch.arange(0, a.batch * per_bag, per_bag).repeat(4, 1))
-        desc = "DLRM-style recommender: 13 dense features, 4 tables x 1000 rows x 16, MLPs 64; batch %d" % a.batch
+        b = p["batch"]
+        inputs = (torch.randn(b, 13),
+                  torch.randint(0, 1000, (4, b * per_bag)),
+                  torch.arange(0, b * per_bag, per_bag).repeat(4, 1))
+        desc = ("DLRM-style recommender: 13 dense features, 4 tables x 1000 rows x %d, MLPs 64; batch %d"
+                % (p["width"], b))
     rec = Recorder()
     with torch.no_grad(), rec:
         m(*inputs)
-    doc = {"model": a.model, "description": desc, "torch_version": torch.__version__,
-           "calls": rec.calls}
+    doc = {"model": a.model, "description": desc, "params": p,
+           "torch_version": torch.__version__, "calls": rec.calls}
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=None, separators=(",", ":"))
         f.write("\n")

@@ -130,7 +130,7 @@ std::vector<AtenCall> read_trace_file(const std::string &trace_path) {
   if (!std::ifstream(trace_path))
     throw Error("cannot open trace file", ErrorContext{trace_path, "", {}, {}, {}});
   json doc = load_json_file(trace_path);
-  only(doc, trace_path, "", {"model", "description", "torch_version", "calls"});
+  only(doc, trace_path, "", {"model", "description", "params", "torch_version", "calls"});
   if (!doc.contains("calls") || !doc["calls"].is_array() || doc["calls"].empty())
     fail(trace_path, "/calls", "expected a non-empty list of calls");
   std::vector<AtenCall> calls;
@@ -281,16 +281,20 @@ Workload parse_aten_family_workload(const json &w, const std::string &file, cons
     return out;
   }
   // trace
-  only(
-      w, file, path,
-      {"name", "kind", "path", "verify", "library", "extra_libraries", "inductor_kernels", "seed"});
+  only(w, file, path,
+       {"name", "kind", "path", "params", "verify", "library", "extra_libraries",
+        "inductor_kernels", "seed"});
   out.kind = Workload::Kind::Trace;
   if (!w.contains("path")) fail(file, path + "/path", "missing required field 'path'");
   out.path = resolve(str(w["path"], file, path + "/path"), base_dir).string();
   if (!fs::exists(out.path)) fail(file, path + "/path", "trace file not found: " + out.path);
+  const std::string named = out.path;
+  // "params": the trace's model at other sizes (captured on demand, cached).
+  if (w.contains("params"))
+    out.path = trace_at_params(out.path, w["params"], file, path + "/params");
   out.calls = read_trace_file(out.path);
-  out.name = w.contains("name") ? str(w["name"], file, path + "/name")
-                                : fs::path(out.path).stem().string();
+  out.name =
+      w.contains("name") ? str(w["name"], file, path + "/name") : fs::path(named).stem().string();
   common();
   return out;
 }

@@ -20,4 +20,12 @@ void check_call_spec(const nlohmann::json &spec, const std::string &file, const 
 // Reads a trace file (scripts/capture-model-trace.py) into calls.
 std::vector<AtenCall> read_trace_file(const std::string &trace_path);
 
+// The trace of `trace_path`'s model at the sizes `params` (a trace workload's
+// "params", at JSON path `path` of scenario `file`): `trace_path` itself when it
+// records those sizes, else a capture by scripts/capture-model-trace.py, cached
+// under <cache>/traces (trace_capture.cpp). Throws opforge::Error naming the
+// field for a bad size or a failed capture.
+std::string trace_at_params(const std::string &trace_path, const nlohmann::json &params,
+                            const std::string &file, const std::string &path);
+
 }  // namespace opforge::harness::detail
