@@ -72,3 +72,102 @@ TEST_F(PlotResults, AMalformedResultsFileIsOneErrorLineNotATraceback) {
 }
 
 }  // namespace
+
+namespace {
+
+using nlohmann::json;
+
+class PlotFigures : public runner_test::RunnerDir {
+ protected:
+  json workload(const std::string &name, int bytes) {
+    json w = json::parse(R"({"kind": "asm", "grid": "per_pe"})");
+    w["name"] = name;
+    w["path"] = std::string(OPFORGE_SOURCE_DIR) + "/bench/micro/stream.S";
+    w["args"] = json::array(
+        {{{"alloc_bytes", bytes}, {"per_program", true}}, bytes, 4096, {{"local_base", 0}}, 0, 0});
+    return w;
+  }
+  // Sweeps `sweep` over two stream workloads on the tiny chip and plots it; returns figures.json.
+  json plot(const json &sweep) {
+    auto sc =
+        write_json("s.json", {{"name", "figs"},
+                              {"arch", "tiny"},
+                              {"timing", "lt"},
+                              {"sweep", sweep},
+                              {"workloads", {workload("small", 8192), workload("big", 32768)}}});
+    auto results = dir_ / "r.h5";
+    EXPECT_EQ(opforge("sweep " + sc.string() + " --jobs 2 --quiet --out " + results.string()), 0)
+        << err_;
+    EXPECT_EQ(opforge("plot " + results.string() + " --out " + (dir_ / "p").string()), 0)
+        << err_ << out_;
+    json figs;
+    std::ifstream(dir_ / "p" / "figures.json") >> figs;
+    return figs;
+  }
+  static std::vector<json> of_kind(const json &figs, const std::string &kind) {
+    std::vector<json> v;
+    for (const auto &f : figs["figures"])
+      if (f["kind"] == kind) v.push_back(f);
+    return v;
+  }
+};
+
+// Zipped fields are one axis: a line plot over its steps, never a heatmap of one field against
+// the other (a diagonal with empty cells).
+TEST_F(PlotFigures, ZippedAxesGiveALinePlot) {
+  json figs = plot(json::parse(R"([{"zip": {"pe.dma.engines": [1, 2], "clock_ghz": [1, 2]}}])"));
+  auto lines = of_kind(figs, "line");
+  ASSERT_EQ(lines.size(), 1u) << figs.dump(1);
+  EXPECT_EQ(lines[0]["x_axis"].size(), 2u) << lines[0].dump();
+  EXPECT_TRUE(of_kind(figs, "heatmap").empty()) << figs.dump(1);
+  EXPECT_TRUE(fs::exists(dir_ / "p" / lines[0]["file"].get<std::string>()));
+}
+
+// Two axes: one heatmap whose panels (one per workload) share a single colour scale that
+// spans every panel's cycles.
+TEST_F(PlotFigures, HeatmapPanelsShareOneColourScale) {
+  json figs = plot(json::parse(R"([{"field": "pe.dma.engines", "values": [1, 2]},
+                                   {"field": "clock_ghz", "values": [1, 2]}])"));
+  auto maps = of_kind(figs, "heatmap");
+  ASSERT_EQ(maps.size(), 1u) << figs.dump(1);
+  EXPECT_EQ(maps[0]["colour_scales"], 1) << maps[0].dump();
+  EXPECT_EQ(maps[0]["panels"], 2) << maps[0].dump();
+  // The scale spans both workloads: the small stream's fastest point to the big one's slowest.
+  ASSERT_EQ(python("import h5py, json, sys\n"
+                   "f = h5py.File(sys.argv[1]); c = [int(x) for x in f['summary']['cycles']]\n"
+                   "m = json.load(open(sys.argv[2]))\n"
+                   "h = [x for x in m['figures'] if x['kind'] == 'heatmap'][0]\n"
+                   "assert h['vmin'] == min(c) and h['vmax'] == max(c), (h, c)\n"
+                   "print('shared-scale-ok')\n",
+                   (dir_ / "r.h5").string() + " " + (dir_ / "p" / "figures.json").string()),
+            0)
+      << py_;
+}
+
+// The Pareto plot needs the energy and area columns; without them it is skipped with a note
+// naming them, and the other figures are still drawn.
+TEST_F(PlotFigures, ParetoIsSkippedWithANoteWhenEnergyColumnsAreAbsent) {
+  json figs = plot(json::parse(R"([{"field": "pe.dma.engines", "values": [1, 2]}])"));
+  ASSERT_EQ(python("import h5py, numpy as np, sys\n"
+                   "with h5py.File(sys.argv[1], 'r+') as f:\n"
+                   "    s = f['summary'][:]\n"
+                   "    keep = [n for n in s.dtype.names if n not in ('energy_j', 'avg_power_w',\n"
+                   "            'perf_per_w', 'area_mm2')]\n"
+                   "    t = np.empty(len(s), dtype=[(n, s.dtype[n]) for n in keep])\n"
+                   "    for n in keep: t[n] = s[n]\n"
+                   "    del f['summary']\n"
+                   "    f.create_dataset('summary', data=t, maxshape=(None,))\n",
+                   (dir_ / "r.h5").string()),
+            0)
+      << py_;
+  fs::remove_all(dir_ / "p");
+  ASSERT_EQ(opforge("plot " + (dir_ / "r.h5").string() + " --out " + (dir_ / "p").string()), 0)
+      << err_;
+  EXPECT_NE(out_.find("note: pareto.png not drawn: the results have no energy_j or area_mm2"),
+            std::string::npos)
+      << out_;
+  EXPECT_FALSE(fs::exists(dir_ / "p" / "pareto.png"));
+  EXPECT_TRUE(fs::exists(dir_ / "p" / "roofline.png"));
+}
+
+}  // namespace
