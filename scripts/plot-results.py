@@ -595,6 +595,10 @@ def pareto(name, meta, pts, out, notes):
         notes.append("pareto.png not drawn: fewer than two successful points with energy and area")
         return None
     groups, fixed = axis_groups(meta, pts)
+    if not groups:
+        notes.append("pareto.png not drawn: the sweep has no axis, so every point runs one "
+                     "configuration and there is nothing to trade off")
+        return None
     workloads = []
     for p in ran:
         if p["workload"] not in workloads:
