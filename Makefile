@@ -9,6 +9,8 @@
 #                FUZZ_SECONDS (60) seconds; one execs/s line per target (docs/fuzzing.md)
 #   make build   configure and build only
 #   make bench   build and run the benchmarks
+#   make doc-figures  sweep the scenarios the docs quote (markers `<!-- figures ... -->`)
+#                fresh and rewrite those blocks (scripts/doc-figures.py; --check compares)
 #   make corpus  export the OpInfo call corpus with the venv's torch (make test does
 #                it when corpus/opinfo.h5 is missing or older than its exporter)
 JOBS ?= $(shell nproc)
@@ -20,7 +22,7 @@ CORPUS_JOBS ?= 1
 BUILD := build
 CTEST_ARGS ?=
 
-.PHONY: deps configure build test test-asan fuzz demo bench corpus format clean
+.PHONY: deps configure build test test-asan fuzz demo bench corpus format clean doc-figures
 
 deps:
 	@bash scripts/install-deps.sh
@@ -52,6 +54,9 @@ demo: build
 
 bench: build
 	@bash scripts/bench.sh $(BUILD)
+
+doc-figures: build
+	@$(PYTHON) scripts/doc-figures.py --opforge $(BUILD)/harness/opforge --jobs $(JOBS)
 
 format:
 	@find support isa model rtl compiler generator harness tests bench -name '*.cpp' -o -name '*.h' 2>/dev/null | xargs -r clang-format -i
