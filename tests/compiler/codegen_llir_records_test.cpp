@@ -139,6 +139,63 @@ TEST(LlirRecords, OutlinedColdPathsKeepTheirSourceLines) {
     }
 }
 
+// The asm of function `name` in `s`, its block labels numbered from 0.
+std::string function_asm(const std::string &s, const std::string &name) {
+  const size_t at = s.find(name + ":\n");
+  if (at == std::string::npos) return "";
+  std::string f = s.substr(at, s.find(".Lfunc_end", at) - at);
+  std::string out;
+  for (size_t i = 0; i < f.size();) {
+    if (f.compare(i, 4, ".LBB") == 0) {
+      out += ".LBB";
+      i += 4;
+      while (i < f.size() && f[i] != '_') ++i;  // the function's number
+      continue;
+    }
+    out += f[i++];
+  }
+  return out;
+}
+
+// A cold region whose free values are first used in the order %t2, %t10,
+// %p outlines into the function the emitter wrote itself before the
+// backend outlined (e1adba9): parameters in the order of the names (%p,
+// %t10, %t2), an entry block, the region, a return at its end.
+TEST(LlirRecords, AnOutlinedColdFunctionCompilesAsTheOneTheEmitterWroteBefore) {
+  const std::string head =
+      "define void @_start(ptr %args) nounwind \"no-builtins\" {\n"
+      "body:\n"
+      "  %t2 = load i64, ptr %args\n"
+      "  %p = getelementptr i64, ptr %args, i64 1\n"
+      "  %t10 = load i64, ptr %p\n"
+      "  %c = icmp eq i64 %t2, 0\n"
+      "  br i1 %c, label %L0, label %L2\n"
+      "L0:\n";
+  const std::string region =
+      "  %s = mul i64 %t2, %t10\n"
+      "  %q = getelementptr i64, ptr %p, i64 1\n"
+      "  store i64 %s, ptr %q\n";
+  const std::string marked = head +
+                             "  br label %L1, !opforge.cold !{!\"__opforge_cold_0\"}\n"
+                             "L1:\n" +
+                             region +
+                             "  br label %L2, !opforge.cold.end !{}\n"
+                             "L2:\n  ret void\n}\n";
+  const std::string written =
+      head +
+      "  call void @__opforge_cold_0(ptr %p, i64 %t10, i64 %t2)\n"
+      "  br label %L2\n"
+      "L2:\n  ret void\n}\n"
+      "define internal void @__opforge_cold_0(ptr %p, i64 %t10, i64 %t2) noinline optnone "
+      "nounwind \"no-builtins\" {\nentry:\n  br label %cold\ncold:\n" +
+      region + "  ret void\n}\n";
+  const std::string a = llvm_ir_to_asm(marked, TargetOptions{});
+  const std::string b = llvm_ir_to_asm(written, TargetOptions{});
+  ASSERT_FALSE(function_asm(b, "__opforge_cold_0").empty()) << b;
+  EXPECT_EQ(function_asm(a, "__opforge_cold_0"), function_asm(b, "__opforge_cold_0"));
+  EXPECT_EQ(function_asm(a, "_start"), function_asm(b, "_start"));
+}
+
 TEST(LlirRecords, TheFp16HelpersAreAppendedOnlyWhereTheCodeCallsThem) {
   Planned half = plan_of("vector_add.py", "",
                          "x_ptr=*fp16,y_ptr=*fp16,output_ptr=*fp16,n_elements=i32,alpha=fp32",
