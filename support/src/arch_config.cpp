@@ -191,6 +191,9 @@ FieldSpec impl() { return enumeration({}); }
 FieldSpec address() { return integer().range(0, double(1ull << 52)).unit("address"); }
 
 Tables make_tables() {
+FieldSpec pj() { return quantity(Dimension::Energy).range(0, 1e9); }
+FieldSpec mw() { return quantity(Dimension::Power).range(0, 1e9); }
+FieldSpec mm2() { return quantity(Dimension::Area).range(0, 1e6); }
   Declarer d;
   d.add(
       "name", string().describe("Preset name, shown in results."),
@@ -495,6 +498,92 @@ Tables make_tables() {
 
 const Tables &tables() {
   static const Tables t = make_tables();
+  d.group("energy",
+          "Energy per event, for the energy_j, avg_power_w and perf_per_w of each sweep point "
+          "(docs/results.md); estimates with cited sources in the presets, never read by the "
+          "model's timing.");
+  FIELD("energy.mac_fp32_pj", pj().describe("One DPE multiply-accumulate, float32 inputs."),
+        energy.mac_fp32_pj);
+  FIELD("energy.mac_bf16_pj",
+        pj().describe("One DPE multiply-accumulate, bfloat16 inputs, fp32 accumulate."),
+        energy.mac_bf16_pj);
+  FIELD("energy.mac_fp16_pj",
+        pj().describe("One DPE multiply-accumulate, float16 inputs, fp32 accumulate."),
+        energy.mac_fp16_pj);
+  FIELD("energy.mac_int8_pj",
+        pj().describe("One DPE multiply-accumulate, int8 inputs, int32 accumulate."),
+        energy.mac_int8_pj);
+  FIELD("energy.instruction_pj",
+        pj().describe("One instruction retired by a PE's core (fetch, decode, register file; "
+                      "the core's own local-memory loads and stores included)."),
+        energy.instruction_pj);
+  FIELD("energy.vector_pj_per_lane_cycle",
+        pj().describe("One busy vector-datapath cycle (pe[*].vec.busy_cycles), per 32-bit lane."),
+        energy.vector_pj_per_lane_cycle);
+  FIELD("energy.sfu_pj_per_element",
+        pj().describe("One element of a special function (pe[*].sfu.elements)."),
+        energy.sfu_pj_per_element);
+  FIELD("energy.local_mem_pj_per_byte",
+        pj().describe("One byte read or written in local memory by DMA, DPE or a remote PE."),
+        energy.local_mem_pj_per_byte);
+  FIELD("energy.sram_pj_per_byte", pj().describe("One byte read or written in the shared SRAM."),
+        energy.sram_pj_per_byte);
+  FIELD("energy.noc_pj_per_byte_hop",
+        pj().describe("One byte over one NoC link (router and wire of one hop)."),
+        energy.noc_pj_per_byte_hop);
+  FIELD("energy.dram_pj_per_byte",
+        pj().describe("One byte read or written in DRAM (devices and interface)."),
+        energy.dram_pj_per_byte);
+
+  d.group("energy.static_power",
+          "Static power (leakage, clock tree, idle) drawn for the whole simulated time, per "
+          "unit instance.");
+  FIELD("energy.static_power.core_mw", mw().describe("Per PE: scalar core and instruction cache."),
+        energy.static_power.core_mw);
+  FIELD("energy.static_power.vector_mw", mw().describe("Per PE: the RVV vector unit."),
+        energy.static_power.vector_mw);
+  FIELD("energy.static_power.dpe_mw", mw().describe("Per PE: the dot-product engine."),
+        energy.static_power.dpe_mw);
+  FIELD("energy.static_power.sfu_mw", mw().describe("Per PE: the special-function unit."),
+        energy.static_power.sfu_mw);
+  FIELD("energy.static_power.dma_engine_mw",
+        mw().describe("Per DMA engine (pe.dma.engines per PE)."),
+        energy.static_power.dma_engine_mw);
+  FIELD("energy.static_power.local_mem_mw_per_kib",
+        mw().describe("Local memory, per KiB of pe.local_mem.size_bytes, per PE."),
+        energy.static_power.local_mem_mw_per_kib);
+  FIELD("energy.static_power.sram_mw_per_mib",
+        mw().describe("Shared SRAM, per MiB of sram.size_bytes."),
+        energy.static_power.sram_mw_per_mib);
+  FIELD("energy.static_power.noc_router_mw", mw().describe("Per NoC router (one per PE)."),
+        energy.static_power.noc_router_mw);
+  FIELD("energy.static_power.dram_phy_mw", mw().describe("Per DRAM channel: controller and PHY."),
+        energy.static_power.dram_phy_mw);
+  FIELD("energy.static_power.other_mw",
+        mw().describe("Once per chip: command processor, host link, I/O and the rest."),
+        energy.static_power.other_mw);
+
+  d.group("area",
+          "Silicon area per unit; a point's area_mm2 is their sum scaled by the unit counts and "
+          "memory sizes (docs/results.md). Widths (lanes, MACs/cycle) do not scale it: sweep an "
+          "area field together with the width it belongs to (zipped axes).");
+  FIELD("area.pe_core_mm2", mm2().describe("Per PE: scalar core, instruction cache, control."),
+        area.pe_core_mm2);
+  FIELD("area.vector_mm2", mm2().describe("Per PE: the RVV vector unit and its registers."),
+        area.vector_mm2);
+  FIELD("area.dpe_mm2", mm2().describe("Per PE: the dot-product engine."), area.dpe_mm2);
+  FIELD("area.sfu_mm2", mm2().describe("Per PE: the special-function unit."), area.sfu_mm2);
+  FIELD("area.dma_engine_mm2", mm2().describe("Per DMA engine."), area.dma_engine_mm2);
+  FIELD("area.local_mem_mm2_per_kib", mm2().describe("Local memory, per KiB, per PE."),
+        area.local_mem_mm2_per_kib);
+  FIELD("area.sram_mm2_per_mib", mm2().describe("Shared SRAM, per MiB."), area.sram_mm2_per_mib);
+  FIELD("area.noc_router_mm2", mm2().describe("Per NoC router (one per PE)."), area.noc_router_mm2);
+  FIELD("area.dram_ctrl_mm2", mm2().describe("Per DRAM channel: controller and PHY."),
+        area.dram_ctrl_mm2);
+  FIELD("area.other_mm2",
+        mm2().describe("Once per chip: command processor, host link, I/O ring and the rest."),
+        area.other_mm2);
+
   return t;
 }
 

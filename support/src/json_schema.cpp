@@ -445,6 +445,10 @@ std::string describe_default(const FieldSpec &spec) {
         return units::format_duration({v});
       case units::Dimension::Count:
         return units::format_number(v);
+      case units::Dimension::Energy:
+      case units::Dimension::Power:
+      case units::Dimension::Area:
+        return units::format_canonical(spec.dimension, v);
     }
   }
   if (d.is_string()) return d.get<std::string>();

@@ -43,6 +43,13 @@ constexpr UnitScale kSizeUnits[] = {{"B", 1},
                                     {"TB", 1e12}};
 constexpr UnitScale kTimeUnits[] = {{"ps", 1e-3},       {"ns", 1},   {"us", 1e3},
                                     {"\xC2\xB5s", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+// Energy in pJ, power in mW, area in mm2 (their canonical units).
+constexpr UnitScale kEnergyUnits[] = {{"fJ", 1e-3},       {"pJ", 1},   {"nJ", 1e3}, {"uJ", 1e6},
+                                      {"\xC2\xB5J", 1e6}, {"mJ", 1e9}, {"J", 1e12}};
+constexpr UnitScale kPowerUnits[] = {{"nW", 1e-6}, {"uW", 1e-3}, {"\xC2\xB5W", 1e-3},
+                                     {"mW", 1},    {"W", 1e3},   {"kW", 1e6}};
+constexpr UnitScale kAreaUnits[] = {{"um2", 1e-6}, {"um^2", 1e-6}, {"\xC2\xB5m2", 1e-6}, {"mm2", 1},
+                                    {"mm^2", 1},   {"cm2", 100},   {"cm^2", 100}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -169,6 +176,12 @@ std::string_view dimension_name(Dimension d) {
       return "time";
     case Dimension::Count:
       return "count";
+    case Dimension::Energy:
+      return "energy";
+    case Dimension::Power:
+      return "power";
+    case Dimension::Area:
+      return "area";
   }
   return "?";
 }
@@ -185,6 +198,12 @@ std::string_view canonical_unit(Dimension d) {
       return "ns";
     case Dimension::Count:
       return "count";
+    case Dimension::Energy:
+      return "pJ";
+    case Dimension::Power:
+      return "mW";
+    case Dimension::Area:
+      return "mm2";
   }
   return "?";
 }
@@ -254,6 +273,12 @@ double parse_in_canonical_unit(Dimension d, std::string_view text) {
       return parse_real("bandwidth", text, kBandwidthUnits, 1e9) / 1e9;
     case Dimension::Time:
       return parse_real("time", text, kTimeUnits, 1.0);
+    case Dimension::Energy:
+      return parse_real("energy", text, kEnergyUnits, 1.0);
+    case Dimension::Power:
+      return parse_real("power", text, kPowerUnits, 1.0);
+    case Dimension::Area:
+      return parse_real("area", text, kAreaUnits, 1.0);
   }
   throw Error("unknown dimension");
 }
@@ -286,6 +311,10 @@ std::string format_duration(Duration d) {
   static constexpr UnitScale ladder[] = {
       {"ps", 1e-3}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
   return with_unit(d.ns, ladder);
+}
+
+std::string format_canonical(Dimension d, double v) {
+  return format_number(v) + std::string(canonical_unit(d));
 }
 
 }  // namespace opforge::units

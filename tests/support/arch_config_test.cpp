@@ -273,6 +273,15 @@ TEST(ArchConfig, UnitSuffixesMatchFieldUnits) {
         break;
       case units::Dimension::Count:
         break;
+      case units::Dimension::Energy:
+        EXPECT_NE(n.find("_pj"), std::string::npos) << n;
+        break;
+      case units::Dimension::Power:
+        EXPECT_NE(n.find("_mw"), std::string::npos) << n;
+        break;
+      case units::Dimension::Area:
+        EXPECT_NE(n.find("_mm2"), std::string::npos) << n;
+        break;
     }
   }
 }

@@ -209,6 +209,51 @@ struct ArchConfig {
   PeGridConfig pe_grid;
   PeConfig pe;
   NocConfig noc;
+// Energy per event and static power (docs/config.md, "Energy and area").
+// Estimates for results (energy_j, avg_power_w, perf_per_w); the model's
+// timing never reads them. Defaults are the mtia-2i estimates.
+struct StaticPowerConfig {
+  double core_mw = 8;                  // per PE: scalar core and instruction cache
+  double vector_mw = 30;               // per PE: RVV vector unit
+  double dpe_mw = 70;                  // per PE: dot-product engine
+  double sfu_mw = 8;                   // per PE: special-function unit
+  double dma_engine_mw = 4;            // per DMA engine
+  double local_mem_mw_per_kib = 0.05;  // local memory, per KiB of each PE
+  double sram_mw_per_mib = 5;          // shared SRAM, per MiB
+  double noc_router_mw = 10;           // per mesh router (one per PE)
+  double dram_phy_mw = 150;            // per DRAM channel: controller and PHY
+  double other_mw = 3000;              // the rest: command processor, host link, I/O
+};
+
+struct EnergyConfig {
+  double mac_fp32_pj = 0.69;  // per DPE multiply-accumulate, by input dtype
+  double mac_bf16_pj = 0.3;
+  double mac_fp16_pj = 0.3;
+  double mac_int8_pj = 0.045;
+  double instruction_pj = 10.5;            // per instruction retired (fetch, decode, registers)
+  double vector_pj_per_lane_cycle = 0.69;  // per busy vector cycle per 32-bit lane
+  double sfu_pj_per_element = 3.5;         // per special-function element
+  double local_mem_pj_per_byte = 0.625;
+  double sram_pj_per_byte = 3.1;
+  double noc_pj_per_byte_hop = 1.5;  // per byte per link traversed
+  double dram_pj_per_byte = 40;      // device and interface
+  StaticPowerConfig static_power;
+};
+
+// Silicon area per unit (docs/config.md, "Energy and area"); area_mm2() sums it.
+struct AreaConfig {
+  double pe_core_mm2 = 0.3;  // per PE: scalar core, instruction cache, control
+  double vector_mm2 = 0.9;   // per PE
+  double dpe_mm2 = 2.2;      // per PE
+  double sfu_mm2 = 0.3;      // per PE
+  double dma_engine_mm2 = 0.15;
+  double local_mem_mm2_per_kib = 0.0004;
+  double sram_mm2_per_mib = 0.32;
+  double noc_router_mm2 = 0.15;  // per PE
+  double dram_ctrl_mm2 = 1.0;    // per DRAM channel: controller and PHY
+  double other_mm2 = 48;         // command processor, host link, I/O ring, misc
+};
+
   SramConfig sram;
   DramConfig dram;
   HostLinkConfig host_link;
@@ -221,6 +266,8 @@ struct ArchConfig {
   static ArchConfig load(const std::string &name_or_file = "mtia-2i",
                          const std::vector<std::string> &overrides = {});
   // From a document already normalized by arch_schema().
+  EnergyConfig energy;
+  AreaConfig area;
   static ArchConfig from_json(const nlohmann::json &resolved);
   // Validate, read and check an unresolved document (defaults filled in).
   static ArchConfig from_document(const nlohmann::json &doc, const std::string &file);
@@ -259,5 +306,12 @@ std::string_view to_string(SramMode v);
 std::string_view to_string(DispatchPolicy v);
 std::string_view to_string(TimingMode v);
 std::string_view to_string(NocTopology v);
+  // Chip area in mm^2 and static power in mW from the `area` and
+  // `energy.static_power` sections scaled by unit counts and memory sizes
+  // (docs/results.md gives the sums).
+  double area_mm2() const;
+  double static_power_mw() const;
+  // Energy of one DPE MAC in pJ for a dtype (Float32, BFloat16, Float16, Int8; else 0).
+  double mac_energy_pj(DType t) const;
 
 }  // namespace opforge

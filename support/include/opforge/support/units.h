@@ -45,8 +45,9 @@ struct Duration {
 
 // The dimension of a configuration quantity and its canonical unit in config
 // files: Size -> bytes, Frequency -> GHz, Bandwidth -> GB/s, Time -> ns,
-// Count -> a plain non-negative integer (cycles, elements, ...).
-enum class Dimension { Size, Frequency, Bandwidth, Time, Count };
+// Count -> a plain non-negative integer (cycles, elements, ...), Energy -> pJ
+// (fJ..J), Power -> mW (nW..kW), Area -> mm2 (um2, mm2, cm2; "mm^2" too).
+enum class Dimension { Size, Frequency, Bandwidth, Time, Count, Energy, Power, Area };
 
 std::string_view dimension_name(Dimension d);
 // The unit a number of this dimension is expressed in: "bytes", "GHz", ...
@@ -59,7 +60,8 @@ Duration parse_duration(std::string_view text);
 uint64_t parse_count(std::string_view text);
 
 // Parse text of dimension d into a number in d's canonical unit (bytes, GHz,
-// GB/s, ns, count). A bare number is taken as already in the canonical unit.
+// GB/s, ns, count, pJ, mW, mm2). A bare number is taken as already in the
+// canonical unit.
 double parse_in_canonical_unit(Dimension d, std::string_view text);
 
 // Canonical printing: the largest unit that keeps the number >= 1 (sizes: the
@@ -69,6 +71,8 @@ std::string format_frequency(Frequency f);
 std::string format_bandwidth(Bandwidth b);
 std::string format_size(Size s);
 std::string format_duration(Duration d);
+// A number in d's canonical unit with that unit appended: "0.3pJ", "12mW".
+std::string format_canonical(Dimension d, double v);
 
 // Shortest text that parses back to exactly v ("1.35", "800", "0.001").
 std::string format_number(double v);
