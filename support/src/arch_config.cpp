@@ -189,11 +189,11 @@ FieldSpec count(double lo, double hi, std::string unit) {
 FieldSpec gbps() { return quantity(Dimension::Bandwidth).range(0.001, 1e6); }
 FieldSpec impl() { return enumeration({}); }
 FieldSpec address() { return integer().range(0, double(1ull << 52)).unit("address"); }
-
-Tables make_tables() {
 FieldSpec pj() { return quantity(Dimension::Energy).range(0, 1e9); }
 FieldSpec mw() { return quantity(Dimension::Power).range(0, 1e9); }
 FieldSpec mm2() { return quantity(Dimension::Area).range(0, 1e6); }
+
+Tables make_tables() {
   Declarer d;
   d.add(
       "name", string().describe("Preset name, shown in results."),
@@ -489,15 +489,6 @@ FieldSpec mm2() { return quantity(Dimension::Area).range(0, 1e6); }
         count(0, 1e12, "cycles").describe("Counter sampling period; 0 = no sampling."),
         simulation.sample_interval_cycles);
 
-  return d.build(
-      {metadata("comment", "Free text: what the preset models, which numbers are assumptions."),
-       metadata("sources", "Where each public figure comes from (free-form JSON)."),
-       metadata("extends", "Preset name or file this document inherits from.")});
-}
-#undef FIELD
-
-const Tables &tables() {
-  static const Tables t = make_tables();
   d.group("energy",
           "Energy per event, for the energy_j, avg_power_w and perf_per_w of each sweep point "
           "(docs/results.md); estimates with cited sources in the presets, never read by the "
@@ -584,6 +575,15 @@ const Tables &tables() {
         mm2().describe("Once per chip: command processor, host link, I/O ring and the rest."),
         area.other_mm2);
 
+  return d.build(
+      {metadata("comment", "Free text: what the preset models, which numbers are assumptions."),
+       metadata("sources", "Where each public figure comes from (free-form JSON)."),
+       metadata("extends", "Preset name or file this document inherits from.")});
+}
+#undef FIELD
+
+const Tables &tables() {
+  static const Tables t = make_tables();
   return t;
 }
 

@@ -203,12 +203,6 @@ struct SimulationConfig {
   uint64_t sample_interval_cycles = 0;  // 0: no counter sampling
 };
 
-struct ArchConfig {
-  std::string name;
-  double clock_ghz = 1.35;
-  PeGridConfig pe_grid;
-  PeConfig pe;
-  NocConfig noc;
 // Energy per event and static power (docs/config.md, "Energy and area").
 // Estimates for results (energy_j, avg_power_w, perf_per_w); the model's
 // timing never reads them. Defaults are the mtia-2i estimates.
@@ -254,20 +248,26 @@ struct AreaConfig {
   double other_mm2 = 48;         // command processor, host link, I/O ring, misc
 };
 
+struct ArchConfig {
+  std::string name;
+  double clock_ghz = 1.35;
+  PeGridConfig pe_grid;
+  PeConfig pe;
+  NocConfig noc;
   SramConfig sram;
   DramConfig dram;
   HostLinkConfig host_link;
   CommandProcessorConfig command_processor;
   MemoryMapConfig memory_map;
   SimulationConfig simulation;
+  EnergyConfig energy;
+  AreaConfig area;
 
   // Resolve `name_or_file` (a preset name in the arch directories or a JSON
   // file), apply "key=value" overrides, validate. Throws opforge::Error.
   static ArchConfig load(const std::string &name_or_file = "mtia-2i",
                          const std::vector<std::string> &overrides = {});
   // From a document already normalized by arch_schema().
-  EnergyConfig energy;
-  AreaConfig area;
   static ArchConfig from_json(const nlohmann::json &resolved);
   // Validate, read and check an unresolved document (defaults filled in).
   static ArchConfig from_document(const nlohmann::json &doc, const std::string &file);
@@ -292,6 +292,13 @@ struct AreaConfig {
   double vector_peak_fp32_flops() const;
   // Cycles for one vector instruction of a class at vector length vl and SEW.
   uint64_t vector_op_cycles(VectorOpClass cls, uint64_t vl, uint32_t sew_bits) const;
+  // Chip area in mm^2 and static power in mW from the `area` and
+  // `energy.static_power` sections scaled by unit counts and memory sizes
+  // (docs/results.md gives the sums).
+  double area_mm2() const;
+  double static_power_mw() const;
+  // Energy of one DPE MAC in pJ for a dtype (Float32, BFloat16, Float16, Int8; else 0).
+  double mac_energy_pj(DType t) const;
 };
 
 // The schema of ArchConfig documents (every field with unit, default, doc).
@@ -306,12 +313,5 @@ std::string_view to_string(SramMode v);
 std::string_view to_string(DispatchPolicy v);
 std::string_view to_string(TimingMode v);
 std::string_view to_string(NocTopology v);
-  // Chip area in mm^2 and static power in mW from the `area` and
-  // `energy.static_power` sections scaled by unit counts and memory sizes
-  // (docs/results.md gives the sums).
-  double area_mm2() const;
-  double static_power_mw() const;
-  // Energy of one DPE MAC in pJ for a dtype (Float32, BFloat16, Float16, Int8; else 0).
-  double mac_energy_pj(DType t) const;
 
 }  // namespace opforge
