@@ -603,7 +603,7 @@ def pareto(name, meta, pts, out, notes):
     for p in ran:
         if p["workload"] not in workloads:
             workloads.append(p["workload"])
-    fig, axs = plt.subplots(1, 2, figsize=(13.5, 5.0), squeeze=False)
+    fig, axs = plt.subplots(1, 2, figsize=(13.5, 5.6), squeeze=False, layout="constrained")
     markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
     for k, (ycol, ylab) in enumerate([("energy_j", "energy per run (uJ)"), ("area_mm2", "chip area (mm2)")]):
         ax = axs[0][k]
@@ -619,32 +619,39 @@ def pareto(name, meta, pts, out, notes):
             ax.plot([us[i] for i in front], [ys[i] for i in front], "-", color=color, lw=1.2, zorder=2)
             ax.scatter([us[i] for i in front], [ys[i] for i in front], marker=markers[m % len(markers)], s=34,
                        color=color, zorder=4)
-            if groups:
-                labels.append((mine, us, ys, color))
-        # Every point labelled with its axis values, once per place (same text within 14 px).
+            labels += [(mine[i], us[i], ys[i], color) for i in front]
+        # The front points labelled with their axis values; points at the same place share
+        # one label (at most three values, then "+N").
         fig.canvas.draw()
-        done = []
-        for mine, us, ys, color in labels:
-            for p, x, y in zip(mine, us, ys):
-                text = " / ".join(step_of(p, g) for g in groups)
-                dx, dy = ax.transData.transform((x, y))
-                if any(t2 == text and abs(dx - x2) < 14 and abs(dy - y2) < 14 for t2, x2, y2 in done):
-                    continue
-                done.append((text, dx, dy))
-                ax.annotate(text, (x, y), xytext=(5, 3), textcoords="offset points", fontsize=6.5,
-                            color=color)
+        clusters = []
+        for p, x, y, color in labels:
+            dx, dy = ax.transData.transform((x, y))
+            text = " / ".join(step_of(p, g) for g in groups)
+            for c in clusters:
+                if abs(c["dx"] - dx) < 12 and abs(c["dy"] - dy) < 12:
+                    if text not in c["texts"]:
+                        c["texts"].append(text)
+                    break
+            else:
+                clusters.append({"dx": dx, "dy": dy, "x": x, "y": y, "texts": [text], "color": color})
+        for k, c in enumerate(clusters):
+            more = len(c["texts"]) - 3
+            ax.annotate("; ".join(c["texts"][:3]) + (" +%d more" % more if more > 0 else ""), (c["x"], c["y"]),
+                        xytext=(6, 4 if k % 2 == 0 else -10), textcoords="offset points", fontsize=6.5,
+                        color=c["color"] if len(c["texts"]) == 1 else "black")
         ax.set_xlabel("simulated time per run (us)")
         ax.set_ylabel(ylab)
         ax.grid(True, alpha=0.3)
         if max(p["cycles"] for p in ran) / max(1, min(p["cycles"] for p in ran)) > 20:
             ax.set_xscale("log")
         ax.set_title("time vs %s" % ("energy" if ycol == "energy_j" else "area"))
-    axs[0][1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
-                     title="workload (filled, joined: Pareto front)", title_fontsize=7)
+    handles, names = axs[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncol=min(6, len(workloads)), fontsize=8, frameon=False,
+               title="workload (hollow: every point; filled and joined: the Pareto front, labelled with its "
+                     "axis values)", title_fontsize=8)
     fig.suptitle("%s: Pareto fronts, lower-left is better%s\n%s" % (
         name, "; labels: " + ", ".join(group_name(g) for g in groups) if groups else "", context(meta, fixed)),
         fontsize=10)
-    fig.tight_layout()
     return save(fig, out, "pareto.png", kind="pareto", colour_scales=0, workloads=workloads)
 
 

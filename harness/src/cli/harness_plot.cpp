@@ -18,9 +18,14 @@ namespace fs = std::filesystem;
 constexpr const char *kUsage =
     "usage: opforge plot RESULTS.h5 --out DIR\n\n"
     "Render a sweep's results with matplotlib (the project venv's matplotlib and\n"
-    "h5py; scripts/plot-results.py): a roofline per kernel, heatmaps of\n"
-    "cycles over pairs of swept fields, counter timelines of sampled points and\n"
-    "per-op cycles of aten/trace workloads. PNG files go to DIR.\n";
+    "h5py; scripts/plot-results.py): a roofline per workload, cycles against the\n"
+    "sweep axes as line plots (zipped fields are one axis) and, with exactly two\n"
+    "axes, a heatmap with one colour scale for all panels; counter timelines of\n"
+    "sampled points, per-op cycles of aten/trace workloads and a Pareto plot\n"
+    "(time vs energy and vs area; skipped with a note when the results have no\n"
+    "energy_j/area_mm2 columns). Titles name the scenario, arch and the fixed\n"
+    "fields. PNG files and figures.json (what each figure shows) go to DIR\n"
+    "(docs/results.md).\n";
 
 int run_plot(const std::vector<std::string> &args) {
   std::string file, out;
