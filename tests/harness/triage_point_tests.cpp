@@ -11,7 +11,7 @@ class TriagePoint : public runner_test::RunnerDir {};
 TEST_F(TriagePoint, NamesBottleneckUtilizationStallsRooflineAndSuggestions) {
   auto results = runner_test::sampled_sweep(*this);
   ASSERT_EQ(opforge("triage " + results.string() + " --point 0"), 0) << err_;
-  for (const char *s : {"bottleneck:", "utilization per unit:", "stall breakdown",
+  for (const char *s : {"bottleneck:", "utilization per unit:", "stalls by cause",
                         "roofline:", "suggestions:", "  1. ", "dram", "dma"})
     EXPECT_NE(out_.find(s), std::string::npos) << s << "\n" << out_;
   // The analysis agrees with the counters: a DMA stream moves bytes through DRAM.

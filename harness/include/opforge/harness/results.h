@@ -86,6 +86,54 @@ struct PointAnalysis {
 };
 PointAnalysis analyze_point(const PointResult &r);
 
+// Triage (docs/results.md, "opforge triage"): where the PEs' cycles went, the
+// roofs of every shared resource, and config changes that address them.
+struct StallCause {
+  std::string cause;       // "non-local loads", "DMA wait", "NoC link", "DRAM channel", ...
+  std::string counters;    // which counters it comes from (or how it was estimated)
+  double cycles = 0;       // PE cycles, summed over PEs
+  double share = 0;        // cycles / (point cycles x PEs)
+  bool estimated = false;  // split of the memory stall by contention (not a counter)
+};
+struct Roof {
+  // "dram", "dram_channel", "sram", "sram_bank", "noc_link", "mem_port", "dpe", "issue"
+  std::string name;
+  double cycles = 0;   // lower bound on the point's cycles from this resource alone
+  std::string detail;  // how it was computed
+};
+struct ConfigChange {
+  std::vector<std::pair<std::string, nlohmann::json>> settings;  // field = value, applied in order
+  std::string addresses;  // the stall cause or roof it targets
+  double share = 0;       // share of PE cycles (or of the point's cycles) it addresses
+  std::string why;
+  std::string text() const;  // "sram.mode=cache" ("a=1 b=2" for several)
+};
+struct TriageAnalysis {
+  PointAnalysis point;
+  std::vector<StallCause> stalls;     // by cause, largest first
+  std::vector<Roof> roofs;            // every roof, largest first
+  std::vector<ConfigChange> changes;  // suggestions, most useful first (all candidates)
+  double issue_fraction = 0;          // instructions / (cycles x PEs): share of the issue roof
+};
+TriageAnalysis triage_point(const PointResult &r);
+
+// `opforge triage --verify`: the point run again (same scenario, workload and
+// settings) as a baseline and once per change, each in its own process.
+struct VerifiedChange {
+  ConfigChange change;  // the baseline has no settings
+  std::string status;   // the rerun's status ("ok", "failed", ...)
+  std::string reason;
+  uint64_t cycles = 0;
+  double speedup = 0;  // baseline cycles / cycles (0 when either did not finish)
+};
+struct VerifyResult {
+  VerifiedChange baseline;
+  std::vector<VerifiedChange> ranked;  // by measured speedup, best first
+};
+// Throws opforge::Error when the file has no scenario to rerun.
+VerifyResult verify_changes(const std::filesystem::path &results, size_t point,
+                            const std::vector<ConfigChange> &changes, unsigned jobs);
+
 // scripts/plot-results.py of the source tree ($OPFORGE_PLOT_SCRIPT overrides).
 std::string plot_script_path();
 
