@@ -1,10 +1,28 @@
 //===- local_mem.cpp - PE local memory banks and data ---------------------===//
 #include "opforge/model/local_mem.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
+#include "opforge/support/error.h"
+
 namespace opforge::model {
+
+ZeroPages::ZeroPages(uint64_t size) : size_(size) {
+  void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw Error("local memory: cannot map " + std::to_string(size) +
+                " bytes of host memory: " + std::strerror(errno));
+  data_ = static_cast<uint8_t *>(p);
+}
+
+ZeroPages::~ZeroPages() { ::munmap(data_, size_); }
+
+void ZeroPages::clear() { ::madvise(data_, size_, MADV_DONTNEED); }
 
 LocalMemTarget::LocalMemTarget(sc_core::sc_module_name name, const ChipParams &p, uint32_t pe,
                                CounterRegistry &counters)

@@ -85,7 +85,7 @@ ChipParams params_from(const ArchConfig &a) {
   p.cp.program_start_cycles = a.command_processor.dispatch_latency_cycles;
   p.cp.policy = a.command_processor.dispatch_policy;
 
-  const auto &m = a.memory_map;
+  const MemoryMapConfig m = a.memory_layout(a.name);  // derived bases filled in
   p.map = {m.local_alias_base, m.local_window_base, m.local_window_stride_bytes,
            m.sram_base,        m.dram_base,         m.code_reserved_bytes};
 

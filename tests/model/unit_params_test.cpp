@@ -71,11 +71,14 @@ TEST(Params, ErrorsNameTheField) {
       EXPECT_NE(std::string(e.what()).find("key '" + key + "'"), std::string::npos) << e.what();
     }
   }
-  expect_error({"memory_map.dram_base=536870912"}, "/memory_map/dram_base");
-  expect_error({"memory_map.local_window_stride_bytes=4096"}, "/memory_map/local_window_stride_bytes");
+  expect_error({"memory_map.local_alias_base=536870912", "memory_map.dram_base=536870912"},
+               "/memory_map/dram_base");
+  expect_error({"memory_map.local_window_stride_bytes=4096"},
+               "/memory_map/local_window_stride_bytes");
   expect_error({"pe.local_mem.interleave_bytes=48"}, "/pe/local_mem/interleave_bytes");
-  // A 64x64 grid's PE windows run into the SRAM/DRAM windows.
-  expect_error({"pe_grid.rows=64", "pe_grid.cols=64"}, "/memory_map/dram_base");
+  // Windows that cannot fit in the guest address space (unit_memory_layout_test has more).
+  expect_error({"pe_grid.rows=256", "pe_grid.cols=256", "pe.local_mem.size_bytes=1TiB"},
+               "/pe/local_mem/size_bytes");
   try {
     load_params("tiny", {"pe.vector.vlen_bits=64", "pe.vector.lanes=2"});
     ADD_FAILURE() << "accepted VLEN 64";

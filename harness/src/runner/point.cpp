@@ -56,8 +56,16 @@ std::string slurp(const fs::path &p) {
   return ss.str();
 }
 
-// Assemble and link a .S workload with the GNU RISC-V toolchain.
-fs::path build_asm(const Workload &w, const fs::path &work) {
+// GNU ld's -Ttext takes hexadecimal.
+std::string hex_address(uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+
+// Assemble and link a .S workload with the GNU RISC-V toolchain, text at
+// the point's memory_map.dram_base.
+fs::path build_asm(const Workload &w, const fs::path &work, uint64_t text_base) {
   fs::create_directories(work);
   fs::path obj = work / (w.name + ".o"), elf = work / (w.name + ".elf"),
            log = work / (w.name + ".log");
@@ -66,9 +74,9 @@ fs::path build_asm(const Workload &w, const fs::path &work) {
                 obj.string(), w.path},
                log) != 0)
     throw Error("assembling failed: " + slurp(log), ErrorContext{w.path, "", {}, {}, {}});
-  if (run_tool(
-          {"riscv64-unknown-elf-ld", "-N", "-Ttext=0x80000000", "-o", elf.string(), obj.string()},
-          log) != 0)
+  if (run_tool({"riscv64-unknown-elf-ld", "-N", "-Ttext=" + hex_address(text_base), "-o",
+                elf.string(), obj.string()},
+               log) != 0)
     throw Error("linking failed: " + slurp(log), ErrorContext{w.path, "", {}, {}, {}});
   return elf;
 }
@@ -136,7 +144,8 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
       return r;
     }
     model::KernelLaunch k;
-    fs::path elf = w.kind == Workload::Kind::Asm ? build_asm(w, work) : fs::path(w.path);
+    fs::path elf =
+        w.kind == Workload::Kind::Asm ? build_asm(w, work, params.map.dram_base) : fs::path(w.path);
     k.image = model::read_elf_file(elf.string());
     if (w.grid_per_pe)
       k.grid = {params.num_pes(), 1, 1};

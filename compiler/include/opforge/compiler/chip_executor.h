@@ -38,6 +38,8 @@ class ChipExecutor : public Executor {
   explicit ChipExecutor(model::Device &device, TargetOptions target = {})
       : dev_(device), target_(std::move(target)) {
     // DPE commands the device accepts (pe.dpe.tile_max_*).
+    // Programs are linked at the start of the device's DRAM (memory_map.dram_base).
+    target_.text_base = device.params().map.dram_base;
     const model::DpeParams &dpe = device.params().dpe;
     if (dpe.tile_max_m) target_.dpe_tile_m = std::min(target_.dpe_tile_m, dpe.tile_max_m);
     if (dpe.tile_max_n) target_.dpe_tile_n = std::min(target_.dpe_tile_n, dpe.tile_max_n);

@@ -6,7 +6,8 @@
 // and an access adds latency_cycles. The PE's
 // own core reaches it through DMI (and charges the core's load/store cost);
 // its DMA engines and DPE call access() directly; other PEs come through the
-// bus and the NoC.
+// bus and the NoC. The bytes are an anonymous mapping, zero until touched,
+// so a 32x32 grid of 4 MiB memories costs host memory only for what runs.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -19,6 +20,24 @@
 #include "opforge/model/timing.h"
 
 namespace opforge::model {
+
+// Zero-filled bytes backed by an anonymous mapping (pages cost host memory
+// only once written).
+class ZeroPages {
+ public:
+  explicit ZeroPages(uint64_t size);
+  ~ZeroPages();
+  ZeroPages(const ZeroPages &) = delete;
+  ZeroPages &operator=(const ZeroPages &) = delete;
+  uint8_t *data() const { return data_; }
+  uint64_t size() const { return size_; }
+  uint8_t &operator[](uint64_t i) const { return data_[i]; }
+  void clear();  // back to zero pages
+
+ private:
+  uint8_t *data_ = nullptr;
+  uint64_t size_ = 0;
+};
 
 class LocalMemTarget : public sc_core::sc_module {
  public:
@@ -35,7 +54,7 @@ class LocalMemTarget : public sc_core::sc_module {
   }
   // Completion time of an access at offset off issued at t (lt mode).
   double access(uint64_t off, uint64_t len, bool is_write, double t);
-  void clear() { std::fill(data_.begin(), data_.end(), 0); }
+  void clear() { data_.clear(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);
@@ -45,7 +64,7 @@ class LocalMemTarget : public sc_core::sc_module {
   const ChipParams &p_;
   ChipClock clk_;
   uint64_t base_;
-  std::vector<uint8_t> data_;
+  ZeroPages data_;
   std::vector<SharedResource> banks_;  // DMA engines, DPE and remote PEs interleave
   FracCounter conflict_;
   uint64_t *bytes_read_, *bytes_written_;

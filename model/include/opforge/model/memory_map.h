@@ -6,6 +6,9 @@
 //   SRAM          [sram_base, + sram.size)               scratch mode only
 //   DRAM          [dram_base, + dram.capacity)
 // The alias is resolved by the PE (translate) before anything reaches the bus.
+// The bases come from ArchConfig::memory_layout() (derived unless set), so
+// they never overlap; decode() finds a PE window by arithmetic (O(1) for any
+// grid), the few other ranges by search.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,6 +32,7 @@ class MemoryMap {
 
   // The range holding all of [addr, addr + len), or nullptr.
   const Range *decode(uint64_t addr, uint64_t len) const;
+  // PE windows first (ranges()[i] is PE i's), then SRAM (scratch mode), then DRAM.
   const std::vector<Range> &ranges() const { return ranges_; }
   uint64_t local_window(uint32_t pe) const { return win_base_ + uint64_t(pe) * win_stride_; }
   // Alias -> PE `pe`'s window; other addresses unchanged.
@@ -41,6 +45,7 @@ class MemoryMap {
  private:
   std::vector<Range> ranges_;
   uint64_t alias_base_, local_bytes_, win_base_, win_stride_;
+  uint32_t num_pes_;
 };
 
 }  // namespace opforge::model

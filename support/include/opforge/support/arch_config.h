@@ -186,15 +186,21 @@ struct CommandProcessorConfig {
   DispatchPolicy dispatch_policy = DispatchPolicy::RoundRobin;
 };
 
-// Guest physical memory map (docs/model/memory-map.md).
+// Guest physical memory map (docs/model/memory-map.md). A field left 0 is
+// derived from the grid, local memory, SRAM and DRAM sizes by
+// ArchConfig::memory_layout(), so windows never collide; a value set in the
+// config is kept (and rejected at load if it collides or does not fit).
 struct MemoryMapConfig {
-  uint64_t local_alias_base = 0x1000'0000;           // each PE sees its own local memory here
-  uint64_t local_window_base = 0x2000'0000;          // PE i's local memory at base + i * stride
-  uint64_t local_window_stride_bytes = 16ull << 20;  // between PE windows
-  uint64_t sram_base = 0x6000'0000;                  // scratch-mode SRAM window
-  uint64_t dram_base = 0x8000'0000;
+  uint64_t local_alias_base = 0;           // each PE sees its own local memory here (0: derived)
+  uint64_t local_window_base = 0;          // PE i's local memory at base + i * stride (0: derived)
+  uint64_t local_window_stride_bytes = 0;  // between PE windows (0: derived)
+  uint64_t sram_base = 0;                  // scratch-mode SRAM window (0: derived)
+  uint64_t dram_base = 0x8000'0000;        // where programs are linked (text at dram_base)
   uint64_t code_reserved_bytes = 16ull << 20;  // DRAM bottom kept for program images
 };
+
+// Guest physical addresses end here (2^52 bytes, 4 PiB): no window may reach past it.
+inline constexpr uint64_t kGuestAddressLimit = uint64_t{1} << 52;
 
 struct SimulationConfig {
   TimingMode timing_mode = TimingMode::Lt;
@@ -276,6 +282,14 @@ struct ArchConfig {
   void check(const std::string &file) const;
   // The fully resolved config, every field present, in canonical units.
   nlohmann::json to_json() const;
+  // The memory map with every derived (0) field filled in: from 0x1000'0000
+  // up, the alias, then the PE windows (stride: the smallest power of two
+  // larger than the local memory, so a guard gap follows each window), then
+  // the scratch SRAM window, each at the first 256 MiB-aligned place free of
+  // DRAM and the fields set explicitly (above DRAM when they do not fit below
+  // it). sram_base stays 0 in cache mode. Throws opforge::Error naming `file`,
+  // the field and the limit when the windows collide or pass kGuestAddressLimit.
+  MemoryMapConfig memory_layout(const std::string &file = {}) const;
 
   // --- derived figures ---
   uint32_t num_pes() const { return pe_grid.num_pes(); }
