@@ -12,7 +12,7 @@ TEST_F(TriagePoint, NamesBottleneckUtilizationStallsRooflineAndSuggestions) {
   auto results = runner_test::sampled_sweep(*this);
   ASSERT_EQ(opforge("triage " + results.string() + " --point 0"), 0) << err_;
   for (const char *s : {"bottleneck:", "utilization per unit:", "stalls by cause",
-                        "roofline:", "suggestions:", "  1. ", "dram", "dma"})
+                        "roofline:", "suggestions (config changes", "  1. ", "dram", "dma"})
     EXPECT_NE(out_.find(s), std::string::npos) << s << "\n" << out_;
   // The analysis agrees with the counters: a DMA stream moves bytes through DRAM.
   harness::PointResult r = harness::read_result_point(results, 0);
