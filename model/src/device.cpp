@@ -204,6 +204,7 @@ LaunchResult Device::launch(const KernelLaunch &k) {
   r.end_cycle = uint64_t(std::llround(chip.cp().end_cycle()));
   r.cycles = r.end_cycle - r.start_cycle;
   r.counter_deltas = CounterRegistry::delta(before, chip.counters().snapshot());
+  if (!chip.series().cycles.empty()) r.samples = chip.series();
   r.instances = chip.cp().records();
   for (uint32_t i = 0; i < impl_->params.num_pes(); ++i) {
     std::string pre =

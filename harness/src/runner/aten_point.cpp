@@ -132,6 +132,15 @@ class LaunchTally {
         if (inserted) order_.push_back(n);
         it->second += v;
       }
+      // Sampled counters: every launch's rows, in launch order (chip cycles
+      // run on across launches, so the series is one timeline).
+      const model::CounterSeries &s = lr.samples;
+      if (s.cycles.empty()) continue;
+      if (r_.trace_names.empty()) r_.trace_names = s.names;
+      for (size_t k = 0; k < s.cycles.size(); ++k) {
+        r_.trace_cycles.push_back(int64_t(s.cycles[k]));
+        r_.trace_rows.emplace_back(s.values[k].begin(), s.values[k].end());
+      }
     }
   }
   void finish() {
@@ -180,7 +189,7 @@ bool trace_is_chained(const std::vector<AtenCall> &calls) {
 // `verify`) against the IR interpreter on host copies of its actual inputs.
 // A call whose producer did not run gets a seeded stand-in of the recorded
 // shape (counted in the point's reason).
-void run_chained_trace(const Workload &w, const LibrarySet &library,
+void run_chained_trace(const Scenario &scenario, const Workload &w, const LibrarySet &library,
                        const model::ChipParams &params, PointResult &r, Value *last_output) {
   const std::vector<AtenCall> &calls = w.calls;
   const size_t n = calls.size();
@@ -201,6 +210,7 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
   }
 
   model::Device dev(params);
+  if (scenario.sample_interval_cycles) dev.set_sampled_counters(scenario.sample_counters);
   compiler::ChipExecutor chip(dev);
   compiler::InterpExecutor interp;
   TraceInputs inputs(w.seed);
@@ -362,11 +372,11 @@ void run_chained_trace(const Workload &w, const LibrarySet &library,
 
 }  // namespace
 
-void run_aten_workload(const Scenario &, const Workload &w, const model::ChipParams &params,
+void run_aten_workload(const Scenario &scenario, const Workload &w, const model::ChipParams &params,
                        PointResult &r, Value *last_output) {
   LibrarySet library(w);
   if (w.kind == Workload::Kind::Trace && trace_is_chained(w.calls))
-    return run_chained_trace(w, library, params, r, last_output);
+    return run_chained_trace(scenario, w, library, params, r, last_output);
   std::optional<Corpus> corpus;
   std::vector<Call> calls;
   if (w.kind == Workload::Kind::Corpus) {
@@ -402,6 +412,7 @@ void run_aten_workload(const Scenario &, const Workload &w, const model::ChipPar
   }
 
   model::Device dev(params);
+  if (scenario.sample_interval_cycles) dev.set_sampled_counters(scenario.sample_counters);
   compiler::ChipExecutor chip(dev);
   compiler::InterpExecutor interp;
   LaunchTally tally(r);

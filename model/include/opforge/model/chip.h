@@ -24,12 +24,6 @@
 
 namespace opforge::model {
 
-struct CounterSeries {
-  std::vector<std::string> names;
-  std::vector<uint64_t> cycles;               // sample times
-  std::vector<std::vector<uint64_t>> values;  // [sample][counter]
-};
-
 class Chip : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Chip);

@@ -20,6 +20,14 @@ namespace opforge::model {
 
 using CounterSnapshot = std::vector<std::pair<std::string, uint64_t>>;
 
+// Sampled counters (Device::set_sampled_counters): the counters' values every
+// simulation.sample_interval_cycles during a launch, first row at its start.
+struct CounterSeries {
+  std::vector<std::string> names;
+  std::vector<uint64_t> cycles;               // sample times (absolute chip cycles)
+  std::vector<std::vector<uint64_t>> values;  // [sample][counter]
+};
+
 class CounterRegistry {
  public:
   // A new counter, zero. Throws opforge::Error on a duplicate name.

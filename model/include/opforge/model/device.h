@@ -56,6 +56,9 @@ struct LaunchResult {
   uint64_t instructions = 0;  // all PEs
   double host_seconds = 0;    // wall time the simulation took
   CounterSnapshot counter_deltas;
+  // This launch's samples of the sampled counters (empty unless
+  // set_sampled_counters() chose some and simulation.sample_interval_cycles > 0).
+  CounterSeries samples;
   std::vector<PeActivity> pe_activity;
   std::vector<InstanceRecord> instances;
   std::vector<std::string> traps;  // one line per trapped / watchdog / aborted instance

@@ -82,7 +82,11 @@ class SharedResource {
     }
     forget_old();
     if (busy_.size() > kMaxIntervals) prune();
-    return cur - busy;
+    // finish - busy is >= t in exact arithmetic, but cur summed the pieces
+    // (gap by gap), so in doubles it can come out an ulp below t: callers
+    // count start - t as a wait, and a wait of -3e-14 cycles once wrapped a
+    // 64-bit conflict counter to 2^64 - 1 (issue 22).
+    return std::max(t, cur - busy);
   }
 
  private:
@@ -115,11 +119,15 @@ class SharedResource {
 
 // A 64-bit counter fed with fractional amounts: it holds the whole part of
 // the running sum. Reset-safe: it adds only the change of the whole part.
+// Amounts are waits and busy times, never negative: a negative or NaN one
+// adds nothing (it would lower the whole part and wrap the unsigned counter),
+// so the counter only ever grows.
 class FracCounter {
  public:
   FracCounter() = default;
   explicit FracCounter(uint64_t &target) : target_(&target) {}
   void add(double amount) {
+    if (!(amount > 0)) return;
     double before = std::floor(sum_);
     sum_ += amount;
     *target_ += static_cast<uint64_t>(std::floor(sum_) - before);
