@@ -46,9 +46,10 @@ TEST_F(TraceKernels, DlrmRunsFromACleanStateWithEveryCallVerified) {
   EXPECT_NE(report.find("aten::_embedding_bag"), std::string::npos) << report;
 }
 
+// The study at GPT-2-small width (2 layers, 64 tokens: 112 calls; a few minutes of simulation).
 TEST_F(TraceKernels, NanogptRunsFromACleanStateWithEveryCallVerified) {
   std::string report = sweep_from_clean_state("nanogpt");
-  EXPECT_NE(report.find("118 calls, 118 ok, 0 without kernel, 0 failed"), std::string::npos)
+  EXPECT_NE(report.find("112 calls, 112 ok, 0 without kernel, 0 failed"), std::string::npos)
       << report;
   EXPECT_NE(report.find("aten::native_layer_norm"), std::string::npos) << report;
 }
