@@ -322,6 +322,10 @@ PeAccelerator::PeAccelerator(const ChipParams &p, uint32_t pe, PeServices &svc, 
   dma_busy_ = FracCounter(c.add(pre + "dma.busy_cycles"));
   dpe_cmds_ = &c.add(pre + "dpe.commands");
   dpe_macs_ = &c.add(pre + "dpe.macs");
+  for (auto [t, name] :
+       {std::pair{isa::DpeDType::BF16, "bf16"}, std::pair{isa::DpeDType::FP16, "fp16"},
+        std::pair{isa::DpeDType::FP32, "fp32"}, std::pair{isa::DpeDType::INT8, "int8"}})
+    dpe_macs_by_dtype_[size_t(t)] = &c.add(pre + "dpe.macs_" + name);
   dpe_bad_ = &c.add(pre + "dpe.bad_descriptors");
   dpe_chained_ = &c.add(pre + "dpe.chained_cmds");
   dpe_slots_ = std::make_unique<DpeStream>(p.dpe);
@@ -532,6 +536,7 @@ isa::AccelStatus PeAccelerator::dpe_issue(const isa::DpeCommand &cmd) {
   uint64_t macs = uint64_t(cmd.m) * cmd.n * cmd.k;
   ++*dpe_cmds_;
   *dpe_macs_ += macs;
+  if (size_t(cmd.dtype) < 4) *dpe_macs_by_dtype_[size_t(cmd.dtype)] += macs;
   if (out.pending) {
     if (chain)
       dpe_slots_->chain(job.cmd);

@@ -138,6 +138,7 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
     r.config = params.arch.to_json();
     if (is_aten_family(w.kind)) {
       detail::run_aten_workload(s, w, params, r);
+      add_energy(r, params.arch);
       std::error_code ec;
       fs::remove_all(work, ec);
       write_shard(shard, r);
@@ -193,6 +194,7 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
     if (!lr.traps.empty()) why = lr.traps.front();
     r.status = ok ? "ok" : "failed";
     r.reason = ok ? "" : why;
+    add_energy(r, params.arch);
   } catch (const std::exception &e) {
     r.status = "failed";
     r.reason = e.what();

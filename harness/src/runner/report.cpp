@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -135,6 +136,52 @@ void pivot_section(std::ostringstream &out, const std::vector<PointRow> &pts,
     rows.push_back(std::move(row));
   }
   print_table(out, head, rows);
+}
+
+// Energy, average power, perf/W and area per point (docs/results.md, "Energy,
+// power and area"), with the static share and the largest dynamic terms.
+void energy_section(std::ostringstream &out, const h5::File &f, const std::vector<PointRow> &pts) {
+  Table rows;
+  for (const auto &p : pts) {
+    std::string g = "/points/" + std::to_string(p.index);
+    std::vector<std::string> attrs = f.attr_names(g);
+    auto get = [&](const char *n) {
+      return std::find(attrs.begin(), attrs.end(), n) != attrs.end()
+                 ? f.attr_double(g, n)
+                 : std::numeric_limits<double>::quiet_NaN();
+    };
+    double energy = get("energy_j"), power = get("avg_power_w"), ppw = get("perf_per_w"),
+           area = get("area_mm2");
+    if (std::isnan(energy) && std::isnan(area)) continue;
+    auto num = [](double v) { return std::isnan(v) ? std::string("-") : fmt("%.4g", v); };
+    std::string static_share = "-", top;
+    if (std::find(attrs.begin(), attrs.end(), "energy_breakdown_j") != attrs.end() && energy > 0) {
+      nlohmann::json b = f.attr_json(g, "energy_breakdown_j");
+      std::vector<std::pair<double, std::string>> terms;
+      for (auto it = b.begin(); it != b.end(); ++it) {
+        if (!it.value().is_number()) continue;
+        if (it.key() == "static")
+          static_share = fmt("%.0f%%", 100 * it.value().get<double>() / energy);
+        else if (it.value().get<double>() > 0)
+          terms.emplace_back(it.value().get<double>(), it.key());
+      }
+      std::sort(terms.rbegin(), terms.rend());
+      for (size_t k = 0; k < terms.size() && k < 3; ++k)
+        top += (top.empty() ? "" : ", ") + terms[k].second +
+               fmt(" %.3g%%", 100 * terms[k].first / energy);
+    }
+    rows.push_back({std::to_string(p.index), p.workload, p.axes.empty() ? "-" : p.axes, p.status,
+                    num(energy), num(power), num(ppw), num(area), static_share,
+                    top.empty() ? "-" : top});
+  }
+  if (rows.empty()) return;
+  out << "\nenergy, power and area (estimates from the config's energy/area sections; "
+         "energy_j = counted events x pJ + static power x simulated time, avg_power_w = "
+         "energy_j / time, perf_per_w = runs/s per W = 1 / energy_j; docs/results.md)\n";
+  print_table(out,
+              {"point", "workload", "axes", "status", "energy_j", "avg_power_w", "perf_per_w",
+               "area_mm2", "static", "largest dynamic terms"},
+              rows);
 }
 
 // Memory-system counters per point: DRAM channels, SRAM banks, NoC links.
@@ -452,6 +499,7 @@ std::string format_report(const std::filesystem::path &results, bool all_calls) 
   config_section(out, f, pts);
   pivot_section(out, pts, fields);
   memory_section(out, pts);
+  energy_section(out, f, pts);
   ops_section(out, results, pts, all_calls);
   return out.str();
 }

@@ -34,6 +34,12 @@ void write_point(h5::File &f, const std::string &g, const PointResult &r) {
   f.set_attr(g, "host_seconds", r.host_seconds);
   f.set_json_attr(g, "config", r.config);
   f.set_json_attr(g, "axis_values", r.axis_values);
+  f.set_attr(g, "energy_j", r.energy_j);
+  f.set_attr(g, "avg_power_w", r.avg_power_w);
+  f.set_attr(g, "perf_per_w", r.perf_per_w);
+  f.set_attr(g, "area_mm2", r.area_mm2);
+  if (!r.energy_breakdown_j.is_null())
+    f.set_json_attr(g, "energy_breakdown_j", r.energy_breakdown_j);
   if (!r.counters.empty()) {
     h5::Table t = f.create_table(
         g + "/counters", {{"name", h5::ColumnType::String}, {"value", h5::ColumnType::Int64}});
@@ -92,6 +98,14 @@ PointResult read_point(const h5::File &f, const std::string &g) {
   r.host_seconds = f.attr_double(g, "host_seconds");
   r.config = f.attr_json(g, "config");
   r.axis_values = f.attr_json(g, "axis_values");
+  // Energy attributes are absent from files written before they existed.
+  std::vector<std::string> attrs = f.attr_names(g);
+  auto has = [&](const char *n) { return std::find(attrs.begin(), attrs.end(), n) != attrs.end(); };
+  for (auto [name, field] :
+       {std::pair{"energy_j", &r.energy_j}, std::pair{"avg_power_w", &r.avg_power_w},
+        std::pair{"perf_per_w", &r.perf_per_w}, std::pair{"area_mm2", &r.area_mm2}})
+    if (has(name)) *field = f.attr_double(g, name);
+  if (has("energy_breakdown_j")) r.energy_breakdown_j = f.attr_json(g, "energy_breakdown_j");
   if (f.exists(g + "/counters")) {
     auto names = f.read_string_column(g + "/counters", "name");
     auto values = f.read_int_column(g + "/counters", "value");
@@ -270,10 +284,12 @@ MergeSummary merge_results(const fs::path &out, const Scenario &s,
     std::vector<std::string> fields;
     for (const auto &a : s.axes) fields.insert(fields.end(), a.fields.begin(), a.fields.end());
     std::vector<h5::Column> cols = {
-        {"point", h5::ColumnType::Int64},         {"workload", h5::ColumnType::String},
-        {"status", h5::ColumnType::String},       {"reason", h5::ColumnType::String},
-        {"cycles", h5::ColumnType::Int64},        {"instructions", h5::ColumnType::Int64},
-        {"host_seconds", h5::ColumnType::Float64}};
+        {"point", h5::ColumnType::Int64},          {"workload", h5::ColumnType::String},
+        {"status", h5::ColumnType::String},        {"reason", h5::ColumnType::String},
+        {"cycles", h5::ColumnType::Int64},         {"instructions", h5::ColumnType::Int64},
+        {"host_seconds", h5::ColumnType::Float64}, {"energy_j", h5::ColumnType::Float64},
+        {"avg_power_w", h5::ColumnType::Float64},  {"perf_per_w", h5::ColumnType::Float64},
+        {"area_mm2", h5::ColumnType::Float64}};
     std::vector<bool> numeric;
     for (const auto &fld : fields) {
       bool num = true;
@@ -288,6 +304,7 @@ MergeSummary merge_results(const fs::path &out, const Scenario &s,
     for (const auto &r : results) {
       h5::Row row = {int64_t(r.index),        r.workload,    r.status, r.reason, int64_t(r.cycles),
                      int64_t(r.instructions), r.host_seconds};
+      for (double v : {r.energy_j, r.avg_power_w, r.perf_per_w, r.area_mm2}) row.push_back(v);
       for (size_t i = 0; i < fields.size(); ++i) {
         json v = r.axis_values.is_object() && r.axis_values.contains(fields[i])
                      ? r.axis_values[fields[i]]

@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "opforge/harness/sweep.h"
+#include "opforge/support/arch_config.h"
 #include "opforge/support/error.h"
 
 namespace opforge::harness {
@@ -59,7 +61,32 @@ struct PointResult {
   std::vector<OpRecord> ops;            // aten/corpus/trace workloads: per call, in order
   std::vector<InstanceSpan> instances;  // program instances (at most kMaxInstances)
   static constexpr size_t kMaxInstances = 20000;
+  // Energy, power and area estimates (docs/results.md, "Energy, power and
+  // area"); NaN when the point has none (it did not run, or an old file).
+  double energy_j = std::numeric_limits<double>::quiet_NaN();
+  double avg_power_w = std::numeric_limits<double>::quiet_NaN();
+  double perf_per_w = std::numeric_limits<double>::quiet_NaN();  // runs/s per W = 1 / energy_j
+  double area_mm2 = std::numeric_limits<double>::quiet_NaN();
+  nlohmann::json energy_breakdown_j;  // {"mac": J, "dram": J, ..., "static": J}; null if none
 };
+
+// A point's energy from its counters and the `energy`/`area` sections of its
+// configuration: dynamic = sum of counted events x their pJ, static = static
+// power x simulated time (cycles / clock). docs/results.md gives every term.
+struct EnergyEstimate {
+  double seconds = 0;  // simulated time
+  double dynamic_j = 0, static_j = 0, energy_j = 0;
+  double avg_power_w = 0;  // energy_j / seconds (0 when seconds is 0)
+  double perf_per_w = 0;   // (1 / seconds) / avg_power_w = 1 / energy_j (0 when energy_j is 0)
+  double area_mm2 = 0;
+  std::vector<std::pair<std::string, double>> terms_j;  // per term, "static" last
+};
+EnergyEstimate estimate_energy(const ArchConfig &arch,
+                               const std::vector<std::pair<std::string, uint64_t>> &counters,
+                               uint64_t cycles);
+// Fill r's energy fields from its counters and cycles (points that did not
+// run keep NaN energies but get their area).
+void add_energy(PointResult &r, const ArchConfig &arch);
 
 // Figures derived from a point's counters and configuration (shared by
 // `opforge report` and `opforge triage`; docs/results.md defines them).

@@ -318,6 +318,7 @@ class PeAccelerator : public isa::AcceleratorIf {
   uint64_t *dma_cmds_, *dma_bytes_read_, *dma_bytes_written_, *dma_bad_;
   FracCounter dma_busy_;
   uint64_t *dpe_cmds_, *dpe_macs_, *dpe_bad_, *dpe_chained_;
+  uint64_t *dpe_macs_by_dtype_[4];  // indexed by isa::DpeDType (energy per MAC per dtype)
   FracCounter dpe_busy_;
   uint64_t *sfu_ops_, *sfu_elements_;
   FracCounter sfu_busy_;
