@@ -97,7 +97,7 @@ TEST(TriageAdvice, BusyDmaEnginesWithoutQueueStallsDoNotSuggestMoreEngines) {
   std::string s = all(a.suggestions);
   EXPECT_EQ(s.find("engines"), std::string::npos) << s;
   // With cores waiting for a free engine, more engines are suggested.
-  set_per_pe(r, ".stall.dma_queue_cycles", 2500);
+  set_per_pe(r, ".stall.dma_queue_cycles", 6000);
   s = all(harness::analyze_point(r).suggestions);
   EXPECT_NE(s.find("pe.dma.engines=2"), std::string::npos) << s;
 }

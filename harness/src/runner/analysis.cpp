@@ -242,11 +242,13 @@ TriageAnalysis triage_point(const PointResult &r) {
   double link_bpc = cfg(conf, "/noc/link_bandwidth_gbps", 0) / clock_ghz;
   double sram_accesses = double(hits + misses);
   if (sram_accesses == 0) sram_accesses = double(a.sram_bytes) / cfg(conf, "/sram/line_bytes", 64);
-  double latency =
-      double(sum(c, "noc.hops", "").total) * cfg(conf, "/noc/hop_latency_cycles", 0) +
-      (link_bpc > 0 ? double(a.noc_bytes) / link_bpc : 0) +
-      sram_accesses * cfg(conf, "/sram/latency_cycles", 0) +
+  double hop_latency =
+      double(sum(c, "noc.hops", "").total) * cfg(conf, "/noc/hop_latency_cycles", 0);
+  double sram_latency = sram_accesses * cfg(conf, "/sram/latency_cycles", 0);
+  double dram_latency =
       double(sum(c, "dram.ch[", ".accesses").total) * cfg(conf, "/dram/latency_ns", 0) * clock_ghz;
+  double latency = hop_latency + (link_bpc > 0 ? double(a.noc_bytes) / link_bpc : 0) +
+                   sram_latency + dram_latency;
   double waits = link_wait + port_wait + bank_wait + chan_wait;
   double est_total = waits + latency;
   auto split = [&](double w) { return est_total > 0 ? memory_stall * w / est_total : 0.0; };
@@ -333,6 +335,26 @@ TriageAnalysis triage_point(const PointResult &r) {
             ? share_of("DMA wait") * share_of("memory latency") * pe_cycles / memory_stall
             : 0,
         "DMA transfers wait on memory latency; more transfers in flight per engine");
+  // Latency itself: its largest part at half the cycles (a what-if for the
+  // technology or the pipeline, verified like the rest).
+  if (share_of("memory latency") >= kStall && latency > 0) {
+    double l = share_of("memory latency") / latency;
+    auto half = [&](const char *pointer) {
+      json v = twice(conf, pointer);
+      if (v.is_number_integer()) return json(v.get<int64_t>() / 4);
+      if (v.is_number()) return json(v.get<double>() / 4);
+      return v;
+    };
+    if (sram_latency >= dram_latency && sram_latency >= hop_latency)
+      add({{"sram.latency_cycles", half("/sram/latency_cycles")}}, "memory latency (SRAM)",
+          l * sram_latency, "requests wait mostly for the SRAM access latency; half of it");
+    else if (dram_latency >= hop_latency)
+      add({{"dram.latency_ns", half("/dram/latency_ns")}}, "memory latency (DRAM)",
+          l * dram_latency, "requests wait mostly for the DRAM access latency; half of it");
+    else
+      add({{"noc.hop_latency_cycles", half("/noc/hop_latency_cycles")}}, "memory latency (NoC)",
+          l * hop_latency, "requests wait mostly for NoC hops; half the latency per hop");
+  }
   if (share_of("DMA queue") >= kStall)
     add(doubled({"/pe/dma/engines"}), "DMA queue", share_of("DMA queue"),
         "cores wait for a free DMA engine/queue slot");
