@@ -33,8 +33,8 @@ struct Device::Impl {
 
   void charge_host(uint64_t bytes, bool in) {
     double freq = ChipClock(params).freq_ghz();
-    double cycles = params.host_link.latency_ns * freq +
-                    double(bytes) / (params.host_link.gbps / freq);
+    double cycles =
+        params.host_link.latency_ns * freq + double(bytes) / (params.host_link.gbps / freq);
     double before = std::floor(host_frac);
     host_frac += cycles;
     *host_cycles += uint64_t(std::floor(host_frac) - before);

@@ -96,8 +96,7 @@ ChipParams params_from(const ArchConfig &a) {
   return p;
 }
 
-ChipParams load_params(const std::string &name_or_file,
-                       const std::vector<std::string> &overrides) {
+ChipParams load_params(const std::string &name_or_file, const std::vector<std::string> &overrides) {
   return params_from(ArchConfig::load(name_or_file, overrides));
 }
 

@@ -402,11 +402,10 @@ isa::AccelStatus PeAccelerator::dma_issue(const isa::DmaCommand &cmd) {
       static_cast<long double>(cmd.rows) *
       (1.0L + static_cast<long double>(cmd.row_bytes) / p_.dma.bytes_per_cycle);
   if (dma_cycles > static_cast<long double>(p_.sim.watchdog_cycles))
-    return bad(cmd.src, "watchdog: " + std::to_string(cmd.rows) + " rows of " +
-                            std::to_string(cmd.row_bytes) +
-                            " bytes take more than the cycle budget of " +
-                            std::to_string(p_.sim.watchdog_cycles) +
-                            " cycles (simulation.watchdog_cycles)");
+    return bad(cmd.src,
+               "watchdog: " + std::to_string(cmd.rows) + " rows of " +
+                   std::to_string(cmd.row_bytes) + " bytes take more than the cycle budget of " +
+                   std::to_string(p_.sim.watchdog_cycles) + " cycles (simulation.watchdog_cycles)");
   // Validate every row of both sides before moving anything.
   for (uint64_t r = 0; r < cmd.rows; ++r) {
     uint64_t s = cmd.src + uint64_t(int64_t(r) * cmd.src_stride);

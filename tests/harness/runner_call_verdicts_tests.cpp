@@ -175,3 +175,30 @@ TEST_F(CallVerdicts, EveryCommandGivesTheSameVerdictForEveryRecordedCall) {
 }
 
 }  // namespace
+
+namespace {
+
+using CorpusCallInput = runner_test::RunnerDir;
+
+// `run --corpus-call` selectors: a bad dtype or index is a usage error naming it, a call the
+// corpus does not hold is an error naming the selector and the corpus.
+TEST_F(CorpusCallInput, BadSelectorsAreErrorsNamingWhatIsWrong) {
+  const std::string corpus = test::small_corpus();
+  const std::string run = "run " + (kKernels / "mm.py").string() + " --arch tiny --corpus " +
+                          corpus + " --corpus-call ";
+  EXPECT_EQ(opforge(run + "aten::mm:float99"), 2);
+  EXPECT_NE(err_.find("unknown dtype 'float99'"), std::string::npos) << err_;
+  EXPECT_EQ(opforge(run + "aten::mm:float32:x"), 2);
+  EXPECT_NE(err_.find("INDEX must be a call index after a dtype, got 'x'"), std::string::npos)
+      << err_;
+  EXPECT_EQ(opforge(run + "aten::mm:float32:99999"), 1);
+  EXPECT_NE(err_.find("no recorded call aten::mm:float32:99999 in corpus"), std::string::npos)
+      << err_;
+  EXPECT_EQ(opforge(run + "aten::no_such_op"), 1);
+  EXPECT_NE(err_.find("overload aten::no_such_op has no recorded calls"), std::string::npos)
+      << err_;
+  EXPECT_EQ(opforge(run + "aten::mm --call 'mm(randn(2, 2), randn(2, 2))'"), 2);
+  EXPECT_NE(err_.find("--corpus-call takes neither --call nor --check"), std::string::npos) << err_;
+}
+
+}  // namespace

@@ -1,4 +1,5 @@
-//===- validate_tied_indices_test.cpp - sort-like index outputs: any valid choice among ties passes ===//
+//===- validate_tied_indices_test.cpp - sort-like index outputs: any valid choice among ties passes
+//===//
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -67,8 +68,7 @@ TEST(ValidateTiedIndices, KthvalueAlongADimAcceptsAnyEqualElement) {
   Call c;
   c.overload = "aten::kthvalue";
   // rows [3, 3, 1] and [5, 4, 5]; k = 2 along dim 1
-  c.args = {Value::of_tensor(f32({3, 3, 1, 5, 4, 5}, {2, 3})), Value::of_int(2),
-            Value::of_int(1)};
+  c.args = {Value::of_tensor(f32({3, 3, 1, 5, 4, 5}, {2, 3})), Value::of_int(2), Value::of_int(1)};
   c.out = pair(f32({3, 5}, {2}), i64({0, 2}, {2}));
   Value other_ties = pair(f32({3, 5}, {2}), i64({1, 0}, {2}));
   EXPECT_TRUE(accept_tied_indices(c, other_ties));

@@ -88,9 +88,9 @@ TEST(Params, ErrorsNameTheField) {
 }
 
 TEST(Params, IssCostTableComesFromTheTimingClasses) {
-  ChipParams p = load_params("mtia-2i", {"pe.scalar_timing.int_div_cycles=33",
-                                         "pe.vector_timing.fp_div_cycles=7",
-                                         "pe.vector_timing.startup_cycles=3"});
+  ChipParams p = load_params(
+      "mtia-2i", {"pe.scalar_timing.int_div_cycles=33", "pe.vector_timing.fp_div_cycles=7",
+                  "pe.vector_timing.startup_cycles=3"});
   isa::CostModel m = Pe::cost_model(p);
   EXPECT_EQ(m.div_cycles, 33u);
   EXPECT_EQ(m.vec_fdiv_beat_cycles, 7u);

@@ -154,9 +154,10 @@ TEST(ArchConfig, CrossFieldChecksNameTheField) {
               HasSubstr("/memory_map/dram_base: window overlaps /memory_map/sram_base"));
   EXPECT_EQ(load_error("tiny", {"memory_map.sram_base=2147483648"}),
             "");  // no SRAM window in cache mode
-  EXPECT_THAT(load_error("tiny", {"memory_map.local_window_stride_bytes=4096"}),
-              HasSubstr("/memory_map/local_window_stride_bytes: stride 4096 bytes is smaller than the "
-                        "local memory (65536 bytes)"));
+  EXPECT_THAT(
+      load_error("tiny", {"memory_map.local_window_stride_bytes=4096"}),
+      HasSubstr("/memory_map/local_window_stride_bytes: stride 4096 bytes is smaller than the "
+                "local memory (65536 bytes)"));
   EXPECT_THAT(load_error("tiny", {"memory_map.code_reserved_bytes=64MiB"}),
               HasSubstr("/memory_map/code_reserved_bytes: reserves all of DRAM"));
   EXPECT_THAT(load_error("tiny", {"pe.local_mem.interleave_bytes=48"}),

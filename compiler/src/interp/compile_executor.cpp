@@ -10,7 +10,6 @@ LaunchResult CompileOnlyExecutor::launch(const LaunchRequest &request) {
     compile_failed_ = true;
     throw;
   }
-  ++compiled_;
   return LaunchResult{};
 }
 

@@ -169,7 +169,7 @@ int run_check(const po::variables_map &vm) {
         try {
           auto r = oracle.call(c);
           harness::CallOutcome live{r.out, r.mutated};
-          auto v = harness::judge_aten_call(c, live, &corpus).verdict;
+          auto v = harness::judge_aten_call(c, live, &corpus);
           if (v.ok()) {
             ++ok;
           } else {

@@ -240,8 +240,7 @@ int check_against_aten(const std::string &overload, const harness::CallExpressio
   } else {
     judging.aten_reference = false;  // no float64 reference to take a second look with
   }
-  const harness::Verdict verdict =
-      harness::judge_aten_call(expected, actual, nullptr, judging).verdict;
+  const harness::Verdict verdict = harness::judge_aten_call(expected, actual, nullptr, judging);
   const std::string rule =
       float64 ? "each element within tolerance of " + in_dtype +
                     " or of the float64 reference, or the whole tensor's rms error against the "
@@ -309,8 +308,8 @@ int run_corpus_calls(const std::string &file, const std::string &selector,
     std::string verdict = "ok";
     try {
       harness::CallOutcome outcome = harness::run_aten_call(kernel, *ex, call, names);
-      harness::CallJudgement j = harness::judge_aten_call(call, outcome, &corpus);
-      if (!j.verdict.ok()) verdict = "FAIL " + j.verdict.first_reason();
+      const harness::Verdict v = harness::judge_aten_call(call, outcome, &corpus);
+      if (!v.ok()) verdict = "FAIL " + v.first_reason();
     } catch (const std::exception &e) {
       std::string what = e.what();
       verdict = "FAIL " + what.substr(0, what.find('\n'));

@@ -42,26 +42,25 @@ std::optional<Value> float64_reference(const Call &expected) {
 
 }  // namespace
 
-CallJudgement judge_aten_call(const Call &expected, CallOutcome &actual, const Corpus *corpus,
-                              const JudgeCallOptions &options) {
-  CallJudgement j;
-  j.tied_indices_accepted = accept_tied_indices(expected, actual.out);
+Verdict judge_aten_call(const Call &expected, CallOutcome &actual, const Corpus *corpus,
+                        const JudgeCallOptions &options) {
+  accept_tied_indices(expected, actual.out);
   const CompareOptions compare = call_compare_options(expected, corpus);
-  j.verdict = verify_call(expected, actual.out, actual.mutated, corpus, compare);
-  if (j.verdict.ok() || !options.aten_reference || expected.uninitialized) return j;
+  Verdict first = verify_call(expected, actual.out, actual.mutated, corpus, compare);
+  if (first.ok() || !options.aten_reference || expected.uninitialized) return first;
   // Every expected value must have an actual one (a missing mutated argument fails outright).
   std::vector<Value> got{actual.out};
   for (const auto &[name, value] : expected.mutated) {
     const Value *found = nullptr;
     for (const auto &[n, v] : actual.mutated)
       if (n == name) found = &v;
-    if (!found) return j;
+    if (!found) return first;
     got.push_back(*found);
   }
   std::optional<Value> reference =
       options.float64_reference ? options.float64_reference : float64_reference(expected);
   if (!reference || reference->kind != Value::Kind::List || reference->list.size() != got.size())
-    return j;
+    return first;
   CompareOptions either = compare;
   either.either_rms_multiplier = kFloat64RmsMultiplier;
   const Value want = expected_list(expected);
@@ -71,11 +70,7 @@ CallJudgement judge_aten_call(const Call &expected, CallOutcome &actual, const C
     Verdict sub = compare_values_either(got[i], want.list[i], reference->list[i], either, path);
     for (auto &m : sub.mismatches) second.mismatches.push_back(std::move(m));
   }
-  if (second.ok()) {
-    j.verdict = second;
-    j.float64_second_look = true;
-  }
-  return j;
+  return second.ok() ? second : first;
 }
 
 }  // namespace opforge::harness

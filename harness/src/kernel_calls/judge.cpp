@@ -150,7 +150,7 @@ class CorpusJudge : public generator::CallJudge {
       throw Error("judge: verify() before a successful run()");
     for (size_t i = 0; i < opts_.calls.size(); ++i) {
       const auto &call = opts_.calls[i];
-      const Verdict verdict = judge_aten_call(call, outcomes_[i], opts_.corpus).verdict;
+      const Verdict verdict = judge_aten_call(call, outcomes_[i], opts_.corpus);
       if (!verdict.ok()) {
         r.failure.kind = Failure::Kind::Mismatch;
         r.failure.message = verdict.first_reason();

@@ -163,8 +163,8 @@ std::string run_and_judge(const CallKernel &kernel, Executor &executor, const Ca
     if (!call.mutated.empty() && corpus.has_overload(call.overload))
       names = schema_argument_names(corpus.overload(call.overload).schema);
     CallOutcome outcome = run_aten_call(kernel, executor, call, names);
-    CallJudgement j = judge_aten_call(call, outcome, &corpus);
-    return j.verdict.ok() ? std::string() : j.verdict.first_reason();
+    const Verdict v = judge_aten_call(call, outcome, &corpus);
+    return v.ok() ? std::string() : v.first_reason();
   } catch (const std::exception &e) {
     return one_line(e.what());
   }

@@ -313,7 +313,7 @@ void run_chained_trace(const Scenario &scenario, const Workload &w, const Librar
             CallOutcome actual{got, {}};
             JudgeCallOptions reference;
             reference.aten_reference = false;  // the IR interpreter's result
-            Verdict v = judge_aten_call(expected, actual, nullptr, reference).verdict;
+            Verdict v = judge_aten_call(expected, actual, nullptr, reference);
             if (!v.ok()) {
               rec.status = "failed";
               rec.reason = "wrong result: " + one_line(v.first_reason());
@@ -452,8 +452,7 @@ void run_aten_workload(const Scenario &scenario, const Workload &w, const model:
         CallOutcome got = run_wrapper(module, wrapper, chip, call, names);
         if (last_output && ci + 1 == calls.size()) *last_output = got.out;
         if (check) {
-          Verdict v =
-              judge_aten_call(expected, got, corpus ? &*corpus : nullptr, reference).verdict;
+          Verdict v = judge_aten_call(expected, got, corpus ? &*corpus : nullptr, reference);
           if (!v.ok()) {
             rec.status = "failed";
             rec.reason = "wrong result: " + one_line(v.first_reason());

@@ -36,19 +36,15 @@ class CompileOnlyExecutor : public Executor {
   HostTensor copy_out(const TensorHandle &src) override { return memory_.copy_out(src); }
   void copy(const TensorHandle &dst, const TensorHandle &src) override { memory_.copy(dst, src); }
   // Compiles the kernel on the target; runs nothing. A compile failure is kept
-  // (compile_failure()) and rethrown.
+  // (compile_failed()) and rethrown.
   LaunchResult launch(const LaunchRequest &request) override;
-  void compile(const LaunchRequest &request) override { target_.compile(request); }
 
-  // Launches compiled so far.
-  int64_t kernels_compiled() const { return compiled_; }
   // True when a launch's compilation threw (the error then left the wrapper).
   bool compile_failed() const { return compile_failed_; }
 
  private:
   Executor &target_;
   InterpExecutor memory_;
-  int64_t compiled_ = 0;
   bool compile_failed_ = false;
 };
 

@@ -78,13 +78,12 @@ class CallMarshal {
   compiler::WrapperValue to_wrapper(const Value &value, const std::string &where);
   // A wrapper value read back to the host; its device buffers become this call's.
   Value to_host(const compiler::WrapperValue &value);
-  // Buffers of `value` become this call's (freed with it).
-  void own(const compiler::WrapperValue &value);
   // Hands every buffer to the caller: nothing is freed here.
   void release();
-  compiler::Executor &executor() { return ex_; }
 
  private:
+  // Buffers of `value` become this call's (freed with it).
+  void own(const compiler::WrapperValue &value);
   compiler::Executor &ex_;
   std::vector<uint64_t> ids_;
 };
@@ -112,16 +111,11 @@ struct JudgeCallOptions {
   std::optional<Value> float64_reference;
 };
 
-struct CallJudgement {
-  Verdict verdict;  // what decides: ok() or the mismatches of the first look
-  bool tied_indices_accepted = false;
-  bool float64_second_look = false;  // the first look failed and the float64 rule passed it
-};
-
 // The verdict on `actual` for `expected` (recorded or live ATen results; the
-// corpus, when given, supplies the OpInfo's tolerance override). `actual.out`
-// may have its tied indices replaced by the expected ones.
-CallJudgement judge_aten_call(const Call &expected, CallOutcome &actual, const Corpus *corpus,
-                              const JudgeCallOptions &options = {});
+// corpus, when given, supplies the OpInfo's tolerance override): ok, or the
+// mismatches of the first look. `actual.out` may have its tied indices replaced
+// by the expected ones.
+Verdict judge_aten_call(const Call &expected, CallOutcome &actual, const Corpus *corpus,
+                        const JudgeCallOptions &options = {});
 
 }  // namespace opforge::harness

@@ -106,7 +106,6 @@ Float64Inputs upcast_to_float64(const std::vector<Value> &args,
 // the two differ in structure or shape.
 std::optional<Value> round_like(const Value &reference, const Value &like);
 
-
 // The tolerance a recorded call is verified with: when the corpus records a
 // toleranceOverride for the call's OpInfo and dtype, each of atol and rtol is the
 // larger of the override's and the dtype's default. The corpus flattens an OpInfo's

@@ -296,7 +296,7 @@ class PeAccelerator : public isa::AcceleratorIf {
   struct Engine {
     Resource issue;
     std::deque<double> inflight;  // completion times
-    double busy_until = 0;  // end of the time already counted in dma.busy_cycles
+    double busy_until = 0;        // end of the time already counted in dma.busy_cycles
   };
   std::vector<Engine> dma_;
   std::array<double, 16> tag_done_{};
