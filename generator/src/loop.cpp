@@ -161,6 +161,7 @@ class Machine {
     rec["state"] = "failed";
     rec["reason"] = reason;
     rec["model_calls"] = a.result.model_calls;
+    add_call_counts(rec, a.result);
     log_.append(rec);
   }
 
@@ -231,6 +232,8 @@ class Machine {
     }
     log_.append(code_rec);
     std::string path = job_.context.wrapper + ".py";
+    a.result.calls_checked = a.result.calls_failed = a.result.calls_recorded = 0;
+    a.result.cut.clear();
     a.evaluator->begin(path, code, job_.context.wrapper);
     for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run, Stage::Verify}) {
       transition(a, state_of(s));
@@ -239,7 +242,13 @@ class Machine {
       d["stage"] = stage_name(s);
       d["ok"] = r.ok;
       d["wall_ms"] = r.wall_ms;
-      if (s == Stage::Verify) d["calls_checked"] = r.calls_checked;
+      if (s == Stage::Verify) {
+        a.result.calls_checked = r.calls_checked;
+        a.result.calls_failed = r.calls_failed;
+        a.result.calls_recorded = std::max(r.calls_recorded, r.calls_checked);
+        a.result.cut = r.cut;
+        add_call_counts(d, a.result);
+      }
       if (!r.ok) d["failure"] = failure_to_json(r.failure);
       log_.append(d);
       if (!r.ok) {
@@ -253,7 +262,16 @@ class Machine {
     auto v = base(a, "verdict");
     v["state"] = "done";
     v["model_calls"] = a.result.model_calls;
+    add_call_counts(v, a.result);
+    v["partial"] = a.result.partial();
     log_.append(v);
+  }
+
+  static void add_call_counts(nlohmann::json &rec, const AttemptResult &r) {
+    rec["calls_checked"] = r.calls_checked;
+    rec["calls_failed"] = r.calls_failed;
+    rec["calls_recorded"] = r.calls_recorded;
+    if (!r.cut.empty()) rec["cut"] = r.cut;
   }
 
   void feedback(Attempt &a, const ChatReply &reply, Stage stage, const Failure &f) {

@@ -22,7 +22,10 @@ nlohmann::json outcome_to_json(const OverloadOutcome &o) {
           {"passed", o.passed},
           {"model_calls", o.model_calls},
           {"pass_by_attempt", o.pass_by_attempt},
-          {"wall_s", o.wall_s}};
+          {"wall_s", o.wall_s},
+          {"calls_checked", o.calls_checked},
+          {"calls_recorded", o.calls_recorded},
+          {"calls_failed", o.calls_failed}};
 }
 
 OverloadOutcome outcome_from_json(const nlohmann::json &j) {
@@ -38,10 +41,13 @@ OverloadOutcome outcome_from_json(const nlohmann::json &j) {
     if (j.contains("pass_by_attempt"))
       o.pass_by_attempt = j["pass_by_attempt"].get<std::vector<bool>>();
     o.wall_s = j.value("wall_s", 0.0);
+    o.calls_checked = j.value("calls_checked", int64_t{-1});
+    o.calls_recorded = j.value("calls_recorded", int64_t{-1});
+    o.calls_failed = j.value("calls_failed", int64_t{0});
   } catch (const nlohmann::json::exception &e) {
     throw Error(std::string("bad overload_result record: ") + e.what());
   }
-  static const char *kResults[] = {"pass", "fail", "cached", "excluded", "error"};
+  static const char *kResults[] = {"pass", "partial", "fail", "cached", "excluded", "error"};
   if (std::find(std::begin(kResults), std::end(kResults), o.result) == std::end(kResults))
     throw Error("bad overload_result record: unknown result '" + o.result + "'");
   return o;
@@ -127,6 +133,24 @@ std::string pad(std::string s, size_t w) {
 }
 }  // namespace
 
+std::string cut_text(const std::string &text, size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  size_t end = max_chars;
+  // Do not cut a UTF-8 sequence in half.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + " [... " + std::to_string(text.size() - end) + " more characters]";
+}
+
+namespace {
+// "124/124", "8/124", "-" (unknown); "+ N failed" when calls mismatched.
+std::string calls_text(const OverloadOutcome &o) {
+  if (o.calls_checked < 0 || o.calls_recorded < 0) return "-";
+  std::string s = std::to_string(o.calls_checked) + "/" + std::to_string(o.calls_recorded);
+  if (o.calls_failed > 0) s += " (" + std::to_string(o.calls_failed) + " failed)";
+  return s;
+}
+}  // namespace
+
 std::string format_report(const std::vector<OverloadOutcome> &outcomes) {
   std::ostringstream o;
   o << pad("category", 18) << pad("overloads", 11) << pad("excluded", 10) << pad("passing", 9)
@@ -160,10 +184,20 @@ std::string format_report(const std::vector<OverloadOutcome> &outcomes) {
       std::string rest = c.reason.substr(10);
       cls += " " + rest.substr(0, rest.find(':'));
     }
+    if (c.result == "partial") cls = "partial";
     ++reasons[cls.empty() ? c.result : cls];
-    failing << "  " << pad(c.overload, 40) << pad(c.category, 18) << c.reason.substr(0, 240)
+    failing << "  " << pad(c.overload, 40) << pad(c.category, 18) << cut_text(c.reason, 240)
             << "\n";
   }
+  std::ostringstream counts;
+  for (const auto &c : outcomes) {
+    if (c.result == "excluded") continue;
+    counts << "  " << pad(c.overload, 40) << pad(c.result, 9) << calls_text(c) << "\n";
+  }
+  if (!counts.str().empty())
+    o << "\ncalls checked / recorded per overload (every recorded call of every dtype must pass; "
+         "'-': not known, e.g. cached):\n"
+      << counts.str();
   if (!reasons.empty()) {
     o << "\nfailure reasons:\n";
     std::vector<std::pair<int, std::string>> sorted;

@@ -33,10 +33,15 @@
 #include "opforge/generator/replay_provider.h"
 #include "opforge/harness/judge.h"
 #include "opforge/support/log.h"
+#include "loopback_endpoint.h"
 
 using namespace opforge;
 using namespace opforge::generator;
 using nlohmann::json;
+using opforge::test::completion;
+using opforge::test::config_for;
+using opforge::test::fenced;
+using opforge::test::LoopbackEndpoint;
 
 namespace {
 
@@ -46,65 +51,6 @@ std::string read_kernel(const std::string &name) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-std::string fenced(const std::string &code) {
-  return "Here is the kernel:\n\n```python\n" + code + "```\n";
-}
-
-json completion(const std::string &content) {
-  return {{"id", "chatcmpl-1"},
-          {"object", "chat.completion"},
-          {"model", "loopback-model"},
-          {"choices",
-           {{{"index", 0},
-             {"message", {{"role", "assistant"}, {"content", content}}},
-             {"finish_reason", "stop"}}}}};
-}
-
-// A chat-completions endpoint on 127.0.0.1:<ephemeral>; `handler(n, req, res)` answers the n-th
-// request (0-based).
-class LoopbackEndpoint {
- public:
-  using Handler = std::function<void(int, const httplib::Request &, httplib::Response &)>;
-  explicit LoopbackEndpoint(Handler h) : handler_(std::move(h)) {
-    server_.Post("/v1/chat/completions",
-                 [this](const httplib::Request &req, httplib::Response &res) {
-                   int n;
-                   {
-                     std::lock_guard lock(mutex_);
-                     n = static_cast<int>(bodies_.size());
-                     bodies_.push_back(json::parse(req.body));
-                     auth_.push_back(req.get_header_value("Authorization"));
-                   }
-                   handler_(n, req, res);
-                 });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~LoopbackEndpoint() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-  std::vector<json> bodies() {
-    std::lock_guard lock(mutex_);
-    return bodies_;
-  }
-  std::vector<std::string> auth() {
-    std::lock_guard lock(mutex_);
-    return auth_;
-  }
-
- private:
-  Handler handler_;
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::vector<json> bodies_;
-  std::vector<std::string> auth_;
-};
 
 HostTensor random_f32(std::vector<int64_t> sizes, uint32_t seed) {
   HostTensor t(DType::Float32, std::move(sizes));
@@ -156,18 +102,6 @@ OverloadJob add_job() {
     return make_reference_evaluator(std::move(o));
   };
   return job;
-}
-
-OpenAIConfig config_for(const LoopbackEndpoint &ep) {
-  OpenAIConfig c;
-  c.base_url = ep.base_url();
-  c.model = "loopback-model";
-  c.api_key_env = "OPFORGE_TEST_LOOPBACK_KEY";
-  c.request_timeout_s = 10;
-  c.max_retries = 3;
-  c.backoff_initial_s = 0.01;
-  c.backoff_max_s = 0.05;
-  return c;
 }
 
 std::string temp_log(const std::string &name) {

@@ -30,6 +30,7 @@ constexpr const char *kUsage =
     "usage: opforge generate (--ops aten::X,... | --all | --category C)\n"
     "                        [--provider inductor|openai|replay] [--k N] [--jobs N] [--out DIR]\n"
     "                        [--library DIR] [--force] [--executor interp|chip]\n"
+    "                        [--max-calls N] [--check-timeout-s S]\n"
     "                        [--base-url URL --model M ...] [--replay RUNLOG]\n"
     "       opforge generate --report RUN\n\n"
     "Generates a Triton kernel + wrapper per ATen overload with the generation loop\n"
@@ -40,7 +41,11 @@ constexpr const char *kUsage =
     "library directory (one file per overload); overloads already there are skipped\n"
     "unless --force, so an interrupted run resumes. The run log is <out>/runlog.jsonl\n"
     "(docs/generator/runlog.md); --report RUN (a run directory or its runlog.jsonl)\n"
-    "prints coverage by category beside TritorX's figures, pass@k and failure reasons.\n";
+    "prints coverage by category beside TritorX's figures, pass@k, calls checked per\n"
+    "overload and failure reasons, and exits 1 when any overload is not passing.\n"
+    "An overload passes only when every recorded call of every dtype passed; when\n"
+    "--max-calls or --check-timeout-s cut calls, a kernel that passed all it ran is\n"
+    "'partial' (not written to the library, exit 1).\n";
 
 std::vector<std::string> split_csv(const std::string &s) {
   std::vector<std::string> out;
@@ -63,7 +68,12 @@ int report(const std::string &run) {
     }
     std::cout << "run log " << p.string() << ": " << outcomes.size() << " overloads\n\n"
               << generator::format_report(outcomes);
-    return kExitOk;
+    // Exit 1 when any overload of the run is not passing (fail, partial, error): the
+    // same rule as the run itself.
+    size_t bad = 0;
+    for (const auto &o : outcomes) bad += !o.passing() && o.result != "excluded";
+    if (bad) std::cout << "\n" << bad << " overloads not passing (fail, partial or error)\n";
+    return bad ? kExitFailure : kExitOk;
   } catch (const Error &e) {
     std::cerr << "opforge generate: error: " << Error::format(e.message(), [&] {
       auto c = e.context();
@@ -104,9 +114,12 @@ int run(const std::vector<std::string> &args) {
       "corpus", po::value<std::string>()->default_value(harness::Corpus::default_path()),
       "OpInfo corpus")("executor", po::value<std::string>()->default_value("interp"),
                        "interp (IR interpreter) or chip")(
-      "max-calls", po::value<int>()->default_value(32),
-      "recorded calls verified per overload (0: every recorded call)")(
-      "max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
+      "max-calls", po::value<int>()->default_value(0),
+      "recorded calls verified per overload, spread over its dtypes (0: every recorded call; "
+      "fewer makes a passing kernel partial, not pass)")(
+      "check-timeout-s", po::value<double>()->default_value(120),
+      "wall clock for the calls of one check, plus 0.25 s per call; calls past it are cut "
+      "(partial)")("max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
       "max-calls-per-dialog", po::value<int>(), "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
       "force", "regenerate overloads already in the library");
@@ -120,6 +133,8 @@ int run(const std::vector<std::string> &args) {
   if (k < 1 || jobs < 1) return usage_error("generate", "--k and --jobs must be >= 1");
   if (vm["max-calls"].as<int>() < 0)
     return usage_error("generate", "--max-calls must not be negative (0: every recorded call)");
+  if (!(vm["check-timeout-s"].as<double>() > 0))
+    return usage_error("generate", "--check-timeout-s must be positive");
 
   try {
     auto corpus = harness::Corpus::open(vm["corpus"].as<std::string>());
@@ -182,6 +197,7 @@ int run(const std::vector<std::string> &args) {
     g.jobs = jobs;
     const int max_calls = vm["max-calls"].as<int>();
     g.max_calls = max_calls == 0 ? SIZE_MAX : static_cast<size_t>(max_calls);
+    g.run_timeout_s = vm["check-timeout-s"].as<double>();
     g.executor = harness::parse_executor_kind(vm["executor"].as<std::string>());
     g.table = table;
     // The inductor provider answers the same file every time: one call is the whole budget.
@@ -231,13 +247,18 @@ int run(const std::vector<std::string> &args) {
     }
     std::cout << std::left << std::setw(static_cast<int>(w) + 2) << "overload" << std::setw(18)
               << "category" << std::setw(10) << "result" << std::setw(10) << "passed"
-              << std::setw(7) << "calls"
+              << std::setw(7) << "model" << std::setw(14) << "checked"
               << "reason\n";
     for (const auto &r : rows) {
+      std::string checked =
+          r.calls_checked >= 0 && r.calls_recorded >= 0
+              ? std::to_string(r.calls_checked) + "/" + std::to_string(r.calls_recorded)
+              : "-";
       std::cout << std::left << std::setw(static_cast<int>(w) + 2) << r.overload << std::setw(18)
                 << r.category << std::setw(10) << r.result << std::setw(10)
                 << (r.attempts ? std::to_string(r.passed) + "/" + std::to_string(r.attempts) : "-")
-                << std::setw(7) << r.model_calls << r.reason.substr(0, 160) << "\n";
+                << std::setw(7) << r.model_calls << std::setw(14) << checked
+                << generator::cut_text(r.reason, 160) << "\n";
     }
     std::cout << "\n" << generator::format_report(rows);
     std::cout << "\npassing " << passing << " of " << rows.size() - excluded

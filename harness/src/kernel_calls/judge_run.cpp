@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -25,6 +26,30 @@ namespace fs = std::filesystem;
 namespace opforge::harness {
 
 namespace {
+
+// At most max_calls of an overload's recorded calls, spread over its dtypes (each
+// dtype group in turn gets one more until the budget is spent), in corpus order.
+std::vector<Call> select_calls(const Corpus &corpus, const OverloadEntry &entry, size_t max_calls) {
+  if (max_calls >= static_cast<size_t>(entry.total_calls()))
+    return corpus.calls(entry.name, std::nullopt);
+  std::map<DType, size_t> quota;
+  for (size_t left = max_calls; left > 0;) {
+    size_t before = left;
+    for (const auto &[dtype, n] : entry.calls_per_dtype)
+      if (left > 0 && static_cast<int64_t>(quota[dtype]) < n) {
+        ++quota[dtype];
+        --left;
+      }
+    if (left == before) break;
+  }
+  std::vector<Call> out;
+  for (auto dtype : corpus.dtypes()) {
+    auto it = quota.find(dtype);
+    if (it == quota.end() || it->second == 0) continue;
+    for (auto &call : corpus.calls(entry.name, dtype, it->second)) out.push_back(std::move(call));
+  }
+  return out;
+}
 
 std::string today_utc() {
   std::time_t t = std::time(nullptr);
@@ -134,6 +159,7 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     job.overload = ov;
     auto &c = job.context;
     std::vector<Call> calls;
+    int64_t recorded = 0;
     {
       std::lock_guard lock(corpus_mutex);
       const auto &entry = corpus.overload(ov);
@@ -141,7 +167,8 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
       c.docstring = corpus.docstring(ov);
       for (auto d : entry.dtypes())
         c.dtypes += (c.dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
-      calls = corpus.calls(ov, std::nullopt, options.max_calls);
+      recorded = entry.total_calls();
+      calls = select_calls(corpus, entry, options.max_calls);
     }
     c.overload = ov;
     c.wrapper = generator::wrapper_name(ov);
@@ -150,6 +177,9 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     c.reference_kernels =
         generator::reference_kernels(options.library_dir, row.category, library_file_name_for(ov));
     JudgeOptions jo;
+    jo.recorded_calls = recorded;
+    if (static_cast<int64_t>(calls.size()) < recorded)
+      jo.cut = "--max-calls " + std::to_string(options.max_calls);
     jo.calls = std::move(calls);
     jo.schema = c.schema;
     jo.corpus = &corpus;
@@ -162,18 +192,35 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
     job.make_evaluator = [eo] { return generator::make_reference_evaluator(eo); };
     auto results = generator::run_overload(job, templates, provider, log, options.loop);
     row.attempts = static_cast<int>(results.size());
-    const generator::AttemptResult *first_pass = nullptr;
+    const generator::AttemptResult *first_pass = nullptr, *best_partial = nullptr,
+                                   *first_fail = nullptr;
     for (const auto &r : results) {
       row.model_calls += r.model_calls;
-      row.pass_by_attempt.push_back(r.final_state == generator::State::Done);
-      if (r.final_state == generator::State::Done) {
+      row.pass_by_attempt.push_back(r.passed());
+      if (r.passed()) {
         ++row.passed;
         if (!first_pass) first_pass = &r;
-      } else if (row.reason.empty()) {
+      } else if (r.partial()) {
+        if (!best_partial || r.calls_checked > best_partial->calls_checked) best_partial = &r;
+      } else if (!first_fail) {
+        first_fail = &r;
         row.reason = r.last_failure.empty() ? r.reason : r.last_failure;
       }
     }
-    if (first_pass) {
+    const generator::AttemptResult *stands_on =
+        first_pass ? first_pass : (best_partial ? best_partial : first_fail);
+    if (stands_on) {
+      row.calls_checked = stands_on->calls_checked;
+      row.calls_recorded = std::max(recorded, stands_on->calls_recorded);
+      row.calls_failed = stands_on->calls_failed;
+    }
+    if (!first_pass && best_partial) {
+      // Not a pass and not written to the library: a bound cut calls it never ran.
+      row.result = "partial";
+      row.reason = "partial: checked " + std::to_string(best_partial->calls_checked) + " of " +
+                   std::to_string(row.calls_recorded) + " calls (cut by " + best_partial->cut +
+                   "); every call it ran passed; not written to the library";
+    } else if (first_pass) {
       std::ofstream f(file);
       f << "# opforge generated kernel: " << ov << "\n# category: " << row.category
         << "\n# provider: " << provider.name() << ", model: " << provider.model()

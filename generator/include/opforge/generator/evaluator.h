@@ -49,6 +49,18 @@ struct MismatchFacts {
   double worst_actual = 0;
   double worst_expected = 0;
   Tolerance tolerance;
+  // Small windows of data around the worst index (at most 5 elements per
+  // dimension, the last two dimensions of a tensor): each input operand (by
+  // schema name, its window found by broadcasting the worst index back to
+  // it), then the expected and the actual values of `path`.
+  struct Window {
+    std::string name;    // "self", "other", "expected out", "actual out"
+    std::string type;    // "bf16[10, 5]", "bf16[] (0-d)", "Scalar"
+    std::string region;  // "[0:5, 0:5]"; "" for a 0-d tensor or a number
+    std::string values;  // one line per row of the window
+  };
+  std::vector<Window> operands;
+  std::vector<Window> results;
 };
 
 // What went wrong at a stage (filled by the evaluator, read by the summarizer).
@@ -62,8 +74,11 @@ struct Failure {
   int64_t call_index = -1;
   std::optional<MismatchFacts> mismatch;  // Mismatch
   int64_t mismatches_total = 0;           // Mismatch: mismatching entries of the verdict
-  uint64_t pc = 0;                        // Trap
-  std::string instruction;                // Trap
+  // Mismatch: the calls that mismatched among those checked ("17 of 124 calls
+  // mismatch: bfloat16 17"); "" when only one call was compared.
+  std::string failing_calls;
+  uint64_t pc = 0;          // Trap
+  std::string instruction;  // Trap
 };
 std::string failure_kind_name(Failure::Kind k);
 
@@ -72,8 +87,15 @@ struct StageResult {
   bool ok = false;
   Failure failure;  // when !ok
   double wall_ms = 0;
-  int64_t calls_checked = 0;  // Verify: calls that passed
-  int64_t sim_cycles = 0;     // Run: simulated cycles (0 on the interpreter)
+  // Verify: calls run and compared with their recorded results (all of them
+  // passed when ok), of the overload's recorded calls (0: unknown). A bound that
+  // cut calls (CallJudge) says why in `cut`: checked < recorded then, and a
+  // passing candidate is only `partial`.
+  int64_t calls_checked = 0;
+  int64_t calls_failed = 0;  // Verify: checked calls that mismatched
+  int64_t calls_recorded = 0;
+  std::string cut;         // "--max-calls 8", "the wall-clock limit of 120 s"; "" when none
+  int64_t sim_cycles = 0;  // Run: simulated cycles (0 on the interpreter)
 };
 
 // A candidate being evaluated; the evaluator keeps state between stages.
@@ -112,10 +134,14 @@ class CallJudge {
     return r;
   }
   // Stage::Run: every call through `wrapper` of `module`; failures are
-  // Runtime, Trap or Timeout with the failing call's summary and index.
+  // Runtime, Trap or Timeout with the failing call's summary and index. A
+  // wall-clock bound may stop it early (after at least one call): not a
+  // failure, verify() then reports the calls it cut.
   virtual StageResult run(const compiler::ast::Module &module, const std::string &wrapper) = 0;
-  // Stage::Verify: the outputs (and mutated inputs) of the last successful
-  // run() against the recorded ones; a failure is a Mismatch.
+  // Stage::Verify: the outputs (and mutated inputs) of every call the last
+  // successful run() made against the recorded ones; a failure is a Mismatch
+  // (the first mismatching call's facts, all mismatching calls counted).
+  // calls_checked / calls_recorded and cut say how much of the overload was checked.
   virtual StageResult verify() = 0;
 };
 using JudgeFactory = std::function<std::unique_ptr<CallJudge>()>;

@@ -5,13 +5,14 @@
 //       +------------- Feedback <-------------+  (any failure)
 //
 // Deterministic: the next state depends only on the current state and the
-// stage's result. Budgets: at most `max_dialogs` dialogs per attempt and
-// `max_calls_per_dialog` model calls per dialog (a new dialog starts from
-// the first prompt again, carrying the last feedback), a wall-clock limit
-// per attempt. A provider failure (HTTP error after retries, timeout,
-// malformed response) ends the attempt in Failed. The k attempts of an
-// overload advance in lockstep so that every attempt in Generate goes to
-// the provider in one batch (concurrent requests).
+// stage's result. Verify checks every call the judge holds (all recorded
+// calls unless a bound cut them): a candidate is Done only when all of them
+// passed, and a mismatch anywhere comes back as feedback. Budgets: at most `max_dialogs` dialogs
+// per attempt and `max_calls_per_dialog` model calls per dialog (a new dialog starts from the first
+// prompt again, carrying the last feedback), a wall-clock limit per attempt. A provider failure
+// (HTTP error after retries, timeout, malformed response) ends the attempt in Failed. The k
+// attempts of an overload advance in lockstep so that every attempt in Generate goes to the
+// provider in one batch (concurrent requests).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -50,6 +51,17 @@ struct AttemptResult {
   // The last stage failure on one line ("mismatch: out: 3 of 8 elements differ ...
   // [call aten::add.Tensor(f32[8], f32[8]) -> f32[8]]"); "" when none.
   std::string last_failure;
+  // The last candidate's Verify figures (StageResult): calls checked, failed and
+  // recorded, and what cut the check short ("" when nothing did). 0 when the
+  // last candidate never reached Verify.
+  int64_t calls_checked = 0;
+  int64_t calls_failed = 0;
+  int64_t calls_recorded = 0;
+  std::string cut;
+  // Done, but a bound cut calls: the candidate passed every call it ran, not
+  // every recorded call. Not a pass (docs/generator/README.md).
+  bool partial() const { return final_state == State::Done && calls_checked < calls_recorded; }
+  bool passed() const { return final_state == State::Done && !partial(); }
 };
 
 struct OverloadJob {

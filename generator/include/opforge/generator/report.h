@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,15 +22,23 @@ namespace opforge::generator {
 struct OverloadOutcome {
   std::string overload;
   std::string category;  // harness catalog category ("pointwise", "shape/view", ...)
-  // "pass", "fail", "cached" (already in the library), "excluded" (the target
-  // cannot support it), "error" (the run itself failed for this overload).
+  // "pass" (every recorded call passed), "partial" (a candidate passed every call
+  // it ran, but a bound cut calls: not written to the library), "fail", "cached"
+  // (already in the library), "excluded" (the target cannot support it), "error"
+  // (the run itself failed for this overload).
   std::string result;
-  std::string reason;  // why it failed or is excluded ("" when it passed)
+  std::string reason;  // why it failed, is partial or is excluded ("" when it passed)
   int attempts = 0;
-  int passed = 0;
+  int passed = 0;  // attempts that passed every recorded call
   int model_calls = 0;
   std::vector<bool> pass_by_attempt;
   double wall_s = 0;
+  // Recorded calls checked by the candidate the result stands on (the passing or
+  // partial one, else the failing one the reason names), of the overload's recorded
+  // calls; -1 when unknown (cached, excluded, error, run logs older than these fields).
+  int64_t calls_checked = -1;
+  int64_t calls_recorded = -1;
+  int64_t calls_failed = 0;  // of those checked, calls that mismatched
   bool passing() const { return result == "pass" || result == "cached"; }
 };
 
@@ -59,8 +68,14 @@ std::vector<CategoryCoverage> coverage_by_category(const std::vector<OverloadOut
 // Mean pass@j over the overloads generated (attempts > 0) for j = 1..max attempts.
 std::vector<double> mean_pass_at_k(const std::vector<OverloadOutcome> &outcomes);
 
-// The report: coverage by category with TritorX's figures, pass@k, and every
-// failing or excluded overload with its reason.
+// The report: coverage by category with TritorX's figures, pass@k, calls
+// checked / recorded per overload, and every failing, partial or excluded
+// overload with its reason (a reason longer than 240 characters is cut, and
+// the cut says so and how much it left out).
 std::string format_report(const std::vector<OverloadOutcome> &outcomes);
+
+// `text` cut to at most `max_chars` characters (UTF-8 kept whole) with
+// " [... N more characters]" when it was longer.
+std::string cut_text(const std::string &text, size_t max_chars);
 
 }  // namespace opforge::generator

@@ -32,8 +32,15 @@ struct JudgeOptions {
   std::string schema;
   const Corpus *corpus = nullptr;       // tolerance overrides (optional)
   generator::ExecutorFactory executor;  // default: the IR interpreter
-  double run_timeout_s = 60;            // wall clock for all calls of a run
-  int64_t max_wrapper_steps = 0;        // 0: the process's --max-wrapper-steps budget
+  // Wall clock for all calls of a run (and, apart, of the compile stage). The
+  // first call always runs; calls past the limit are cut, not failed: Verify
+  // then reports them (StageResult::cut) and a passing candidate is partial.
+  double run_timeout_s = 60;
+  int64_t max_wrapper_steps = 0;  // 0: the process's --max-wrapper-steps budget
+  // The overload's recorded calls (0: calls.size()); when `calls` holds fewer,
+  // Verify reports the rest as cut by `cut` ("--max-calls 8").
+  int64_t recorded_calls = 0;
+  std::string cut;
 };
 
 std::unique_ptr<generator::CallJudge> make_corpus_judge(JudgeOptions options);
@@ -46,12 +53,18 @@ generator::JudgeFactory corpus_judge_factory(JudgeOptions options);
 // lowering table excludes it, else run the loop with a corpus judge, write a
 // passing kernel to the library with a header comment (provider, model,
 // attempt, date) and append an `overload_result` record to the run log.
+// An overload passes only when a candidate passed every recorded call of
+// every dtype. When max_calls or the wall-clock limit cut calls, a candidate
+// that passed all it ran is `partial` ("checked K of N calls"): it is not
+// written to the library (its source stays in the run log).
 struct GenerateOptions {
   std::vector<std::string> overloads;
   std::string library_dir;  // created when missing
   bool force = false;       // regenerate overloads already in the library
   int jobs = 1;             // overloads in parallel (1 with the chip executor)
-  size_t max_calls = 32;    // recorded calls verified per overload (all dtypes)
+  // Recorded calls verified per overload, spread over its dtypes (SIZE_MAX: every
+  // call; fewer than the overload has makes a passing candidate partial).
+  size_t max_calls = SIZE_MAX;
   ExecutorKind executor = ExecutorKind::Interp;
   double run_timeout_s = 120;  // wall clock for the calls of one Run
   generator::LoopOptions loop;
