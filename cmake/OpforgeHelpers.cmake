@@ -44,6 +44,27 @@ function(opforge_fast_test name)
   endif()
 endfunction()
 
+# Test code is glue around the libraries (built -O2): it is compiled -O1 against
+# one precompiled header (tests/test_pch.h: GoogleTest, nlohmann/json and the
+# standard library), built once by opforge_test_pch and reused by every test
+# binary. Together they halve the tests' compile time, most of a clean build.
+# GCC 12 at -O1 reports false array-bounds/stringop/restrict warnings inside
+# libstdc++'s std::string (GCC PR 105329, 105651); the libraries keep them.
+function(opforge_test_flags target)
+  target_compile_options(${target} PRIVATE -O1)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-stringop-overflow -Wno-restrict)
+  endif()
+endfunction()
+if(NOT TARGET opforge_test_pch)
+  add_library(opforge_test_pch OBJECT ${PROJECT_SOURCE_DIR}/tests/test_pch.cpp)
+  target_link_libraries(opforge_test_pch PRIVATE GTest::gtest nlohmann_json::nlohmann_json)
+  opforge_test_flags(opforge_test_pch)
+  opforge_warnings(opforge_test_pch)
+  target_precompile_headers(opforge_test_pch PRIVATE
+    "$<$<COMPILE_LANGUAGE:CXX>:${PROJECT_SOURCE_DIR}/tests/test_pch.h>")
+endif()
+
 function(opforge_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   opforge_fast_test(${name} fast_label)
@@ -55,6 +76,8 @@ function(opforge_test name)
   target_compile_definitions(${name} PRIVATE
     OPFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     OPFORGE_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  opforge_test_flags(${name})
+  target_precompile_headers(${name} REUSE_FROM opforge_test_pch)
   opforge_warnings(${name})
   include(GoogleTest)
   gtest_discover_tests(${name}
