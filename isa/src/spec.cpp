@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <charconv>
+#include <mutex>
+#include <shared_mutex>
 #include <sstream>
 #include <unordered_map>
 
@@ -241,20 +244,32 @@ struct Bucket {
   }
 };
 
+// Instructions added at run time (ISA extension files, extension.h) are
+// appended to `insns` (capacity reserved up front, so references stay valid)
+// and looked up second, under `added_mutex`, when the built-in index misses.
+constexpr size_t kMaxAddedInsns = 1024;
+
 struct Tables {
   std::vector<FieldSpec> fields;
   std::vector<InsnSpec> insns;
   std::vector<CsrSpec> csrs;
   std::unordered_map<std::string_view, int> by_name;
   std::array<Bucket, 1024> buckets;
+  size_t builtin_count = 0;
+  std::shared_mutex added_mutex;
+  std::atomic<bool> any_added{false};
 };
 
-const Tables &tables() {
-  static const Tables t = [] {
-    Tables r;
+Tables &mutable_tables() {
+  static Tables t;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Tables &r = t;
     InsnTable parsed = parse_tables(detail::embedded_tables());
     r.fields = std::move(parsed.fields);
     r.insns = std::move(parsed.insns);
+    r.builtin_count = r.insns.size();
+    r.insns.reserve(r.builtin_count + kMaxAddedInsns);
     r.csrs = std::move(parsed.csrs);
     for (const auto &i : r.insns) r.by_name.emplace(i.name, i.id);
     for (const auto &i : r.insns) {
@@ -281,9 +296,19 @@ const Tables &tables() {
       b.sub.resize(size_t{1} << b.key_bits.size());
       for (const InsnSpec *i : b.all) b.sub[b.key(i->match)].push_back(i);
     }
-    return r;
-  }();
+  });
   return t;
+}
+
+const Tables &tables() { return mutable_tables(); }
+
+const InsnSpec *find_added(std::string_view name) {
+  Tables &t = mutable_tables();
+  if (!t.any_added.load(std::memory_order_acquire)) return nullptr;
+  std::shared_lock lock(t.added_mutex);
+  for (size_t k = t.builtin_count; k < t.insns.size(); ++k)
+    if (t.insns[k].name == name) return &t.insns[k];
+  return nullptr;
 }
 
 }  // namespace
@@ -338,14 +363,46 @@ const CsrSpec *find_csr(uint32_t number) {
 const InsnSpec *find_insn(std::string_view name) {
   const auto &t = tables();
   auto it = t.by_name.find(name);
-  return it == t.by_name.end() ? nullptr : &t.insns[static_cast<size_t>(it->second)];
+  return it == t.by_name.end() ? find_added(name) : &t.insns[static_cast<size_t>(it->second)];
 }
 
 const InsnSpec *decode(uint32_t word) {
-  const Bucket &bucket = tables().buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
+  Tables &t = mutable_tables();
+  const Bucket &bucket = t.buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
   for (const InsnSpec *i : bucket.candidates(word))
     if ((word & i->mask) == i->match) return i;
+  if (!t.any_added.load(std::memory_order_acquire)) return nullptr;
+  std::shared_lock lock(t.added_mutex);
+  for (size_t k = t.builtin_count; k < t.insns.size(); ++k)
+    if ((word & t.insns[k].mask) == t.insns[k].match) return &t.insns[k];
   return nullptr;
+}
+std::vector<int> detail::add_instructions(std::vector<InsnSpec> added) {
+  Tables &t = mutable_tables();
+  std::unique_lock lock(t.added_mutex);
+  auto describe = [](const InsnSpec &i) { return "'" + i.name + "' (" + i.source + ")"; };
+  for (size_t a = 0; a < added.size(); ++a) {
+    const InsnSpec &n = added[a];
+    auto check = [&](const InsnSpec &o) {
+      if (o.name == n.name)
+        throw Error("duplicate mnemonic: " + describe(n) + " is already " + describe(o));
+      if ((n.mask & o.mask & (n.match ^ o.match)) == 0)
+        throw Error("encoding of " + describe(n) + " overlaps " + describe(o));
+    };
+    for (const InsnSpec &o : t.insns) check(o);
+    for (size_t b = 0; b < a; ++b) check(added[b]);
+  }
+  if (t.insns.size() + added.size() > t.insns.capacity())
+    throw Error("too many instructions added at run time (at most " +
+                std::to_string(kMaxAddedInsns) + ")");
+  std::vector<int> ids;
+  for (InsnSpec &n : added) {
+    n.id = static_cast<int>(t.insns.size());
+    ids.push_back(n.id);
+    t.insns.push_back(std::move(n));
+  }
+  t.any_added.store(true, std::memory_order_release);
+  return ids;
 }
 
 }  // namespace opforge::isa

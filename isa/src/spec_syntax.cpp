@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 #include "opforge/isa/encode.h"
@@ -42,7 +43,10 @@ std::vector<AsmOperand> derive(const InsnSpec &i) {
   };
   const uint32_t opcode = i.match & 0x7f;
   const bool vector_mem = (opcode == 0x07 || opcode == 0x27) && (has(i, "vd") || has(i, "vs3"));
-  const bool vector_alu = opcode == 0x57 || (opcode == 0x2b && (has(i, "vd") || has(i, "vs2")));
+  // OP-V, and vector instructions in the custom opcodes (Xmtia's SFU in
+  // custom-1, ISA extension files in any of custom-0..3).
+  const bool custom = opcode == 0x0b || opcode == 0x2b || opcode == 0x5b || opcode == 0x7b;
+  const bool vector_alu = opcode == 0x57 || (custom && (has(i, "vd") || has(i, "vs2")));
 
   if (i.name == "vsetvli") {
     add(OperandKind::XReg, "rd"), add(OperandKind::XReg, "rs1"), add(OperandKind::VType, "zimm11");
@@ -108,7 +112,14 @@ const std::vector<AsmOperand> &asm_operands(const InsnSpec &insn) {
   std::call_once(once, [] {
     for (const auto &i : instructions()) cache.push_back(derive(i));
   });
-  return cache.at(static_cast<size_t>(insn.id));
+  if (static_cast<size_t>(insn.id) < cache.size()) return cache[static_cast<size_t>(insn.id)];
+  // Instructions added at run time (extension.h) after the cache was built.
+  static std::mutex added_mutex;
+  static std::map<int, std::vector<AsmOperand>> added;
+  std::lock_guard lock(added_mutex);
+  auto it = added.find(insn.id);
+  if (it == added.end()) it = added.emplace(insn.id, derive(insn)).first;
+  return it->second;
 }
 
 uint32_t default_rounding_mode(const InsnSpec &insn) {

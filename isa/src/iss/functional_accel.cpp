@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "opforge/isa/extension.h"
 #include "opforge/support/dtype.h"
 
 namespace opforge::isa {
@@ -105,5 +106,10 @@ AccelStatus FunctionalAccelerator::dpe_issue(const DpeCommand &cmd) {
 }
 
 void FunctionalAccelerator::sfu_executed(SfuFunc, uint64_t elements) { sfu_elements_ += elements; }
+
+bool FunctionalAccelerator::ext_executed(const ExtInsn &insn, uint64_t elements) {
+  if (insn.unit == ExtUnit::Sfu) sfu_elements_ += elements;
+  return false;
+}
 
 }  // namespace opforge::isa

@@ -57,6 +57,7 @@ const DecodeTable &decode_table() {
     link_xmtia();
     DecodeTable t;
     for (const InsnSpec &s : instructions()) {
+      if (is_extension_insn(s.id)) continue;  // decode_extension serves them
       const SemEntry *e = find_semantics(s.name);
       DecodeEntry d;
       d.mask = s.mask;
@@ -82,7 +83,7 @@ const DecodeEntry *decode_for_iss(uint32_t word) {
   const auto &bucket = decode_table().by_opcode[word & 0x7f];
   for (const DecodeEntry &d : bucket)
     if ((word & d.mask) == d.match) return &d;
-  return nullptr;
+  return decode_extension(word);
 }
 
 }  // namespace opforge::isa::sem

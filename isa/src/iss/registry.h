@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "opforge/isa/extension.h"
 #include "semantics.h"
 
 namespace opforge::isa::sem {
@@ -25,5 +26,12 @@ const DecodeTable &decode_table();
 // The entry for a word, nullptr if no table entry matches.
 const DecodeEntry *decode_for_iss(uint32_t word);
 InsnFn illegal_handler();
+
+// ISA extension instructions (extension.h, sem_ext.cpp): added at run time
+// under a lock and looked up second, when the built table has no entry
+// (their encodings overlap no other). The table built once skips them.
+void add_extension_semantics(const ExtInsn &insn);
+const DecodeEntry *decode_extension(uint32_t word);
+bool is_extension_insn(int spec_id);
 
 }  // namespace opforge::isa::sem

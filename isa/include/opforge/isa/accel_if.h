@@ -54,6 +54,8 @@ struct AccelStatus {
   bool pending = false;
 };
 
+struct ExtInsn;  // extension.h
+
 class AcceleratorIf {
  public:
   virtual ~AcceleratorIf() = default;
@@ -79,6 +81,11 @@ class AcceleratorIf {
                                   std::span<SfuLane> /*lanes*/) {
     return {};
   }
+  // The ISS executed an ISA extension instruction (extension.h) over
+  // `elements` elements. Return true when the accelerator accounts for its
+  // time (the chip model holds the core for an `sfu` unit); false and the
+  // hart charges latency + ceil(elements / throughput) * occupancy cycles.
+  virtual bool ext_executed(const ExtInsn & /*insn*/, uint64_t /*elements*/) { return false; }
 };
 
 }  // namespace opforge::isa

@@ -25,6 +25,9 @@ class FunctionalAccelerator : public AcceleratorIf {
   AccelStatus dpe_issue(const DpeCommand &cmd) override;
   AccelStatus dpe_wait() override;
   void sfu_executed(SfuFunc fn, uint64_t elements) override;
+  // Counts an `sfu` unit extension instruction's elements with the SFU's;
+  // the hart charges its time (returns false).
+  bool ext_executed(const ExtInsn &insn, uint64_t elements) override;
 
   uint64_t dma_commands() const { return dma_commands_; }
   uint64_t dma_bytes() const { return dma_bytes_; }

@@ -273,6 +273,12 @@ class Hart {
   }
   // Charge extra cycles for a vector instruction of class c over vl elements of sew bits.
   void charge_vector(InsnClass c, uint64_t elements, unsigned sew_bits);
+  // Charge the cycles of a unit an ISA extension instruction occupies
+  // (extension.h); a vector datapath's count as vector busy time too.
+  void charge_unit(uint64_t cycles, bool vector_datapath) {
+    cycles_ += cycles;
+    if (vector_datapath) vector_busy_cycles_ += cycles;
+  }
   bool ecall_hook() { return ecall_handler_ && ecall_handler_(*this); }
   uint64_t vlmax() const;
   // Set vtype/vl as vsetvl* does; returns the new vl.

@@ -74,10 +74,19 @@ InsnTable parse_tables(const std::vector<TableSource> &sources);
 namespace detail {
 // The isa/spec files embedded into the library (generated at build time).
 const std::vector<TableSource> &embedded_tables();
+// Append instructions at run time (ISA extension files: use
+// register_extension in extension.h, which calls this). Each is checked
+// against every instruction and the others given: a mnemonic already taken,
+// or an encoding that overlaps ((m1 & m2 & (match1 ^ match2)) == 0), throws
+// opforge::Error naming both (their `source`) and adds none. Returns the ids.
+std::vector<int> add_instructions(std::vector<InsnSpec> insns);
 }  // namespace detail
 
 // All instructions of all tables, in a stable order (table files sorted by
-// name, lines in file order). Loaded once; thread-safe after first call.
+// name, lines in file order), then those added at run time (extension.h) in
+// the order added. Loaded once; thread-safe after first call. References
+// stay valid when instructions are added; iterate it only while no
+// extension is being registered (callers register before running programs).
 const std::vector<InsnSpec> &instructions();
 // Every field of fields.csv.
 const std::vector<FieldSpec> &fields();
