@@ -81,6 +81,7 @@ nlohmann::json failure_to_json(const Failure &f) {
   if (!f.findings.empty()) j["findings"] = compiler::findings_to_json(f.findings);
   if (!f.call_summary.empty()) j["call"] = f.call_summary;
   if (f.call_index >= 0) j["call_index"] = f.call_index;
+  if (!f.failing_calls.empty()) j["failing_calls"] = f.failing_calls;
   if (f.mismatch) {
     const auto &m = *f.mismatch;
     j["mismatch"] = {{"path", m.path},
@@ -94,6 +95,15 @@ nlohmann::json failure_to_json(const Failure &f) {
                      {"worst_expected", json_number(m.worst_expected)},
                      {"atol", json_number(m.tolerance.atol)},
                      {"rtol", json_number(m.tolerance.rtol)}};
+    for (auto [key, windows] :
+         {std::pair{"operands", &m.operands}, std::pair{"results", &m.results}}) {
+      if (windows->empty()) continue;
+      nlohmann::json arr = nlohmann::json::array();
+      for (const auto &w : *windows)
+        arr.push_back(
+            {{"name", w.name}, {"type", w.type}, {"region", w.region}, {"values", w.values}});
+      j["mismatch"][key] = arr;
+    }
   }
   if (f.kind == Failure::Kind::Trap) {
     j["pc"] = f.pc;

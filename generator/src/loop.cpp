@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "opforge/generator/extract.h"
 #include "opforge/support/error.h"
@@ -51,6 +52,9 @@ struct Attempt {
   std::vector<ChatMessage> messages;
   std::unique_ptr<KernelEvaluator> evaluator;
   Clock::time_point start;
+  std::string last_code;  // the last candidate's source (carried into a new dialog)
+  // The previous turn's failure in this dialog (a repeat is not restated).
+  std::optional<std::pair<Stage, Failure>> previous;
 };
 
 State state_of(Stage s) {
@@ -182,9 +186,11 @@ class Machine {
     ++a.dialog;
     a.call = 0;
     ++a.result.dialogs;
-    a.messages = first_turn(a.result.last_feedback);
+    a.messages = first_turn(carried_section(a.last_code, a.result.last_feedback));
+    a.previous.reset();  // the new dialog has not seen it: the next feedback is whole
     auto rec = base(a, "dialog_start");
     rec["carried_feedback"] = a.result.last_feedback;
+    rec["carried_code"] = !a.last_code.empty();
     log_.append(rec);
     return true;
   }
@@ -221,6 +227,7 @@ class Machine {
       feedback(a, reply, Stage::Lint, f);
       return;
     }
+    a.last_code = code;
     auto code_rec = base(a, "candidate");
     // The code is stored once: where the reply holds it verbatim, as its place in the
     // response record's text.
@@ -276,8 +283,14 @@ class Machine {
 
   void feedback(Attempt &a, const ChatReply &reply, Stage stage, const Failure &f) {
     transition(a, State::Feedback, failure_kind_name(f.kind));
-    std::string text = summarize_failure(stage, f, opts_.feedback);
-    a.result.last_feedback = text;
+    // The whole summary is kept for a new dialog; the turn says "same failure" when it is.
+    const std::string whole = summarize_failure(stage, f, opts_.feedback);
+    const bool repeated =
+        a.previous && same_failure(stage, f, a.previous->first, a.previous->second);
+    const std::string text =
+        repeated ? summarize_repeated_failure(stage, f, a.previous->second, opts_.feedback) : whole;
+    a.previous.emplace(stage, f);
+    a.result.last_feedback = whole;
     std::string first_line = f.message.substr(0, f.message.find('\n'));
     a.result.last_failure = failure_kind_name(f.kind) + ": " + first_line +
                             (f.call_summary.empty() ? "" : " [call " + f.call_summary + "]");
@@ -289,6 +302,7 @@ class Machine {
     rec["stage"] = stage_name(stage);
     rec["kind"] = failure_kind_name(f.kind);
     rec["text"] = text;
+    rec["repeated"] = repeated;
     log_.append(rec);
     ++a.call;
     transition(a, State::Generate);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -247,4 +248,80 @@ TEST(Evaluator, NonFiniteMismatchFiguresAreDistinctStringsInTheRunLog) {
   EXPECT_EQ(j["mismatch"]["worst_expected"], "nan");
   EXPECT_EQ(j["mismatch"]["atol"].get<double>(), 1e-5);
   EXPECT_EQ(j.dump().find("null"), std::string::npos) << j.dump();
+}
+
+namespace {
+EvaluatorOptions judge_of(harness::Call c, const std::string &schema) {
+  harness::JudgeOptions j;
+  j.calls = {std::move(c)};
+  j.schema = schema;
+  EvaluatorOptions o;
+  o.judge = harness::corpus_judge_factory(std::move(j));
+  return o;
+}
+}  // namespace
+
+// Issue 25's example: remainder.Tensor(bf16[10, 5], bf16[]) got "worst index [0, 0] actual inf
+// expected -nan" four turns running, never the operands. The feedback shows a window of each
+// operand around the worst index and the expected and actual values there.
+TEST(Feedback, MismatchShowsTheOperandValuesAroundTheWorstIndex) {
+  HostTensor self(DType::BFloat16, {10, 5}), other(DType::BFloat16, {}),
+      want(DType::BFloat16, {10, 5});
+  other.set_double(0, 3.0);
+  for (int64_t i = 0; i < 50; ++i) {
+    double a = 0.5 * static_cast<double>(i - 25);  // -12.5 .. 12: exact in bfloat16
+    self.set_double(i, a);
+    want.set_double(i, a - std::floor(a / 3.0) * 3.0);  // Python's remainder
+  }
+  harness::Call c;
+  c.overload = "aten::remainder.Tensor";
+  c.dtype = DType::BFloat16;
+  c.args = {harness::Value::of_tensor(self), harness::Value::of_tensor(other)};
+  c.out = harness::Value::of_tensor(want);
+  auto ev = make_reference_evaluator(
+      judge_of(c, "remainder.Tensor(Tensor self, Tensor other) -> Tensor"));
+  ev->begin("remainder_Tensor.py", kernel_text("remainder_wrong.py"), "remainder_Tensor");
+  for (Stage s : {Stage::Lint, Stage::Compile, Stage::Run}) {
+    auto r = ev->run_stage(s);
+    ASSERT_TRUE(r.ok) << stage_name(s) << ": " << summarize_failure(s, r.failure);
+  }
+  auto r = ev->run_stage(Stage::Verify);
+  ASSERT_FALSE(r.ok);
+  const std::string fb = summarize_failure(Stage::Verify, r.failure);
+  // The worst element is self[0, 0] = -12.5: remainder 2.5, the kernel's -15.5.
+  EXPECT_NE(fb.find("worst index: [0, 0] actual -15.5 expected 2.5"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("self bf16[10, 5] [0:5, 0:5]"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("[-12.5, -12, -11.5, -11, -10.5]"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("other bf16[] (0-d) = 3"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("expected out bf16[10, 5] [0:5, 0:5]"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("[2.5, 0, 0.5, 1, 1.5]"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("actual out bf16[10, 5] [0:5, 0:5]"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("[-15.5, -15, -14.5, -14, -13.5]"), std::string::npos) << fb;
+  EXPECT_LE(fb.size(), FeedbackOptions{}.max_bytes);
+}
+
+// A fault inside a @triton.jit kernel at run time names the kernel's file:line:col and shows
+// that line, not the wrapper's launch line.
+TEST(Feedback, RuntimeErrorInAKernelPointsAtTheKernelLine) {
+  HostTensor x(DType::Float32, {5}), y(DType::Float32, {5}), want(DType::Float32, {5});
+  harness::Call c;
+  c.overload = "aten::add.Tensor";
+  c.dtype = DType::Float32;
+  c.args = {harness::Value::of_tensor(x), harness::Value::of_tensor(y)};
+  c.out = harness::Value::of_tensor(want);
+  auto ev = make_reference_evaluator(
+      judge_of(c, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"));
+  ev->begin("add_Tensor.py", kernel_text("add_no_mask.py"), "add_Tensor");
+  for (Stage s : {Stage::Lint, Stage::Compile}) {
+    auto r = ev->run_stage(s);
+    ASSERT_TRUE(r.ok) << stage_name(s) << ": " << summarize_failure(s, r.failure);
+  }
+  auto r = ev->run_stage(Stage::Run);
+  ASSERT_FALSE(r.ok);
+  const std::string fb = summarize_failure(Stage::Run, r.failure);
+  EXPECT_NE(fb.find("add_Tensor.py:13:"), std::string::npos) << fb;  // the unmasked tl.load
+  EXPECT_NE(fb.find("out-of-bounds load"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("    x = tl.load(x_ptr + offsets)\n"), std::string::npos) << fb;
+  EXPECT_NE(fb.find("launched at add_Tensor.py:26"), std::string::npos) << fb;
+  EXPECT_EQ(fb.find("    add_kernel[grid]("), std::string::npos) << "not the launch line\n" << fb;
 }

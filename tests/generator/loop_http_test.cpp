@@ -638,3 +638,67 @@ TEST(GenerationLoopHttp, AResetOnAReusedConnectionIsARetryRecord) {
   EXPECT_EQ(events(recs, "response")[0]["tries"], 3);
   expect_log_complete(log);
 }
+
+// The same failure turn after turn is not restated: the feedback says so and shows what
+// changed (nothing, or the new figures and values).
+TEST(GenerationLoopHttp, ARepeatedFailureSaysSoAndShowsWhatChanged) {
+  const std::vector<std::string> replies = {
+      fenced(read_kernel("add_wrong_sign.py")), fenced(read_kernel("add_wrong_sign.py")),
+      fenced(read_kernel("add_no_alpha.py")), fenced(read_kernel("add_correct.py"))};
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(replies.at(static_cast<size_t>(n))).dump(), "application/json");
+  });
+  RunLog log;
+  auto provider = make_openai_provider(config_for(ep));
+  auto results = run_job(*provider, log);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  auto bodies = ep.bodies();
+  ASSERT_EQ(bodies.size(), 4u);
+  const std::string first = last_user_message(bodies[1]), same = last_user_message(bodies[2]),
+                    changed = last_user_message(bodies[3]);
+  EXPECT_NE(first.find("max abs error"), std::string::npos) << first;
+  EXPECT_EQ(first.find("same failure as the previous turn"), std::string::npos) << first;
+  // The identical candidate: the same failure, nothing changed, the figures not repeated.
+  EXPECT_NE(same.find("same failure as the previous turn"), std::string::npos) << same;
+  EXPECT_NE(same.find("nothing changed"), std::string::npos) << same;
+  EXPECT_EQ(same.find("tolerance: atol"), std::string::npos) << same;
+  // Another wrong candidate failing at the same call: what changed, old -> new.
+  EXPECT_NE(changed.find("same failure as the previous turn"), std::string::npos) << changed;
+  EXPECT_NE(changed.find("max abs error: "), std::string::npos) << changed;
+  EXPECT_NE(changed.find(" -> "), std::string::npos) << changed;
+  EXPECT_EQ(changed.find("nothing changed"), std::string::npos) << changed;
+}
+
+// A new dialog starts from the first prompt with a headed section holding the previous
+// dialog's failing code and its last feedback (in full, not as a "same failure" note).
+TEST(GenerationLoopHttp, ANewDialogCarriesTheFailingCodeAndItsFeedbackInAHeadedSection) {
+  const std::vector<std::string> replies = {fenced(read_kernel("add_wrong_sign.py")),
+                                            fenced(read_kernel("add_wrong_sign.py")),
+                                            fenced(read_kernel("add_correct.py"))};
+  LoopbackEndpoint ep([&](int n, const httplib::Request &, httplib::Response &res) {
+    res.set_content(completion(replies.at(static_cast<size_t>(n))).dump(), "application/json");
+  });
+  RunLog log;
+  auto provider = make_openai_provider(config_for(ep));
+  LoopOptions opts;
+  opts.budget.max_dialogs = 2;
+  opts.budget.max_calls_per_dialog = 2;
+  auto results = run_job(*provider, log, opts);
+  EXPECT_EQ(results[0].final_state, State::Done) << results[0].reason;
+  auto bodies = ep.bodies();
+  ASSERT_EQ(bodies.size(), 3u);
+  ASSERT_EQ(bodies[2]["messages"].size(), 2u);  // a new dialog: system + task
+  const std::string task = bodies[2]["messages"][1]["content"].get<std::string>();
+  const size_t heading = task.find("\n## The previous dialog's last candidate and its failure\n");
+  ASSERT_NE(heading, std::string::npos) << task;
+  EXPECT_GT(heading, task.find("Reference kernels")) << task;
+  const size_t code = task.find("### Its code\n```python\n", heading);
+  ASSERT_NE(code, std::string::npos) << task;
+  EXPECT_NE(task.find(read_kernel("add_wrong_sign.py"), code), std::string::npos) << task;
+  const size_t fb = task.find("### Its feedback\n", code);
+  ASSERT_NE(fb, std::string::npos) << task;
+  EXPECT_NE(task.find("failure: mismatch", fb), std::string::npos) << task;
+  EXPECT_NE(task.find("max abs error", fb), std::string::npos) << task;
+  EXPECT_EQ(task.find("same failure as the previous turn"), std::string::npos) << task;
+}

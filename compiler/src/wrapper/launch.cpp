@@ -242,6 +242,18 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
   } catch (const CompileError &) {
     throw;
   } catch (const Error &e) {
+    // A fault the kernel's own code raised (the interpreter or the chip's line table names
+    // its line) is reported at that line with its source line, the launch as context;
+    // anything else at the launch.
+    const ErrorContext &at = e.context();
+    if (at.line && module.source && (at.file.empty() || at.file == module.source->path())) {
+      SourceLoc kernel_loc;
+      kernel_loc.line = *at.line;
+      kernel_loc.col = at.col.value_or(1);
+      throw CompileError::at(*module.source, kernel_loc,
+                             "kernel '" + k.name + "' failed: " + e.what() + " (launched at " +
+                                 module.source->path() + ":" + std::to_string(loc.line) + ")");
+    }
     fail(loc, "kernel '" + k.name + "' failed: " + e.what());
   }
   if (run_result) {

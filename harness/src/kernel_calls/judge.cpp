@@ -17,6 +17,7 @@
 #include "opforge/harness/validate.h"
 #include "opforge/harness/verifier.h"
 #include "opforge/support/error.h"
+#include "mismatch_window.h"
 
 namespace opforge::harness {
 
@@ -172,6 +173,7 @@ class CorpusJudge : public generator::CallJudge {
       r.failure.call_summary = call.summary();
       r.failure.mismatch = facts(verdict.mismatches.front());
       r.failure.mismatches_total = static_cast<int64_t>(verdict.mismatches.size());
+      add_mismatch_windows(call, outcomes_[i], names_, *r.failure.mismatch);
     }
     r.calls_recorded = std::max<int64_t>(opts_.recorded_calls, opts_.calls.size());
     if (outcomes_.size() < opts_.calls.size())
