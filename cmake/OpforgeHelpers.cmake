@@ -47,7 +47,7 @@ endfunction()
 # Test code is glue around the libraries (built -O2): it is compiled -O1 against
 # one precompiled header (tests/test_pch.h: GoogleTest, nlohmann/json and the
 # standard library), built once by opforge_test_pch and reused by every test
-# binary. Together they halve the tests' compile time, most of a clean build.
+# binary. On five test files that took 60 s to compile at -O2 without it, 39 s.
 # GCC 12 at -O1 reports false array-bounds/stringop/restrict warnings inside
 # libstdc++'s std::string (GCC PR 105329, 105651); the libraries keep them.
 function(opforge_test_flags target)
