@@ -192,6 +192,46 @@ TEST(AsmValid, RvV) {
         });
 }
 
+TEST(AsmValid, RvZfh) {
+  check("rv_zfh",
+        {
+            {"flh ft0, 2(a0)", 0x00251007, "flh\tft0,2(a0)"},
+            {"fsh fa1, -2(sp)", 0xfeb11f27, "fsh\tfa1,-2(sp)"},
+            {"fmadd.h fa0, fa1, fa2, fa3", 0x6cc5f543, "fmadd.h\tfa0,fa1,fa2,fa3"},
+            {"fnmsub.h fa0, fa1, fa2, fa3, rtz", 0x6cc5954b, "fnmsub.h\tfa0,fa1,fa2,fa3,rtz"},
+            {"fadd.h fa0, fa1, fa2", 0x04c5f553, "fadd.h\tfa0,fa1,fa2"},
+            {"fsub.h ft1, ft2, ft3, rne", 0x0c3100d3, "fsub.h\tft1,ft2,ft3,rne"},
+            {"fmul.h fs0, fs1, fs2, rup", 0x1524b453, "fmul.h\tfs0,fs1,fs2,rup"},
+            {"fdiv.h fa0, fa1, fa2, rdn", 0x1cc5a553, "fdiv.h\tfa0,fa1,fa2,rdn"},
+            {"fsqrt.h fa0, fa1", 0x5c05f553, "fsqrt.h\tfa0,fa1"},
+            {"fsgnj.h fa0, fa1, fa2", 0x24c58553, "fsgnj.h\tfa0,fa1,fa2"},
+            {"fsgnjx.h fa0, fa1, fa2", 0x24c5a553, "fsgnjx.h\tfa0,fa1,fa2"},
+            {"fmin.h fa0, fa1, fa2", 0x2cc58553, "fmin.h\tfa0,fa1,fa2"},
+            {"fmax.h fa0, fa1, fa2", 0x2cc59553, "fmax.h\tfa0,fa1,fa2"},
+            {"feq.h a0, fa1, fa2", 0xa4c5a553, "feq.h\ta0,fa1,fa2"},
+            {"flt.h a0, fa1, fa2", 0xa4c59553, "flt.h\ta0,fa1,fa2"},
+            {"fle.h a0, fa1, fa2", 0xa4c58553, "fle.h\ta0,fa1,fa2"},
+            {"fclass.h a0, fa1", 0xe4059553, "fclass.h\ta0,fa1"},
+            {"fcvt.w.h a0, fa1, rtz", 0xc4059553, "fcvt.w.h\ta0,fa1,rtz"},
+            {"fcvt.wu.h a0, fa1", 0xc415f553, "fcvt.wu.h\ta0,fa1"},
+            {"fcvt.h.w fa0, a1", 0xd405f553, "fcvt.h.w\tfa0,a1"},
+            {"fcvt.s.h fa0, fa1", 0x40258553, "fcvt.s.h\tfa0,fa1"},
+            {"fcvt.h.s fa0, fa1, rmm", 0x4405c553, "fcvt.h.s\tfa0,fa1,rmm"},
+            {"fmv.x.h a0, fa1", 0xe4058553, "fmv.x.h\ta0,fa1"},
+            {"fmv.h.x fa0, a1", 0xf4058553, "fmv.h.x\tfa0,a1"},
+        });
+  check("rv_d_zfh", {
+                        {"fcvt.d.h fa0, fa1", 0x42258553, "fcvt.d.h\tfa0,fa1"},
+                        {"fcvt.h.d fa0, fa1", 0x4415f553, "fcvt.h.d\tfa0,fa1"},
+                    });
+  check("rv64_zfh", {
+                        {"fcvt.l.h a0, fa1, rtz", 0xc4259553, "fcvt.l.h\ta0,fa1,rtz"},
+                        {"fcvt.lu.h a0, fa1", 0xc435f553, "fcvt.lu.h\ta0,fa1"},
+                        {"fcvt.h.l fa0, a1", 0xd425f553, "fcvt.h.l\tfa0,a1"},
+                        {"fcvt.h.lu fa0, a1, rne", 0xd4358553, "fcvt.h.lu\tfa0,a1,rne"},
+                    });
+}
+
 TEST(AsmValid, RvZvfbfmin) {
   check("rv_zvfbfmin",
         {

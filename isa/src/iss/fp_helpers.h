@@ -34,7 +34,11 @@ inline constexpr uint32_t kCanonNan32 = 0x7fc00000u;
 inline constexpr uint64_t kCanonNan64 = 0x7ff8000000000000ull;
 
 template <class T>
-using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+struct BitsOf {
+  using type = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+};
+template <class T>
+using Bits = typename BitsOf<T>::type;  // fp_half.h adds Half -> uint16_t
 template <class T>
 inline Bits<T> bits(T v) {
   return std::bit_cast<Bits<T>>(v);

@@ -15,6 +15,7 @@ void link_rv_i();
 void link_rv_m();
 void link_rv_a();
 void link_rv_fd();
+void link_rv_zfh();
 void link_zicsr();
 void link_rv_v_cfg_mem();
 void link_rv_v_int();
@@ -47,6 +48,7 @@ const DecodeTable &decode_table() {
     link_rv_m();
     link_rv_a();
     link_rv_fd();
+    link_rv_zfh();
     link_zicsr();
     link_rv_v_cfg_mem();
     link_rv_v_int();

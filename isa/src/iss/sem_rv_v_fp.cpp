@@ -1,12 +1,12 @@
 //===- sem_rv_v_fp.cpp - RVV floating point (and Zvfbfmin conversions) -----===//
 //
-// SEW=32 (float) and SEW=64 (double) arithmetic; half precision appears
-// only in the conversions Zvfhmin/Zvfbfmin allow (vfwcvt.f.f.v and
-// vfncvt.f.f.w at SEW=16, and the bf16 pair). Rounding uses frm; flags
-// accrue into fflags; NaN results are canonical.
+// SEW=16 (Zvfh: fp::Half, fp_half.h), SEW=32 (float) and SEW=64 (double)
+// arithmetic, one template body per operation over the element type; the
+// bf16 pair of Zvfbfmin. Rounding uses frm; flags accrue into fflags; NaN
+// results are canonical. vfrec7/vfrsqrt7 stay SEW=32/64 (sem_rv_v_fp_est).
 //
 //===----------------------------------------------------------------------===//
-#include "fp_helpers.h"
+#include "fp_half.h"
 #include "opforge/support/dtype.h"
 #include "vec_common.h"
 
@@ -37,15 +37,19 @@ inline void fset(Hart &h, unsigned reg, uint64_t k, F v) {
 template <class F>
 inline F fscalar(Hart &h, Insn i) {
   const uint64_t v = h.f[i.rs1()];
-  if constexpr (sizeof(F) == 4)
+  if constexpr (sizeof(F) == 2)
+    return fp::Half{(v >> 16) == 0xffffffffffffull ? uint16_t(v) : fp::kCanonNan16};
+  else if constexpr (sizeof(F) == 4)
     return std::bit_cast<float>((v >> 32) == 0xffffffffu ? uint32_t(v) : fp::kCanonNan32);
   else
     return std::bit_cast<double>(v);
 }
-// Calls f(float{}) or f(double{}) for SEW 32/64; other SEW are illegal.
+// Calls f(fp::Half{}), f(float{}) or f(double{}) for SEW 16/32/64; SEW=8 is illegal.
 template <class Fn>
 inline void by_fsew(Hart &h, Insn i, Fn &&f) {
-  if (h.vsew_bits == 32)
+  if (h.vsew_bits == 16)
+    f(fp::Half{});
+  else if (h.vsew_bits == 32)
     f(float{});
   else if (h.vsew_bits == 64)
     f(double{});
@@ -119,29 +123,48 @@ uint64_t vfcmp(Hart &h, Insn i, uint64_t pc, Pred pred) {
   return pc + 4;
 }
 
-// Widening arithmetic at SEW=32: vd (double) = op(h, rm, a, b) with a = vs2
-// (float, or double when wide_a) and b = vs1/f[rs1] (float), both widened.
+// The exact widening of an element: half -> float, float -> double.
+inline float widen_elem(Hart &h, fp::Half v) { return fp::widen_half<float>(h, v); }
+inline double widen_elem(Hart &h, float v) { return fp::widen(h, v); }
+// Calls f(N{}) with N the narrow element type of a widening FP operation:
+// fp::Half at SEW=16, float at SEW=32; other SEW are illegal.
+template <class Fn>
+inline void by_narrow_fsew(Hart &h, Insn i, Fn &&f) {
+  if (h.vsew_bits == 16)
+    f(fp::Half{});
+  else if (h.vsew_bits == 32)
+    f(float{});
+  else
+    illegal(i);
+}
+
+// Widening arithmetic at SEW=16/32: vd (2*SEW) = op(h, rm, a, b) with a = vs2
+// (SEW, or 2*SEW when wide_a) and b = vs1/f[rs1] (SEW), both widened exactly.
 template <Src src, bool wide_a, bool accumulate, class Op>
 uint64_t vfwide(Hart &h, Insn i, uint64_t pc, Op op) {
   require_fpu(h, i);
-  require(h.vsew_bits == 32 && h.vlmul_log2 < 3, i);
+  require(h.vlmul_log2 < 3, i);
   require_aligned(i, i.vd(), h.vlmul_log2 + 1);
   require_aligned(i, i.vs2(), wide_a ? h.vlmul_log2 + 1 : h.vlmul_log2);
   if (src == Src::V) require_aligned(i, i.vs1(), h.vlmul_log2);
   require_vd_not_v0(i);
   const unsigned rm = vrm(h, i);
-  each(h, i, [&](uint64_t k) {
-    const double b = fp::widen(h, operand<src, float>(h, i, k));
-    const double a =
-        wide_a ? fget<double>(h, i.vs2(), k) : fp::widen(h, fget<float>(h, i.vs2(), k));
-    double r;
-    if constexpr (accumulate)
-      r = op(h, rm, fget<double>(h, i.vd(), k), a, b);
-    else
-      r = op(h, rm, a, b);
-    fset<double>(h, i.vd(), k, r);
+  const unsigned wide_bits = 2 * h.vsew_bits;
+  by_narrow_fsew(h, i, [&](auto t) {
+    using N = decltype(t);
+    using W = decltype(widen_elem(h, N{}));
+    each(h, i, [&](uint64_t k) {
+      const W b = widen_elem(h, operand<src, N>(h, i, k));
+      const W a = wide_a ? fget<W>(h, i.vs2(), k) : widen_elem(h, fget<N>(h, i.vs2(), k));
+      W r;
+      if constexpr (accumulate)
+        r = op(h, rm, fget<W>(h, i.vd(), k), a, b);
+      else
+        r = op(h, rm, a, b);
+      fset<W>(h, i.vd(), k, r);
+    });
   });
-  h.charge_vector(InsnClass::VecFp, h.vl, 64);
+  h.charge_vector(InsnClass::VecFp, h.vl, wide_bits);
   return pc + 4;
 }
 
@@ -254,8 +277,10 @@ F fsgnj(F a, F b, int kind) {
   using B = fp::Bits<F>;
   const B sign = B(1) << (sizeof(B) * 8 - 1);
   const B ab = std::bit_cast<B>(a), bb = std::bit_cast<B>(b);
-  B s = kind == 0 ? (bb & sign) : kind == 1 ? (~bb & sign) : ((ab ^ bb) & sign);
-  return std::bit_cast<F>((ab & ~sign) | s);
+  const B s = static_cast<B>(kind == 0   ? (bb & sign)
+                             : kind == 1 ? (~bb & sign)
+                                         : ((ab ^ bb) & sign));
+  return std::bit_cast<F>(static_cast<B>((ab & ~sign) | s));
 }
 }  // namespace
 
@@ -326,11 +351,11 @@ VFCMP(vmfle_vf, F, fp::fle(h, a, b))
 VFCMP(vmfgt_vf, F, fp::flt(h, b, a))
 VFCMP(vmfge_vf, F, fp::fle(h, b, a))
 
-// ---- widening arithmetic (SEW=32 -> 64) ----
-#define VFWIDE(name, form, wide_a, expr)                                          \
-  INSN(name, VecFp) {                                                             \
-    return vfwide<Src::form, wide_a, false>(                                      \
-        h, i, pc, [](Hart &h, unsigned rm, double a, double b) { return expr; }); \
+// ---- widening arithmetic (SEW=16 -> 32, SEW=32 -> 64) ----
+#define VFWIDE(name, form, wide_a, expr)                                      \
+  INSN(name, VecFp) {                                                         \
+    return vfwide<Src::form, wide_a, false>(                                  \
+        h, i, pc, [](Hart &h, unsigned rm, auto a, auto b) { return expr; }); \
   }
 VFWIDE(vfwadd_vv, V, false, fp::add(h, rm, a, b))
 VFWIDE(vfwadd_vf, F, false, fp::add(h, rm, a, b))
@@ -342,10 +367,10 @@ VFWIDE(vfwsub_wv, V, true, fp::sub(h, rm, a, b))
 VFWIDE(vfwsub_wf, F, true, fp::sub(h, rm, a, b))
 VFWIDE(vfwmul_vv, V, false, fp::mul(h, rm, a, b))
 VFWIDE(vfwmul_vf, F, false, fp::mul(h, rm, a, b))
-#define VFWTER(name, form, expr)                                                            \
-  INSN(name, VecFp) {                                                                       \
-    return vfwide<Src::form, false, true>(                                                  \
-        h, i, pc, [](Hart &h, unsigned rm, double d, double a, double b) { return expr; }); \
+#define VFWTER(name, form, expr)                                                      \
+  INSN(name, VecFp) {                                                                 \
+    return vfwide<Src::form, false, true>(                                            \
+        h, i, pc, [](Hart &h, unsigned rm, auto d, auto a, auto b) { return expr; }); \
   }
 VFWTER(vfwmacc_vv, V, fp::fma(h, rm, b, a, d))
 VFWTER(vfwmacc_vf, F, fp::fma(h, rm, b, a, d))
@@ -410,35 +435,46 @@ INSN(vfmv_v_f, VecAlu) { return vfmerge(h, i, pc); }
 
 // ---- conversions ----
 // Same width.
-#define CONV_SAME(name, expr_f, expr_d)                                               \
+#define CONV_SAME(name, expr_h, expr_f, expr_d)                                       \
   INSN(name, VecFp) {                                                                 \
     require_fpu(h, i);                                                                \
     const unsigned rm = vrm(h, i);                                                    \
     (void)rm;                                                                         \
+    if (h.vsew_bits == 16)                                                            \
+      return vconv<uint16_t, uint16_t>(h, i, pc, [&](uint16_t a) { return expr_h; }); \
     if (h.vsew_bits == 32)                                                            \
       return vconv<uint32_t, uint32_t>(h, i, pc, [&](uint32_t a) { return expr_f; }); \
     if (h.vsew_bits == 64)                                                            \
       return vconv<uint64_t, uint64_t>(h, i, pc, [&](uint64_t a) { return expr_d; }); \
     illegal(i);                                                                       \
   }
+#define AS_H \
+  fp::Half { a }
 #define AS_F std::bit_cast<float>(a)
 #define AS_D std::bit_cast<double>(a)
-CONV_SAME(vfcvt_xu_f_v, fp::to_int<uint32_t>(h, AS_F, rm), fp::to_int<uint64_t>(h, AS_D, rm))
-CONV_SAME(vfcvt_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, rm)),
-          uint64_t(fp::to_int<int64_t>(h, AS_D, rm)))
-CONV_SAME(vfcvt_rtz_xu_f_v, fp::to_int<uint32_t>(h, AS_F, fp::kRtz),
-          fp::to_int<uint64_t>(h, AS_D, fp::kRtz))
-CONV_SAME(vfcvt_rtz_x_f_v, uint32_t(fp::to_int<int32_t>(h, AS_F, fp::kRtz)),
+CONV_SAME(vfcvt_xu_f_v, fp::half_to_int<uint16_t>(h, AS_H, rm), fp::to_int<uint32_t>(h, AS_F, rm),
+          fp::to_int<uint64_t>(h, AS_D, rm))
+CONV_SAME(vfcvt_x_f_v, uint16_t(fp::half_to_int<int16_t>(h, AS_H, rm)),
+          uint32_t(fp::to_int<int32_t>(h, AS_F, rm)), uint64_t(fp::to_int<int64_t>(h, AS_D, rm)))
+CONV_SAME(vfcvt_rtz_xu_f_v, fp::half_to_int<uint16_t>(h, AS_H, fp::kRtz),
+          fp::to_int<uint32_t>(h, AS_F, fp::kRtz), fp::to_int<uint64_t>(h, AS_D, fp::kRtz))
+CONV_SAME(vfcvt_rtz_x_f_v, uint16_t(fp::half_to_int<int16_t>(h, AS_H, fp::kRtz)),
+          uint32_t(fp::to_int<int32_t>(h, AS_F, fp::kRtz)),
           uint64_t(fp::to_int<int64_t>(h, AS_D, fp::kRtz)))
-CONV_SAME(vfcvt_f_xu_v, std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)),
+CONV_SAME(vfcvt_f_xu_v, fp::half_from_int(h, a, rm).bits,
+          std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)),
           std::bit_cast<uint64_t>(fp::from_int<double>(h, a, rm)))
-CONV_SAME(vfcvt_f_x_v, std::bit_cast<uint32_t>(fp::from_int<float>(h, int32_t(a), rm)),
+CONV_SAME(vfcvt_f_x_v, fp::half_from_int(h, int16_t(a), rm).bits,
+          std::bit_cast<uint32_t>(fp::from_int<float>(h, int32_t(a), rm)),
           std::bit_cast<uint64_t>(fp::from_int<double>(h, int64_t(a), rm)))
 
 // Widening: SEW -> 2*SEW.
 INSN(vfwcvt_xu_f_v, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(
+        h, i, pc, [&](uint16_t a) { return uint32_t(fp::half_to_int<uint32_t>(h, AS_H, rm)); });
   require(h.vsew_bits == 32, i);
   return vconv<uint32_t, uint64_t>(h, i, pc,
                                    [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, rm); });
@@ -446,24 +482,38 @@ INSN(vfwcvt_xu_f_v, VecFp) {
 INSN(vfwcvt_x_f_v, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(
+        h, i, pc, [&](uint16_t a) { return uint32_t(fp::half_to_int<int32_t>(h, AS_H, rm)); });
   require(h.vsew_bits == 32, i);
   return vconv<uint32_t, uint64_t>(
       h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, rm)); });
 }
 INSN(vfwcvt_rtz_xu_f_v, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) {
+      return uint32_t(fp::half_to_int<uint32_t>(h, AS_H, fp::kRtz));
+    });
   require(h.vsew_bits == 32, i);
   return vconv<uint32_t, uint64_t>(
       h, i, pc, [&](uint32_t a) { return fp::to_int<uint64_t>(h, AS_F, fp::kRtz); });
 }
 INSN(vfwcvt_rtz_x_f_v, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint16_t, uint32_t>(h, i, pc, [&](uint16_t a) {
+      return uint32_t(fp::half_to_int<int32_t>(h, AS_H, fp::kRtz));
+    });
   require(h.vsew_bits == 32, i);
   return vconv<uint32_t, uint64_t>(
       h, i, pc, [&](uint32_t a) { return uint64_t(fp::to_int<int64_t>(h, AS_F, fp::kRtz)); });
 }
 INSN(vfwcvt_f_xu_v, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 8)  // exact
+    return vconv<uint8_t, uint16_t>(h, i, pc,
+                                    [&](uint8_t a) { return fp::half_from_int(h, a, 0).bits; });
   if (h.vsew_bits == 16)
     return vconv<uint16_t, uint32_t>(h, i, pc,
                                      [](uint16_t a) { return std::bit_cast<uint32_t>(float(a)); });
@@ -473,6 +523,9 @@ INSN(vfwcvt_f_xu_v, VecFp) {
 }
 INSN(vfwcvt_f_x_v, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 8)  // exact
+    return vconv<uint8_t, uint16_t>(
+        h, i, pc, [&](uint8_t a) { return fp::half_from_int(h, int8_t(a), 0).bits; });
   if (h.vsew_bits == 16)
     return vconv<uint16_t, uint32_t>(
         h, i, pc, [](uint16_t a) { return std::bit_cast<uint32_t>(float(int16_t(a))); });
@@ -502,6 +555,9 @@ INSN(vfwcvtbf16_f_f_v, VecFp) {
 INSN(vfncvt_xu_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 8)
+    return vconv<uint16_t, uint8_t>(
+        h, i, pc, [&](uint16_t a) { return uint8_t(fp::half_to_int<uint8_t>(h, AS_H, rm)); });
   if (h.vsew_bits == 16)
     return vconv<uint32_t, uint16_t>(h, i, pc,
                                      [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, rm); });
@@ -512,6 +568,9 @@ INSN(vfncvt_xu_f_w, VecFp) {
 INSN(vfncvt_x_f_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 8)
+    return vconv<uint16_t, uint8_t>(
+        h, i, pc, [&](uint16_t a) { return uint8_t(fp::half_to_int<int8_t>(h, AS_H, rm)); });
   if (h.vsew_bits == 16)
     return vconv<uint32_t, uint16_t>(
         h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, rm)); });
@@ -521,6 +580,9 @@ INSN(vfncvt_x_f_w, VecFp) {
 }
 INSN(vfncvt_rtz_xu_f_w, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 8)
+    return vconv<uint16_t, uint8_t>(
+        h, i, pc, [&](uint16_t a) { return uint8_t(fp::half_to_int<uint8_t>(h, AS_H, fp::kRtz)); });
   if (h.vsew_bits == 16)
     return vconv<uint32_t, uint16_t>(
         h, i, pc, [&](uint32_t a) { return fp::to_int<uint16_t>(h, AS_F, fp::kRtz); });
@@ -530,6 +592,9 @@ INSN(vfncvt_rtz_xu_f_w, VecFp) {
 }
 INSN(vfncvt_rtz_x_f_w, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 8)
+    return vconv<uint16_t, uint8_t>(
+        h, i, pc, [&](uint16_t a) { return uint8_t(fp::half_to_int<int8_t>(h, AS_H, fp::kRtz)); });
   if (h.vsew_bits == 16)
     return vconv<uint32_t, uint16_t>(
         h, i, pc, [&](uint32_t a) { return uint16_t(fp::to_int<int16_t>(h, AS_F, fp::kRtz)); });
@@ -540,6 +605,9 @@ INSN(vfncvt_rtz_x_f_w, VecFp) {
 INSN(vfncvt_f_xu_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(h, i, pc,
+                                     [&](uint32_t a) { return fp::half_from_int(h, a, rm).bits; });
   require(h.vsew_bits == 32, i);
   return vconv<uint64_t, uint32_t>(
       h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(fp::from_int<float>(h, a, rm)); });
@@ -547,6 +615,9 @@ INSN(vfncvt_f_xu_w, VecFp) {
 INSN(vfncvt_f_x_w, VecFp) {
   require_fpu(h, i);
   const unsigned rm = vrm(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(
+        h, i, pc, [&](uint32_t a) { return fp::half_from_int(h, int32_t(a), rm).bits; });
   require(h.vsew_bits == 32, i);
   return vconv<uint64_t, uint32_t>(h, i, pc, [&](uint64_t a) {
     return std::bit_cast<uint32_t>(fp::from_int<float>(h, int64_t(a), rm));
@@ -564,6 +635,9 @@ INSN(vfncvt_f_f_w, VecFp) {
 }
 INSN(vfncvt_rod_f_f_w, VecFp) {
   require_fpu(h, i);
+  if (h.vsew_bits == 16)
+    return vconv<uint32_t, uint16_t>(h, i, pc,
+                                     [&](uint32_t a) { return fp::narrow_half_odd(h, AS_F).bits; });
   require(h.vsew_bits == 32, i);
   return vconv<uint64_t, uint32_t>(
       h, i, pc, [&](uint64_t a) { return std::bit_cast<uint32_t>(narrow_odd(h, AS_D)); });
@@ -585,10 +659,13 @@ uint64_t vfred(Hart &h, Insn i, uint64_t pc, Op op) {
   require_aligned(i, i.vs2(), h.vlmul_log2);
   const unsigned rm = vrm(h, i);
   if constexpr (widen) {
-    require(h.vsew_bits == 32, i);
-    double acc = fget<double>(h, i.vs1(), 0);
-    each(h, i, [&](uint64_t k) { acc = op(h, rm, acc, fp::widen(h, fget<float>(h, i.vs2(), k))); });
-    if (h.vl > 0) fset<double>(h, i.vd(), 0, acc);
+    by_narrow_fsew(h, i, [&](auto t) {
+      using N = decltype(t);
+      using W = decltype(widen_elem(h, N{}));
+      W acc = fget<W>(h, i.vs1(), 0);
+      each(h, i, [&](uint64_t k) { acc = op(h, rm, acc, widen_elem(h, fget<N>(h, i.vs2(), k))); });
+      if (h.vl > 0) fset<W>(h, i.vd(), 0, acc);
+    });
   } else {
     by_fsew(h, i, [&](auto t) {
       using F = decltype(t);

@@ -103,6 +103,7 @@ uint64_t vslide1(Hart &h, Insn i, uint64_t pc, uint64_t scalar) {
 inline uint64_t f_scalar(Hart &h, Insn i) {
   if (!(h.mstatus & csr::kMstatusFs)) illegal(i);
   const uint64_t v = h.f[i.rs1()];
+  if (h.vsew_bits == 16) return (v >> 16) == 0xffffffffffffull ? uint16_t(v) : 0x7e00u;  // Zvfh
   if (h.vsew_bits == 32) return (v >> 32) == 0xffffffffu ? uint32_t(v) : 0x7fc00000u;
   if (h.vsew_bits != 64) illegal(i);
   return v;
@@ -238,7 +239,9 @@ INSN(vmv_s_x, VecAlu) {
 INSN(vfmv_f_s, VecAlu) {
   vec::require_vec(h, i);
   if (!(h.mstatus & csr::kMstatusFs)) illegal(i);
-  if (h.vsew_bits == 32)
+  if (h.vsew_bits == 16)  // Zvfh
+    h.f[i.rd()] = 0xffffffffffff0000ull | get<uint16_t>(h, i.vs2(), 0);
+  else if (h.vsew_bits == 32)
     h.f[i.rd()] = 0xffffffff00000000ull | get<uint32_t>(h, i.vs2(), 0);
   else if (h.vsew_bits == 64)
     h.f[i.rd()] = get<uint64_t>(h, i.vs2(), 0);
