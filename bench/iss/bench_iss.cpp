@@ -9,7 +9,9 @@
 // Rates are per CPU second (the ISS's process CPU time, qemu's child
 // user+system time), so a loaded host skews them less than wall time; the
 // wall seconds are printed too. Each program runs REPEATS times on both
-// (default 3) and the fastest run of each counts.
+// (default 3) and the fastest run of each counts. Last, one C workload built
+// with compressed instructions (-march=rv64gcv) and without (rv64gv) runs
+// on the ISS alone: the ratio of their rates shows what RVC costs.
 //
 //===----------------------------------------------------------------------===//
 #include <sys/resource.h>
@@ -137,6 +139,42 @@ int main(int argc, char **argv) {
                   "n/a", "n/a", "n/a", "n/a");
     }
   }
+  // Compressed instructions: the same C workload built with RVC (rv64gcv)
+  // and without (rv64gv) should run at about the same rate.
+  double rvc_rate[2] = {-1, -1};
+  const char *rvc_programs[2] = {"c_kernels_rv64gcv", "c_kernels_rv64gv"};
+  for (int v = 0; v < 2; ++v) {
+    ElfImage img;
+    try {
+      img = read_elf(dir + "/" + rvc_programs[v] + ".elf");
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "bench_iss: %s\n", e.what());
+      ++failures;
+      continue;
+    }
+    SimResult r;
+    double best_cpu_s = 0;
+    for (int k = 0; k < repeats; ++k) {
+      const double c0 = process_cpu_s();
+      r = run_iss(img, vlen);
+      const double cpu_s = process_cpu_s() - c0;
+      if (k == 0 || cpu_s < best_cpu_s) best_cpu_s = cpu_s;
+    }
+    if (r.verdict != Verdict::Done) {
+      std::fprintf(stderr, "bench_iss: %s did not finish on the ISS: %s\n", rvc_programs[v],
+                   r.message.c_str());
+      ++failures;
+      continue;
+    }
+    rvc_rate[v] = r.instructions / best_cpu_s / 1e6;
+    std::printf("%-18s %14llu instructions %10.3f iss_cpu_s %10.1f iss_Minst/s\n", rvc_programs[v],
+                static_cast<unsigned long long>(r.instructions), best_cpu_s, rvc_rate[v]);
+  }
+  if (rvc_rate[0] > 0 && rvc_rate[1] > 0)
+    std::printf(
+        "compressed (rv64gcv) / uncompressed (rv64gv) ISS rate: %.3f (target 0.90..1.10: %s)\n",
+        rvc_rate[0] / rvc_rate[1],
+        rvc_rate[0] / rvc_rate[1] >= 0.9 && rvc_rate[0] / rvc_rate[1] <= 1.1 ? "met" : "not met");
   // The targets: scalar >= 300 M inst/s, RVV >= 1.5x qemu-riscv64.
   if (scalar_rate > 0)
     std::printf("target scalar >= 300 M inst/s: %.1f (%s)\n", scalar_rate,

@@ -89,8 +89,8 @@ std::string file_stem(const std::string &path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
-const char *const kFieldKinds[] = {"reg", "freg", "vreg", "simm",  "uimm",  "part",
-                                   "csr", "rm",   "bit",  "fence", "vtype", "vm"};
+const char *const kFieldKinds[] = {"reg",  "freg", "vreg", "creg", "cfreg", "simm",  "uimm",
+                                   "part", "csr",  "rm",   "bit",  "fence", "vtype", "vm"};
 
 std::vector<FieldSpec> parse_fields(const TableSource &src) {
   std::vector<FieldSpec> fields;
@@ -112,7 +112,17 @@ std::vector<FieldSpec> parse_fields(const TableSource &src) {
            "field '" + f.name + "': bad bit range '" + cols[1] + ".." + cols[2] + "'");
     f.msb = static_cast<int>(msb);
     f.lsb = static_cast<int>(lsb);
-    f.kind = cols[3];
+    // "reg!0!2": kind reg, values 0 and 2 excluded.
+    auto kind_parts = split_char(cols[3], '!');
+    f.kind = kind_parts[0];
+    for (size_t k = 1; k < kind_parts.size(); ++k) {
+      uint64_t v = 0;
+      if (!parse_uint(kind_parts[k], v) || v >> f.width())
+        fail(src.file, line_no,
+             "field '" + f.name + "': bad excluded value '" + kind_parts[k] + "' in '" + cols[3] +
+                 "'");
+      f.excluded.push_back(static_cast<uint32_t>(v));
+    }
     if (std::find(std::begin(kFieldKinds), std::end(kFieldKinds), f.kind) == std::end(kFieldKinds))
       fail(src.file, line_no, "field '" + f.name + "': unknown kind '" + f.kind + "'");
     if (cols.size() > 4) {
@@ -174,6 +184,7 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
           fail(src.file, line_no, insn.name + ": unknown field '" + tok + "'");
         claim(it->mask(), tok);
         insn.fields.push_back(tok);
+        for (uint32_t v : it->excluded) insn.excluded.push_back({it->mask(), v << it->lsb});
         continue;
       }
       std::string lhs = tok.substr(0, eq), rhs = tok.substr(eq + 1);
@@ -205,15 +216,25 @@ void parse_opcodes(const TableSource &src, const std::vector<FieldSpec> &fields,
       insn.mask |= bits;
       insn.match |= static_cast<uint32_t>(value << lo);
     }
-    if (covered != ~0u) {
+    if ((insn.mask & 3u) != 3u && (covered & 3u) == 3u)
+      fail(src.file, line_no,
+           insn.name + ": bits 1..0 must be fixed (3: 32-bit encoding, 0..2: 16-bit compressed)");
+    // Bits 1..0 = 3: a 32-bit word; otherwise a 16-bit compressed one.
+    const bool compressed = (insn.mask & 3u) == 3u && (insn.match & 3u) != 3u;
+    const uint32_t all_bits = compressed ? 0xffffu : ~0u;
+    if (covered & ~all_bits)
+      fail(src.file, line_no,
+           insn.name + ": bits 1..0 = " + std::to_string(insn.match & 3u) +
+               " make a 16-bit encoding, but bits above 15 are used");
+    if (covered != all_bits) {
       std::ostringstream os;
       os << insn.name << ": bits not covered by a value or a field:";
-      for (int b = 31; b >= 0; --b)
+      for (int b = compressed ? 15 : 31; b >= 0; --b)
         if (!(covered & (1u << b))) os << ' ' << b;
       fail(src.file, line_no, os.str());
     }
-    if ((insn.match & 3u) != 3u || !(insn.mask & 3u))
-      fail(src.file, line_no, insn.name + ": bits 1..0 must be fixed to 3 (32-bit encoding)");
+    if (compressed && (insn.mask & 0xe000u) != 0xe000u)
+      fail(src.file, line_no, insn.name + ": a 16-bit encoding must fix bits 15..13 (funct3)");
     for (const auto &other : out)
       if (other.name == insn.name)
         fail(src.file, line_no,
@@ -249,12 +270,18 @@ struct Bucket {
 // and looked up second, under `added_mutex`, when the built-in index misses.
 constexpr size_t kMaxAddedInsns = 1024;
 
+size_t compressed_bucket(uint32_t halfword) {
+  return ((halfword & 3u) << 3) | ((halfword >> 13) & 7u);
+}
+
 struct Tables {
   std::vector<FieldSpec> fields;
   std::vector<InsnSpec> insns;
   std::vector<CsrSpec> csrs;
   std::unordered_map<std::string_view, int> by_name;
   std::array<Bucket, 1024> buckets;
+  // 16-bit encodings by quadrant (bits 1..0) and funct3 (bits 15..13).
+  std::array<std::vector<const InsnSpec *>, 32> compressed;
   size_t builtin_count = 0;
   std::shared_mutex added_mutex;
   std::atomic<bool> any_added{false};
@@ -273,6 +300,10 @@ Tables &mutable_tables() {
     r.csrs = std::move(parsed.csrs);
     for (const auto &i : r.insns) r.by_name.emplace(i.name, i.id);
     for (const auto &i : r.insns) {
+      if (i.length_bytes() == 2) {
+        r.compressed[compressed_bucket(i.match)].push_back(&i);
+        continue;
+      }
       const uint32_t op = i.match & 0x7f;
       const bool f3_fixed = (i.mask & 0x7000u) == 0x7000u;
       for (uint32_t f3 = 0; f3 < 8; ++f3) {
@@ -285,6 +316,7 @@ Tables &mutable_tables() {
         return std::popcount(a->mask) > std::popcount(c->mask);
       });
     };
+    for (auto &c : r.compressed) specific_first(c);
     for (auto &b : r.buckets) {
       specific_first(b.all);
       if (b.all.size() <= 8) continue;
@@ -368,6 +400,12 @@ const InsnSpec *find_insn(std::string_view name) {
 
 const InsnSpec *decode(uint32_t word) {
   Tables &t = mutable_tables();
+  if ((word & 3u) != 3u) {
+    word &= 0xffffu;
+    for (const InsnSpec *i : t.compressed[compressed_bucket(word)])
+      if (i->matches(word)) return i;
+    return nullptr;
+  }
   const Bucket &bucket = t.buckets[((word & 0x7fu) << 3) | ((word >> 12) & 7u)];
   for (const InsnSpec *i : bucket.candidates(word))
     if ((word & i->mask) == i->match) return i;
@@ -377,6 +415,7 @@ const InsnSpec *decode(uint32_t word) {
     if ((word & t.insns[k].mask) == t.insns[k].match) return &t.insns[k];
   return nullptr;
 }
+
 std::vector<int> detail::add_instructions(std::vector<InsnSpec> added) {
   Tables &t = mutable_tables();
   std::unique_lock lock(t.added_mutex);

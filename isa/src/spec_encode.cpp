@@ -4,6 +4,7 @@
 
 #include "opforge/isa/encode.h"
 #include "opforge/support/error.h"
+#include "spec_rvc.h"
 
 namespace opforge::isa {
 namespace {
@@ -46,8 +47,10 @@ FieldRange field_range(std::string_view field) {
   if (field == "imm_s") return {-2048, 2047, 1};
   if (field == "imm_b") return {-4096, 4094, 2};
   if (field == "imm_j") return {-(int64_t{1} << 20), (int64_t{1} << 20) - 2, 2};
+  if (const detail::RvcImm *c = detail::find_rvc_imm(field)) return detail::rvc_imm_range(*c);
   const FieldSpec &f = need_field(field);
   const int w = f.width();
+  if (f.kind == "creg" || f.kind == "cfreg") return {8, 15, 1};
   if (f.kind == "simm") return {-(int64_t{1} << (w - 1)), (int64_t{1} << (w - 1)) - 1, 1};
   return {0, (int64_t{1} << w) - 1, 1};
 }
@@ -64,6 +67,18 @@ uint32_t encode(const InsnSpec &insn, std::span<const FieldValue> values) {
     word |= (static_cast<uint32_t>(bits) << f.lsb) & f.mask();
   };
   for (const auto &v : values) {
+    if (const detail::RvcImm *c = detail::find_rvc_imm(v.field)) {
+      if (!has(c->parts[0].field))
+        throw Error(insn.name + ": has no field '" + std::string(v.field) + "'");
+      const FieldRange r = detail::rvc_imm_range(*c);
+      if (v.value < r.lo || v.value > r.hi || v.value % r.align != 0 || (c->nonzero && !v.value))
+        throw Error(insn.name + ": immediate " + std::to_string(v.value) + " out of range [" +
+                    std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]" +
+                    (r.align > 1 ? ", not a multiple of " + std::to_string(r.align) : "") +
+                    (c->nonzero ? " or zero" : ""));
+      word |= detail::rvc_imm_pack(*c, v.value);
+      continue;
+    }
     const bool logical = v.field == "imm_s" || v.field == "imm_b" || v.field == "imm_j";
     const char *part = v.field == "imm_s" ? "imm12hi" : v.field == "imm_b" ? "bimm12hi" : "jimm20";
     if (logical ? !has(part) : !has(v.field))
@@ -84,9 +99,16 @@ uint32_t encode(const InsnSpec &insn, std::span<const FieldValue> values) {
       put("jimm20", (((u >> 20) & 1) << 19) | (((u >> 1) & 0x3ff) << 9) | (((u >> 11) & 1) << 8) |
                         ((u >> 12) & 0xff));
     } else {
-      put(v.field, u);
+      const std::string &kind = need_field(v.field).kind;
+      put(v.field, kind == "creg" || kind == "cfreg" ? u - 8 : u);
     }
   }
+  for (const auto &e : insn.excluded)
+    if ((word & e.mask) == e.value)
+      for (const auto &name : insn.fields)
+        if (need_field(name).mask() == e.mask)
+          throw Error(insn.name + ": " + name + " may not be " +
+                      std::to_string(e.value >> need_field(name).lsb));
   return word;
 }
 
@@ -101,8 +123,11 @@ int64_t field_operand(std::string_view field, uint32_t word) {
     return sext((((w >> 31) & 1) << 20) | (((w >> 12) & 0xff) << 12) | (((w >> 20) & 1) << 11) |
                     (((w >> 21) & 0x3ff) << 1),
                 21);
+  if (const detail::RvcImm *c = detail::find_rvc_imm(field))
+    return detail::rvc_imm_unpack(*c, word);
   const FieldSpec &f = need_field(field);
   const uint32_t raw = f.extract(word);
+  if (f.kind == "creg" || f.kind == "cfreg") return 8 + static_cast<int64_t>(raw);
   return f.kind == "simm" ? sext(raw, f.width()) : static_cast<int64_t>(raw);
 }
 

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "opforge/isa/encode.h"
+#include "spec_rvc.h"
 
 namespace opforge::isa {
 namespace {
@@ -36,6 +37,7 @@ OperandKind reg_kind(std::string_view field) {
 }
 
 std::vector<AsmOperand> derive(const InsnSpec &i) {
+  if (i.length_bytes() == 2) return detail::rvc_asm_operands(i);
   std::vector<AsmOperand> ops;
   auto add = [&](OperandKind k, std::string f) { ops.push_back({k, std::move(f)}); };
   auto reg = [&](std::string_view f) {
@@ -124,8 +126,7 @@ const std::vector<AsmOperand> &asm_operands(const InsnSpec &insn) {
 
 uint32_t default_rounding_mode(const InsnSpec &insn) {
   // Conversions that are always exact: binutils encodes rne and omits it.
-  static const std::string_view kExact[] = {"fcvt.d.s", "fcvt.d.w", "fcvt.d.wu", "fcvt.s.h",
-                                             "fcvt.d.h"};
+  static const std::string_view kExact[] = {"fcvt.d.s", "fcvt.d.w", "fcvt.d.wu"};
   for (auto n : kExact)
     if (insn.name == n) return 0;
   return 7;

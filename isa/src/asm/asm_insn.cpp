@@ -76,6 +76,8 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
   auto low_imm = [&](const Operand &o, const std::string &field, size_t idx) {
     const Value v = as.eval(o, st);
     const bool s_type = field == "imm_s";
+    if (v.mod != Mod::None && field != "imm12" && !s_type)
+      as.error(pos_of(idx), mnemonic + ": %-modifiers do not fit a compressed immediate");
     if (v.mod == Mod::Lo) {
       if (v.absolute()) return check_range(field, sext12(v.add), idx);
       as.add_fixup(st, at, s_type ? R_RISCV_LO12_S : R_RISCV_LO12_I, v.sym, v.add);
@@ -132,7 +134,13 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         if (!r)
           as.error({st.pos.line, o.col + static_cast<int>(open) + 1},
                    mnemonic + ": bad base register '" + base + "'");
-        vals.push_back({"rs1", *r});
+        if (op.base.empty()) {  // compressed *sp forms: the base is sp
+          if (*r != 2)
+            as.error({st.pos.line, o.col + static_cast<int>(open) + 1},
+                     mnemonic + ": the base register must be sp, got '" + base + "'");
+        } else {
+          vals.push_back({op.base, *r});
+        }
         std::string off = t.substr(0, open);
         while (!off.empty() && off.back() == ' ') off.pop_back();
         if (off.empty())
@@ -166,6 +174,10 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         if (as.local_offset(v.sym, st, off)) {
           check_range(op.field, static_cast<int64_t>(off + static_cast<uint64_t>(v.add) - pc), idx);
         } else {
+          if (insn->length_bytes() == 2)
+            as.error(pos_of(idx), mnemonic + ": target '" + v.sym +
+                                      "' must be a label in the same section (compressed "
+                                      "branches take no relocations here)");
           as.add_fixup(st, at, op.field == "imm_b" ? R_RISCV_BRANCH : R_RISCV_JAL, v.sym, v.add);
           check_range(op.field, 0, idx);
         }
@@ -175,6 +187,16 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
         const size_t idx = k;
         const Operand &o = need("upper immediate");
         const Value v = as.eval(o, st);
+        if (op.field != "imm20") {  // c.lui: the 20-bit lui immediate, 6 bits significant
+          if (!v.absolute() || v.mod != Mod::None)
+            as.error(pos_of(idx), mnemonic + ": expected a constant");
+          const int64_t u = v.add;
+          if (!((u >= 1 && u <= 0x1f) || (u >= 0xfffe0 && u <= 0xfffff)))
+            as.error(pos_of(idx), mnemonic + ": immediate " + std::to_string(u) +
+                                      " out of range [1, 0x1f] or [0xfffe0, 0xfffff]");
+          vals.push_back({op.field, (u >= 0x80000 ? u - 0x100000 : u) * 4096});
+          break;
+        }
         if (v.mod == Mod::Hi) {
           if (v.absolute()) {
             check_range(op.field, ((v.add + 0x800) >> 12) & 0xfffff, idx);
@@ -262,6 +284,12 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
           as.error({st.pos.line, o.col}, mnemonic + ": expected 'v0', got '" + o.text + "'");
         break;
       }
+      case OperandKind::Sp: {
+        const Operand &o = need("sp");
+        if (parse_xreg(o.text) != 2u)
+          as.error({st.pos.line, o.col}, mnemonic + ": expected 'sp', got '" + o.text + "'");
+        break;
+      }
     }
   }
   if (k < ops.size()) as.error(pos_of(k), mnemonic + ": too many operands");
@@ -271,15 +299,18 @@ void encode_real(Assembler &as, const Stmt &st, uint64_t at, const std::string &
   } catch (const Error &e) {
     as.error(st.pos, e.message());
   }
-  as.put_word(st, at, word);
+  if (insn->length_bytes() == 2)
+    as.put_half(st, at, static_cast<uint16_t>(word));
+  else
+    as.put_word(st, at, word);
 }
 
 uint64_t Assembler::insn_size(const Stmt &st) const {
   if (auto n = pseudo_size(*this, st)) return *n;
   const AtomicSuffix sfx = split_atomic_suffix(st.mnemonic);
-  if (!find_insn(st.mnemonic) && !find_insn(sfx.base))
-    error(st.pos, "unknown instruction '" + st.mnemonic + "'");
-  return 4;
+  const InsnSpec *insn = find_insn(st.mnemonic);
+  if (!insn && !find_insn(sfx.base)) error(st.pos, "unknown instruction '" + st.mnemonic + "'");
+  return insn ? static_cast<uint64_t>(insn->length_bytes()) : 4;
 }
 
 void Assembler::emit_insn(const Stmt &st) {

@@ -53,6 +53,7 @@ class Assembler {
   // Symbol defined in the same section as `st`: its offset.
   bool local_offset(const std::string &sym, const Stmt &st, uint64_t &offset) const;
   void put_word(const Stmt &st, uint64_t at, uint32_t word);
+  void put_half(const Stmt &st, uint64_t at, uint16_t half);  // a compressed instruction
   void add_fixup(const Stmt &st, uint64_t at, uint32_t type, const std::string &sym, int64_t add);
   std::string make_local_label(const Stmt &st, uint64_t at);  // a hidden label at st.offset + at
 
@@ -85,6 +86,12 @@ class Assembler {
   int numeric_seq_ = 0;
   int hidden_ = 0;
   int line_no_ = 0;
+  // `.option rvc` / `.option norvc` (and push/pop): compressed c.* mnemonics
+  // are accepted and code may sit at 2-byte offsets. Off by default; the
+  // assembler never compresses base instructions by itself.
+  bool rvc_ = false;
+  bool rvc_seen_ = false;  // once on, code may sit at 2-byte offsets (also under norvc)
+  std::vector<bool> option_stack_;
 };
 
 // Split "a, b(c), d" at top-level commas; columns are 1-based in the line.

@@ -22,6 +22,7 @@ struct Alias {
 
 const Alias kAliases[] = {
     {"nop", 0, "addi", {"zero", "zero", "0", nullptr}},
+    {"c.nop", 0, "c.addi", {"zero", "0", nullptr, nullptr}},
     {"mv", 2, "addi", {"$0", "$1", "0", nullptr}},
     {"not", 2, "xori", {"$0", "$1", "-1", nullptr}},
     {"neg", 2, "sub", {"$0", "zero", "$1", nullptr}},
@@ -182,8 +183,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> li_sequence(const 
 }
 
 std::optional<uint64_t> pseudo_size(const Assembler &as, const Stmt &st) {
-  if (find_alias(st) || is_jalr_short(st) || (st.mnemonic == "fence.tso" && st.ops.empty()))
-    return 4;
+  if (const Alias *a = find_alias(st)) return find_insn(a->real)->length_bytes();
+  if (is_jalr_short(st) || (st.mnemonic == "fence.tso" && st.ops.empty())) return 4;
   if (is_call(st) || is_la(st) || is_symbol_access(st)) return 8;
   if (is_li(st)) {
     const int64_t v = as.eval_const(st.ops[1], st);

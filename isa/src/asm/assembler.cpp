@@ -162,7 +162,11 @@ void Assembler::align_to(uint64_t bytes, SourcePos pos) {
     sec.nobits_size = (sec.nobits_size + bytes - 1) & ~(bytes - 1);
     return;
   }
-  const bool code = (sec.flags & SHF_EXECINSTR) && sec.data.size() % 4 == 0 && bytes >= 4;
+  const bool code =
+      (sec.flags & SHF_EXECINSTR) && sec.data.size() % (rvc_seen_ ? 2 : 4) == 0 && bytes >= 4;
+  // Like GNU as: a c.nop first when code sits at a 2-byte offset.
+  if (code && sec.data.size() % 4 && sec.data.size() % bytes)
+    for (uint8_t b : {0x01, 0x00}) sec.data.push_back(b);
   while (sec.data.size() % bytes) {
     if (code) {
       for (uint8_t b : {0x13, 0x00, 0x00, 0x00}) sec.data.push_back(b);  // nop
@@ -377,10 +381,24 @@ void Assembler::directive(const std::string &name, const std::vector<Operand> &o
     st.pos = pos;
     st.size = 4;
     reserve(std::move(st));
+  } else if (name == ".option" && ops.size() == 1 &&
+             (ops[0].text == "rvc" || ops[0].text == "norvc" || ops[0].text == "push" ||
+              ops[0].text == "pop")) {
+    const std::string &o = ops[0].text;
+    if (o == "push") {
+      option_stack_.push_back(rvc_);
+    } else if (o == "pop") {
+      if (option_stack_.empty()) error(pos, ".option pop with no .option push");
+      rvc_ = option_stack_.back();
+      option_stack_.pop_back();
+    } else {
+      rvc_ = o == "rvc";
+      rvc_seen_ |= rvc_;
+    }
   } else if (name == ".option" || name == ".file" || name == ".ident" || name == ".attribute" ||
              name == ".addrsig" || name == ".cfi_startproc" || name == ".cfi_endproc" ||
              name == ".cfi_sections") {
-    // Accepted and ignored: no compressed code, no debug info.
+    // Accepted and ignored (other .option values such as norelax; no debug info).
   } else {
     error(pos, "unknown directive '" + name + "'");
   }
@@ -455,9 +473,11 @@ void Assembler::parse_line(std::string_view raw, int line_no) {
   AsmSection &sec = unit_.sections[static_cast<size_t>(cur_)];
   if (!(sec.flags & SHF_EXECINSTR))
     error(pos, "instruction in the non-executable section " + sec.name);
-  if (sec.data.size() % 4)
+  if (sec.data.size() % (rvc_seen_ ? 2 : 4))
     error(pos, "instruction at a misaligned offset in " + sec.name + " (use .align 2)");
   st.size = insn_size(st);
+  if (st.size == 2 && !rvc_)
+    error(pos, "'" + mnemonic + "' is a compressed instruction: enable them with '.option rvc'");
   reserve(std::move(st));
 }
 
@@ -508,6 +528,12 @@ void Assembler::put_word(const Stmt &st, uint64_t at, uint32_t word) {
   auto &d = unit_.sections[static_cast<size_t>(st.section)].data;
   for (int b = 0; b < 4; ++b)
     d[st.offset + at + static_cast<uint64_t>(b)] = static_cast<uint8_t>(word >> (8 * b));
+}
+
+void Assembler::put_half(const Stmt &st, uint64_t at, uint16_t half) {
+  auto &d = unit_.sections[static_cast<size_t>(st.section)].data;
+  d[st.offset + at] = static_cast<uint8_t>(half);
+  d[st.offset + at + 1] = static_cast<uint8_t>(half >> 8);
 }
 
 void Assembler::add_fixup(const Stmt &st, uint64_t at, uint32_t type, const std::string &sym,

@@ -87,7 +87,14 @@ void list_code(std::string &out, const uint8_t *data, uint64_t size, uint64_t ba
       out += buf + (it != labels.end() ? it->second.second : section_name) + ">:\n";
     }
     char buf[64];
-    if (size - off >= 4) {
+    const bool compressed = size - off >= 2 && (data[off] & 3) != 3;
+    if (compressed) {  // a 16-bit instruction: 2-byte step
+      uint16_t h;
+      std::memcpy(&h, data + off, 2);
+      std::snprintf(buf, sizeof buf, ":\t%04x                \t", h);
+      out += col(addr) + buf + disassemble(h, addr, sym) + "\n";
+      off += 2;
+    } else if (size - off >= 4) {
       uint32_t w;
       std::memcpy(&w, data + off, 4);
       std::snprintf(buf, sizeof buf, ":\t%08x          \t", w);

@@ -32,6 +32,10 @@ std::string csr_text(uint32_t num) {
 
 std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
   const InsnSpec *insn = decode(word);
+  if ((word & 3u) != 3u) {  // a 16-bit compressed instruction
+    word &= 0xffffu;
+    if (!insn) return word == 0 ? "c.unimp" : ".2byte\t" + hex(word);
+  }
   if (!insn) return ".4byte\t" + hex(word);
   std::string mnemonic = insn->name;
   if (mnemonic == "fence" && field_operand("fm", word) == 8 && field_operand("pred", word) == 3 &&
@@ -59,15 +63,19 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
         sep();
         const int64_t v = field_operand(op.field, word);
         // binutils prints shift amounts in hex, other immediates in decimal.
-        ops += (op.field == "shamtd" || op.field == "shamtw") ? hex(static_cast<uint64_t>(v))
-                                                              : std::to_string(v);
+        ops += (op.field == "shamtd" || op.field == "shamtw" || op.field == "cshamt")
+                   ? hex(static_cast<uint64_t>(v))
+                   : std::to_string(v);
         break;
       }
-      case OperandKind::MemOffset:
+      case OperandKind::MemOffset: {
         sep();
-        ops += std::to_string(field_operand(op.field, word)) + "(" +
-               std::string(xreg_name(static_cast<uint32_t>(field_operand("rs1", word)))) + ")";
+        const uint32_t base =
+            op.base.empty() ? 2u : static_cast<uint32_t>(field_operand(op.base, word));
+        ops += std::to_string(field_operand(op.field, word)) + "(" + std::string(xreg_name(base)) +
+               ")";
         break;
+      }
       case OperandKind::MemBase:
         sep();
         ops +=
@@ -82,10 +90,14 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
           if (auto s = sym(target)) ops += " <" + *s + ">";
         break;
       }
-      case OperandKind::Upper:
+      case OperandKind::Upper: {
         sep();
-        ops += hex(static_cast<uint64_t>(field_operand(op.field, word)));
+        const int64_t v = field_operand(op.field, word);
+        // c.lui's immediate is the lui one it expands to: 20 bits, unsigned.
+        ops += op.field == "imm20" ? hex(static_cast<uint64_t>(v))
+                                   : hex(static_cast<uint64_t>(v >> 12) & 0xfffffu);
         break;
+      }
       case OperandKind::Csr:
         sep();
         ops += csr_text(static_cast<uint32_t>(field_operand(op.field, word)));
@@ -118,6 +130,10 @@ std::string disassemble(uint32_t word, uint64_t pc, const Symbolizer &sym) {
       case OperandKind::V0:
         sep();
         ops += "v0";
+        break;
+      case OperandKind::Sp:
+        sep();
+        ops += "sp";
         break;
     }
   }

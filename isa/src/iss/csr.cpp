@@ -188,7 +188,7 @@ bool csr_write_impl(Hart &h, uint16_t num, uint64_t v) {
       h.mscratch = v;
       return true;
     case kMepc:
-      h.mepc = v & ~3ull;
+      h.mepc = v & ~h.ialign_mask();
       return true;
     case kMcause:
       h.mcause = v;

@@ -137,6 +137,7 @@ Hart::Hart(const HartConfig &cfg, MemoryIf &mem, AcceleratorIf &accel)
   vregs_ = vreg_storage_.get();
   icache_.resize(cfg_.icache_entries);
   icache_mask_ = cfg_.icache_entries - 1;
+  ialign_mask_ = cfg_.compressed ? 1 : 3;
   for (int k = 0; k <= static_cast<int>(InsnClass::Sfu); ++k)
     class_cost_[k] = class_cost(cfg_.cost, static_cast<InsnClass>(k));
   if (cfg_.tohost_addr) {
@@ -162,7 +163,7 @@ void Hart::reset(bool keep_caches) {
   // FS and VS start Initial so programs can use FP and vectors at once.
   mstatus = csr::kMstatusMpp | (1ull << 13) | (1ull << 9);
   misa = (2ull << 62) | (1u << 0) | (1u << 3) | (1u << 5) | (1u << 8) | (1u << 12) | (1u << 21) |
-         (1u << 23);
+         (1u << 23) | (cfg_.compressed ? 1u << 2 : 0u);
   mtvec = mepc = mcause = mtval = mscratch = mie = mip = mcounteren = mcountinhibit = 0;
   mcycle_delta = minstret_delta = 0;
   reservation = UINT64_MAX;
@@ -184,13 +185,14 @@ void Hart::flush_icache() {
 }
 
 void Hart::forget_code(uint64_t addr, uint64_t bytes) {
-  for (uint64_t pc = addr & ~3ull; pc < addr + bytes; pc += 4) {
-    const size_t idx = (pc >> 2) & icache_mask_;
+  // A 4-byte instruction starting 2 bytes before addr is stale too.
+  for (uint64_t pc = (addr & ~1ull) - (addr >= 2 ? 2 : 0); pc < addr + bytes; pc += 2) {
+    const size_t idx = (pc >> 1) & icache_mask_;
     if (icache_[idx].pc != pc) continue;
     icache_[idx].pc = UINT64_MAX;
     icache_[idx].run_len = 0;
     // Runs that ran through this slot are stale too.
-    for (size_t k = 1; k < kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
+    for (size_t k = 1; k < 2 * kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
   }
 }
 
@@ -320,8 +322,11 @@ uint32_t Hart::fetch_word(uint64_t pc) {
     std::memcpy(&w, ex_host_ + off, 4);
     return w;
   }
-  if (!mem_.fetch(pc, &w, 4)) raise(cause::kInsnAccessFault, pc);
-  return w;
+  // Halves: a 16-bit instruction may end its memory region.
+  uint16_t lo = 0, hi = 0;
+  if (!mem_.fetch(pc, &lo, 2)) raise(cause::kInsnAccessFault, pc);
+  if ((lo & 3) == 3 && !mem_.fetch(pc + 2, &hi, 2)) raise(cause::kInsnAccessFault, pc + 2);
+  return lo | uint32_t{hi} << 16;
 }
 
 namespace {
@@ -329,13 +334,16 @@ bool is_vector_class(InsnClass c) { return c >= InsnClass::VecConfig; }
 }  // namespace
 
 Hart::CacheEntry &Hart::fill(uint64_t pc) {
-  if (pc & 3) raise(cause::kInsnMisaligned, pc);
-  const size_t idx = (pc >> 2) & icache_mask_;
+  if (pc & ialign_mask_) raise(cause::kInsnMisaligned, pc);
+  const size_t idx = (pc >> 1) & icache_mask_;
   CacheEntry &e = icache_[idx];
   uint32_t w = fetch_word(pc);
-  const sem::DecodeEntry *d = sem::decode_for_iss(w);
+  const bool rvc = (w & 3) != 3;  // a 16-bit instruction (illegal without C)
+  if (rvc) w &= 0xffffu;
+  const sem::DecodeEntry *d = rvc && !cfg_.compressed ? nullptr : sem::decode_for_iss(w);
   e.pc = pc;
   e.insn = Insn{w};
+  e.slots = rvc ? 1 : 2;
   e.fn = d ? d->fn : sem::illegal_handler();
   e.cost_cycles = d ? class_cost_[static_cast<int>(d->cls)] : 0;
   e.vector = d && is_vector_class(d->cls);
@@ -361,7 +369,7 @@ Hart::CacheEntry &Hart::fill(uint64_t pc) {
   }
   // Runs that ran through this slot are stale now.
   e.run_len = 0;
-  for (size_t k = 1; k < kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
+  for (size_t k = 1; k < 2 * kMaxRunInsns && k <= idx; ++k) icache_[idx - k].run_len = 0;
   return e;
 }
 
@@ -370,14 +378,14 @@ Hart::CacheEntry &Hart::fill(uint64_t pc) {
 // kMaxRunInsns long and within one direct-fetch region (look-ahead never
 // touches memory through the slow path).
 void Hart::form_run(CacheEntry &head) {
+  // Entries are per 2 bytes: the next instruction sits `slots` entries on.
   const size_t idx0 = static_cast<size_t>(&head - icache_.data());
-  const size_t room = std::min<size_t>(kMaxRunInsns, icache_.size() - idx0);
-  unsigned len = 0;
+  unsigned len = 0, span = 0;
   uint32_t cost = 0;
   bool vector = false;
-  for (size_t k = 0; k < room; ++k) {
-    const uint64_t want = head.pc + 4 * k;
-    CacheEntry *c = &icache_[idx0 + k];
+  while (len < kMaxRunInsns && idx0 + span < icache_.size()) {
+    const uint64_t want = head.pc + 2 * span;
+    CacheEntry *c = &icache_[idx0 + span];
     if (c->pc != want) {
       if (want - ex_base_ >= ex_lim_) break;
       try {
@@ -386,18 +394,21 @@ void Hart::form_run(CacheEntry &head) {
         break;
       }
     }
-    if (c->role == RunRole::Alone) break;
+    if (c->role == RunRole::Alone || idx0 + span + c->slots > icache_.size()) break;
     ++len;
+    span += c->slots;
     cost += c->cost_cycles;
     vector |= c->vector;
     if (c->role == RunRole::Last) break;
   }
   if (len == 0) {  // an instruction that executes alone
     len = 1;
+    span = head.slots;
     cost = head.cost_cycles;
     vector = head.vector;
   }
   head.run_len = static_cast<uint8_t>(len);
+  head.run_slots = static_cast<uint8_t>(span);
   head.run_cost_cycles = cost;
   head.run_vector = vector;
 }
@@ -426,6 +437,7 @@ bool Hart::take_trap(const TrapException &t, uint64_t pc, RunResult &res) {
   if (t.cause != cause::kInsnAccessFault && t.cause != cause::kInsnMisaligned) {
     try {
       res.trap.encoding = fetch_word(pc);
+      if ((res.trap.encoding & 3) != 3) res.trap.encoding &= 0xffffu;  // 16-bit
       if (const InsnSpec *s = decode(res.trap.encoding)) {
         res.trap.mnemonic = s->name;
         try {
@@ -462,7 +474,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
   for (;;) {
     try {
       while (instret_ < insn_end_ && cycles_ < cyc_end) {
-        CacheEntry *e = &icache_[(pc >> 2) & icache_mask_];
+        CacheEntry *e = &icache_[(pc >> 1) & icache_mask_];
         if (e->pc != pc) [[unlikely]] {
           pc_ = pc;
           e = &fill(pc);
@@ -475,10 +487,11 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
         if (len > 1 && insn_end_ - instret_ >= len &&
             (!budgeted || (!e->run_vector && cyc_end - cycles_ >= e->run_cost_cycles))) [[likely]] {
           run_head = e;
-          const CacheEntry *op = e, *end = e + len;
+          const CacheEntry *op = e, *end = e + e->run_slots;
           do {
             pc = op->fn(*this, op->insn, pc);
-          } while (++op != end);
+            op += op->slots;
+          } while (op != end);
           run_head = nullptr;
           instret_ += len;
           cycles_ += e->run_cost_cycles;
@@ -499,7 +512,7 @@ RunResult Hart::run(uint64_t max_instructions, uint64_t budget_cycles) {
       break;
     } catch (const TrapException &t) {
       if (run_head) {  // retire the run's instructions before the trapping one
-        for (const CacheEntry *op = run_head; op->pc != pc; ++op) {
+        for (const CacheEntry *op = run_head; op->pc != pc; op += op->slots) {
           ++instret_;
           cycles_ += op->cost_cycles;
         }
@@ -532,6 +545,7 @@ RunResult Hart::run_traced(uint64_t max_instructions, uint64_t budget_cycles) {
       else if (!mem_.load(pc_, &w, 4))
         w = 0;
     }
+    if ((w & 3) != 3) w &= 0xffffu;  // a 16-bit instruction
     trace_hook_(pc_, w);
     auto hook = std::move(trace_hook_);
     RunResult r = run(1, UINT64_MAX);

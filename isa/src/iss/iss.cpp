@@ -40,17 +40,17 @@ void check_isa_string(const std::string &isa) {
   // Single-letter extensions up to the first '_'.
   while (p < s.size() && s[p] != '_') {
     const char c = s[p++];
-    if (std::string_view("imafdvg").find(c) == std::string_view::npos)
+    if (std::string_view("imafdcvg").find(c) == std::string_view::npos)
       throw Error("ISA string '" + isa + "': extension '" + std::string(1, c) +
-                  "' is not implemented (supported: i m a f d v g)");
+                  "' is not implemented (supported: i m a f d c v g)");
   }
   while (p < s.size()) {
     ++p;  // '_'
     size_t q = s.find('_', p);
     const std::string ext = s.substr(p, q == std::string::npos ? std::string::npos : q - p);
     p = q == std::string::npos ? s.size() : q;
-    static const char *kMulti[] = {"zicsr",  "zifencei", "zvfbfmin", "xmtia",  "zve32f", "zve64d",
-                                   "zve64x", "zve32x",   "zfh",      "zfhmin", "zvfh",   "zvfhmin"};
+    static const char *kMulti[] = {"zicsr",  "zifencei", "zvfbfmin", "xmtia",
+                                   "zve32f", "zve64d",   "zve64x",   "zve32x"};
     bool known = ext.empty();
     for (const char *k : kMulti) known |= ext == k;
     if (!known) throw Error("ISA string '" + isa + "': extension '" + ext + "' is not implemented");
@@ -68,6 +68,11 @@ SimResult run_program(const ElfImage &image, MemoryIf &mem, AcceleratorIf &accel
   cfg.tohost_addr = image.tohost;
   cfg.fromhost_addr = image.fromhost;
   cfg.xmtia = opt.xmtia;
+  // C (compressed instructions) is on unless an ISA string leaves it out.
+  if (!opt.isa_string.empty()) {
+    const std::string letters = opt.isa_string.substr(4, opt.isa_string.find('_') - 4);
+    cfg.compressed = letters.find_first_of("cC") != std::string::npos;
+  }
   Hart hart(cfg, mem, accel);
   if (opt.stack_top) hart.set_xreg(2, opt.stack_top);
   if (opt.trace) {

@@ -15,7 +15,7 @@ void link_rv_i();
 void link_rv_m();
 void link_rv_a();
 void link_rv_fd();
-void link_rv_zfh();
+void link_rv_c();
 void link_zicsr();
 void link_rv_v_cfg_mem();
 void link_rv_v_int();
@@ -48,7 +48,7 @@ const DecodeTable &decode_table() {
     link_rv_m();
     link_rv_a();
     link_rv_fd();
-    link_rv_zfh();
+    link_rv_c();
     link_zicsr();
     link_rv_v_cfg_mem();
     link_rv_v_int();
@@ -68,20 +68,32 @@ const DecodeTable &decode_table() {
       d.fn = e ? e->fn : &illegal_insn;
       d.cls = e ? e->cls : InsnClass::System;
       d.has_semantics = e != nullptr;
-      t.by_opcode[s.match & 0x7f].push_back(d);
+      if (s.length_bytes() == 2)
+        t.compressed[((s.match & 3) << 3) | ((s.match >> 13) & 7)].push_back(d);
+      else
+        t.by_opcode[s.match & 0x7f].push_back(d);
     }
     // More specific encodings first so a special case wins over a general one.
-    for (auto &bucket : t.by_opcode)
+    auto specific_first = [](std::vector<DecodeEntry> &bucket) {
       std::stable_sort(bucket.begin(), bucket.end(),
                        [](const DecodeEntry &a, const DecodeEntry &b) {
                          return __builtin_popcount(a.mask) > __builtin_popcount(b.mask);
                        });
+    };
+    for (auto &bucket : t.by_opcode) specific_first(bucket);
+    for (auto &bucket : t.compressed) specific_first(bucket);
     return t;
   }();
   return table;
 }
 
 const DecodeEntry *decode_for_iss(uint32_t word) {
+  if ((word & 3) != 3) {  // 16-bit: fields may exclude values (c.jr's rs1 != x0)
+    for (const DecodeEntry &d : decode_table().compressed[((word & 3) << 3) | ((word >> 13) & 7)])
+      if ((word & d.mask) == d.match && instructions()[static_cast<size_t>(d.id)].matches(word))
+        return &d;
+    return nullptr;
+  }
   const auto &bucket = decode_table().by_opcode[word & 0x7f];
   for (const DecodeEntry &d : bucket)
     if ((word & d.mask) == d.match) return &d;

@@ -21,6 +21,8 @@ struct DecodeEntry {
 // instructions() and the semantics registry.
 struct DecodeTable {
   std::array<std::vector<DecodeEntry>, 128> by_opcode;
+  // 16-bit (RVC) entries by quadrant (bits 1..0) and funct3 (bits 15..13).
+  std::array<std::vector<DecodeEntry>, 32> compressed;
 };
 const DecodeTable &decode_table();
 // The entry for a word, nullptr if no table entry matches.

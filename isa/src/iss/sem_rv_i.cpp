@@ -7,13 +7,14 @@ using namespace opforge::isa::sem;
 OPF_SEM_UNIT(rv_i)
 
 namespace {
-inline uint64_t jump_to(uint64_t target) {
-  if (target & 3) [[unlikely]]
+// Targets need 4-byte alignment, 2-byte with C (HartConfig::compressed).
+inline uint64_t jump_to(const Hart &h, uint64_t target) {
+  if (target & h.ialign_mask()) [[unlikely]]
     Hart::raise(cause::kInsnMisaligned, target);
   return target;
 }
-inline uint64_t branch(uint64_t pc, Insn i, bool taken) {
-  return taken ? jump_to(pc + i.b_imm()) : pc + 4;
+inline uint64_t branch(const Hart &h, uint64_t pc, Insn i, bool taken) {
+  return taken ? jump_to(h, pc + i.b_imm()) : pc + 4;
 }
 }  // namespace
 
@@ -26,21 +27,21 @@ INSN(auipc, IntAlu) {
   return NEXT;
 }
 INSN(jal, Jump) {
-  uint64_t t = jump_to(pc + i.j_imm());
+  uint64_t t = jump_to(h, pc + i.j_imm());
   WRITE_RD(pc + 4);
   return t;
 }
 INSN(jalr, Jump) {
-  uint64_t t = jump_to((RS1 + i.i_imm()) & ~1ull);
+  uint64_t t = jump_to(h, (RS1 + i.i_imm()) & ~1ull);
   WRITE_RD(pc + 4);
   return t;
 }
-INSN(beq, Branch) { return branch(pc, i, RS1 == RS2); }
-INSN(bne, Branch) { return branch(pc, i, RS1 != RS2); }
-INSN(blt, Branch) { return branch(pc, i, int64_t(RS1) < int64_t(RS2)); }
-INSN(bge, Branch) { return branch(pc, i, int64_t(RS1) >= int64_t(RS2)); }
-INSN(bltu, Branch) { return branch(pc, i, RS1 < RS2); }
-INSN(bgeu, Branch) { return branch(pc, i, RS1 >= RS2); }
+INSN(beq, Branch) { return branch(h, pc, i, RS1 == RS2); }
+INSN(bne, Branch) { return branch(h, pc, i, RS1 != RS2); }
+INSN(blt, Branch) { return branch(h, pc, i, int64_t(RS1) < int64_t(RS2)); }
+INSN(bge, Branch) { return branch(h, pc, i, int64_t(RS1) >= int64_t(RS2)); }
+INSN(bltu, Branch) { return branch(h, pc, i, RS1 < RS2); }
+INSN(bgeu, Branch) { return branch(h, pc, i, RS1 >= RS2); }
 
 INSN(lb, Load) {
   WRITE_RD(uint64_t(int64_t(h.load<int8_t>(RS1 + i.i_imm()))));
@@ -220,7 +221,7 @@ INSN(mret, System) {
   s = (s & ~csr::kMstatusMie) | (mpie ? csr::kMstatusMie : 0);
   s |= csr::kMstatusMpie;  // MPIE = 1; MPP stays M (the only mode)
   h.mstatus = s;
-  if (h.mepc & 3) Hart::raise(cause::kInsnMisaligned, h.mepc);
+  if (h.mepc & h.ialign_mask()) Hart::raise(cause::kInsnMisaligned, h.mepc);
   return h.mepc;
 }
 INSN(wfi, System) {

@@ -23,7 +23,10 @@ namespace opforge::isa {
 // A value for one field of an instruction. Besides the table's fields, the
 // split immediates have logical names: "imm_s" (imm12hi/imm12lo, signed 12
 // bits), "imm_b" (bimm12hi/bimm12lo, signed 13 bits, even) and "imm_j"
-// (jimm20, signed 21 bits, even).
+// (jimm20, signed 21 bits, even). Compressed instructions' scrambled
+// immediates have one logical name each ("cimm_lw", "cimm6", "cimm_j", ...,
+// see spec_rvc.cpp); their register fields rd_p, rs1_p, ... (creg/cfreg)
+// take the register number 8..15.
 struct FieldValue {
   std::string_view field;
   int64_t value = 0;
@@ -61,11 +64,15 @@ enum class OperandKind {
   VType,      // e32,m4,ta,ma
   VMask,      // optional trailing v0.t (field vm; absent = unmasked)
   V0,         // the literal v0 of vmerge/vfmerge (no field)
+  Sp,         // the literal sp of c.addi4spn/c.addi16sp (no field)
 };
 
 struct AsmOperand {
   OperandKind kind = OperandKind::XReg;
   std::string field;  // field (or logical immediate) it fills; empty for V0
+  // MemOffset: the base register's field; empty for the implied sp of the
+  // compressed c.lwsp/c.swsp forms.
+  std::string base = "rs1";
 };
 
 // Operands of `insn` in GNU as order (aq/rl of atomics are mnemonic

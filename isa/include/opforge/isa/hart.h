@@ -112,7 +112,13 @@ struct HartConfig {
   std::optional<uint64_t> tohost_addr;    // HTIF: a store here stops the run
   std::optional<uint64_t> fromhost_addr;  // recorded for completeness
   XmtiaIds xmtia;
-  size_t icache_entries = 1u << 14;  // decoded-instruction cache, power of two
+  // Decoded-instruction cache, power of two; one entry per 2 bytes of code
+  // (1 << 14 covers 32 KiB).
+  size_t icache_entries = 1u << 14;
+  // The C extension: 16-bit instructions, jump targets and mepc need only
+  // 2-byte alignment, misa.C set. Off: 16-bit words are illegal instructions
+  // and targets must be 4-byte aligned.
+  bool compressed = true;
 };
 
 enum class StopReason : uint8_t {
@@ -174,6 +180,8 @@ class Hart {
   RunResult step() { return run(1); }
 
   uint64_t pc() const { return pc_; }
+  // Low pc bits a jump target must have clear: 1 with C, else 3.
+  uint64_t ialign_mask() const { return ialign_mask_; }
   void set_pc(uint64_t pc) { pc_ = pc; }
   uint64_t xreg(unsigned i) const { return x[i & 31]; }
   void set_xreg(unsigned i, uint64_t v) {
@@ -332,6 +340,8 @@ class Hart {
     bool vector = false;           // charges extra cycles as it runs (vector, SFU)
     bool run_vector = false;       // some instruction of the run starting here is vector
     uint8_t run_len = 0;           // instructions in the run starting here; 0 = not formed yet
+    uint8_t slots = 2;             // this instruction's bytes / 2 (entries are per 2 bytes)
+    uint8_t run_slots = 0;         // entries the run starting here spans
     uint32_t run_cost_cycles = 0;  // static cost of that run
   };
   static constexpr unsigned kMaxRunInsns = 32;
@@ -358,7 +368,8 @@ class Hart {
   uint8_t *vregs_ = nullptr;
   std::unique_ptr<uint8_t[]> vreg_storage_;
   std::vector<CacheEntry> icache_;
-  uint64_t icache_mask_ = 0;
+  uint64_t icache_mask_ = 0;  // entry of pc: (pc >> 1) & icache_mask_
+  uint64_t ialign_mask_ = 1;
   uint32_t class_cost_[32] = {};
   // DMI: loads (rd), stores (wr), fetch (ex). lim = size - 7, 0 if none.
   uint8_t *rd_host_ = nullptr, *wr_host_ = nullptr, *ex_host_ = nullptr;

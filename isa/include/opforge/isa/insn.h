@@ -1,4 +1,4 @@
-//===- insn.h - operand fields of a 32-bit RISC-V instruction word --------===//
+//===- insn.h - operand fields of a RISC-V instruction word (32 or 16 bits) ===//
 //
 // The ISS's semantics bodies read operands through these accessors. Field
 // positions are the base-ISA formats every table entry uses (rd 11..7, rs1
@@ -57,6 +57,48 @@ struct Insn {
   constexpr unsigned mop() const { return (bits >> 26) & 3; }
   constexpr unsigned vzimm11() const { return (bits >> 20) & 0x7ff; }  // vsetvli
   constexpr unsigned vzimm10() const { return (bits >> 20) & 0x3ff; }  // vsetivli
+
+  // Compressed (RVC) fields of a 16-bit instruction, as Spike's insn_t reads
+  // them; the layouts are spec_rvc.cpp's, and a test checks every accessor
+  // against field_operand() over all 16-bit words.
+  constexpr unsigned rvc_rs2() const { return (bits >> 2) & 31; }        // c_rs2, 6..2
+  constexpr unsigned rvc_rs1s() const { return 8 + ((bits >> 7) & 7); }  // rs1_p, rd_rs1_p
+  constexpr unsigned rvc_rs2s() const { return 8 + ((bits >> 2) & 7); }  // rs2_p, rd_p
+  constexpr uint64_t rvc_x(int lo, int len) const { return (bits >> lo) & ((1u << len) - 1u); }
+  constexpr int64_t rvc_imm6() const { return int64_t(rvc_x(2, 5)) | (sfield(12, 12) << 5); }
+  constexpr unsigned rvc_shamt() const { return unsigned(rvc_x(2, 5) | (rvc_x(12, 1) << 5)); }
+  constexpr uint64_t rvc_addi4spn_imm() const {
+    return (rvc_x(6, 1) << 2) | (rvc_x(5, 1) << 3) | (rvc_x(11, 2) << 4) | (rvc_x(7, 4) << 6);
+  }
+  constexpr int64_t rvc_addi16sp_imm() const {
+    return int64_t((rvc_x(6, 1) << 4) | (rvc_x(2, 1) << 5) | (rvc_x(5, 1) << 6) |
+                   (rvc_x(3, 2) << 7)) |
+           (sfield(12, 12) << 9);
+  }
+  constexpr int64_t rvc_lui_imm() const { return rvc_imm6() << 12; }
+  constexpr uint64_t rvc_lw_imm() const {
+    return (rvc_x(6, 1) << 2) | (rvc_x(10, 3) << 3) | (rvc_x(5, 1) << 6);
+  }
+  constexpr uint64_t rvc_ld_imm() const { return (rvc_x(10, 3) << 3) | (rvc_x(5, 2) << 6); }
+  constexpr uint64_t rvc_lwsp_imm() const {
+    return (rvc_x(4, 3) << 2) | (rvc_x(12, 1) << 5) | (rvc_x(2, 2) << 6);
+  }
+  constexpr uint64_t rvc_ldsp_imm() const {
+    return (rvc_x(5, 2) << 3) | (rvc_x(12, 1) << 5) | (rvc_x(2, 3) << 6);
+  }
+  constexpr uint64_t rvc_swsp_imm() const { return (rvc_x(9, 4) << 2) | (rvc_x(7, 2) << 6); }
+  constexpr uint64_t rvc_sdsp_imm() const { return (rvc_x(10, 3) << 3) | (rvc_x(7, 3) << 6); }
+  constexpr int64_t rvc_j_imm() const {
+    return int64_t((rvc_x(3, 3) << 1) | (rvc_x(11, 1) << 4) | (rvc_x(2, 1) << 5) |
+                   (rvc_x(7, 1) << 6) | (rvc_x(6, 1) << 7) | (rvc_x(9, 2) << 8) |
+                   (rvc_x(8, 1) << 10)) |
+           (sfield(12, 12) << 11);
+  }
+  constexpr int64_t rvc_b_imm() const {
+    return int64_t((rvc_x(3, 2) << 1) | (rvc_x(10, 2) << 3) | (rvc_x(2, 1) << 5) |
+                   (rvc_x(5, 2) << 6)) |
+           (sfield(12, 12) << 8);
+  }
 };
 
 }  // namespace opforge::isa

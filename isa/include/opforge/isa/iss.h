@@ -24,7 +24,7 @@ namespace opforge::isa {
 struct SimOptions {
   uint32_t vlen_bits = 128;
   uint64_t max_instructions = 2'000'000'000ull;
-  std::string isa_string;         // empty: everything the ISS implements
+  std::string isa_string;         // empty: everything the ISS implements; no 'c': RVC is illegal
   std::ostream *trace = nullptr;  // one line per instruction when set
   CostModel cost;
   XmtiaIds xmtia;

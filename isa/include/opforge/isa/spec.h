@@ -18,11 +18,13 @@ namespace opforge::isa {
 
 // One operand field from isa/spec/fields.csv (e.g. rd = bits 11..7).
 struct FieldSpec {
-  std::string name;         // "rd", "rs1", "imm12", "bimm12hi", "vm", "zimm11", ...
-  int msb = 0;              // highest bit in the instruction word
-  int lsb = 0;              // lowest bit
-  std::string kind;         // reg, freg, vreg, simm, uimm, part, csr, rm, bit, fence, vtype, vm
-  std::string description;  // one line, from fields.csv
+  std::string name;  // "rd", "rs1", "imm12", "bimm12hi", "vm", "zimm11", ...
+  int msb = 0;       // highest bit in the instruction word
+  int lsb = 0;       // lowest bit
+  std::string
+      kind;  // reg, freg, vreg, creg, cfreg, simm, uimm, part, csr, rm, bit, fence, vtype, vm
+  std::string description;         // one line, from fields.csv
+  std::vector<uint32_t> excluded;  // raw values the field may not hold ("reg!0" in fields.csv)
   int width() const { return msb - lsb + 1; }
   uint32_t mask() const {
     return ((msb - lsb + 1) >= 32 ? ~0u : ((1u << (msb - lsb + 1)) - 1u)) << lsb;
@@ -39,6 +41,21 @@ struct InsnSpec {
   uint32_t match = 0;               // their values
   std::vector<std::string> fields;  // operand field names in table order
   std::string source;               // "isa/spec/rv_i.opcodes:12" for error messages
+  // Field values that make a word another instruction or reserved (from
+  // fields like rd_n0): a word matches only if (word & mask) != value for each.
+  struct Exclusion {
+    uint32_t mask = 0, value = 0;
+  };
+  std::vector<Exclusion> excluded;
+
+  // 2 for a 16-bit compressed encoding (bits 1..0 != 3), else 4.
+  int length_bytes() const { return (match & 3u) == 3u ? 4 : 2; }
+  bool matches(uint32_t word) const {
+    if ((word & mask) != match) return false;
+    for (const auto &e : excluded)
+      if ((word & e.mask) == e.value) return false;
+    return true;
+  }
 };
 
 // One named CSR from isa/spec/csrs.csv (names for the assembler and
@@ -67,8 +84,10 @@ struct InsnTable {
 // ".../fields.csv" and ".../csrs.csv" give fields and CSRs; the others are
 // opcode tables, extension = file stem).
 // Every line is checked: known fields, bit ranges inside 31..0, values that
-// fit, no bit both fixed and a field or fixed twice, every bit covered,
-// bits 1..0 = 3, unique mnemonics. Throws opforge::Error naming file:line.
+// fit, no bit both fixed and a field or fixed twice, bits 1..0 fixed, every
+// bit of the encoding covered (31..0 when bits 1..0 = 3; 15..0 and nothing
+// above for a 16-bit compressed encoding, bits 1..0 = 0..2), 16-bit entries
+// fix bits 15..13, unique mnemonics. Throws opforge::Error naming file:line.
 InsnTable parse_tables(const std::vector<TableSource> &sources);
 
 namespace detail {
@@ -99,8 +118,9 @@ const std::vector<CsrSpec> &csrs();
 const CsrSpec *find_csr(std::string_view name);
 const CsrSpec *find_csr(uint32_t number);
 
-// Decode a 32-bit instruction word; nullptr if no table entry matches.
-// (16-bit compressed instructions are not part of the target ISA.)
+// Decode an instruction word; nullptr if no table entry matches. A word
+// whose bits 1..0 are not 3 is a 16-bit compressed instruction: only its
+// low 16 bits are read.
 const InsnSpec *decode(uint32_t word);
 
 }  // namespace opforge::isa

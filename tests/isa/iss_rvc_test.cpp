@@ -1,0 +1,145 @@
+//===- iss_rvc_test.cpp - the ISS runs 16-bit compressed (RVC) instructions ===//
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+
+#include "iss_test_util.h"
+#include "opforge/isa/encode.h"
+#include "opforge/isa/insn.h"
+#include "opforge/isa/iss.h"
+#include "opforge/isa/spec.h"
+
+using namespace opforge::isa;
+using opforge::isa::testing::baremetal_elf;
+using opforge::isa::testing::build_program;
+using opforge::isa::testing::TempDir;
+
+namespace {
+
+SimResult run_asm(const std::string &body, const std::string &isa_string = "") {
+  TempDir dir;
+  const std::string elf = build_program(dir, "prog", ".globl _start\n_start:\n" + body);
+  SimOptions opt;
+  opt.max_instructions = 100000;
+  opt.isa_string = isa_string;
+  return run_elf_functional(read_elf(elf), opt);
+}
+
+// The semantics bodies read operands through Insn's rvc_* accessors; they
+// must agree with the tables' fields (field_operand) on every 16-bit word.
+TEST(IssRvc, OperandAccessorsMatchTheTablesOnEveryWord) {
+  using Get = std::function<int64_t(Insn)>;
+  const std::map<std::string, Get> imm = {
+      {"cimm_addi4spn", [](Insn i) { return int64_t(i.rvc_addi4spn_imm()); }},
+      {"cimm_lw", [](Insn i) { return int64_t(i.rvc_lw_imm()); }},
+      {"cimm_ld", [](Insn i) { return int64_t(i.rvc_ld_imm()); }},
+      {"cimm6", [](Insn i) { return i.rvc_imm6(); }},
+      {"cimm_addi16sp", [](Insn i) { return i.rvc_addi16sp_imm(); }},
+      {"cimm_lui", [](Insn i) { return i.rvc_lui_imm(); }},
+      {"cshamt", [](Insn i) { return int64_t(i.rvc_shamt()); }},
+      {"cimm_j", [](Insn i) { return i.rvc_j_imm(); }},
+      {"cimm_b", [](Insn i) { return i.rvc_b_imm(); }},
+      {"cimm_lwsp", [](Insn i) { return int64_t(i.rvc_lwsp_imm()); }},
+      {"cimm_ldsp", [](Insn i) { return int64_t(i.rvc_ldsp_imm()); }},
+      {"cimm_swsp", [](Insn i) { return int64_t(i.rvc_swsp_imm()); }},
+      {"cimm_sdsp", [](Insn i) { return int64_t(i.rvc_sdsp_imm()); }},
+  };
+  auto reg = [](const std::string &field) -> Get {
+    const FieldSpec *f = find_field(field);
+    if (f->lsb == 7 && f->msb == 9) return [](Insn i) { return int64_t(i.rvc_rs1s()); };
+    if (f->lsb == 2 && f->msb == 4) return [](Insn i) { return int64_t(i.rvc_rs2s()); };
+    if (f->lsb == 2 && f->msb == 6) return [](Insn i) { return int64_t(i.rvc_rs2()); };
+    if (f->lsb == 7 && f->msb == 11) return [](Insn i) { return int64_t(i.rd()); };
+    return nullptr;
+  };
+  int insns = 0, words = 0;
+  for (const InsnSpec &s : instructions()) {
+    if (s.length_bytes() != 2) continue;
+    ++insns;
+    for (const AsmOperand &op : asm_operands(s)) {
+      if (op.field.empty()) continue;
+      Get get;
+      if (op.kind == OperandKind::XReg || op.kind == OperandKind::FReg) {
+        get = reg(op.field);
+      } else {
+        ASSERT_TRUE(imm.count(op.field)) << s.name << ": no accessor for " << op.field;
+        get = imm.at(op.field);
+      }
+      ASSERT_TRUE(get) << s.name << ": no accessor for " << op.field;
+      Get base = op.kind == OperandKind::MemOffset && !op.base.empty() ? reg(op.base) : nullptr;
+      for (uint32_t w = 0; w < 0x10000; ++w) {
+        if (!s.matches(w)) continue;
+        ++words;
+        ASSERT_EQ(get(Insn{w}), field_operand(op.field, w))
+            << s.name << " " << op.field << " word 0x" << std::hex << w;
+        if (base) {
+          ASSERT_EQ(base(Insn{w}), field_operand(op.base, w)) << s.name;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(insns, 36);
+  EXPECT_GT(words, 50000);  // every operand of every matching word
+}
+
+TEST(IssRvc, CompressedInstructionsExecuteAndStepTwoBytes) {
+  // 4-byte instructions at 2-byte offsets, c.jalr's link, loads and stores.
+  SimResult r = run_asm(
+      ".option rvc\n  la sp, buf\n"
+      "  c.li a0, 5\n  c.addi a0, -2\n  addi a0, a0, 10\n"  // 13, then a 4-byte at +2
+      "  c.mv a1, a0\n  c.slli a1, 4\n  c.add a1, a0\n"     // 13*16+13 = 221
+      "  c.sdsp a1, 8(sp)\n  c.ldsp a2, 8(sp)\n"
+      "  la t0, 1f\n  c.jalr t0\n"
+      "  j fail\n"
+      "1: sub ra, t0, ra\n"  // ra = address after c.jalr (2 bytes on)
+      "  c.lui a3, 0xfffe1\n  c.srai a3, 12\n"
+      "  li t1, 13\n  bne a0, t1, fail\n  li t1, 221\n  bne a2, t1, fail\n"
+      "  li t1, -31\n  bne a3, t1, fail\n"
+      "  li a0, 1\n  la t0, tohost\n  sd a0, 0(t0)\n2: c.j 2b\n"
+      "fail:\n  li a0, 3\n  la t0, tohost\n  sd a0, 0(t0)\n3: j 3b\n"
+      ".data\n.balign 8\nbuf: .zero 64\n.balign 64\n.globl tohost\ntohost: .dword 0\n");
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+}
+
+TEST(IssRvc, WithoutCCompressedWordsAreIllegalAndTargetsNeedFourBytes) {
+  SimResult r = run_asm(".option norvc\n  nop\n.option rvc\n  c.addi a0, 1\n", "rv64imafdv");
+  ASSERT_EQ(r.verdict, Verdict::Trap) << r.message;
+  EXPECT_EQ(r.trap.cause, cause::kIllegalInsn);
+  EXPECT_EQ(r.trap.pc, 0x80000004u);
+  EXPECT_EQ(r.trap.encoding, 0x0505u);  // c.addi a0,1: the 16-bit word only
+  // With C a jump to a 2-byte boundary runs what is there.
+  SimResult c = run_asm(".option rvc\n  la t0, 1f\n  jr t0\n  .balign 4\n  c.nop\n1: c.ebreak\n");
+  ASSERT_EQ(c.verdict, Verdict::Trap) << c.message;
+  EXPECT_EQ(c.trap.cause, cause::kBreakpoint);
+  EXPECT_EQ(c.trap.pc % 4, 2u);
+  EXPECT_NE(c.message.find("c.ebreak"), std::string::npos) << c.message;
+}
+
+TEST(IssRvc, MisaReportsC) {
+  SimResult r = run_asm(
+      "  csrr a0, misa\n  srli a0, a0, 2\n  andi a0, a0, 1\n  slli a0, a0, 1\n  ori a0, a0, 1\n"
+      "  xori a0, a0, 2\n"  // C set -> 1 (pass)
+      "  la t0, tohost\n  sd a0, 0(t0)\n1: j 1b\n"
+      ".data\n.balign 64\n.globl tohost\ntohost: .dword 0\n");
+  EXPECT_EQ(r.verdict, Verdict::Pass) << r.message;
+}
+
+// The bare-metal C programs built -march=rv64gcv (tests/isa/baremetal): GCC
+// fills them with compressed instructions.
+TEST(IssRvc, GccRv64gcvProgramsPass) {
+  for (const char *stem : {"int_test_rvc", "float_test_rvc", "double_test_rvc"}) {
+    SimOptions opt;
+    opt.max_instructions = 50'000'000;
+    const ElfImage img = read_elf(baremetal_elf(stem));
+    const SimResult r = run_elf_functional(img, opt);
+    EXPECT_EQ(r.verdict, Verdict::Pass) << stem << ": " << r.message;
+    EXPECT_GT(r.instructions, 200u) << stem;
+  }
+  // The same program without C must agree on the verdict.
+  SimOptions opt;
+  opt.max_instructions = 50'000'000;
+  EXPECT_EQ(run_elf_functional(read_elf(baremetal_elf("int_test")), opt).verdict, Verdict::Pass);
+}
+
+}  // namespace
