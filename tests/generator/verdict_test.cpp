@@ -159,6 +159,38 @@ TEST(GenerateVerdict, ALateFailureGoesBackAsFeedbackAndTheFixPassesEveryCall) {
   EXPECT_EQ(rec.value("calls_recorded", -1), 124) << rec.dump();
 }
 
+// Issue 25's false pass itself, on the full corpus (corpus/opinfo.h5, `make corpus`):
+// _log_softmax was written to the library after 32 recorded calls. Now every call of every
+// dtype is checked, and the result can be a pass only when all of them passed (today the
+// template's bfloat16/float16 rounding fails: the overload is a fail, not a library kernel).
+TEST(GenerateVerdict, LogSoftmaxIsJudgedOnEveryRecordedCallOfTheFullCorpus) {
+  const std::string corpus_path = OPFORGE_SOURCE_DIR "/corpus/opinfo.h5";
+  if (!fs::exists(corpus_path)) GTEST_SKIP() << "no full corpus at " << corpus_path;
+  auto corpus = harness::Corpus::open(corpus_path);
+  const std::string ov = "aten::_log_softmax";
+  ASSERT_TRUE(corpus.has_overload(ov));
+  const int64_t recorded = corpus.overload(ov).total_calls();
+  ASSERT_GT(recorded, 32);
+  auto table = load_table(LoweringTable::default_dir());
+  auto provider = make_inductor_provider(table, {{ov, corpus.overload(ov).schema}});
+  auto templates = PromptTemplates::load(PromptTemplates::default_dir());
+  fs::path out = test::temp_dir();
+  RunLog log((out / "runlog.jsonl").string());
+  auto g = options_for(out);
+  g.overloads = {ov};
+  g.table = table;
+  g.loop.budget.max_dialogs = 1;
+  g.loop.budget.max_calls_per_dialog = 1;
+  auto rows = harness::run_generation(corpus, *provider, templates, log, g);
+  ASSERT_EQ(rows.size(), 1u);
+  auto rec = overload_result(read_runlog((out / "runlog.jsonl").string()));
+  EXPECT_EQ(rec.value("calls_recorded", int64_t{-1}), recorded) << rec.dump();
+  EXPECT_EQ(rec.value("calls_checked", int64_t{-1}), recorded) << rec.dump();
+  const bool every_call_passed = rec.value("calls_failed", int64_t{-1}) == 0;
+  EXPECT_EQ(rows[0].result == "pass", every_call_passed) << rows[0].reason;
+  EXPECT_EQ(fs::exists(out / "library" / harness::library_file_name_for(ov)), every_call_passed);
+}
+
 // A wall-clock limit that cuts calls is not a failure of the kernel, but not a pass
 // either: Verify reports how many calls it checked of how many, and why it stopped.
 TEST(GenerateVerdict, AWallClockCutIsReportedByVerify) {
