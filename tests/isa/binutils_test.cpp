@@ -37,7 +37,7 @@ const std::map<std::string, std::string> kNotInBinutils = {
     {"xmtia", "opforge's custom extension"},
     {"rv_zvfbfmin", "Zvfbfmin is not in binutils 2.40 (added in 2.42)"},
 };
-const char *const kMarch = "rv64imafdv_zicsr_zifencei";
+const char *const kMarch = "rv64imafdv_zicsr_zifencei_zfh";
 
 std::string run(const std::string &cmd, int *status) {
   std::string out;

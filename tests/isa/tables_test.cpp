@@ -13,9 +13,9 @@ namespace {
 TEST(Tables, LoadAllExtensions) {
   std::set<std::string> exts;
   for (const auto &i : instructions()) exts.insert(i.extension);
-  for (const char *e :
-       {"rv_i", "rv64_i", "rv_m", "rv64_m", "rv_a", "rv64_a", "rv_f", "rv64_f", "rv_d", "rv64_d",
-        "rv_zicsr", "rv_zifencei", "rv_system", "rv_v", "rv_zvfbfmin", "xmtia"})
+  for (const char *e : {"rv_i", "rv64_i", "rv_m", "rv64_m", "rv_a", "rv64_a", "rv_f", "rv64_f",
+                        "rv_d", "rv64_d", "rv_zicsr", "rv_zifencei", "rv_system", "rv_v",
+                        "rv_zvfbfmin", "rv_zfh", "rv64_zfh", "rv_d_zfh", "xmtia"})
     EXPECT_TRUE(exts.count(e)) << e;
   EXPECT_GT(instructions().size(), 400u);
 }

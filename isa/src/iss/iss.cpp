@@ -49,8 +49,8 @@ void check_isa_string(const std::string &isa) {
     size_t q = s.find('_', p);
     const std::string ext = s.substr(p, q == std::string::npos ? std::string::npos : q - p);
     p = q == std::string::npos ? s.size() : q;
-    static const char *kMulti[] = {"zicsr",  "zifencei", "zvfbfmin", "xmtia",
-                                   "zve32f", "zve64d",   "zve64x",   "zve32x"};
+    static const char *kMulti[] = {"zicsr",  "zifencei", "zvfbfmin", "xmtia",  "zve32f", "zve64d",
+                                   "zve64x", "zve32x",   "zfh",      "zfhmin", "zvfh",   "zvfhmin"};
     bool known = ext.empty();
     for (const char *k : kMulti) known |= ext == k;
     if (!known) throw Error("ISA string '" + isa + "': extension '" + ext + "' is not implemented");

@@ -16,6 +16,7 @@ void link_rv_m();
 void link_rv_a();
 void link_rv_fd();
 void link_rv_c();
+void link_rv_zfh();
 void link_zicsr();
 void link_rv_v_cfg_mem();
 void link_rv_v_int();
@@ -49,6 +50,7 @@ const DecodeTable &decode_table() {
     link_rv_a();
     link_rv_fd();
     link_rv_c();
+    link_rv_zfh();
     link_zicsr();
     link_rv_v_cfg_mem();
     link_rv_v_int();
