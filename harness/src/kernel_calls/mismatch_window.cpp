@@ -13,7 +13,8 @@ namespace {
 constexpr int64_t kSpan = 5;        // elements per dimension
 constexpr size_t kMaxOperands = 4;  // argument windows
 
-std::string number_text(double v, DType dtype) {
+// `digits` significant digits for floating values.
+std::string number_text(double v, DType dtype, int digits = 6) {
   if (dtype == DType::Bool) return v != 0 ? "True" : "False";
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -21,7 +22,7 @@ std::string number_text(double v, DType dtype) {
   if (!dtype_is_float(dtype) && std::fabs(v) < 9.2e18)
     std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
   else
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
 }
 
@@ -33,9 +34,9 @@ std::pair<int64_t, int64_t> span_around(int64_t at, int64_t size) {
 }
 
 // `t`'s elements around `at` (one index per dimension of t): the last two dimensions span a
-// window, the others stay at `at`.
+// window, the others stay at `at`. `digits`: significant digits of floating values.
 generator::MismatchFacts::Window window_of(const std::string &name, const HostTensor &t,
-                                           const std::vector<int64_t> &at) {
+                                           const std::vector<int64_t> &at, int digits = 6) {
   generator::MismatchFacts::Window w;
   w.name = name;
   const auto &sizes = t.sizes();
@@ -46,7 +47,7 @@ generator::MismatchFacts::Window window_of(const std::string &name, const HostTe
   }
   if (sizes.empty()) {
     w.type += " (0-d)";
-    w.values = number_text(t.get_double(0), t.dtype());
+    w.values = number_text(t.get_double(0), t.dtype(), digits);
     return w;
   }
   const size_t rank = sizes.size();
@@ -76,7 +77,7 @@ generator::MismatchFacts::Window window_of(const std::string &name, const HostTe
     std::string line = "[";
     for (int64_t c = 0; c < span[rank - 1].second; ++c) {
       idx[rank - 1] = span[rank - 1].first + c;
-      line += (c ? ", " : "") + number_text(t.get_double(linear(idx)), t.dtype());
+      line += (c ? ", " : "") + number_text(t.get_double(linear(idx)), t.dtype(), digits);
     }
     w.values += (r ? "\n" : "") + line + "]";
   }
@@ -151,9 +152,12 @@ void add_mismatch_windows(const Call &call, const CallOutcome &outcome,
     add_operand(i < schema_names.size() ? schema_names[i] : "#" + std::to_string(i), call.args[i],
                 worst, facts.operands);
   for (const auto &[name, v] : call.kwargs) add_operand(name, v, worst, facts.operands);
-  facts.results.push_back(window_of("expected " + facts.path, expected->tensor, worst));
+  // float32/float64 results differ within a few ulps: enough digits to see where.
+  const DType dt = expected->tensor.dtype();
+  const int digits = dt == DType::Float32 ? 9 : dt == DType::Float64 ? 12 : 6;
+  facts.results.push_back(window_of("expected " + facts.path, expected->tensor, worst, digits));
   if (actual->tensor.sizes() == sizes)
-    facts.results.push_back(window_of("actual " + facts.path, actual->tensor, worst));
+    facts.results.push_back(window_of("actual " + facts.path, actual->tensor, worst, digits));
 }
 
 }  // namespace opforge::harness
