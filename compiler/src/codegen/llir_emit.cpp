@@ -614,7 +614,7 @@ void Emitter::emit_op(const Operation &op) {
     return;
   }
   if (!plan_.buffers.count(v)) return;  // fused: evaluated where consumed
-  if (is_sfu_block_op(op)) return sfu_block(op);
+  if (is_sfu_block_op(op)) return op.kind == OpKind::ExtIntrinsic ? ext_block(op) : sfu_block(op);
   std::string buf = alloca_of(bufty(v->type.elem), v->type.numel());
   if (op.kind == OpKind::Trans) {
     const auto &order = op.ints_attr("order");

@@ -178,6 +178,9 @@ class Emitter {
   void sfu_block(const Operation &op);
   bool sfu_block_fused(const Operation &op, const std::string &buf);
   std::string f32_buffer_of(const Value *v) const;
+  // A planned ISA extension intrinsic (mtia.intrinsic) into its buffer (llir_ext.cpp).
+  void ext_block(const Operation &op);
+  std::string ext_operand_buffer(const Value *v);
 
   // ---- ops at their place in program order ---------------------------------------------
   void emit_block(const ttir::Block &b) {

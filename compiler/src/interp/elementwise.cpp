@@ -176,7 +176,8 @@ int shift_amount(Elem e, int64_t s) {
 
 }  // namespace
 
-RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in) {
+RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in,
+                    unsigned sfu_prec_bits) {
   using K = OpKind;
   const Type &rt = op.results[0]->type;
   const Elem re = rt.elem;
@@ -318,6 +319,8 @@ RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in) {
     case K::Tanh:
       return math_unary(
           a, re, [](float x) { return std::tanh(x); }, [](double x) { return std::tanh(x); });
+    case K::ExtIntrinsic:
+      return eval_ext_intrinsic(op, in, sfu_prec_bits);
     case K::AbsI: {
       RV r;
       r.i.resize(a.i.size());

@@ -156,6 +156,7 @@ LaunchResult InterpExecutor::launch(const LaunchRequest &r) {
                 std::to_string(f->body->args.size()) + " runtime arguments, the launch has " +
                 std::to_string(args.size()));
   ttir::Interpreter interp(memory_);
+  interp.set_sfu_prec_bits(sfu_prec_bits_);
   ttir::Grid g{r.grid.x, r.grid.y, r.grid.z};
   auto res = interp.run(m, r.kernel, args, g);
   LaunchResult out;

@@ -62,6 +62,7 @@ class Exec {
  public:
   Exec(InterpMemory &mem, const Module &m, InterpResult &res) : mem_(mem), m_(m), res_(res) {}
   std::array<int64_t, 3> pid{}, nprog{};
+  unsigned sfu_prec_bits = 0;  // SFU precision of extension intrinsics (0 = exact)
 
   std::vector<RV> call(const Function &f, std::vector<RV> args) {
     if (++depth_ > 64) throw Error("interpreter: call depth above 64 in @" + f.name);
@@ -736,7 +737,7 @@ class Exec {
         std::vector<const RV *> ins;
         for (size_t i = 0; i < op.operands.size(); ++i) ins.push_back(&in(i));
         try {
-          return out(interp::eval_elementwise(op, ins));
+          return out(interp::eval_elementwise(op, ins, sfu_prec_bits));
         } catch (const Error &e) {
           fault(op, e.message());
         }
@@ -783,6 +784,7 @@ InterpResult Interpreter::run(const Module &m, const std::string &kernel,
   InterpResult res;
   Exec ex(mem_, m, res);
   ex.nprog = {grid.x, grid.y, grid.z};
+  ex.sfu_prec_bits = sfu_prec_bits_;
   for (int64_t z = 0; z < grid.z; ++z)
     for (int64_t y = 0; y < grid.y; ++y)
       for (int64_t x = 0; x < grid.x; ++x) {

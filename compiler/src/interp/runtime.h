@@ -26,7 +26,13 @@ uint64_t as_unsigned(Elem e, int64_t x);
 
 // Element-wise operations (arith, math, casts, cmp, select); `t` is the
 // operand type (or result type for casts/constants).
-RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in);
+// `sfu_prec_bits` is the SFU precision (mtia.sfu_prec, 0 = exact) that
+// extension intrinsics (mtia.intrinsic) are evaluated at.
+RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in,
+                    unsigned sfu_prec_bits = 0);
+// mtia.intrinsic: isa::ext_evaluate per element (ext_intrinsic.cpp).
+RV eval_ext_intrinsic(const Operation &op, const std::vector<const RV *> &in,
+                      unsigned sfu_prec_bits);
 RV splat_to(const RV &v, size_t n);
 
 }  // namespace opforge::ttir::interp

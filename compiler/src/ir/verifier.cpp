@@ -1,6 +1,7 @@
 //===- verifier.cpp - ttir verifier: structure, types, shapes, dominance ---===//
 #include <set>
 
+#include "opforge/compiler/ext_intrinsic.h"
 #include "opforge/compiler/ir.h"
 #include "opforge/support/error.h"
 
@@ -274,6 +275,21 @@ class Verifier {
         need_float(op, ot(op, 0));
         same(op, ot(op, 0), rt(op), "result type");
         break;
+      case K::ExtIntrinsic: {
+        const std::string &name = op.str_attr("intrinsic");
+        const isa::ExtInsn *insn = compiler::find_ext_intrinsic(name);
+        if (!insn) fail(op, compiler::ext_intrinsic_missing(name));
+        const int n = compiler::ext_intrinsic_arity(*insn);
+        count(op, n, 1);
+        if (!ot(op, 0).is_block() || ot(op, 0).elem != Elem::F32)
+          fail(op, "expects an fp32 block operand, got " + ot(op, 0).str());
+        if (insn->operands == isa::ExtOperands::VV) same(op, ot(op, 0), ot(op, 1), "operand types");
+        if (insn->operands == isa::ExtOperands::VF &&
+            (ot(op, 1).is_block() || ot(op, 1).elem != Elem::F32))
+          fail(op, "expects an fp32 scalar second operand, got " + ot(op, 1).str());
+        same(op, ot(op, 0), rt(op), "result type");
+        break;
+      }
       case K::AbsI:
         count(op, 1, 1);
         need_int(op, ot(op, 0));

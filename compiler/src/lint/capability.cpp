@@ -1,6 +1,8 @@
 //===- capability.cpp - the MTIA-class target's capability table ----------===//
 #include "opforge/compiler/capability.h"
 
+#include "opforge/compiler/ext_intrinsic.h"
+
 namespace opforge::compiler {
 
 std::string_view support_name(Support s) {
@@ -172,6 +174,13 @@ nlohmann::json to_json(const TargetCapabilities &c) {
     dots.push_back({{"input", d.input}, {"output", d.output}, {"unit", d.unit}});
   j["dot_forms"] = dots;
   j["dot_input_precisions"] = c.dot_input_precisions;
+  nlohmann::json ext = nlohmann::json::array();
+  for (const isa::ExtInsn *x : isa::extension_insns())
+    ext.push_back({{"function", "tl." + c.ext_intrinsic_module + "." + x->intrinsic},
+                   {"instruction", x->mnemonic},
+                   {"arguments", ext_intrinsic_signature(*x)},
+                   {"semantics", x->semantics}});
+  j["ext_intrinsics"] = ext;
   return j;
 }
 
@@ -198,6 +207,10 @@ std::string describe(const TargetCapabilities &c) {
   std::string un;
   for (auto &[f, why] : c.unsupported_tl_functions) un += (un.empty() ? "tl." : ", tl.") + f;
   out += un + "\n";
+  for (const isa::ExtInsn *x : isa::extension_insns())
+    out += "- tl." + c.ext_intrinsic_module + "." + x->intrinsic + "(" +
+           ext_intrinsic_signature(*x) + "): fp32 element-wise, " + x->semantics + " (" +
+           x->mnemonic + ", ISA extension " + x->extension + ")\n";
   out += "- tensors passed to kernels should be " + std::to_string(c.tensor_alignment_bytes) +
          "-byte aligned; launch grids have at most " + std::to_string(c.max_grid_dims) +
          " dimensions\n";

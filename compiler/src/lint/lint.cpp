@@ -37,6 +37,8 @@ const std::vector<LintRule> &lint_rules() {
        "print/tl.device_print/tl.static_print left in a kernel"},
       {"OPF013", "grid-too-many-dims", Severity::Error,
        "a launch grid with more dimensions than the target has"},
+      {"OPF014", "missing-isa-extension", Severity::Error,
+       "tl.extra.mtia.X where no loaded ISA extension defines intrinsic X (--isa-ext FILE)"},
       {"OPF101", "host-escape-builtin", Severity::Error,
        "open, eval, exec, compile, __import__, getattr-style reflection, globals, input, ..."},
       {"OPF102", "host-module", Severity::Error,

@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "lint_context.h"
+#include "opforge/compiler/ext_intrinsic.h"
 
 namespace opforge::compiler::lint_detail {
 
@@ -61,12 +62,20 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
     const std::string tl = "triton.language.";
     if (path.rfind(tl, 0) != 0) continue;
     std::string rest = path.substr(tl.size());
+    // tl.extra.mtia.X: the intrinsic of a loaded ISA extension (ext_intrinsic.h).
+    const std::string ext_module = caps.ext_intrinsic_module + ".";
+    if (rest.rfind(ext_module, 0) == 0) {
+      std::string name = rest.substr(ext_module.size());
+      if (name.find('.') != std::string::npos || !find_ext_intrinsic(name))
+        ctx.report("OPF014", a->attr_loc, ext_intrinsic_missing(name));
+      continue;
+    }
     std::string first = rest.substr(0, rest.find('.'));
     bool is_math_ns = first == "math" || rest.rfind("extra.libdevice.", 0) == 0 ||
                       rest.rfind("extra.cuda.libdevice.", 0) == 0;
     std::string fn = is_math_ns ? rest.substr(rest.rfind('.') + 1) : first;
     if (is_math_ns && rest.find('.') == std::string::npos) continue;  // bare tl.math
-    if (rest == "extra" || rest == "extra.libdevice") continue;
+    if (rest == "extra" || rest == "extra.libdevice" || rest == caps.ext_intrinsic_module) continue;
     if (auto it = caps.unsupported_tl_functions.find(fn);
         it != caps.unsupported_tl_functions.end()) {
       ctx.report(

@@ -231,6 +231,7 @@ bool is_sfu_block_op(const Operation &op) {
     case OpKind::Sin:
     case OpKind::Cos:
     case OpKind::Rsqrt:
+    case OpKind::ExtIntrinsic:  // ISA extension instructions (llir_ext.cpp)
       return true;
     default:
       return false;

@@ -173,6 +173,8 @@ SValue AstLowering::call_value(const SValue &fn, std::vector<SValue> args, Kwarg
     if (m == "is_fp64") return SValue::boolean(t.sc == Sc::F64);
     throw UserError("'dtype' object has no attribute '" + m + "'");
   }
+  for (std::string_view pre : {"tl.extra.mtia.", "triton.language.extra.mtia."})
+    if (n.rfind(pre, 0) == 0) return ext_intrinsic_call(sem_, n.substr(pre.size()), args, kwargs);
   if (n.rfind("tl.", 0) == 0) return call_builtin(n, std::move(args), std::move(kwargs));
   return call_python(n, std::move(args), std::move(kwargs));
 }

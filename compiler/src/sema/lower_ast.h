@@ -87,6 +87,9 @@ class AstLowering {
 // nullopt when `name` (without "tl.") is not one of them.
 std::optional<SValue> extra_builtin(Semantic &S, const std::string &name,
                                     const std::vector<SValue> &args, const Kwargs &kw);
+// tl.extra.mtia.<name>(x[, y]): an ISA extension's intrinsic (builtins_ext.cpp).
+SValue ext_intrinsic_call(Semantic &S, const std::string &name, const std::vector<SValue> &args,
+                          const Kwargs &kw);
 SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b);
 std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const SValue &b);
 

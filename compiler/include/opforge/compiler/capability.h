@@ -43,6 +43,10 @@ struct TargetCapabilities {
   // compiler implements for this target.
   std::set<std::string> tl_functions;
   std::set<std::string> math_functions;  // names usable as tl.math.X / libdevice.X
+  // `tl.<ext_intrinsic_module>.X`: the intrinsic X of an ISA extension loaded
+  // at run time (--isa-ext FILE; ext_intrinsic.h). Which X exist depends on
+  // the registered extensions, so they are looked up, not listed here.
+  std::string ext_intrinsic_module = "extra.mtia";
   // Builtins that exist in Triton but not on this target, with the reason.
   std::map<std::string, std::string> unsupported_tl_functions;
 

@@ -74,9 +74,13 @@ class Interpreter {
   // opforge::Error on a fault (out-of-bounds access, failed tt.assert, ...).
   InterpResult run(const Module &m, const std::string &kernel, const std::vector<KernelArg> &args,
                    Grid grid);
+  // The SFU precision (mantissa bits, 0 = exact; the chip's
+  // pe.sfu.precision_bits) that ISA extension intrinsics are evaluated at.
+  void set_sfu_prec_bits(unsigned bits) { sfu_prec_bits_ = bits; }
 
  private:
   InterpMemory &mem_;
+  unsigned sfu_prec_bits_ = 0;
 };
 
 }  // namespace opforge::ttir

@@ -36,6 +36,8 @@ class InterpExecutor : public Executor {
   HostTensor view(const TensorHandle &t);
   // Runs unoptimised ttir instead of the pass pipeline's output (differential tests).
   void set_optimize(bool on) { optimize_ = on; }
+  // SFU precision (mantissa bits, 0 = exact) of ISA extension intrinsics.
+  void set_sfu_prec_bits(unsigned bits) { sfu_prec_bits_ = bits; }
   size_t kernels_compiled() const { return compiled_.size(); }
 
  private:
@@ -45,6 +47,7 @@ class InterpExecutor : public Executor {
   };
   Knobs knobs_;
   bool optimize_ = true;
+  unsigned sfu_prec_bits_ = 0;
   ttir::InterpMemory memory_;
   std::map<BufferId, Buffer> buffers_;
   BufferId next_id_ = 1;

@@ -85,6 +85,7 @@ namespace opforge::ttir {
   X(AbsF, "math.absf", true)                   \
   X(AbsI, "math.absi", true)                   \
   X(Fma, "math.fma", true)                     \
+  X(ExtIntrinsic, "mtia.intrinsic", true)      \
   X(MulHiUI, "tt.mulhiui", true)               \
   X(ExtSI, "arith.extsi", true)                \
   X(ExtUI, "arith.extui", true)                \
