@@ -19,6 +19,7 @@
 #include "opforge/compiler/wrapper.h"
 #include "opforge/harness/oracle.h"
 #include "opforge/harness/verifier.h"
+#include "opforge/isa/extension.h"
 #include "opforge/support/error.h"
 #include "opforge/support/h5store.h"
 
@@ -44,6 +45,17 @@ std::string default_library_dir() {
 #else
   return "generator/library/aten";
 #endif
+}
+
+std::vector<std::string> extension_library_dirs() {
+  const fs::path root = fs::path(default_library_dir()).parent_path() / "ext";
+  std::vector<std::string> dirs;
+  for (const isa::ExtInsn *insn : isa::extension_insns()) {
+    std::error_code ec;
+    fs::path d = root / insn->intrinsic;
+    if (fs::is_directory(d, ec)) dirs.push_back(d.string());
+  }
+  return dirs;
 }
 
 KernelLibrary KernelLibrary::load(const std::string &dir) {

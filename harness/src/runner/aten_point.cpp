@@ -86,11 +86,14 @@ std::string call_text(const Call &c) {
   return s + ")";
 }
 
-// The workload's kernel libraries: `library` (or the shipped one), then
-// extra_libraries in order; an overload's kernel comes from the first that has it.
+// The workload's kernel libraries: `library` (or the shipped one, after the
+// variants of the registered ISA extensions' intrinsics), then extra_libraries
+// in order; an overload's kernel comes from the first that has it.
 class LibrarySet {
  public:
   explicit LibrarySet(const Workload &w) {
+    if (w.library.empty())
+      for (const auto &d : extension_library_dirs()) libs_.push_back(KernelLibrary::load(d));
     libs_.push_back(KernelLibrary::load(w.library.empty() ? default_library_dir() : w.library));
     for (const auto &d : w.extra_libraries) libs_.push_back(KernelLibrary::load(d));
   }

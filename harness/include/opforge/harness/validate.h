@@ -44,6 +44,12 @@ std::vector<std::string> wrapper_names_for(const std::string &overload);
 std::string library_file_name_for(const std::string &overload);
 // The library shipped with opforge (<source dir>/generator/library/aten).
 std::string default_library_dir();
+// Kernel variants that use ISA extension intrinsics: for each registered
+// extension instruction (isa/extension.h) in registration order, the
+// directory generator/library/ext/<intrinsic> when it exists. Searched
+// before default_library_dir(), so an overload's variant replaces the
+// shipped kernel only while its extension is loaded.
+std::vector<std::string> extension_library_dirs();
 
 // The kernel files of a library directory, parsed and linted.
 class KernelLibrary {
