@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "opforge/isa/extension.h"
 #include "opforge/model/dpe_compute.h"
 #include "opforge/model/dpe_limits.h"
 #include "opforge/model/local_mem.h"
@@ -580,6 +581,17 @@ isa::AccelStatus PeAccelerator::sfu_results(isa::SfuFunc fn, unsigned prec_bits,
   sfu_busy_from_backend_ = true;
   sfu_backend_busy_ = out.busy_cycles;
   return {};
+}
+
+bool PeAccelerator::ext_executed(const isa::ExtInsn &insn, uint64_t elements) {
+  if (insn.unit != isa::ExtUnit::Sfu) return !timed_;
+  const uint64_t groups = (elements + insn.elements_per_cycle - 1) / insn.elements_per_cycle;
+  const double busy = double(groups) * double(insn.occupancy_cycles);
+  ++*sfu_ops_;
+  *sfu_elements_ += elements;
+  sfu_busy_.add(busy);
+  if (timed_) svc_.hold_core(double(insn.latency_cycles) + busy);
+  return true;
 }
 
 void PeAccelerator::sfu_executed(isa::SfuFunc, uint64_t elements) {

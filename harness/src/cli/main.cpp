@@ -4,9 +4,11 @@
 #include <new>
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "opforge/harness/cli.h"
+#include "opforge/isa/extension.h"
 #include "opforge/support/budgets.h"
 #include "opforge/support/error.h"
 #include "opforge/support/log.h"
@@ -26,7 +28,10 @@ static void print_help() {
   std::cout << "\nRun 'opforge <command> --help' for a command's options.\n"
                "\nBudgets for untrusted work (any command, before or after its name; inherited by\n"
                "the processes it starts through OPFORGE_BUDGETS; docs/library.md):\n"
-            << budget_options_help();
+            << budget_options_help()
+            << "\nISA extensions (any command, before or after its name; inherited through\n"
+               "OPFORGE_ISA_EXT, paths separated by ':'; docs/isa/extensions.md):\n"
+               "  --isa-ext FILE    load the extension instructions of FILE (repeatable)\n";
 }
 
 // Budget options from OPFORGE_BUDGETS (set by a parent opforge), then from the command line
@@ -59,9 +64,53 @@ static std::string take_budget_options(std::vector<std::string> &args) {
   return "";
 }
 
+// ISA extension files from OPFORGE_ISA_EXT (set by a parent opforge), then --isa-ext FILE
+// anywhere on the command line (removed from `args`); all are registered, and exported
+// again as absolute paths for child processes (sweep points). Returns the exit code on
+// an error, or -1.
+static int take_isa_ext_options(std::vector<std::string> &args) {
+  std::vector<std::string> paths, rest;
+  if (const char *env = std::getenv("OPFORGE_ISA_EXT")) {
+    std::string list(env);
+    for (size_t i = 0; i <= list.size();) {
+      size_t j = std::min(list.find(':', i), list.size());
+      if (j > i) paths.push_back(list.substr(i, j - i));
+      i = j + 1;
+    }
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--isa-ext") {
+      if (i + 1 >= args.size()) return cli::usage_error("", "--isa-ext needs a FILE");
+      paths.push_back(args[++i]);
+    } else if (args[i].starts_with("--isa-ext=")) {
+      paths.push_back(args[i].substr(10));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  args = std::move(rest);
+  if (paths.empty()) return -1;
+  std::string exported;
+  for (std::string &p : paths) {
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(p, ec);
+    if (!ec) p = abs.lexically_normal().string();
+    exported += (exported.empty() ? "" : ":") + p;
+  }
+  try {
+    isa::register_extension_files(paths);
+  } catch (const Error &e) {
+    std::cerr << "opforge: error: " << e.what() << "\n";
+    return cli::kExitFailure;
+  }
+  ::setenv("OPFORGE_ISA_EXT", exported.c_str(), 1);
+  return -1;
+}
+
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (std::string why = take_budget_options(args); !why.empty()) return cli::usage_error("", why);
+  if (int rc = take_isa_ext_options(args); rc >= 0) return rc;
   // Global options before the command.
   size_t i = 0;
   while (i < args.size() && args[i].starts_with("-")) {

@@ -15,6 +15,8 @@
 #include "aten_point.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/runner.h"
+#include "opforge/harness/sweep.h"
+#include "opforge/isa/extension.h"
 #include "opforge/model/device.h"
 #include "opforge/support/error.h"
 
@@ -132,6 +134,8 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
   maybe_inject(p.index);
   fs::path work = shard.parent_path() / ("work-" + std::to_string(p.index));
   try {
+    // A point is its own process: its ISA extensions are registered for good.
+    isa::register_extension_files(point_isa_extensions(s, p));
     r.config = point_arch_document(s, p);
     model::ChipParams params = model::params_from(
         ArchConfig::from_document(r.config, s.file + " (point " + std::to_string(p.index) + ")"));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "opforge/isa/extension.h"
 #include "opforge/model/params.h"
 #include "opforge/support/arch_config.h"
 #include "opforge/support/config.h"
@@ -106,6 +107,37 @@ void check_field(const Ctx &c, const json &arch_doc, const std::string &field,
   if (f->is_object()) c.fail(path, "'" + field + "' is a group of fields, not a field");
 }
 
+// ISA extension files: a list of paths relative to base_dir, each read and
+// parsed now so a bad file is an error of the scenario (registered per point).
+std::vector<std::string> isa_extension_files(const Ctx &c, const json &v, const std::string &path,
+                                             const std::string &base_dir) {
+  if (!v.is_array()) c.fail(path, "expected a list of ISA extension files");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string ip = path + "/" + std::to_string(i);
+    fs::path p = c.str(v[i], ip);
+    if (p.is_relative()) p = fs::path(base_dir) / p;
+    try {
+      isa::load_extension(p.string());
+    } catch (const Error &e) {
+      c.fail(ip, e.what());
+    }
+    out.push_back(fs::absolute(p).lexically_normal().string());
+  }
+  return out;
+}
+
+// An `isa_ext` axis: every value a list of extension files.
+void check_isa_ext_axis(const Ctx &c, const std::vector<json> &values, const std::string &path,
+                        const std::string &base_dir) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i].is_array())
+      c.fail(path + "/" + std::to_string(i),
+             "an isa_ext value is a list of ISA extension files ([] for none)");
+    isa_extension_files(c, values[i], path + "/" + std::to_string(i), base_dir);
+  }
+}
+
 Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
                         const std::string &base_dir) {
   Workload out;
@@ -194,9 +226,12 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
   Ctx c{file};
   c.only(doc, "",
          {"name", "description", "arch", "overrides", "sweep", "workloads", "timing",
-          "sample_interval_cycles", "sample_counters", "timeout_s", "output"});
+          "sample_interval_cycles", "sample_counters", "timeout_s", "output", "isa_extensions"});
   Scenario s;
   s.file = file;
+  s.base_dir = base_dir;
+  if (doc.contains("isa_extensions"))
+    s.isa_extensions = isa_extension_files(c, doc["isa_extensions"], "/isa_extensions", base_dir);
   s.document = doc;
   s.name = c.str(c.need(doc, "", "name"), "/name");
   if (doc.contains("description")) s.description = c.str(doc["description"], "/description");
@@ -229,9 +264,11 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
           c.fail(ap + "/zip", "expected an object {\"field\": values, ...}");
         std::vector<std::vector<json>> cols;
         for (auto it = z.begin(); it != z.end(); ++it) {
-          check_field(c, arch_doc, it.key(), ap + "/zip/" + it.key());
+          if (it.key() != kIsaExtAxis) check_field(c, arch_doc, it.key(), ap + "/zip/" + it.key());
           axis.fields.push_back(it.key());
           cols.push_back(axis_values(c, it.value(), ap + "/zip/" + it.key()));
+          if (it.key() == kIsaExtAxis)
+            check_isa_ext_axis(c, cols.back(), ap + "/zip/" + it.key(), base_dir);
           if (cols.back().size() != cols.front().size())
             c.fail(ap + "/zip/" + it.key(), "zipped fields need the same number of values (" +
                                                 std::to_string(cols.front().size()) + " vs " +
@@ -245,10 +282,11 @@ Scenario parse_scenario(const json &doc, const std::string &file, const std::str
       } else if (a.is_object() && a.contains("field")) {
         c.only(a, ap, {"field", "values"});
         std::string f = c.str(a["field"], ap + "/field");
-        check_field(c, arch_doc, f, ap + "/field");
+        if (f != kIsaExtAxis) check_field(c, arch_doc, f, ap + "/field");
         axis.fields.push_back(f);
-        for (auto &v : axis_values(c, c.need(a, ap, "values"), ap + "/values"))
-          axis.values.push_back({v});
+        std::vector<json> values = axis_values(c, c.need(a, ap, "values"), ap + "/values");
+        if (f == kIsaExtAxis) check_isa_ext_axis(c, values, ap + "/values", base_dir);
+        for (auto &v : values) axis.values.push_back({v});
       } else {
         c.fail(ap, "expected {\"field\": NAME, \"values\": [...] | {range}} or {\"zip\": {...}}");
       }

@@ -1,6 +1,8 @@
 //===- sweep.cpp - cartesian expansion of sweep axes into points ----------===//
 #include "opforge/harness/sweep.h"
 
+#include <filesystem>
+
 #include "opforge/support/error.h"
 
 namespace opforge::harness {
@@ -47,11 +49,25 @@ std::vector<SweepPoint> expand_sweep(const Scenario &s) {
 nlohmann::json point_arch_document(const Scenario &s, const SweepPoint &p) {
   nlohmann::json doc = resolved_arch_document(s.arch);
   std::string where = s.file.empty() ? s.name : s.file;
-  for (const auto &[field, value] : p.settings) set_arch_field(doc, field, value, where);
+  for (const auto &[field, value] : p.settings)
+    if (field != kIsaExtAxis) set_arch_field(doc, field, value, where);
   if (!s.timing.empty()) set_arch_field(doc, "simulation.timing_mode", s.timing, where);
   if (s.sample_interval_cycles)
     set_arch_field(doc, "simulation.sample_interval_cycles", s.sample_interval_cycles, where);
   return doc;
+}
+
+std::vector<std::string> point_isa_extensions(const Scenario &s, const SweepPoint &p) {
+  std::vector<std::string> out = s.isa_extensions;
+  for (const auto &[field, value] : p.settings) {
+    if (field != kIsaExtAxis || !value.is_array()) continue;
+    for (const auto &f : value) {
+      std::filesystem::path path = f.get<std::string>();
+      if (path.is_relative()) path = std::filesystem::path(s.base_dir) / path;
+      out.push_back(path.lexically_normal().string());
+    }
+  }
+  return out;
 }
 
 }  // namespace opforge::harness

@@ -72,8 +72,14 @@ struct SweepAxis {
   std::vector<std::vector<nlohmann::json>> values;  // values[i][f]: i-th step of field f
 };
 
+// The sweep axis field that loads ISA extension files per point instead of
+// setting an architecture field: each value is a list of extension files
+// (relative to the scenario file), e.g. [] vs ["vfexpscale.ext"].
+inline constexpr const char *kIsaExtAxis = "isa_ext";
+
 struct Scenario {
-  std::string file;  // where it was read from ("" for in-memory documents)
+  std::string file;      // where it was read from ("" for in-memory documents)
+  std::string base_dir;  // relative paths in the scenario resolve against it
   std::string name;
   std::string description;
   std::string arch = "mtia-2i";
@@ -85,7 +91,10 @@ struct Scenario {
   std::vector<std::string> sample_counters;  // globs sampled when the interval is set
   double timeout_s = 300;                    // per point
   std::string output;                        // results file (resolved against the cwd)
-  nlohmann::json document;                   // the scenario as read
+  // ISA extension files (docs/isa/extensions.md) loaded at every point,
+  // absolute; an `isa_ext` axis adds its value's files per point.
+  std::vector<std::string> isa_extensions;
+  nlohmann::json document;  // the scenario as read
 };
 
 // Read and validate a scenario file. Throws opforge::Error.

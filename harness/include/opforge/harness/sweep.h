@@ -31,6 +31,11 @@ std::vector<SweepPoint> expand_sweep(const Scenario &s);
 
 // The architecture document of a point: preset, then its settings, then the
 // scenario's timing mode and sampling interval. Throws opforge::Error.
+// (An `isa_ext` axis value is no architecture field: it is skipped here.)
 nlohmann::json point_arch_document(const Scenario &s, const SweepPoint &p);
+
+// The ISA extension files of a point, absolute: the scenario's
+// isa_extensions, then its `isa_ext` axis value's files.
+std::vector<std::string> point_isa_extensions(const Scenario &s, const SweepPoint &p);
 
 }  // namespace opforge::harness

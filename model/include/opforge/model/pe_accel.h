@@ -270,6 +270,11 @@ class PeAccelerator : public isa::AcceleratorIf {
   bool sfu_observes_results() const override { return sfu_backend_ != nullptr; }
   isa::AccelStatus sfu_results(isa::SfuFunc fn, unsigned prec_bits, uint64_t pc,
                                std::span<SfuLane> lanes) override;
+  // ISA extension instructions (isa/extension.h): an `sfu` unit one counts
+  // as SFU work (sfu.ops, sfu.elements, sfu.busy_cycles += ceil(n /
+  // throughput) * occupancy) and holds the core latency + that busy time;
+  // a vector unit's time the hart charges (vec.busy_cycles). Untimed: counted only.
+  bool ext_executed(const isa::ExtInsn &insn, uint64_t elements) override;
 
   // Forget outstanding work (a new program instance, or a trap); an open
   // DPE stream is finished first (its rows are written).
