@@ -137,7 +137,7 @@ TEST(ScenarioParse, MissingProgramAndBadArchAreErrors) {
 TEST(ScenarioParse, ShippedScenariosParse) {
   for (const char *f : {"pe_grid_sweep.json", "runner_smoke.json", "quickstart.json",
                         "sram_sweep.json", "memory_stress.json", "sfu_precision.json",
-                        "nanogpt.json", "dlrm.json"}) {
+                        "nanogpt.json", "dlrm.json", "isa_ext_vfexpscale.json"}) {
     Scenario s = parse_scenario_file(std::string(OPFORGE_SOURCE_DIR) + "/scenarios/" + f);
     EXPECT_FALSE(expand_sweep(s).empty()) << f;
   }
