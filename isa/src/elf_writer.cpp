@@ -13,6 +13,7 @@ namespace opforge::isa {
 namespace {
 
 constexpr uint32_t kEfRiscvFloatAbiDouble = 0x4;
+constexpr uint32_t kEfRiscvRvc = 0x1;
 constexpr uint64_t kPageBytes = 0x1000;
 
 // Segment class of a section: 0 code, 1 read-only data, 2 writable (incl. NOBITS).
@@ -240,7 +241,7 @@ struct ElfBuilder {
   }
 };
 
-Elf64_Ehdr make_header(uint16_t type) {
+Elf64_Ehdr make_header(uint16_t type, bool rvc) {
   Elf64_Ehdr eh{};
   std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
   eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -250,20 +251,21 @@ Elf64_Ehdr make_header(uint16_t type) {
   eh.e_type = type;
   eh.e_machine = EM_RISCV;
   eh.e_version = EV_CURRENT;
-  eh.e_flags = kEfRiscvFloatAbiDouble;
+  eh.e_flags = kEfRiscvFloatAbiDouble | (rvc ? kEfRiscvRvc : 0);
   eh.e_ehsize = sizeof(Elf64_Ehdr);
   eh.e_shentsize = sizeof(Elf64_Shdr);
   return eh;
 }
 
 // .riscv.attributes as GNU as writes it for our ISA, so that objdump and
-// other tools know the file uses V (and the rest of RV64GV).
+// other tools know the file uses V (and the rest of RV64GV), and C when the
+// source enabled compressed instructions.
 constexpr uint32_t kShtRiscvAttributes = 0x70000003;
-std::vector<uint8_t> riscv_attributes() {
-  const std::string arch =
-      "rv64i2p1_m2p0_a2p1_f2p2_d2p2_v1p0_zicsr2p0_zifencei2p0_zmmul1p0_zve32f1p0_zve32x1p0_"
-      "zve64d1p0_"
-      "zve64f1p0_zve64x1p0_zvl128b1p0_zvl32b1p0_zvl64b1p0";
+std::vector<uint8_t> riscv_attributes(bool rvc) {
+  const std::string arch = std::string("rv64i2p1_m2p0_a2p1_f2p2_d2p2_") + (rvc ? "c2p0_" : "") +
+                           "v1p0_zicsr2p0_zifencei2p0_zmmul1p0_zve32f1p0_zve32x1p0_"
+                           "zve64d1p0_"
+                           "zve64f1p0_zve64x1p0_zvl128b1p0_zvl32b1p0_zvl64b1p0";
   std::vector<uint8_t> attrs;
   attrs.push_back(5);  // Tag_RISCV_arch
   attrs.insert(attrs.end(), arch.begin(), arch.end());
@@ -289,14 +291,14 @@ bool hidden_local(const AsmSymbol &s) { return !s.global && s.name.rfind(".L", 0
 
 std::vector<uint8_t> write_object(const AsmUnit &u) {
   ElfBuilder b;
-  Elf64_Ehdr eh = make_header(ET_REL);
+  Elf64_Ehdr eh = make_header(ET_REL, u.rvc);
   b.out.resize(sizeof(Elf64_Ehdr));
   std::vector<size_t> sec_index(u.sections.size());
   for (size_t i = 0; i < u.sections.size(); ++i) {
     const AsmSection &s = u.sections[i];
     sec_index[i] = b.add_section(s.name, s.type, s.flags, 0, s.data.data(), s.size(), s.align);
   }
-  const std::vector<uint8_t> attributes = riscv_attributes();
+  const std::vector<uint8_t> attributes = riscv_attributes(u.rvc);
   b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(),
                 attributes.size(), 1);
   // Symbols: null, section symbols, locals, then globals (ELF order rule).
@@ -384,7 +386,7 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
   const LinkedImage img = link(unit, opts);
   const AsmUnit &u = img.unit;
   ElfBuilder b;
-  Elf64_Ehdr eh = make_header(ET_EXEC);
+  Elf64_Ehdr eh = make_header(ET_EXEC, u.rvc);
   eh.e_entry = img.entry;
   std::vector<size_t> alloc;
   for (size_t i = 0; i < u.sections.size(); ++i)
@@ -429,7 +431,7 @@ std::vector<uint8_t> link_executable(const AsmUnit &unit, const LinkOptions &opt
     ph.push_back(p);
   }
   std::memcpy(b.out.data() + sizeof(Elf64_Ehdr), ph.data(), ph.size() * sizeof(Elf64_Phdr));
-  const std::vector<uint8_t> attributes = riscv_attributes();
+  const std::vector<uint8_t> attributes = riscv_attributes(u.rvc);
   b.add_section(".riscv.attributes", kShtRiscvAttributes, 0, 0, attributes.data(),
                 attributes.size(), 1);
   // Symbol table with final addresses (no .L labels).

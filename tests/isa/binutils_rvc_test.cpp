@@ -19,6 +19,7 @@
 #include "binutils_util.h"
 #include "opforge/isa/asm.h"
 #include "opforge/isa/disasm.h"
+#include "opforge/isa/elf_writer.h"
 #include "opforge/isa/encode.h"
 #include "opforge/isa/spec.h"
 
@@ -188,6 +189,45 @@ TEST_F(BinutilsRvc, MixedListingStepsTwoAndFourBytesLikeObjdump) {
   const std::string mine = disassemble_bytes(bytes, dir_ / "m.bin");
   auto body = [](const std::string &s) { return s.substr(s.find("Disassembly of section")); };
   EXPECT_EQ(body(mine), body(theirs));
+  // Our own object says it holds C code (e_flags RVC, c2p0 in .riscv.attributes),
+  // so objdump decodes it, and our listing of it equals objdump's.
+  testutil::write_bytes(dir_ / "ours.o", write_object(assemble(src, "m.s")));
+  const std::string dump =
+      run("riscv64-unknown-elf-objdump -d -M no-aliases " + (dir_ / "ours.o"), &st);
+  EXPECT_NE(dump.find("c.addi\ta0,1"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find(".2byte"), std::string::npos) << dump;
+  EXPECT_EQ(body(disassemble_file(dir_ / "ours.o")), body(dump));
+}
+
+}  // namespace
+}  // namespace opforge::isa
+
+namespace opforge::isa {
+namespace {
+
+TEST(AsmRvc, CompressedMnemonicsNeedOptionRvcOrAsmOptions) {
+  try {
+    assemble_text_bytes("  c.addi a0, 1\n", "t.s");
+    ADD_FAILURE() << "c.addi accepted without .option rvc";
+  } catch (const std::exception &e) {
+    EXPECT_NE(std::string(e.what()).find("t.s:1:3: 'c.addi' is a compressed instruction: enable "
+                                         "them with '.option rvc'"),
+              std::string::npos)
+        << e.what();
+  }
+  AsmOptions rvc;
+  rvc.rvc = true;  // opforge asm --march rv64gc
+  const AsmUnit u = assemble("  c.addi a0, 1\n  add a0, a0, a1\n", "t.s", rvc);
+  const std::vector<uint8_t> want = {0x05, 0x05, 0x33, 0x05, 0xb5, 0x00};
+  EXPECT_EQ(u.sections[0].data, want);  // no automatic compression of add
+  EXPECT_EQ(assemble_text_bytes(".option push\n.option rvc\n c.nop\n.option pop\n.balign 4\n"),
+            (std::vector<uint8_t>{0x01, 0x00, 0x01, 0x00}));  // .balign pads with c.nop
+  for (const char *bad : {".option rvc\n c.lw a0, 4(a6)\n", ".option rvc\n c.addi zero, 64\n",
+                          ".option rvc\n c.lwsp a0, 2(sp)\n", ".option rvc\n c.lwsp a0, 4(a0)\n",
+                          ".option rvc\n c.jr zero\n", ".option rvc\n c.slli a0, 0\n",
+                          ".option rvc\n c.j undefined_elsewhere\n"}) {
+    EXPECT_THROW(assemble_text_bytes(bad, "t.s"), std::exception) << bad;
+  }
 }
 
 }  // namespace

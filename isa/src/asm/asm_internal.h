@@ -43,7 +43,7 @@ struct Stmt {
 
 class Assembler {
  public:
-  Assembler(std::string_view source, std::string filename);
+  Assembler(std::string_view source, std::string filename, const AsmOptions &options = {});
   AsmUnit run();
 
   // --- used by the instruction encoder (asm_insn.cpp) ---

@@ -86,8 +86,8 @@ std::vector<Operand> split_operands(std::string_view text, int first_col) {
   return out;
 }
 
-Assembler::Assembler(std::string_view source, std::string filename)
-    : source_(source), filename_(std::move(filename)) {
+Assembler::Assembler(std::string_view source, std::string filename, const AsmOptions &options)
+    : source_(source), filename_(std::move(filename)), rvc_(options.rvc), rvc_seen_(options.rvc) {
   unit_.filename = filename_;
   switch_section(".text", "", {});
 }
@@ -583,13 +583,14 @@ void Assembler::pass2() {
 AsmUnit Assembler::run() {
   pass1();
   pass2();
+  unit_.rvc = rvc_seen_;
   return std::move(unit_);
 }
 
 }  // namespace asmimpl
 
-AsmUnit assemble(std::string_view source, const std::string &filename) {
-  asmimpl::Assembler as(source, filename);
+AsmUnit assemble(std::string_view source, const std::string &filename, const AsmOptions &options) {
+  asmimpl::Assembler as(source, filename, options);
   return as.run();
 }
 

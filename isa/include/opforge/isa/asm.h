@@ -63,11 +63,21 @@ struct AsmUnit {
   std::string filename;
   std::vector<AsmSection> sections;
   std::vector<AsmSymbol> symbols;
+  // Compressed instructions were enabled (.option rvc, AsmOptions::rvc): the
+  // ELF says so (e_flags RVC, C in .riscv.attributes) for objdump and ld.
+  bool rvc = false;
   const AsmSymbol *find_symbol(std::string_view name) const;
 };
 
+struct AsmOptions {
+  // Start as after `.option rvc`: compressed c.* mnemonics accepted (like
+  // GNU as -march=rv64gc, but base instructions are never compressed).
+  bool rvc = false;
+};
+
 // Assemble one source file. Throws opforge::Error("file:line:col: ...").
-AsmUnit assemble(std::string_view source, const std::string &filename);
+AsmUnit assemble(std::string_view source, const std::string &filename,
+                 const AsmOptions &options = {});
 
 // Convenience for tests and tools: the bytes of .text of a source with no
 // relocations left (branches/jumps to labels in .text resolve; anything
