@@ -109,6 +109,8 @@ std::vector<std::string> semantics_mnemonics() {
   (void)sem::decode_table();  // links every unit
   std::vector<std::string> out;
   for (const auto &e : sem::registry()) out.push_back(e.name);
+  // Registered extension instructions all execute in sem_ext.cpp.
+  for (const ExtInsn *e : extension_insns()) out.push_back(e->mnemonic);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -49,7 +49,8 @@ struct SimResult {
 };
 
 // Every mnemonic with a semantics body, sorted (coverage checks against
-// the tables: each table entry must have one and vice versa).
+// the tables: each table entry must have one and vice versa), including the
+// registered ISA extension instructions (extension.h).
 std::vector<std::string> semantics_mnemonics();
 
 // Validate an ISA string such as "rv64imafdv_zicsr_zifencei_zvfbfmin_xmtia"
