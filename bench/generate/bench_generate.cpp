@@ -23,6 +23,7 @@
 
 #include "opforge/generator/inductor.h"
 #include "opforge/generator/report.h"
+#include "opforge/generator/taxonomy.h"
 #include "opforge/generator/runlog.h"
 #include "opforge/harness/catalog.h"
 #include "opforge/harness/judge.h"
@@ -121,6 +122,9 @@ int main(int argc, char **argv) {
               << ", executor " << executor << ", " << jobs << " jobs, " << static_cast<int>(wall_s)
               << " s)\n\n"
               << generator::format_report(rows) << "\n"
+              << generator::format_taxonomy(generator::failure_taxonomy(
+                     generator::read_runlog((out / "runlog.jsonl").string())))
+              << "\n"
               << "supportable coverage: " << cov.back().passing << " / " << cov.back().supportable()
               << " = " << 100.0 * cov.back().coverage() << "% (target 60%)\n"
               << "run log: " << (out / "runlog.jsonl").string() << "\n";

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "opforge/generator/extract.h"
+#include "opforge/generator/taxonomy.h"
 #include "opforge/support/error.h"
 
 namespace opforge::generator {
@@ -164,6 +165,7 @@ class Machine {
     auto rec = base(a, "verdict");
     rec["state"] = "failed";
     rec["reason"] = reason;
+    if (!a.result.last_failure_class.empty()) rec["failure_class"] = a.result.last_failure_class;
     rec["model_calls"] = a.result.model_calls;
     add_call_counts(rec, a.result);
     log_.append(rec);
@@ -256,7 +258,13 @@ class Machine {
         a.result.cut = r.cut;
         add_call_counts(d, a.result);
       }
-      if (!r.ok) d["failure"] = failure_to_json(r.failure);
+      if (!r.ok) {
+        d["failure"] = failure_to_json(r.failure);
+        const auto c = classify_failure(stage_name(s), d["failure"]);
+        d["failure_class"] = failure_class_name(c.cls);
+        d["failure_class_reason"] = c.reason;
+        a.result.last_failure_class = failure_class_name(c.cls);
+      }
       log_.append(d);
       if (!r.ok) {
         feedback(a, reply, s, r.failure);
@@ -301,6 +309,9 @@ class Machine {
     auto rec = base(a, "feedback");
     rec["stage"] = stage_name(stage);
     rec["kind"] = failure_kind_name(f.kind);
+    const auto cls = classify_failure(stage_name(stage), failure_to_json(f));
+    rec["failure_class"] = failure_class_name(cls.cls);
+    if (f.kind == Failure::Kind::NoCode) a.result.last_failure_class = failure_class_name(cls.cls);
     rec["text"] = text;
     rec["repeated"] = repeated;
     log_.append(rec);

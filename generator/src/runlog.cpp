@@ -52,7 +52,13 @@ void RunLog::append(nlohmann::json record) {
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
       throw Error("cannot write run log record", at_file(path_));
   }
+  if (listener_) listener_(record);
   records_.push_back(std::move(record));
+}
+
+void RunLog::set_listener(std::function<void(const nlohmann::json &)> listener) {
+  std::lock_guard lock(mutex_);
+  listener_ = std::move(listener);
 }
 
 std::vector<nlohmann::json> RunLog::records() const {

@@ -14,6 +14,7 @@
 #include "opforge/generator/openai_provider.h"
 #include "opforge/generator/replay_provider.h"
 #include "opforge/generator/report.h"
+#include "opforge/generator/taxonomy.h"
 #include "opforge/harness/catalog.h"
 #include "opforge/harness/cli.h"
 #include "opforge/harness/corpus.h"
@@ -29,7 +30,7 @@ namespace {
 constexpr const char *kUsage =
     "usage: opforge generate (--ops aten::X,... | --all | --category C)\n"
     "                        [--provider inductor|openai|replay] [--k N] [--jobs N] [--out DIR]\n"
-    "                        [--library DIR] [--force] [--executor interp|chip]\n"
+    "                        [--library DIR] [--force] [--executor interp|chip] [--verbose]\n"
     "                        [--max-calls N] [--check-timeout-s S]\n"
     "                        [--base-url URL --model M ...] [--replay RUNLOG]\n"
     "       opforge generate --report RUN\n\n"
@@ -45,7 +46,9 @@ constexpr const char *kUsage =
     "overload and failure reasons, and exits 1 when any overload is not passing.\n"
     "An overload passes only when every recorded call of every dtype passed; when\n"
     "--max-calls or --check-timeout-s cut calls, a kernel that passed all it ran is\n"
-    "'partial' (not written to the library, exit 1).\n";
+    "'partial' (not written to the library, exit 1). --verbose prints each state\n"
+    "transition and each feedback message as the loop makes them; the run ends with the\n"
+    "failure taxonomy (every failed stage by class, beside TritorX's figures).\n";
 
 std::vector<std::string> split_csv(const std::string &s) {
   std::vector<std::string> out;
@@ -56,18 +59,46 @@ std::vector<std::string> split_csv(const std::string &s) {
   return out;
 }
 
+// --verbose: each state transition on one line, and the feedback sent back to the model.
+void print_progress_record(const nlohmann::json &r, std::mutex &io) {
+  const std::string event = r.value("event", "");
+  if (event != "transition" && event != "feedback" && event != "overload_start") return;
+  std::lock_guard lock(io);
+  const std::string who = r.value("overload", "");
+  if (event == "overload_start") {
+    std::cout << "-- " << who << " (provider " << r.value("provider", "") << ")\n" << std::flush;
+    return;
+  }
+  const std::string where = who + " attempt " + std::to_string(r.value("attempt", 0)) + " dialog " +
+                            std::to_string(r.value("dialog", 0)) + " call " +
+                            std::to_string(r.value("call", 0));
+  if (event == "transition") {
+    std::cout << "   " << where << ": " << r.value("from", "") << " -> " << r.value("to", "");
+    if (r.contains("reason")) std::cout << " (" << r.value("reason", "") << ")";
+    std::cout << "\n" << std::flush;
+    return;
+  }
+  std::cout << "   " << where << ": feedback to the model (" << r.value("kind", "")
+            << ", failure class " << r.value("failure_class", "") << "):\n";
+  std::istringstream text(r.value("text", ""));
+  for (std::string line; std::getline(text, line);) std::cout << "   | " << line << "\n";
+  std::cout << std::flush;
+}
+
 int report(const std::string &run) {
   fs::path p = run;
   if (fs::is_directory(p)) p /= "runlog.jsonl";
   try {
-    auto outcomes = generator::outcomes_from_records(generator::read_runlog(p.string()));
+    const auto records = generator::read_runlog(p.string());
+    auto outcomes = generator::outcomes_from_records(records);
     if (outcomes.empty()) {
       std::cerr << "opforge generate: " << p.string()
                 << ": no overload_result records (not a generate run log?)\n";
       return kExitFailure;
     }
     std::cout << "run log " << p.string() << ": " << outcomes.size() << " overloads\n\n"
-              << generator::format_report(outcomes);
+              << generator::format_report(outcomes) << "\n"
+              << generator::format_taxonomy(generator::failure_taxonomy(records));
     // Exit 1 when any overload of the run is not passing (fail, partial, error): the
     // same rule as the run itself.
     size_t bad = 0;
@@ -122,7 +153,8 @@ int run(const std::vector<std::string> &args) {
       "(partial)")("max-dialogs", po::value<int>(), "dialogs per attempt (default 3; inductor 1)")(
       "max-calls-per-dialog", po::value<int>(), "model calls per dialog (default 15; inductor 1)")(
       "max-wall-s", po::value<double>()->default_value(3600), "wall-clock limit per attempt")(
-      "force", "regenerate overloads already in the library");
+      "force", "regenerate overloads already in the library")(
+      "verbose", "print every state transition and the feedback sent to the model as it happens");
   if (auto rc = parser.parse(args)) return *rc;
   const po::variables_map &vm = parser.vm();
   if (vm.count("report")) return report(vm["report"].as<std::string>());
@@ -227,6 +259,8 @@ int run(const std::vector<std::string> &args) {
                 {"library", g.library_dir}});
 
     std::mutex io;
+    if (vm.count("verbose"))
+      log.set_listener([&io](const nlohmann::json &r) { print_progress_record(r, io); });
     auto t0 = std::chrono::steady_clock::now();
     g.progress = [&](size_t d, size_t n, size_t passing) {
       double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -260,7 +294,10 @@ int run(const std::vector<std::string> &args) {
                 << std::setw(7) << r.model_calls << std::setw(14) << checked
                 << generator::cut_text(r.reason, 160) << "\n";
     }
-    std::cout << "\n" << generator::format_report(rows);
+    std::cout << "\n"
+              << generator::format_report(rows) << "\n"
+              << generator::format_taxonomy(
+                     generator::failure_taxonomy(generator::read_runlog(log.path())));
     std::cout << "\npassing " << passing << " of " << rows.size() - excluded
               << " supportable overloads (" << excluded << " excluded); run log "
               << (out / "runlog.jsonl").string() << "; library " << g.library_dir << "\n";

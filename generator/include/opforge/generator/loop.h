@@ -51,6 +51,8 @@ struct AttemptResult {
   // The last stage failure on one line ("mismatch: out: 3 of 8 elements differ ...
   // [call aten::add.Tensor(f32[8], f32[8]) -> f32[8]]"); "" when none.
   std::string last_failure;
+  // The class of the last stage failure (taxonomy.h: "alignment", ..., "other"); "" when none.
+  std::string last_failure_class;
   // The last candidate's Verify figures (StageResult): calls checked, failed and
   // recorded, and what cut the check short ("" when nothing did). 0 when the
   // last candidate never reached Verify.

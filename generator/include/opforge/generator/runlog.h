@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ class RunLog {
   // Adds "seq" and "time" (UTC ISO-8601) and writes the record as one line.
   void append(nlohmann::json record);
   const std::string &path() const { return path_; }
+  // Called with every record after it is written, under the log's lock (records
+  // appended from several threads arrive one at a time): `opforge generate
+  // --verbose` prints state transitions and feedback as they happen.
+  void set_listener(std::function<void(const nlohmann::json &)> listener);
   // Every record appended through this object, in order.
   std::vector<nlohmann::json> records() const;
 
@@ -41,6 +46,7 @@ class RunLog {
   mutable std::mutex mutex_;
   int64_t seq_ = 0;
   std::vector<nlohmann::json> records_;
+  std::function<void(const nlohmann::json &)> listener_;
 };
 
 // Reads a run log; throws opforge::Error naming the file and line of a bad record.
