@@ -5,6 +5,7 @@
 #include <map>
 
 #include "iss_test_util.h"
+#include "opforge/isa/disasm.h"
 #include "opforge/isa/encode.h"
 #include "opforge/isa/insn.h"
 #include "opforge/isa/iss.h"
@@ -140,6 +141,34 @@ TEST(IssRvc, GccRv64gcvProgramsPass) {
   SimOptions opt;
   opt.max_instructions = 50'000'000;
   EXPECT_EQ(run_elf_functional(read_elf(baremetal_elf("int_test")), opt).verdict, Verdict::Pass);
+}
+
+// The listing of a GCC -march=rv64gcv program steps 2 and 4 bytes exactly
+// as objdump -d -M no-aliases does, text included.
+TEST(IssRvc, GccRv64gcvListingMatchesObjdump) {
+  if (opforge::isa::testing::run_command("riscv64-unknown-elf-objdump --version") != 0)
+    GTEST_SKIP() << "riscv64-unknown-elf-objdump not installed";
+  const std::string elf = baremetal_elf("int_test_rvc");
+  std::string theirs;
+  FILE *p = popen(("riscv64-unknown-elf-objdump -d -M no-aliases " + elf).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) theirs.append(buf, n);
+  pclose(p);
+  // objdump's "# address" notes are not ours to print.
+  auto lines = [](const std::string &s) {
+    std::vector<std::string> out;
+    std::istringstream in(s.substr(s.find("Disassembly of section")));
+    for (std::string l; std::getline(in, l);) {
+      if (size_t h = l.find(" # "); h != std::string::npos) l.erase(h);
+      while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
+      out.push_back(l);
+    }
+    return out;
+  };
+  const std::vector<std::string> a = lines(disassemble_file(elf)), b = lines(theirs);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(theirs.find("\tc."), std::string::npos) << "no compressed instructions in " << elf;
 }
 
 }  // namespace
