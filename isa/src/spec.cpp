@@ -416,6 +416,8 @@ const InsnSpec *decode(uint32_t word) {
   return nullptr;
 }
 
+size_t detail::builtin_instruction_count() { return mutable_tables().builtin_count; }
+
 std::vector<int> detail::add_instructions(std::vector<InsnSpec> added) {
   Tables &t = mutable_tables();
   std::unique_lock lock(t.added_mutex);

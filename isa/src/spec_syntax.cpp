@@ -112,7 +112,10 @@ const std::vector<AsmOperand> &asm_operands(const InsnSpec &insn) {
   static std::once_flag once;
   static std::vector<std::vector<AsmOperand>> cache;
   std::call_once(once, [] {
-    for (const auto &i : instructions()) cache.push_back(derive(i));
+    // The built-in tables only: indexing them is safe while extensions are added.
+    const std::vector<InsnSpec> &all = instructions();
+    for (size_t k = 0; k < detail::builtin_instruction_count(); ++k)
+      cache.push_back(derive(all[k]));
   });
   if (static_cast<size_t>(insn.id) < cache.size()) return cache[static_cast<size_t>(insn.id)];
   // Instructions added at run time (extension.h) after the cache was built.

@@ -60,8 +60,11 @@ const DecodeTable &decode_table() {
     link_rv_v_perm();
     link_xmtia();
     DecodeTable t;
-    for (const InsnSpec &s : instructions()) {
-      if (is_extension_insn(s.id)) continue;  // decode_extension serves them
+    // The built-in tables only (indexing them is safe while extensions are
+    // added): decode_extension serves the extension instructions.
+    const std::vector<InsnSpec> &all = instructions();
+    for (size_t k = 0; k < detail::builtin_instruction_count(); ++k) {
+      const InsnSpec &s = all[k];
       const SemEntry *e = find_semantics(s.name);
       DecodeEntry d;
       d.mask = s.mask;

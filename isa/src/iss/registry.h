@@ -31,9 +31,9 @@ InsnFn illegal_handler();
 
 // ISA extension instructions (extension.h, sem_ext.cpp): added at run time
 // under a lock and looked up second, when the built table has no entry
-// (their encodings overlap no other). The table built once skips them.
+// (their encodings overlap no other). The table built once has the
+// built-in instructions only.
 void add_extension_semantics(const ExtInsn &insn);
 const DecodeEntry *decode_extension(uint32_t word);
-bool is_extension_insn(int spec_id);
 
 }  // namespace opforge::isa::sem

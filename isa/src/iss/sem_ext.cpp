@@ -138,6 +138,4 @@ const DecodeEntry *decode_extension(uint32_t word) {
   return nullptr;
 }
 
-bool is_extension_insn(int spec_id) { return find_ext_insn(spec_id) != nullptr; }
-
 }  // namespace opforge::isa::sem

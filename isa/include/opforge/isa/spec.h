@@ -99,6 +99,9 @@ const std::vector<TableSource> &embedded_tables();
 // or an encoding that overlaps ((m1 & m2 & (match1 ^ match2)) == 0), throws
 // opforge::Error naming both (their `source`) and adds none. Returns the ids.
 std::vector<int> add_instructions(std::vector<InsnSpec> insns);
+// The number of instructions of the built-in tables: instructions()[0, n)
+// never change, so indexing them is safe while others are being added.
+size_t builtin_instruction_count();
 }  // namespace detail
 
 // All instructions of all tables, in a stable order (table files sorted by
