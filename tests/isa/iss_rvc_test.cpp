@@ -7,6 +7,8 @@
 #include "iss_test_util.h"
 #include "opforge/isa/disasm.h"
 #include "opforge/isa/encode.h"
+#include "opforge/isa/flat_memory.h"
+#include "opforge/isa/functional_accel.h"
 #include "opforge/isa/insn.h"
 #include "opforge/isa/iss.h"
 #include "opforge/isa/spec.h"
@@ -141,6 +143,40 @@ TEST(IssRvc, GccRv64gcvProgramsPass) {
   SimOptions opt;
   opt.max_instructions = 50'000'000;
   EXPECT_EQ(run_elf_functional(read_elf(baremetal_elf("int_test")), opt).verdict, Verdict::Pass);
+}
+
+// Whole runs over 2- and 4-byte instructions, a 16-entry cache where they
+// evict each other, and single steps all end in the same state.
+TEST(IssRvc, RunsOverCompressedCodeMatchSingleSteps) {
+  const ElfImage img = read_elf(baremetal_elf("int_test_rvc"));
+  struct Sim {
+    FlatMemory mem;
+    FunctionalAccelerator accel{mem};
+    std::unique_ptr<Hart> hart;
+    Sim(const ElfImage &img, size_t entries) : mem(img.low_addr() & ~0xfffull, 1 << 22) {
+      load_elf(img, mem);
+      HartConfig cfg;
+      cfg.reset_pc = img.entry;
+      cfg.tohost_addr = img.tohost;
+      cfg.icache_entries = entries;
+      cfg.cost.load_cycles = 2;
+      hart = std::make_unique<Hart>(cfg, mem, accel);
+    }
+  };
+  Sim fast(img, 1u << 14), tiny(img, 16), slow(img, 1u << 14);
+  EXPECT_EQ(fast.hart->run(10'000'000).reason, StopReason::Tohost);
+  EXPECT_EQ(tiny.hart->run(10'000'000).reason, StopReason::Tohost);
+  StopReason last = StopReason::InsnLimit;
+  for (int k = 0; k < 10'000'000 && last == StopReason::InsnLimit; ++k)
+    last = slow.hart->step().reason;
+  EXPECT_EQ(last, StopReason::Tohost);
+  for (Sim *o : {&tiny, &slow}) {
+    EXPECT_EQ(o->hart->pc(), fast.hart->pc());
+    EXPECT_EQ(o->hart->instret(), fast.hart->instret());
+    EXPECT_EQ(o->hart->cycles(), fast.hart->cycles());
+    for (unsigned r = 0; r < 32; ++r) EXPECT_EQ(o->hart->xreg(r), fast.hart->xreg(r)) << "x" << r;
+  }
+  EXPECT_GT(fast.hart->instret(), 200u);
 }
 
 // The listing of a GCC -march=rv64gcv program steps 2 and 4 bytes exactly
