@@ -124,4 +124,33 @@ TEST(ValidateIsaExt, AnInstructionFromAFileRunsInAKernelOnTheChipAndMatchesAten)
   EXPECT_EQ(r.per_dtype.size(), 2u);
 }
 
+// The shipped expscale variants: searched only while isa/ext/vfexpscale.ext
+// is registered, lint clean, and within the OpInfo tolerances on the chip.
+TEST(ValidateIsaExt, TheExpscaleVariantsAreUsedOnlyWithTheExtensionAndMatchAten) {
+  for (const std::string &d : extension_library_dirs())
+    EXPECT_EQ(d.find("expscale"), std::string::npos) << d;
+  isa::register_extension_files({std::string(OPFORGE_SOURCE_DIR) + "/isa/ext/vfexpscale.ext"});
+  std::vector<std::string> dirs = extension_library_dirs();
+  ASSERT_EQ(dirs.size(), 1u);
+  EXPECT_EQ(dirs[0],
+            std::filesystem::path(default_library_dir()).parent_path().string() + "/ext/expscale");
+  auto lib = KernelLibrary::load(dirs[0]);
+  ASSERT_EQ(lib.files().size(), 3u);
+  for (const auto &f : lib.files()) EXPECT_EQ(f.error, "") << f.path;
+  auto corpus = Corpus::open(test::small_corpus());
+  ValidateOptions options;
+  options.executor = ExecutorKind::Chip;
+  options.chip = tiny();
+  options.overloads = {"aten::_softmax", "aten::sigmoid"};
+  options.dtypes = {DType::Float32, DType::BFloat16};
+  auto report = validate(corpus, lib, options);
+  ASSERT_EQ(report.results.size(), 2u);
+  for (const OverloadResult &r : report.results) {
+    EXPECT_GT(r.total, 0) << r.overload;
+    EXPECT_TRUE(r.ok()) << r.overload << " " << r.passed << "/" << r.total << ": "
+                        << r.first_failure();
+    EXPECT_NE(r.file.find("/ext/expscale/"), std::string::npos) << r.file;
+  }
+}
+
 #endif  // OPFORGE_HAVE_CHIP
