@@ -8,6 +8,10 @@
 // (the fraction of the DPE peak reached). A second line per kernel says
 // where the cycles went, summed over the PEs as a share of PEs x cycles:
 // DMA wait and memory stalls, DMA and DPE busy time, and bytes moved by DMA.
+// The ew_* kernels (bench/kernels/elementwise_dtype.py: x + y, x * y,
+// x * y + z) run in float32 and float16 on the same element count; a final
+// table prints cycles per byte moved for each and the f16/f32 ratio (Zfh and
+// Zvfh: float16 computes natively at SEW=16, issue 23).
 // Usage: bench_kernels [PRESET] [KERNEL...] [--llvm-default-o2]
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +21,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <deque>
+#include <map>
+#include <tuple>
 #include <random>
 
 #include "opforge/support/dtype.h"
@@ -117,7 +124,8 @@ double thread_cpu_ms() {
 // --llvm-default-o2: LLVM's default<O2> middle end instead of the tailored one.
 bool g_llvm_default_o2 = false;
 
-void run(model::Device &dev, const Bench &b) {
+// Returns the simulated cycles of one launch.
+double run(model::Device &dev, const Bench &b) {
   CompileOptions o;
   if (g_llvm_default_o2) o.target.opt_pipeline = "default";
   o.kernel = b.kernel;
@@ -137,8 +145,11 @@ void run(model::Device &dev, const Bench &b) {
   };
   auto t0 = clock::now();
   double cpu0 = thread_cpu_ms();
-  CompileState s =
-      compile_file(std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + b.file, o, "opt");
+  const std::string file =
+      std::string(b.file).rfind("bench/", 0) == 0
+          ? std::string(OPFORGE_SOURCE_DIR) + "/" + b.file
+          : std::string(OPFORGE_SOURCE_DIR) + "/tests/compiler/kernels/" + b.file;
+  CompileState s = compile_file(file, o, "opt");
   auto t1 = clock::now();
   LoweredKernelPlan plan = plan_kernel(*s.opt->find(s.kernel), o.target);
   std::string ir = emit_llvm_ir(plan);
@@ -228,6 +239,37 @@ void run(model::Device &dev, const Bench &b) {
       100 * pe_sum(r, "dma.busy_cycles") / pe_cycles,
       100 * pe_sum(r, "dpe.busy_cycles") / pe_cycles, pe_sum(r, "core.instret") / pe_cycles,
       pe_sum(r, "dma.bytes_read") / 1e6, dram_bytes / 1e6);
+  return cycles;
+}
+
+// An element-wise kernel of elementwise_dtype.py on n elements of dtype d
+// (`inputs` input arrays and one output).
+Bench elementwise(const char *name, const char *kernel, int inputs, DType d, int64_t n,
+                  double peak) {
+  const std::string t = d == DType::Float16 ? "fp16" : "fp32";
+  const double eb = d == DType::Float16 ? 2 : 4;
+  std::string sig;
+  std::vector<Arg> args;
+  for (int k = 0; k <= inputs; ++k) {
+    sig += std::string(k == inputs ? "out_ptr"
+                       : k == 0    ? "x_ptr"
+                       : k == 1    ? "y_ptr"
+                                   : "z_ptr") +
+           "=*" + t + ",";
+    args.push_back(tensor(n, d));
+  }
+  args.push_back({0, n});
+  return {name,
+          "bench/kernels/elementwise_dtype.py",
+          sig + "n_elements=i32",
+          {"BLOCK_SIZE=1024"},
+          args,
+          static_cast<uint32_t>(n / 1024),
+          (inputs + 1) * n * eb,
+          (inputs - 1.0) * n,
+          peak,
+          false,
+          kernel};
 }
 
 }  // namespace
@@ -322,6 +364,15 @@ int main(int argc, char **argv) {
     const int64_t target = 4096;
     benches.push_back(
         matmul("matmul_bf16_4k", DType::BFloat16, target, target, 128, 256, 64, 8, dpe_bf16));
+    // float16 vs float32 element-wise (same element count, half the bytes).
+    for (auto [op, kernel, inputs] :
+         {std::tuple{"add", "add_kernel", 2}, std::tuple{"mul", "mul_kernel", 2},
+          std::tuple{"mul_add", "mul_add_kernel", 3}})
+      for (DType d : {DType::Float32, DType::Float16}) {
+        static std::deque<std::string> names;  // Bench keeps a const char *; stable
+        names.push_back(std::string("ew_") + op + (d == DType::Float16 ? "_f16" : "_f32"));
+        benches.push_back(elementwise(names.back().c_str(), kernel, inputs, d, n, vec_flops));
+      }
     std::printf("preset %s\n", preset.c_str());
     // LLVM's per-process start-up (target initialisation, one compile of a
     // built-in loop that is none of the bench kernels), outside the
@@ -336,10 +387,19 @@ int main(int argc, char **argv) {
         g_llvm_default_o2 = true;
       else
         names.push_back(argv[i]);
+    std::map<std::string, double> cycles_per_byte;
     for (auto &b : benches) {
       bool wanted = names.empty();
       for (auto &n : names) wanted |= b.name == n;
-      if (wanted) run(dev, b);
+      if (wanted) cycles_per_byte[b.name] = run(dev, b) / b.bytes;
+    }
+    for (const char *op : {"add", "mul", "mul_add"}) {
+      const std::string f32 = std::string("ew_") + op + "_f32",
+                        f16 = std::string("ew_") + op + "_f16";
+      if (!cycles_per_byte.count(f32) || !cycles_per_byte.count(f16)) continue;
+      std::printf("elementwise %-8s cycles/byte  f32 %.4f  f16 %.4f  f16/f32 %.2f\n", op,
+                  cycles_per_byte[f32], cycles_per_byte[f16],
+                  cycles_per_byte[f16] / cycles_per_byte[f32]);
     }
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_kernels: %s\n", e.what());

@@ -498,6 +498,11 @@ class Emitter {
   // Is the element at `idx` a strip (the last index a strip index)? Throws
   // NotVector when a strip index stands elsewhere (a strided access).
   bool vec_index(const Idx &idx) const;
+  // fp16 strips (Zvfh): the half vector type, fp32 strip values rounded to
+  // half (vfncvt.f.f.w), and half values widened back (vfwcvt.f.f.v).
+  std::string vhalf_ty() const;
+  std::string vhalf(const std::string &x);
+  std::string vwiden_half(const std::string &h);
   std::string vty(Elem e) const;   // <vscale x 2*LMUL x T> of the strip
   std::string vsfx(Elem e) const;  // its intrinsic suffix (nxv16f32, ...)
   std::string vall() const;        // the all-true mask

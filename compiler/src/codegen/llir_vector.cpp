@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
+#include <map>
 
 #include "llir_emitter.h"
 
@@ -59,6 +60,20 @@ const char *strip_scalar(Elem e) {
 }
 
 }  // namespace
+
+// The strip's fp16 values as LLVM half elements (Zvfh: SEW=16, LMUL/2).
+std::string Emitter::vhalf_ty() const {
+  return "<vscale x " + std::to_string(2 * vec_->lmul) + " x half>";
+}
+// fp32 strip values rounded to fp16 (vfncvt.f.f.w) and widened back (vfwcvt.f.f.v).
+std::string Emitter::vhalf(const std::string &x) {
+  return emit("fptrunc " + vty(Elem::F32) + " " + vof(Elem::F32, x) + " to " + vhalf_ty());
+}
+std::string Emitter::vwiden_half(const std::string &h) {
+  std::string f = emit("fpext " + vhalf_ty() + " " + h + " to " + vty(Elem::F32));
+  vvals_.insert(f);
+  return f;
+}
 
 std::string Emitter::vty(Elem e) const {
   const char *t = strip_scalar(e);
@@ -119,6 +134,9 @@ std::string Emitter::vload(Elem e, const std::string &ptr) {
                    t8 + " " + b + ", " + t8 + " " + vsplat(Elem::I8, "0") + ", metadata !\"ne\", " +
                        vall() + ", i32 " + vl);
     }
+    case Elem::F16:  // vle16.v, then vfwcvt.f.f.v (folded away when the next use is fp16)
+      return vwiden_half(
+          emit("bitcast " + vty(Elem::I16) + " " + load(Elem::I16) + " to " + vhalf_ty()));
     case Elem::BF16: {
       std::string h = load(Elem::I16), t16 = vty(Elem::I16), t32 = vty(Elem::I32);
       std::string w =
@@ -156,6 +174,9 @@ void Emitter::vstore(Elem e, const std::string &ptr, const std::string &x) {
                                    m + ", " + m + ", i32",
                                    m + " " + vof(Elem::I1, x) + ", " + vall() + ", i32 " + vl));
     }
+    case Elem::F16:  // vfncvt.f.f.w (exact: the values are fp16-exact), vse16.v
+      return store(Elem::I16,
+                   emit("bitcast " + vhalf_ty() + " " + vhalf(x) + " to " + vty(Elem::I16)));
     case Elem::BF16: {
       std::string t32 = vty(Elem::I32), t16 = vty(Elem::I16);
       std::string b = emit("bitcast " + vty(Elem::F32) + " " + vof(Elem::F32, x) + " to " + t32);
@@ -195,7 +216,9 @@ std::string Emitter::apply_any(const Operation &op, const std::vector<LlVal> &va
 std::string Emitter::vapply(const Operation &op, const std::vector<LlVal> &vals) {
   std::vector<std::string> in;
   for (auto &x : vals) in.push_back(x.ref);
-  auto ok = [](Elem e) { return e == Elem::F32 || e == Elem::I32 || e == Elem::I1; };
+  auto ok = [](Elem e) {
+    return e == Elem::F32 || e == Elem::F16 || e == Elem::I32 || e == Elem::I1;
+  };
   if (op.results.size() != 1 || !ok(op.result()->type.elem)) throw NotVector{};
   for (auto *o : op.operands)
     if (!ok(o->type.elem)) throw NotVector{};
@@ -233,6 +256,36 @@ std::string Emitter::vapply(const Operation &op, const std::vector<LlVal> &vals)
     return vcall(rt, "llvm.vp.select." + vsfx(re), m + ", " + rt + ", " + rt + ", i32",
                  m + " " + c + ", " + rt + " " + a + ", " + rt + " " + b + ", i32 " + vl);
   };
+  if (re == Elem::F16 || ie == Elem::F16) {
+    // fp16 strips are fp32 vectors of fp16-exact values. + - * / are fp16
+    // operations (Zvfh, one rounding: the bits of fp32-then-round); the
+    // exact operations (negation, abs, min/max, compares, selects) run on
+    // the fp32 values below; the rest stay scalar.
+    static const std::map<OpKind, const char *> kHalfOps = {{OpKind::AddF, "fadd"},
+                                                            {OpKind::SubF, "fsub"},
+                                                            {OpKind::MulF, "fmul"},
+                                                            {OpKind::DivF, "fdiv"}};
+    auto hop = kHalfOps.find(op.kind);
+    if (hop != kHalfOps.end() && re == Elem::F16 && ie == Elem::F16)
+      return vwiden_half(emit(std::string(hop->second) + " " + vhalf_ty() + " " + vhalf(in[0]) +
+                              ", " + vhalf(in[1])));
+    if (op.kind == OpKind::ExtF && ie == Elem::F16 && re == Elem::F32) return vof(re, in[0]);
+    if (op.kind == OpKind::TruncF && ie == Elem::F32 && re == Elem::F16)
+      return vwiden_half(vhalf(in[0]));
+    switch (op.kind) {
+      case OpKind::NegF:
+      case OpKind::AbsF:
+      case OpKind::MaxNumF:
+      case OpKind::MinNumF:
+      case OpKind::MaximumF:
+      case OpKind::MinimumF:
+      case OpKind::CmpF:
+      case OpKind::Select:
+        break;
+      default:
+        throw NotVector{};
+    }
+  }
   if ((op.kind == OpKind::AndI || op.kind == OpKind::OrI) && re == Elem::I1) {
     // A known mask: true & m = m, false | m = m; the other literal decides.
     const int64_t unit = op.kind == OpKind::AndI ? 1 : 0;

@@ -21,7 +21,9 @@ namespace opforge::compiler {
 // command: pe.dpe.tile_max_*; 64 on the MTIA presets, 16 on tiny).
 struct TargetOptions {
   std::string triple = "riscv64-unknown-elf";
-  std::string features = "+m,+a,+f,+d,+v";
+  // Zfh/Zvfh: native half-precision scalar and vector arithmetic (LLVM 16
+  // names Zvfh experimental-zvfh).
+  std::string features = "+m,+a,+f,+d,+v,+zfh,+experimental-zvfh";
   int opt_level = 2;
   // LLVM middle-end pipeline at opt_level 2: empty for opforge's tailored
   // -O2 pipeline, "default" for LLVM's default<O2> (for comparisons).
