@@ -73,6 +73,7 @@ const DecodeTable &decode_table() {
       d.fn = e ? e->fn : &illegal_insn;
       d.cls = e ? e->cls : InsnClass::System;
       d.has_semantics = e != nullptr;
+      d.excluded = s.excluded;
       if (s.length_bytes() == 2)
         t.compressed[((s.match & 3) << 3) | ((s.match >> 13) & 7)].push_back(d);
       else
@@ -95,7 +96,9 @@ const DecodeTable &decode_table() {
 const DecodeEntry *decode_for_iss(uint32_t word) {
   if ((word & 3) != 3) {  // 16-bit: fields may exclude values (c.jr's rs1 != x0)
     for (const DecodeEntry &d : decode_table().compressed[((word & 3) << 3) | ((word >> 13) & 7)])
-      if ((word & d.mask) == d.match && instructions()[static_cast<size_t>(d.id)].matches(word))
+      if ((word & d.mask) == d.match &&
+          std::none_of(d.excluded.begin(), d.excluded.end(),
+                       [&](const InsnSpec::Exclusion &e) { return (word & e.mask) == e.value; }))
         return &d;
     return nullptr;
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "opforge/isa/extension.h"
+#include "opforge/isa/spec.h"
 #include "semantics.h"
 
 namespace opforge::isa::sem {
@@ -15,6 +16,9 @@ struct DecodeEntry {
   InsnFn fn = nullptr;
   InsnClass cls = InsnClass::IntAlu;
   bool has_semantics = false;
+  // Excluded field values (16-bit entries: c.jr's rs1 != x0), copied from
+  // the InsnSpec so decoding never reads instructions() while it may grow.
+  std::vector<InsnSpec::Exclusion> excluded;
 };
 
 // Table entries bucketed by major opcode (low 7 bits), built once from
