@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "error_ctx.h"
+#include "opforge/compiler/wrapper.h"
 #include "opforge/support/error.h"
 
 namespace opforge::generator {
@@ -30,6 +31,9 @@ std::map<std::string, std::string> PromptContext::fields() const {
           {"docstring", docstring.empty() ? "(no docstring recorded)" : docstring},
           {"category", category},
           {"dtypes", dtypes},
+          {"call_signatures", call_signatures.empty() ? "(none recorded)" : call_signatures},
+          {"wrapper_allowlist",
+           wrapper_allowlist.empty() ? generator::wrapper_allowlist({}) : wrapper_allowlist},
           {"target_constraints", target_constraints},
           {"reference_kernels", reference_kernels.empty() ? "(none available)" : reference_kernels},
           {"feedback", feedback}};
@@ -85,6 +89,29 @@ std::vector<ChatMessage> PromptTemplates::first_turn(const PromptContext &ctx) c
 
 ChatMessage PromptTemplates::feedback_turn(const PromptContext &ctx) const {
   return {"user", render(feedback_, ctx.fields())};
+}
+
+std::string wrapper_allowlist(const std::set<std::string> &implemented_ops) {
+  auto join = [](const std::set<std::string> &names, const std::string &prefix,
+                 const std::string &suffix) {
+    std::string out;
+    for (const auto &n : names) out += (out.empty() ? "" : ", ") + prefix + n + suffix;
+    return out;
+  };
+  std::string out =
+      "- torch functions: " + join(compiler::wrapper_torch_functions(), "torch.", "") +
+      "\n- tensor methods: " + join(compiler::wrapper_tensor_methods(), ".", "()") +
+      "\n- tensor attributes: .shape, .dtype, .device, .ndim; torch dtypes as values; "
+      "triton.cdiv, triton.next_power_of_2; math.* on numbers; plain Python "
+      "(if/for/while, comprehensions, lambdas, len/range/min/max/...)\n"
+      "- launches: kernel[grid](...) with a tuple grid or a lambda over meta\n";
+  if (implemented_ops.empty())
+    out +=
+        "- no other ATen computation: torch.ops.aten.*, torch.nn.functional.* and compute "
+        "methods (x.sum(), x.exp(), ...) are rejected (lint OPF105); compute in kernels\n";
+  else
+    out += "- library ATen calls (torch.ops.aten.X.Y): " + join(implemented_ops, "", "") + "\n";
+  return out;
 }
 
 std::string reference_kernels(const std::string &library_dir, const std::string &category,

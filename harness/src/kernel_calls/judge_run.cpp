@@ -17,7 +17,10 @@
 #include "opforge/compiler/executor.h"
 #include "opforge/harness/catalog.h"
 #include "opforge/harness/judge.h"
+#include "opforge/generator/inductor.h"
 #include "opforge/generator/report.h"
+#include "opforge/generator/semantic_notes.h"
+#include "opforge/harness/prompt_facts.h"
 #include "opforge/support/error.h"
 #include "opforge/support/process_pool.h"
 
@@ -134,6 +137,9 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
   std::atomic<size_t> next{0}, done{0}, passing{0};
   std::mutex corpus_mutex;  // HDF5 reads are not thread-safe
   const std::string caps = compiler::describe(compiler::mtia_capabilities());
+  // Hand-written meaning of internal overloads, beside the lowering table (semantic_notes.h).
+  const auto notes = generator::SemanticNotes::load(
+      options.table ? options.table->dir() : generator::LoweringTable::default_dir());
   const ExecutorKind kind = options.executor;
   generator::ExecutorFactory executor = [kind] { return make_executor(kind); };
 
@@ -164,12 +170,13 @@ std::vector<generator::OverloadOutcome> run_generation(const Corpus &corpus,
       std::lock_guard lock(corpus_mutex);
       const auto &entry = corpus.overload(ov);
       c.schema = entry.schema;
-      c.docstring = corpus.docstring(ov);
-      for (auto d : entry.dtypes())
-        c.dtypes += (c.dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
+      c.docstring = generator::overload_documentation(corpus.docstring(ov), notes.find(ov));
       recorded = entry.total_calls();
       calls = select_calls(corpus, entry, options.max_calls);
     }
+    // What the calls themselves pass and return (not the OpInfo dtype groups).
+    c.dtypes = call_dtypes(calls);
+    c.call_signatures = call_signatures(calls);
     c.overload = ov;
     c.wrapper = generator::wrapper_name(ov);
     c.category = row.category;

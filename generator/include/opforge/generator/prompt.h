@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,10 @@ struct PromptContext {
   std::string wrapper;   // "add_Tensor"
   std::string schema;
   std::string docstring;
-  std::string category;            // harness catalog category name
-  std::string dtypes;              // "float32, float16"
+  std::string category;           // harness catalog category name
+  std::string dtypes;             // "float32, int64": every dtype the recorded calls pass or return
+  std::string call_signatures;    // several recorded calls, one per line (shapes, dtypes, kwargs)
+  std::string wrapper_allowlist;  // "" -> wrapper_allowlist({}) (what the wrapper may call)
   std::string target_constraints;  // compiler::describe(capabilities)
   std::string reference_kernels;   // rendered reference files
   std::string feedback;            // summarized failure
@@ -51,6 +54,12 @@ class PromptTemplates {
 // Up to `max_files` reference kernels from `library_dir` (missing dir: none),
 // same category first, the overload's own file excluded; rendered as
 // "### <file>\n```python\n...\n```\n" blocks.
+// What a wrapper may use, from the wrapper interpreter's own tables
+// (compiler::wrapper_torch_functions, wrapper_tensor_methods) and the ATen
+// overloads the linter accepts as library calls (OPF105's implemented ops:
+// none in the generation loop).
+std::string wrapper_allowlist(const std::set<std::string> &implemented_ops);
+
 std::string reference_kernels(const std::string &library_dir, const std::string &category,
                               const std::string &exclude_file, int max_files = 3);
 
