@@ -266,8 +266,8 @@ class HalfGenerator {
         o << "  " << name << ".vf " << v(vd) << ", " << f() << ", " << v(vs2) << vm() << "\n";
     } else if (op == 5) {
       o << "  "
-        << choose<std::string>({"vfsqrt.v", "vfclass.v", "vfcvt.xu.f.v", "vfcvt.x.f.v",
-                                "vfcvt.f.xu.v", "vfcvt.f.x.v"})
+        << choose<std::string>({"vfsqrt.v", "vfclass.v", "vfrec7.v", "vfrsqrt7.v", "vfcvt.xu.f.v",
+                                "vfcvt.x.f.v", "vfcvt.f.xu.v", "vfcvt.f.x.v"})
         << " " << v(vd) << ", " << v(vs2) << vm() << "\n";
     } else if (op == 6) {
       const int md = vreg(1, {{vs2, g}, {vs1, g}});

@@ -3,7 +3,7 @@
 // SEW=16 (Zvfh: fp::Half, fp_half.h), SEW=32 (float) and SEW=64 (double)
 // arithmetic, one template body per operation over the element type; the
 // bf16 pair of Zvfbfmin. Rounding uses frm; flags accrue into fflags; NaN
-// results are canonical. vfrec7/vfrsqrt7 stay SEW=32/64 (sem_rv_v_fp_est).
+// results are canonical. vfrec7/vfrsqrt7 are in sem_rv_v_fp_est.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "fp_half.h"

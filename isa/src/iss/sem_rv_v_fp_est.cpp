@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include <array>
 
-#include "fp_helpers.h"
+#include "fp_half.h"
 #include "vec_common.h"
 
 using namespace opforge::isa;
@@ -56,6 +56,21 @@ template <>
 struct Fmt<double> {
   static constexpr int M = 52, E = 11;
 };
+template <>
+struct Fmt<fp::Half> {  // Zvfh
+  static constexpr int M = 10, E = 5;
+};
+// The value of an element (exact) and its format's canonical NaN bits.
+inline double value(float v) { return v; }
+inline double value(double v) { return v; }
+inline double value(fp::Half v) { return fp::to_double(v); }
+template <class F>
+fp::Bits<F> canon_nan_bits() {
+  if constexpr (sizeof(F) == 2)
+    return fp::kCanonNan16;
+  else
+    return std::bit_cast<fp::Bits<F>>(fp::canon_nan<F>());
+}
 
 // Split a positive finite nonzero value into (normalized biased exponent, fraction bits).
 template <class F>
@@ -82,12 +97,13 @@ fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
   const B bits = std::bit_cast<B>(v);
   const B sign = bits & (B(1) << (M + E));
   const B inf = ((B(1) << E) - 1) << M;
-  if (v != v) {
+  const double d = value(v);
+  if (d != d) {
     if (fp::is_snan(v)) fp::accrue(h, csr::kFflagNv);
-    return std::bit_cast<B>(fp::canon_nan<F>());
+    return canon_nan_bits<F>();
   }
-  if (std::isinf(v)) return sign;
-  if (v == 0) {
+  if (std::isinf(d)) return sign;
+  if (d == 0) {
     fp::accrue(h, csr::kFflagDz);
     return sign | inf;
   }
@@ -97,7 +113,7 @@ fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
   if (e < -1) {  // tiny subnormal: the reciprocal overflows
     fp::accrue(h, csr::kFflagOf | csr::kFflagNx);
     const bool to_max = rm == fp::kRtz || (rm == fp::kRdn && !sign) || (rm == fp::kRup && sign);
-    return sign | (to_max ? inf - 1 : inf);
+    return static_cast<B>(sign | (to_max ? inf - 1 : inf));
   }
   const B sig7 = rec7_table()[frac >> (M - 7)];
   int64_t out_e = 2 * bias - 1 - e;
@@ -106,7 +122,7 @@ fp::Bits<F> rec7(Hart &h, F v, unsigned rm) {
     out_frac = ((B(1) << M) | out_frac) >> (1 - out_e);
     out_e = 0;
   }
-  return sign | (B(out_e) << M) | out_frac;
+  return static_cast<B>(sign | (B(out_e) << M) | out_frac);
 }
 
 template <class F>
@@ -117,14 +133,15 @@ fp::Bits<F> rsqrt7(Hart &h, F v) {
   const B bits = std::bit_cast<B>(v);
   const B sign = bits & (B(1) << (M + E));
   const B inf = ((B(1) << E) - 1) << M;
-  if (v != v || (sign && v != 0)) {
-    if (fp::is_snan(v) || v == v) fp::accrue(h, csr::kFflagNv);
-    return std::bit_cast<B>(fp::canon_nan<F>());
+  const double d = value(v);
+  if (d != d || (sign && d != 0)) {
+    if (fp::is_snan(v) || d == d) fp::accrue(h, csr::kFflagNv);
+    return canon_nan_bits<F>();
   }
-  if (std::isinf(v)) return 0;
-  if (v == 0) {
+  if (std::isinf(d)) return 0;
+  if (d == 0) {
     fp::accrue(h, csr::kFflagDz);
-    return sign | inf;
+    return static_cast<B>(sign | inf);
   }
   int64_t e;
   B frac;
@@ -132,7 +149,7 @@ fp::Bits<F> rsqrt7(Hart &h, F v) {
   const unsigned idx =
       static_cast<unsigned>(((e & 1) << 6) | static_cast<int64_t>(frac >> (M - 6)));
   const int64_t out_e = (3 * bias - 1 - e) / 2;
-  return (B(out_e) << M) | (B(rsqrt7_table()[idx]) << (M - 7));
+  return static_cast<B>((B(out_e) << M) | (B(rsqrt7_table()[idx]) << (M - 7)));
 }
 
 template <bool recip>
@@ -152,7 +169,9 @@ uint64_t vest(Hart &h, Insn i, uint64_t pc) {
       set<B>(h, i.vd(), k, recip ? rec7<F>(h, v, rm) : rsqrt7<F>(h, v));
     });
   };
-  if (h.vsew_bits == 32)
+  if (h.vsew_bits == 16)
+    body(fp::Half{});
+  else if (h.vsew_bits == 32)
     body(float{});
   else if (h.vsew_bits == 64)
     body(double{});
