@@ -12,7 +12,13 @@
 #      machine code, run on the SystemC model of mtia-2i (loosely timed) and
 #      checked; a table, and results/quickstart.h5;
 #   5. Triton kernels at large shapes on mtia-2i, with cycles and the
-#      roofline bound.
+#      roofline bound;
+#   6. the generation loop itself (opforge generate --verbose: every state
+#      transition): four overloads from the inductor provider on the chip, then
+#      aten::sigmoid answered by a scripted model (a replay of
+#      docs/generator/demo_sigmoid.runlog.jsonl) whose first candidate fails
+#      verification on the chip; the feedback printed is the one this run makes
+#      from that failure, and the second candidate passes every recorded call.
 set -euo pipefail
 BUILD=${1:-build}
 OPFORGE=$BUILD/harness/opforge
@@ -47,3 +53,14 @@ echo "== 5. Triton -> LLVM -> RISC-V/RVV at large shapes on the mtia-2i SystemC 
 # Every bench_kernels entry but matmul_bf16_4k (4096^3: minutes of simulation; `make bench` runs it).
 "$BUILD"/bench/kernels/bench_kernels mtia-2i vector_add softmax layer_norm argmax_rows matmul_fp32 \
   matmul_bf16 matmul_bf16_2k matmul_bf16_2k_ld
+echo
+echo "== 6. the generation loop: generate -> lint -> compile -> run -> verify (feedback on failure),"
+echo "   every recorded call of every dtype, on the mtia-2i model; the inductor provider (offline)"
+$OPFORGE generate --ops aten::add.Tensor,aten::mul.Tensor,aten::exp,aten::where.self \
+  --corpus results/demo-corpus.h5 --out results/demo-generate --force --executor chip --verbose
+echo
+echo "   a scripted model (replay of docs/generator/demo_sigmoid.runlog.jsonl): its first candidate"
+echo "   drops the sign of the exponent; the feedback below is computed by this run on the chip"
+$OPFORGE generate --ops aten::sigmoid --provider replay --replay docs/generator/demo_sigmoid.runlog.jsonl \
+  --max-dialogs 1 --max-calls-per-dialog 2 --corpus results/demo-corpus.h5 \
+  --out results/demo-generate-replay --force --executor chip --verbose

@@ -278,4 +278,26 @@ TEST(GenerateCli, MaxCallsBelowTheCallCountIsPartialAndReportExitsOne) {
   EXPECT_EQ(rc, 0) << output;
   EXPECT_NE(output.find("124/124"), std::string::npos) << output;
 }
+// The demo's generation step (scripts/demo.sh, issue 25 item 7): the shipped scripted answers of
+// docs/generator/demo_sigmoid.runlog.jsonl fail verification first (the feedback is made by this
+// run, with the data around the worst index) and pass every recorded call second; --verbose
+// prints each state transition; the run ends with the failure taxonomy.
+TEST(GenerateCli, TheDemoReplayFailsOnceGetsRealFeedbackAndPasses) {
+  fs::path out = test::temp_dir();
+  std::string output;
+  int rc = test::run_command(
+      cli() + " generate --provider replay --replay '" + std::string(OPFORGE_SOURCE_DIR) +
+          "/docs/generator/demo_sigmoid.runlog.jsonl' --max-dialogs 1 --max-calls-per-dialog 2" +
+          " --corpus '" + test::small_corpus() + "' --ops sigmoid --verbose --out '" +
+          out.string() + "' 2>&1",
+      &output);
+  EXPECT_EQ(rc, 0) << output;
+  for (const char *want :
+       {"call 0: generate -> lint", "call 0: run -> verify",
+        "call 0: verify -> feedback (mismatch)",
+        "feedback to the model (mismatch, failure class numerics)", "|   actual out ",
+        "call 1: verify -> done", "numerics                 1   100.0%        5%"})
+    EXPECT_NE(output.find(want), std::string::npos) << want << "\n" << output;
+  EXPECT_TRUE(fs::exists(out / "library" / "sigmoid.py")) << output;
+}
 #endif

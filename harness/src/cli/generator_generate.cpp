@@ -259,8 +259,8 @@ int run(const std::vector<std::string> &args) {
                 {"library", g.library_dir}});
 
     std::mutex io;
-    if (vm.count("verbose"))
-      log.set_listener([&io](const nlohmann::json &r) { print_progress_record(r, io); });
+    const bool verbose = vm.count("verbose") > 0;
+    if (verbose) log.set_listener([&io](const nlohmann::json &r) { print_progress_record(r, io); });
     auto t0 = std::chrono::steady_clock::now();
     g.progress = [&](size_t d, size_t n, size_t passing) {
       double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -268,7 +268,7 @@ int run(const std::vector<std::string> &args) {
       std::lock_guard lock(io);
       std::cerr << "\r[" << d << "/" << n << "] passing " << passing << "  elapsed "
                 << static_cast<int>(el) << " s  eta " << static_cast<int>(eta) << " s   "
-                << std::flush;
+                << (verbose ? "\n" : "") << std::flush;
     };
     auto rows = harness::run_generation(corpus, *provider, templates, log, g);
     std::cerr << "\n";
