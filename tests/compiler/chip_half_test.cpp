@@ -53,6 +53,7 @@ TEST(ChipHalf, Fp16AddMulAndMulAddGiveTheInterpretersBits) {
 }
 
 TEST(ChipHalf, Fp16StripsComputeNativelyAtSew16) {
+  register_codegen_stages();
   DiffCase c = elementwise("mul_add_kernel", 3, 1024, 1024);
   CompileState s = compile_file(kernel_path(c.file), options(c), "asm");
   const std::string text = dump_stage(s, "asm");
