@@ -77,13 +77,6 @@ std::string as_text(const InsnSpec &insn, uint16_t half) {
   return t;
 }
 
-std::string strip_symbol(std::string s) {
-  if (size_t lt = s.find(" <"); lt != std::string::npos) s.erase(lt);
-  if (size_t hash = s.find(" # "); hash != std::string::npos) s.erase(hash);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  return s;
-}
-
 class BinutilsRvc : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -148,21 +141,12 @@ TEST_F(BinutilsRvc, EveryCompressedInstructionAssemblesAndDisassemblesIdenticall
   const std::string dump =
       run("riscv64-unknown-elf-objdump -d -M no-aliases " + (dir_ / "c.o"), &st);
   ASSERT_EQ(st, 0);
-  std::regex line_re("^\\s*([0-9a-f]+):\\s+([0-9a-f]{4})\\s+(.*)$");
-  size_t compared = 0;
-  std::istringstream ds(dump);
-  for (std::string line; std::getline(ds, line);) {
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) continue;
-    const uint64_t addr = std::stoull(m[1], nullptr, 16);
-    const uint32_t h = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
-    const std::string theirs = strip_symbol(m[3]);
-    const std::string mine =
-        strip_symbol(disassemble(h, addr, [](uint64_t) { return std::optional<std::string>(); }));
-    ++compared;
-    if (theirs != mine && ++mismatches < 120)
-      ADD_FAILURE() << "objdump '" << theirs << "' ours '" << mine << "'";
-  }
+  const size_t compared = testutil::compare_with_objdump(
+      dump, 4,
+      [](uint32_t h, uint64_t addr) {
+        return disassemble(h, addr, [](uint64_t) { return std::optional<std::string>(); });
+      },
+      mismatches);
   EXPECT_EQ(compared, cases.size());
   EXPECT_EQ(mismatches, 0);
 }

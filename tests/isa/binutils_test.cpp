@@ -22,6 +22,7 @@
 #include <set>
 #include <sstream>
 
+#include "binutils_util.h"
 #include "opforge/isa/asm.h"
 #include "opforge/isa/disasm.h"
 #include "opforge/isa/encode.h"
@@ -138,17 +139,6 @@ std::string as_text(const InsnSpec &insn, uint32_t word) {
   return t;
 }
 
-// Drops objdump's " <symbol>" target names and its " # address" notes (it
-// tracks register values across instructions; we print the instruction only).
-std::string strip_symbol(std::string s) {
-  const size_t lt = s.find(" <");
-  if (lt != std::string::npos) s.erase(lt);
-  const size_t hash = s.find(" # ");
-  if (hash != std::string::npos) s.erase(hash);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  return s;
-}
-
 class Binutils : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -253,21 +243,12 @@ TEST_F(Binutils, EveryKnownInstructionAssemblesAndDisassemblesIdentically) {
   // 3. our disassembly of as's words == objdump's text.
   const std::string dump = run("riscv64-unknown-elf-objdump -d -M no-aliases " + obj.string(), &st);
   ASSERT_EQ(st, 0);
-  std::regex line_re("^\\s*([0-9a-f]+):\\s+([0-9a-f]{8})\\s+(.*)$");
-  size_t compared = 0;
-  std::istringstream ds(dump);
-  for (std::string line; std::getline(ds, line);) {
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) continue;
-    const uint64_t addr = std::stoull(m[1], nullptr, 16);
-    const uint32_t w = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
-    const std::string theirs = strip_symbol(m[3]);
-    const std::string mine =
-        strip_symbol(disassemble(w, addr, [](uint64_t) { return std::optional<std::string>(); }));
-    ++compared;
-    if (theirs != mine && ++mismatches < 120)
-      ADD_FAILURE() << "objdump '" << theirs << "' ours '" << mine << "'";
-  }
+  const size_t compared = testutil::compare_with_objdump(
+      dump, 8,
+      [](uint32_t w, uint64_t addr) {
+        return disassemble(w, addr, [](uint64_t) { return std::optional<std::string>(); });
+      },
+      mismatches);
   EXPECT_EQ(compared, kept.size());
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(skipped_ext.size(), kNotInBinutils.size());

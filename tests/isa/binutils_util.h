@@ -1,12 +1,16 @@
 //===- binutils_util.h - run GNU binutils and qemu from isa tests ----------===//
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,6 +75,41 @@ struct ScratchDir {
   }
   std::string operator/(const std::string &name) const { return (path / name).string(); }
 };
+
+// Drops objdump's " <symbol>" target names and its " # address" notes (it
+// tracks register values across instructions; we print the instruction only).
+inline std::string strip_symbol(std::string s) {
+  if (size_t lt = s.find(" <"); lt != std::string::npos) s.erase(lt);
+  if (size_t hash = s.find(" # "); hash != std::string::npos) s.erase(hash);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
+  return s;
+}
+
+// Compares every instruction line of an `objdump -d` listing whose encoding
+// has `hex_digits` hex digits (4: a halfword, 8: a word) with
+// `ours(encoding, address)`, both through strip_symbol; each difference counts
+// in `mismatches` and is reported while there are fewer than 120. Returns the
+// number of lines compared.
+template <class Disassemble>
+size_t compare_with_objdump(const std::string &dump, int hex_digits, Disassemble ours,
+                            int &mismatches) {
+  std::regex line_re("^\\s*([0-9a-f]+):\\s+([0-9a-f]{" + std::to_string(hex_digits) +
+                     "})\\s+(.*)$");
+  size_t compared = 0;
+  std::istringstream ds(dump);
+  for (std::string line; std::getline(ds, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, line_re)) continue;
+    const uint64_t addr = std::stoull(m[1], nullptr, 16);
+    const uint32_t w = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
+    const std::string theirs = strip_symbol(m[3]);
+    const std::string mine = strip_symbol(ours(w, addr));
+    ++compared;
+    if (theirs != mine && ++mismatches < 120)
+      ADD_FAILURE() << "objdump '" << theirs << "' ours '" << mine << "'";
+  }
+  return compared;
+}
 
 inline const char *kMarch = "rv64imafdv_zicsr_zifencei";
 

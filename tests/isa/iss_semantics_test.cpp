@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "iss_machine_util.h"
 #include "opforge/isa/encode.h"
 #include "opforge/isa/flat_memory.h"
 #include "opforge/isa/functional_accel.h"
@@ -16,6 +17,7 @@
 #include "opforge/support/dtype.h"
 
 using namespace opforge::isa;
+using opforge::isa::testing::Machine;
 
 TEST(IssSemantics, EveryTableEntryHasSemanticsAndViceVersa) {
   const auto names = semantics_mnemonics();
@@ -29,36 +31,6 @@ TEST(IssSemantics, EveryTableEntryHasSemanticsAndViceVersa) {
 }
 
 namespace {
-// A hart over flat memory at 0x1000 with a program of encoded instructions.
-struct Machine {
-  FlatMemory mem{0x1000, 1 << 16};
-  FunctionalAccelerator accel{mem};
-  HartConfig cfg;
-  std::unique_ptr<Hart> hart;
-  explicit Machine(uint32_t vlen = 128) {
-    cfg.vlen_bits = vlen;
-    cfg.reset_pc = 0x1000;
-    hart = std::make_unique<Hart>(cfg, mem, accel);
-  }
-  // Assemble one instruction from the tables with the given field values.
-  static uint32_t enc(const char *name, std::initializer_list<FieldValue> fields) {
-    const InsnSpec *s = find_insn(name);
-    EXPECT_NE(s, nullptr) << name;
-    return encode(*s, std::vector<FieldValue>(fields));
-  }
-  RunResult run(std::initializer_list<uint32_t> words) {
-    uint64_t a = 0x1000;
-    for (uint32_t w : words) {
-      mem.store(a, &w, 4);
-      a += 4;
-    }
-    const uint32_t done = enc("xmtia.done", {});
-    mem.store(a, &done, 4);
-    hart->flush_icache();
-    hart->set_pc(0x1000);
-    return hart->run(1000);
-  }
-};
 uint64_t box(float f) { return 0xffffffff00000000ull | std::bit_cast<uint32_t>(f); }
 }  // namespace
 

@@ -12,43 +12,14 @@
 #include <bit>
 #include <cstring>
 
-#include "opforge/isa/encode.h"
-#include "opforge/isa/flat_memory.h"
-#include "opforge/isa/functional_accel.h"
+#include "iss_machine_util.h"
 #include "opforge/isa/hart.h"
 #include "opforge/isa/spec.h"
 
 using namespace opforge::isa;
+using opforge::isa::testing::Machine;
 
 namespace {
-struct Machine {
-  FlatMemory mem{0x1000, 1 << 16};
-  FunctionalAccelerator accel{mem};
-  HartConfig cfg;
-  std::unique_ptr<Hart> hart;
-  Machine() {
-    cfg.reset_pc = 0x1000;
-    hart = std::make_unique<Hart>(cfg, mem, accel);
-  }
-  static uint32_t enc(const char *name, std::initializer_list<FieldValue> fields) {
-    const InsnSpec *s = find_insn(name);
-    EXPECT_NE(s, nullptr) << name;
-    return s ? encode(*s, std::vector<FieldValue>(fields)) : 0;
-  }
-  RunResult run(std::initializer_list<uint32_t> words) {
-    uint64_t a = 0x1000;
-    for (uint32_t w : words) {
-      mem.store(a, &w, 4);
-      a += 4;
-    }
-    const uint32_t done = enc("xmtia.done", {});
-    mem.store(a, &done, 4);
-    hart->flush_icache();
-    hart->set_pc(0x1000);
-    return hart->run(1000);
-  }
-  uint64_t fflags() { return hart->read_csr(csr::kFflags).value(); }
-};
 uint64_t boxh(uint16_t h) { return 0xffffffffffff0000ull | h; }
 constexpr uint32_t kNx = csr::kFflagNx, kUf = csr::kFflagUf, kOf = csr::kFflagOf;
 }  // namespace

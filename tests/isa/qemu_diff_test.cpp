@@ -13,18 +13,17 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <random>
 #include <sstream>
+#include <vector>
 
-#include "iss_test_util.h"
-#include "opforge/isa/iss.h"
+#include "qemu_diff_util.h"
 
 using namespace opforge::isa;
-using opforge::isa::testing::build_program;
-using opforge::isa::testing::TempDir;
+using opforge::isa::testing::qemu_rvv_cpu;
+using opforge::isa::testing::run_differential;
 
 namespace {
 
@@ -172,8 +171,7 @@ class Generator {
         vector_fixed_point(o);
       else
         vector_int(o);
-    }
-    else if (kind < 68)
+    } else if (kind < 68)
       vector_mem(o);
     else if (kind < 78)
       vector_perm(o);
@@ -256,8 +254,8 @@ class Generator {
     if (op == 0) {
       o << "  csrwi vxrm, " << pick(0, 3) << "\n";
     } else if (op <= 6) {
-      static const char *ops[] = {"vsaddu", "vsadd",  "vssubu", "vssub", "vaaddu", "vaadd",
-                                  "vasubu", "vasub",  "vsmul",  "vssrl", "vssra"};
+      static const char *ops[] = {"vsaddu", "vsadd", "vssubu", "vssub", "vaaddu", "vaadd",
+                                  "vasubu", "vasub", "vsmul",  "vssrl", "vssra"};
       const std::string name = ops[pick(0, 10)];
       const int vs2 = vreg(g), vs1 = vreg(g), vd = vreg(g);
       const bool has_vi = name == "vsaddu" || name == "vsadd" || name == "vssrl" || name == "vssra";
@@ -621,122 +619,23 @@ class Generator {
   int sew_ = 32, lmul_ = 0;
 };
 
-std::string run_qemu(const std::string &elf, unsigned vlen, int &status) {
-  const std::string cmd = "qemu-riscv64 -cpu rv64,v=true,vlen=" + std::to_string(vlen) +
-                          ",vext_spec=v1.0 " + elf + " 2>/dev/null";
-  std::string out;
-  FILE *p = popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
-
-std::string run_iss(const std::string &elf, unsigned vlen, SimResult &res) {
-  std::string out;
-  SimOptions opt;
-  opt.vlen_bits = vlen;
-  opt.max_instructions = 10'000'000;
-  opt.prepare = [&out](Hart &h) {
-    h.set_ecall_handler([&out](Hart &hart) {
-      const uint64_t nr = hart.xreg(17);
-      if (nr == 93) {
-        hart.request_stop(StopReason::Done);
-        return true;
-      }
-      if (nr != 64) return false;
-      std::string chunk(hart.xreg(12), '\0');
-      hart.load_bytes(hart.xreg(11), chunk.data(), chunk.size());
-      out += chunk;
-      hart.set_xreg(10, chunk.size());
-      return true;
-    });
-  };
-  res = run_elf_functional(read_elf(elf), opt);
-  return out;
-}
-
-// Names the first differing item of two dumps.
-std::string describe_difference(const std::string &a, const std::string &b, unsigned vlen) {
-  const size_t vbytes = 32 * vlen / 8, dump_bytes = 1024 + vbytes;
-  if (a.size() != b.size())
-    return "dump sizes differ: qemu " + std::to_string(a.size()) + ", iss " +
-           std::to_string(b.size());
-  size_t k = 0;
-  while (k < a.size() && a[k] == b[k]) ++k;
-  if (k == a.size()) return "";
-  char buf[160];
-  auto word = [&](const std::string &s, size_t off) {
-    uint64_t v = 0;
-    std::memcpy(&v, s.data() + off, 8);
-    return static_cast<unsigned long long>(v);
-  };
-  const size_t w = k & ~size_t(7);
-  if (k < 256)
-    std::snprintf(buf, sizeof buf, "x%zu: qemu 0x%llx, iss 0x%llx", k / 8, word(a, w), word(b, w));
-  else if (k < 512)
-    std::snprintf(buf, sizeof buf, "f%zu: qemu 0x%llx, iss 0x%llx", (k - 256) / 8, word(a, w),
-                  word(b, w));
-  else if (k < 1024)
-    std::snprintf(buf, sizeof buf, "%s: qemu 0x%llx, iss 0x%llx",
-                  k < 520   ? "fcsr"
-                  : k < 528 ? "vl"
-                  : k < 536 ? "vtype"
-                            : "vcsr",
-                  word(a, w), word(b, w));
-  else if (k < dump_bytes)
-    std::snprintf(buf, sizeof buf, "v%zu byte %zu: qemu 0x%llx, iss 0x%llx (8 bytes from there)",
-                  (k - 1024) / (vlen / 8), (k - 1024) % (vlen / 8), word(a, w), word(b, w));
-  else
-    std::snprintf(buf, sizeof buf, "scratch memory byte %zu: qemu 0x%llx, iss 0x%llx",
-                  k - dump_bytes, word(a, w), word(b, w));
-  return buf;
-}
-
 void differential(unsigned vlen, uint32_t first_seed, int programs, int insns,
                   bool fixed_point = false) {
-  // OPFORGE_QEMU_DIFF_PROGRAMS=N runs N programs per VLEN (a longer soak).
-  if (const char *n = std::getenv("OPFORGE_QEMU_DIFF_PROGRAMS"))
-    programs = std::max(1, std::atoi(n));
-  if (opforge::isa::testing::run_command("qemu-riscv64 --version") != 0)
-    GTEST_SKIP() << "qemu-riscv64 not installed";
-  for (uint32_t seed = first_seed; seed < first_seed + programs; ++seed) {
-    TempDir dir;
-    Generator gen(seed, vlen, fixed_point);
-    const std::string src = gen.program(insns);
-    // OPFORGE_QEMU_DIFF_KEEP=DIR keeps every generated program there.
-    if (const char *keep_dir = std::getenv("OPFORGE_QEMU_DIFF_KEEP"))
-      std::ofstream(std::string(keep_dir) + "/vlen" + std::to_string(vlen) + "-seed" +
-                    std::to_string(seed) + ".S")
-          << src;
-    const std::string elf = build_program(dir, "diff", src, /*user=*/true);
-    int status = 0;
-    const std::string q = run_qemu(elf, vlen, status);
-    if (status != 0) {
-      const std::string keep = "/tmp/opforge-qemu-diff-vlen" + std::to_string(vlen) + "-seed" +
-                               std::to_string(seed) + ".S";
-      std::ofstream(keep) << src;
-      FAIL() << "qemu-riscv64 rejected the program of seed " << seed << " (status " << status
-             << "; kept in " << keep << ")";
-    }
-    SimResult res;
-    const std::string s = run_iss(elf, vlen, res);
-    ASSERT_EQ(res.verdict, Verdict::Done) << "seed " << seed << ": " << res.message;
-    const std::string diff = describe_difference(q, s, vlen);
-    if (!diff.empty()) {
-      // Keep the program for reproduction.
-      const std::string keep = "/tmp/opforge-qemu-diff-vlen" + std::to_string(vlen) + "-seed" +
-                               std::to_string(seed) + ".S";
-      std::ofstream(keep) << src;
-      ADD_FAILURE() << "VLEN " << vlen << " seed " << seed << ": " << diff << " (program kept in "
-                    << keep << ")";
-    }
-  }
+  SimOptions iss;
+  iss.vlen_bits = vlen;
+  iss.max_instructions = 10'000'000;
+  run_differential(
+      "diff", vlen, first_seed, programs,
+      [&](uint32_t seed) {
+        const std::string src = Generator(seed, vlen, fixed_point).program(insns);
+        // OPFORGE_QEMU_DIFF_KEEP=DIR keeps every generated program there.
+        if (const char *keep_dir = std::getenv("OPFORGE_QEMU_DIFF_KEEP"))
+          std::ofstream(std::string(keep_dir) + "/vlen" + std::to_string(vlen) + "-seed" +
+                        std::to_string(seed) + ".S")
+              << src;
+        return src;
+      },
+      qemu_rvv_cpu(vlen), iss);
 }
 }  // namespace
 

@@ -17,17 +17,18 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
+#include <vector>
 
-#include "iss_test_util.h"
-#include "opforge/isa/iss.h"
+#include "qemu_diff_util.h"
 
 using namespace opforge::isa;
-using opforge::isa::testing::build_program;
-using opforge::isa::testing::TempDir;
+using opforge::isa::testing::qemu_rvv_cpu;
+using opforge::isa::testing::run_differential;
 
 namespace {
 
@@ -339,111 +340,23 @@ class HalfGenerator {
   int sew_ = 16, lmul_ = 0;
 };
 
-std::string run_qemu(const std::string &elf, unsigned vlen, int &status) {
-  const std::string cmd = "qemu-riscv64 -cpu rv64,v=true,vlen=" + std::to_string(vlen) +
-                          ",vext_spec=v1.0,Zfh=true " + elf + " 2>/dev/null";
-  std::string out;
-  FILE *p = popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
-
-std::string run_iss(const std::string &elf, unsigned vlen, SimResult &res) {
-  std::string out;
-  SimOptions opt;
-  opt.vlen_bits = vlen;
-  opt.max_instructions = 10'000'000;
-  opt.isa_string = "rv64imafdv_zicsr_zfh_zvfh";
-  opt.prepare = [&out](Hart &h) {
-    h.set_ecall_handler([&out](Hart &hart) {
-      const uint64_t nr = hart.xreg(17);
-      if (nr == 93) {
-        hart.request_stop(StopReason::Done);
-        return true;
-      }
-      if (nr != 64) return false;
-      std::string chunk(hart.xreg(12), '\0');
-      hart.load_bytes(hart.xreg(11), chunk.data(), chunk.size());
-      out += chunk;
-      hart.set_xreg(10, chunk.size());
-      return true;
-    });
-  };
-  res = run_elf_functional(read_elf(elf), opt);
-  return out;
-}
-
-// Names the first differing item of two dumps.
-std::string describe_difference(const std::string &a, const std::string &b, unsigned vlen) {
-  if (a.size() != b.size())
-    return "dump sizes differ: qemu " + std::to_string(a.size()) + ", iss " +
-           std::to_string(b.size());
-  size_t k = 0;
-  while (k < a.size() && a[k] == b[k]) ++k;
-  if (k == a.size()) return "";
-  auto word = [&](const std::string &s) {
-    uint64_t v = 0;
-    std::memcpy(&v, s.data() + (k & ~size_t(7)), 8);
-    return static_cast<unsigned long long>(v);
-  };
-  const size_t vbytes = 32 * vlen / 8;
-  char where[64];
-  if (k < 256)
-    std::snprintf(where, sizeof where, "x%zu", k / 8);
-  else if (k < 512)
-    std::snprintf(where, sizeof where, "f%zu", (k - 256) / 8);
-  else if (k < 1024)
-    std::snprintf(where, sizeof where, "%s", k < 520 ? "fcsr" : k < 528 ? "vl" : "vtype");
-  else if (k < 1024 + vbytes)
-    std::snprintf(where, sizeof where, "v%zu byte %zu", (k - 1024) / (vlen / 8),
-                  (k - 1024) % (vlen / 8));
-  else
-    std::snprintf(where, sizeof where, "scratch byte %zu", k - 1024 - vbytes);
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s: qemu 0x%llx, iss 0x%llx", where, word(a), word(b));
-  return buf;
-}
-
 void differential(unsigned vlen, uint32_t first_seed, int programs, int insns) {
-  if (const char *n = std::getenv("OPFORGE_QEMU_DIFF_PROGRAMS"))
-    programs = std::max(1, std::atoi(n));
-  if (opforge::isa::testing::run_command("qemu-riscv64 --version") != 0)
-    GTEST_SKIP() << "qemu-riscv64 not installed";
-  for (uint32_t seed = first_seed; seed < first_seed + programs; ++seed) {
-    TempDir dir;
-    std::string src = HalfGenerator(seed, vlen).program(insns);
-    // OPFORGE_QEMU_DIFF_SOURCE=FILE runs that program instead (reproduction).
-    if (const char *file = std::getenv("OPFORGE_QEMU_DIFF_SOURCE")) {
-      std::ifstream in(file);
-      src.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    const std::string elf = build_program(dir, "zfh", src, /*user=*/true);
-    const std::string keep =
-        "/tmp/opforge-qemu-zfh-vlen" + std::to_string(vlen) + "-seed" + std::to_string(seed) + ".S";
-    int status = 0;
-    const std::string q = run_qemu(elf, vlen, status);
-    if (status != 0) {
-      std::ofstream(keep) << src;
-      FAIL() << "qemu-riscv64 rejected the program of seed " << seed << " (status " << status
-             << "; kept in " << keep << ")";
-    }
-    SimResult res;
-    const std::string s = run_iss(elf, vlen, res);
-    ASSERT_EQ(res.verdict, Verdict::Done) << "seed " << seed << ": " << res.message;
-    const std::string diff = describe_difference(q, s, vlen);
-    if (!diff.empty()) {
-      std::ofstream(keep) << src;
-      ADD_FAILURE() << "VLEN " << vlen << " seed " << seed << ": " << diff << " (program kept in "
-                    << keep << ")";
-    }
-  }
+  SimOptions iss;
+  iss.vlen_bits = vlen;
+  iss.max_instructions = 10'000'000;
+  iss.isa_string = "rv64imafdv_zicsr_zfh_zvfh";
+  run_differential(
+      "zfh", vlen, first_seed, programs,
+      [&](uint32_t seed) {
+        std::string src = HalfGenerator(seed, vlen).program(insns);
+        // OPFORGE_QEMU_DIFF_SOURCE=FILE runs that program instead (reproduction).
+        if (const char *file = std::getenv("OPFORGE_QEMU_DIFF_SOURCE")) {
+          std::ifstream in(file);
+          src.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        return src;
+      },
+      qemu_rvv_cpu(vlen, ",Zfh=true"), iss);
 }
 }  // namespace
 

@@ -12,15 +12,17 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <random>
 #include <sstream>
 
-#include "iss_test_util.h"
-#include "opforge/isa/iss.h"
+#include "qemu_diff_util.h"
 
 using namespace opforge::isa;
 using opforge::isa::testing::build_program;
+using opforge::isa::testing::run_iss;
+using opforge::isa::testing::run_qemu;
 using opforge::isa::testing::TempDir;
 
 namespace {
@@ -179,41 +181,6 @@ class RvcGenerator {
   std::mt19937 rng_;
 };
 
-std::string run_qemu(const std::string &elf, int &status) {
-  std::string out;
-  FILE *p = popen(("qemu-riscv64 -cpu rv64 " + elf + " 2>/dev/null").c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
-
-std::string run_iss(const std::string &elf, SimResult &res) {
-  std::string out;
-  SimOptions opt;
-  opt.max_instructions = 1'000'000;
-  opt.prepare = [&out](Hart &h) {
-    h.set_ecall_handler([&out](Hart &hart) {
-      if (hart.xreg(17) == 93) {
-        hart.request_stop(StopReason::Done);
-        return true;
-      }
-      if (hart.xreg(17) != 64) return false;
-      std::string chunk(hart.xreg(12), '\0');
-      hart.load_bytes(hart.xreg(11), chunk.data(), chunk.size());
-      out += chunk;
-      hart.set_xreg(10, chunk.size());
-      return true;
-    });
-  };
-  res = run_elf_functional(read_elf(elf), opt);
-  return out;
-}
-
 TEST(QemuRvc, RandomCompressedProgramsMatch) {
   if (opforge::isa::testing::run_command("qemu-riscv64 --version") != 0)
     GTEST_SKIP() << "qemu-riscv64 not installed";
@@ -222,11 +189,13 @@ TEST(QemuRvc, RandomCompressedProgramsMatch) {
     const std::string src = RvcGenerator(seed).program(400);
     const std::string elf = build_program(dir, "rvc", src, /*user=*/true);
     int status = 0;
-    const std::string q = run_qemu(elf, status);
+    const std::string q = run_qemu("rv64", elf, status);
     ASSERT_EQ(status, 0) << "qemu-riscv64 rejected the program of seed " << seed;
     ASSERT_EQ(q.size(), 1024u);
+    SimOptions iss;
+    iss.max_instructions = 1'000'000;
     SimResult res;
-    const std::string s = run_iss(elf, res);
+    const std::string s = run_iss(elf, iss, res);
     ASSERT_EQ(res.verdict, Verdict::Done) << "seed " << seed << ": " << res.message;
     ASSERT_EQ(s.size(), q.size());
     for (size_t k = 0; k < q.size(); k += 8)
