@@ -51,6 +51,9 @@ std::optional<FailureClassification> from_message(const std::string &what,
   if (has(m, {"out-of-bounds", "out of bounds", "access fault", "out of range of buffer",
               "outside the buffer", "index out of range"}))
     return FailureClassification{FailureClass::BoundaryMask, what + ": " + first_line(message)};
+  // A value the target cannot hold (complex tensors and dtypes reach the wrapper as opaque).
+  if (has(m, {"kind the wrappers cannot take", "(opaque)"}))
+    return FailureClassification{FailureClass::HardwareLimits, what + ": " + first_line(message)};
   if (has(m, {"not supported", "unsupported", "local memory", "exceeds the", "too large",
               "no float64", "needs an isa extension", "not implemented"}))
     return FailureClassification{FailureClass::HardwareLimits, what + ": " + first_line(message)};
