@@ -156,6 +156,12 @@ FailureTaxonomy failure_taxonomy(const std::vector<nlohmann::json> &records) {
   FailureTaxonomy t;
   for (const auto &r : records) {
     const std::string event = r.value("event", "");
+    if (event == "verdict" && r.value("state", "") == "failed") {
+      const std::string reason = r.value("reason", "");
+      if (reason.rfind("provider: ", 0) == 0)
+        ++t.without_candidate[reason.substr(0, reason.find(':', 10))];
+      continue;
+    }
     // A failed stage is a diagnostic record; a reply without code has only its feedback record.
     const bool failed_stage = event == "diagnostic" && !r.value("ok", true);
     const bool no_code = event == "feedback" && r.value("kind", "") == "no_code";
@@ -213,6 +219,17 @@ std::string format_taxonomy(const FailureTaxonomy &t) {
       }
       os << "    " << n << "  " << reason << "\n";
     }
+  }
+  if (!t.without_candidate.empty()) {
+    int64_t n = 0;
+    for (const auto &[reason, k] : t.without_candidate) n += k;
+    os << "  not in the table: " << n << " attempts ended without a candidate (";
+    bool first = true;
+    for (const auto &[reason, k] : t.without_candidate) {
+      os << (first ? "" : ", ") << reason << " " << k;
+      first = false;
+    }
+    os << ")\n";
   }
   return os.str();
 }

@@ -190,6 +190,10 @@ TEST(FailureTaxonomy, TheReportTablePrintsCountsSharesAndTritorXFigures) {
                     "<complex64 tensor>"}}),
       {{"event", "diagnostic"}, {"stage", "lint"}, {"ok", true}},
       {{"event", "feedback"}, {"kind", "no_code"}},
+      // No candidate at all: counted beside the table, not in it.
+      {{"event", "verdict"},
+       {"state", "failed"},
+       {"reason", "provider: unsupported: no lowering rule for aten::foo in table"}},
   };
   FailureTaxonomy t = failure_taxonomy(records);
   EXPECT_EQ(t.total(), 7);
@@ -207,4 +211,8 @@ TEST(FailureTaxonomy, TheReportTablePrintsCountsSharesAndTritorXFigures) {
       << table;
   EXPECT_NE(table.find("compile: name 'foo' is not defined"), std::string::npos) << table;
   EXPECT_NE(table.find("no code in the reply"), std::string::npos) << table;
+  EXPECT_NE(table.find("not in the table: 1 attempts ended without a candidate (provider: "
+                       "unsupported 1)"),
+            std::string::npos)
+      << table;
 }

@@ -53,6 +53,9 @@ std::optional<double> tritorx_failure_share(FailureClass c);
 struct FailureTaxonomy {
   std::map<FailureClass, int64_t> count;
   std::map<std::string, int64_t> other_reasons;  // Other, by reason
+  // Attempts that ended without a candidate to classify (a failed verdict whose reason is
+  // the provider's: "provider: unsupported" when the inductor table has no row), by reason.
+  std::map<std::string, int64_t> without_candidate;
   int64_t total() const;
 };
 // Counts every failing diagnostic record (its recorded failure_class, else
