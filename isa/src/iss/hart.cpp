@@ -322,11 +322,14 @@ uint32_t Hart::fetch_word(uint64_t pc) {
     std::memcpy(&w, ex_host_ + off, 4);
     return w;
   }
-  // Halves: a 16-bit instruction may end its memory region.
-  uint16_t lo = 0, hi = 0;
+  // One fetch of the whole word: a timed memory (the chip's PE) counts one
+  // instruction-cache access per instruction, not one per half.
+  if (mem_.fetch(pc, &w, 4)) return w;
+  // The word runs past its memory region: a 16-bit instruction may still end it.
+  uint16_t lo = 0;
   if (!mem_.fetch(pc, &lo, 2)) raise(cause::kInsnAccessFault, pc);
-  if ((lo & 3) == 3 && !mem_.fetch(pc + 2, &hi, 2)) raise(cause::kInsnAccessFault, pc + 2);
-  return lo | uint32_t{hi} << 16;
+  if ((lo & 3) == 3) raise(cause::kInsnAccessFault, pc + 2);
+  return lo;
 }
 
 namespace {
