@@ -56,6 +56,8 @@ echo "== 5. Triton -> LLVM -> RISC-V/RVV at large shapes on the mtia-2i SystemC 
 echo
 echo "== 6. the generation loop: generate -> lint -> compile -> run -> verify (feedback on failure),"
 echo "   every recorded call of every dtype, on the mtia-2i model; the inductor provider (offline)"
+# A run log appends: start both from empty, so the tables below count this run only.
+rm -rf results/demo-generate results/demo-generate-replay
 $OPFORGE generate --ops aten::add.Tensor,aten::mul.Tensor,aten::exp,aten::where.self \
   --corpus results/demo-corpus.h5 --out results/demo-generate --force --executor chip --verbose
 echo

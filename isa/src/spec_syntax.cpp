@@ -130,7 +130,7 @@ const std::vector<AsmOperand> &asm_operands(const InsnSpec &insn) {
 uint32_t default_rounding_mode(const InsnSpec &insn) {
   // Conversions that are always exact: binutils encodes rne and omits it.
   static const std::string_view kExact[] = {"fcvt.d.s", "fcvt.d.w", "fcvt.d.wu", "fcvt.s.h",
-                                             "fcvt.d.h"};
+                                            "fcvt.d.h"};
   for (auto n : kExact)
     if (insn.name == n) return 0;
   return 7;

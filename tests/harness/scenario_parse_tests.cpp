@@ -48,7 +48,8 @@ TEST(ScenarioParse, ListAxisTimesWorkloadsGivesProductInOrder) {
 
 TEST(ScenarioParse, StepAndFactorRangesIncludeStop) {
   json d = base_doc();
-  d["sweep"] = json::parse(R"([{"field": "pe_grid.rows", "values": {"start": 1, "stop": 4, "step": 1}},
+  d["sweep"] =
+      json::parse(R"([{"field": "pe_grid.rows", "values": {"start": 1, "stop": 4, "step": 1}},
                                {"field": "dram.channels", "values": {"start": 2, "stop": 16, "factor": 2}}])");
   Scenario s = parse(d);
   ASSERT_EQ(s.axes.size(), 2u);
