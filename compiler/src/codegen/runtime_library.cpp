@@ -20,24 +20,13 @@
 
 #include "opforge/compiler/codegen.h"
 #include "opforge/support/error.h"
+#include "opforge/support/hash.h"
 
 namespace opforge::compiler {
 
 namespace {
 
 constexpr const char *kPrefix = "__opforge_rt_";
-
-// FNV-1a, 64 bits: a stable key of a text.
-std::string fnv1a64(const std::string &text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 struct Cache {
   std::mutex mutex;
@@ -79,7 +68,7 @@ const std::string &runtime_library_ir() {
   return ir;
 }
 
-std::string runtime_library_key(const std::string &ir_text) { return "rt-" + fnv1a64(ir_text); }
+std::string runtime_library_key(const std::string &ir_text) { return "rt-" + fnv1a64_hex(ir_text); }
 
 std::string runtime_library_key() {
   static const std::string key = runtime_library_key(runtime_library_ir());

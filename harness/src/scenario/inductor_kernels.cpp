@@ -14,6 +14,7 @@
 
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "opforge/support/hash.h"
 #ifdef OPFORGE_RUNNER_HAVE_INDUCTOR
 #include "opforge/generator/inductor.h"
 #endif
@@ -39,18 +40,6 @@ std::string read_file(const fs::path &p) {
 // "aten::add.Tensor" -> "add.Tensor.py", the kernel library's naming (validate.h).
 std::string file_name_for(const std::string &overload) {
   return (overload.rfind("aten::", 0) == 0 ? overload.substr(6) : overload) + ".py";
-}
-
-// FNV-1a, 64 bits, as 16 hex digits: the key of a rendered set.
-std::string fnv1a64_hex(const std::string &text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
 }
 
 // True when `dir` holds exactly `files` (its .py files, byte for byte).

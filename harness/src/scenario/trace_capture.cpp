@@ -23,6 +23,7 @@
 #include "opforge/harness/inductor_kernels.h"
 #include "opforge/support/config.h"
 #include "opforge/support/error.h"
+#include "opforge/support/hash.h"
 #include "opforge/support/python.h"
 #include "workload_parse.h"
 
@@ -34,17 +35,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string &file, const std::string &path, const std::string &msg) {
   throw Error(msg, ErrorContext{file, path.empty() ? "/" : path, {}, {}, {}});
-}
-
-std::string fnv1a64_hex(const std::string &text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
 }
 
 std::string read_text(const fs::path &p) {
