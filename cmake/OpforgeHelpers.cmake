@@ -63,6 +63,22 @@ if(NOT TARGET opforge_test_pch)
   opforge_warnings(opforge_test_pch)
   target_precompile_headers(opforge_test_pch PRIVATE
     "$<$<COMPILE_LANGUAGE:CXX>:${PROJECT_SOURCE_DIR}/tests/test_pch.h>")
+  # ccache hashes the .gch a test file includes, and GCC's .gch differs byte-wise between two
+  # builds of the same header: in a fresh clone no test file would hit the cache. ccache's
+  # pch_external_checksum (set in the launcher) hashes <gch>.sum instead, written here by
+  # cmake/pch_checksum.cmake from the compiler, the flags and the preprocessed header.
+  set(_pch_dir ${PROJECT_BINARY_DIR}/CMakeFiles/opforge_test_pch.dir)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _pch_config)
+  set(_pch_defs "$<TARGET_PROPERTY:GTest::gtest,INTERFACE_COMPILE_DEFINITIONS>")
+  add_custom_command(OUTPUT ${_pch_dir}/cmake_pch.hxx.gch.sum
+    COMMAND ${CMAKE_COMMAND} -DCOMPILER=${CMAKE_CXX_COMPILER}
+      "-DFLAGS=${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_pch_config}} -std=c++${CMAKE_CXX_STANDARD} $<JOIN:$<TARGET_PROPERTY:opforge_test_pch,COMPILE_OPTIONS>, > $<$<BOOL:${_pch_defs}>:-D$<JOIN:${_pch_defs}, -D>>"
+      -DHEADER=${_pch_dir}/cmake_pch.hxx -DOUT=${_pch_dir}/cmake_pch.hxx.gch.sum
+      -P ${PROJECT_SOURCE_DIR}/cmake/pch_checksum.cmake
+    DEPENDS ${_pch_dir}/cmake_pch.hxx.gch ${PROJECT_SOURCE_DIR}/cmake/pch_checksum.cmake
+    COMMENT "Checksum of the tests' precompiled header (for ccache)" VERBATIM)
+  add_custom_target(opforge_test_pch_sum DEPENDS ${_pch_dir}/cmake_pch.hxx.gch.sum)
+  add_dependencies(opforge_test_pch_sum opforge_test_pch)
 endif()
 
 function(opforge_test name)
@@ -78,6 +94,7 @@ function(opforge_test name)
     OPFORGE_BINARY_DIR="${PROJECT_BINARY_DIR}")
   opforge_test_flags(${name})
   target_precompile_headers(${name} REUSE_FROM opforge_test_pch)
+  add_dependencies(${name} opforge_test_pch_sum)
   opforge_warnings(${name})
   include(GoogleTest)
   gtest_discover_tests(${name}
