@@ -9,6 +9,8 @@ bit-exact for integer, bool and copy kernels, torch.testing.assert_close's defau
 tolerances per dtype for float results. Sources (--source):
 
   kernels    tests/compiler/kernels/*.py, inputs from the case table triton_interp_cases.py
+  tutorials  tests/compiler/tutorials/NN_*.py (the Triton tutorials 01-06 as test kernel files),
+             inputs from tests/compiler/tutorials/tutorial_cases.py
   library    generator/library/aten/*.py, the first recorded corpus calls per dtype
   inductor   every rendered row of the inductor lowering table (`opforge inductor render
              --out`), the first recorded corpus calls per dtype (--family narrows it,
@@ -41,7 +43,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", required=True, choices=["kernels", "library", "inductor"])
+    ap.add_argument("--source", required=True,
+                    choices=["kernels", "tutorials", "library", "inductor"])
     ap.add_argument("--opforge", default=str(ROOT / "build/harness/opforge"))
     ap.add_argument("--corpus", default=str(ROOT / "corpus/opinfo.h5"))
     ap.add_argument("--executors", default="interp,chip", help="opforge executors (comma list)")
@@ -213,6 +216,31 @@ def float_arguments_are_fp32():
     ti._implicit_cvt = implicit_cvt
 
 
+def autotune_without_a_driver():
+    """Triton 3.9's interpreter benchmarks the configs of a @triton.autotune kernel through the
+    GPU driver (Autotuner.do_bench is driver.active.get_benchmarker()) and fails without one
+    ('0 active drivers'). Patch the reference's benchmark to run each config once, in order,
+    and time it by its position, so the first config that runs is the one taken; a config that
+    fails (a static_assert on its block sizes) counts as infinitely slow, as a config that does
+    not compile does in Triton. Any config gives the same result up to rounding order."""
+    from triton.runtime import autotuner
+
+    def bench(self):
+        order = iter(range(1 << 30))
+
+        def run_once(kernel_call, quantiles):
+            t = float(next(order))
+            try:
+                kernel_call()
+            except Exception:  # noqa: BLE001 - a config that cannot run is skipped
+                return [float("inf")] * len(quantiles)
+            return [t] * len(quantiles)
+
+        return run_once
+
+    autotuner.Autotuner.do_bench = property(bench)
+
+
 class _NotAFastPath:
     """A combine function that compares unequal to the fast paths' (tl.standard._sum_combine,
     ...), so the interpreter's scan takes its generic path."""
@@ -226,6 +254,7 @@ if ARGS.device == "cpu":
     comparisons_give_int1()
     bf16_arithmetic_on_values()
     float_arguments_are_fp32()
+    autotune_without_a_driver()
 
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
@@ -451,23 +480,26 @@ def inductor_cases(corpus, tmp):
     return cases
 
 
-def kernel_cases():
-    spec = importlib.util.spec_from_file_location("triton_interp_cases",
-                                                  HERE / "triton_interp_cases.py")
-    table = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(table)
+def kernel_cases(folder="tests/compiler/kernels", table="tests/compiler/triton_interp_cases.py",
+                 pattern="*.py"):
+    """Cases of a folder of test kernel files from its case table (cases(torch)); a file of the
+    folder without a case is a failure ("not in the case table")."""
+    spec = importlib.util.spec_from_file_location(pathlib.Path(table).stem, ROOT / table)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     cases = []
-    for entry in table.cases(torch):
-        path = ROOT / "tests/compiler/kernels" / entry["file"]
+    for entry in module.cases(torch):
+        path = ROOT / folder / entry["file"]
         if ARGS.only and not fnmatch.fnmatch(entry["file"], ARGS.only):
             continue
         cases.append(Case(path, entry["wrapper"], entry.get("dtype", "-"), entry["args"],
                           entry.get("kwargs", {}), entry.get("label", ""),
                           exact=entry.get("exact", False), extra=entry.get("extra", "")))
     covered = {c.file_key for c in cases}
-    for path in sorted((ROOT / "tests/compiler/kernels").glob("*.py")):
+    for path in sorted((ROOT / folder).glob(pattern)):
         if path.name not in covered and not ARGS.only:
-            cases.append(Case(path, "-", "-", None, None, "not in triton_interp_cases.py"))
+            cases.append(Case(path, "-", "-", None, None,
+                              f"not in {pathlib.Path(table).name}"))
     return cases
 
 
@@ -705,7 +737,11 @@ def main():
             print(f"no corpus at {ARGS.corpus} (make corpus): skipped")
             return 77
         corpus = Corpus(ARGS.corpus)
-    cases = {"kernels": kernel_cases, "library": lambda: library_cases(corpus),
+    cases = {"kernels": kernel_cases,
+             "tutorials": lambda: kernel_cases("tests/compiler/tutorials",
+                                               "tests/compiler/tutorials/tutorial_cases.py",
+                                               "[0-9][0-9]_*.py"),
+             "library": lambda: library_cases(corpus),
              "inductor": lambda: inductor_cases(corpus, tmp)}[ARGS.source]()
     known = load_known()
     # Cases with an appended wrapper run from a copy of the file with it appended.
@@ -744,7 +780,7 @@ def main():
     # (all uninitialized, complex or over --max-elements) is reported, not failed.
     not_compared = [c for c in cases if c.args is None]
     for c in not_compared:
-        if ARGS.source == "kernels":
+        if ARGS.source in ("kernels", "tutorials"):
             failures.append((c, "-", f"no inputs: {c.label}"))
     for ex in executors:
         sel, proc, out = per_executor[ex]
@@ -792,9 +828,9 @@ def main():
     files = {c.file_key for c in cases}
     passed = sum(1 for ok in verdict.values() if ok)
     failed = sum(1 for ok in verdict.values() if not ok) + (
-        len(not_compared) if ARGS.source == "kernels" else 0)
+        len(not_compared) if ARGS.source in ("kernels", "tutorials") else 0)
     for c in not_compared:
-        if ARGS.source != "kernels":
+        if ARGS.source not in ("kernels", "tutorials"):
             print(f"note: not compared: {c.file_key}: {c.label}")
     print(f"triton-interp differential ({ARGS.source}): {len(files)} kernel files, "
           f"{len(verdict)} kernels x dtypes compared ({compared} calls x executors on "
