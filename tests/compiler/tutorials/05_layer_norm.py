@@ -198,7 +198,8 @@ def native_layer_norm_default(input, normalized_shape, weight, bias, eps):
     x = input.contiguous()
     y, mean, rstd = layer_norm_fwd(x, weight.contiguous(), bias.contiguous(), eps)
     M = x.shape[0]
-    return y, mean.reshape(M, 1), rstd.reshape(M, 1)
+    # ATen's mean and rstd have the input's dtype (float32 in the kernel, as the tutorial's)
+    return y, mean.reshape(M, 1).to(x.dtype), rstd.reshape(M, 1).to(x.dtype)
 
 
 def native_layer_norm_backward_default(grad_out, input, normalized_shape, mean, rstd, weight, bias,
@@ -208,5 +209,6 @@ def native_layer_norm_backward_default(grad_out, input, normalized_shape, mean, 
     x = input.contiguous()
     M = x.shape[0]
     dx, dw, db = layer_norm_bwd(grad_out.contiguous(), x, weight.contiguous(),
-                                mean.contiguous().reshape(M), rstd.contiguous().reshape(M))
+                                mean.reshape(M).to(torch.float32),
+                                rstd.reshape(M).to(torch.float32))
     return dx, dw, db

@@ -32,6 +32,13 @@ ATEN_CHECKS = [
      "native_layer_norm_backward_default(randn(9, 300), randn(9, 300), [300], randn(9, 1), "
      "rand(9, 1), rand(300), rand(300), [True, True, True])",
      "aten::native_layer_norm_backward"),
+    ("05", "05_layer_norm.py",
+     f"native_layer_norm_default(randn(9, 1000, {F16}), [1000], rand(1000, {F16}), "
+     f"rand(1000, {F16}), 1e-5)", "aten::native_layer_norm"),
+    ("05", "05_layer_norm.py",
+     f"native_layer_norm_backward_default(randn(9, 1000, {F16}), randn(9, 1000, {F16}), [1000], "
+     f"randn(9, 1, {F16}), rand(9, 1, {F16}), rand(1000, {F16}), rand(1000, {F16}), "
+     f"[True, True, True])", "aten::native_layer_norm_backward"),
     ("06", "06_fused_attention.py",
      f"scaled_dot_product_attention_default({_qkv(1, 2, 128, 64)}, {_qkv(1, 2, 128, 64)}, "
      f"{_qkv(1, 2, 128, 64)}, is_causal=True)", "aten::scaled_dot_product_attention"),
