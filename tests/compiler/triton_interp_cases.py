@@ -116,4 +116,18 @@ def cases(torch):
     case("while_loops.py", "floor_divide_Scalar", randint(-1000, 1000, 45), 2, dtype="int32")
     case("xor_sum_ravel.py", "diff_xor_sum_ravel", randint(-99, 99, 8, 8), dtype="int32",
          extra=XOR_SUM)
+    # Philox streams (tl.rand, tl.randint, tl.randint4x, tl.philox) bit for bit; tl.randn
+    # through log/cos (libm vs the SFU) within the float32 tolerance.
+    for seed, start in ((0, 0), (123, 7), (-1, 1 << 30), (0x1234567890, -50)):
+        case("philox_random.py", "random_streams", 150, seed, start, dtype="int32", exact=True)
+    case("philox_random.py", "random_streams", 70, 42, 2147483000, 7, dtype="int32", exact=True)
+    case("philox_random.py", "normal_stream", 150, 99, 3)
+    case("philox_random.py", "philox_streams", 70, 5, dtype="int32", exact=True)
+    case("philox_random.py", "seeded_dropout", randn(3000), 0.5, 123)
+    fmod_x = torch.cat([randn(200) * 100, torch.tensor([5.5, -5.5, 5.5, -5.5, -0.0, 3e38, 1e-45])])
+    fmod_y = torch.cat([randn(200) * 3, torch.tensor([2.0, 2.0, -2.0, -2.0, 3.0, 1.1e-38, 3e-45])])
+    case("float_mod.py", "fmod_Tensor", fmod_x, fmod_y, exact=True)
+    case("float_mod.py", "fmod_Tensor", randint(-50, 50, 90), randint(1, 9, 90) *
+         (1 - 2 * randint(0, 2, 90)), dtype="int32", exact=True)
+    case("nested_constexpr_call.py", "causal_rowsum", randn(40), randn(40))
     return out

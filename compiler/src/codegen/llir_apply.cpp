@@ -1,10 +1,73 @@
 //===- llir_apply.cpp - element-wise ops: arithmetic, conversions, SFU -----===//
 #include <cmath>
+#include <functional>
 
 #include "llir_emitter.h"
 #include "xmtia_asm.h"
 
 namespace opforge::compiler::llir {
+
+namespace {
+
+// C fmod on fp32 (also exact for fp16/bf16 values, which the scalar code holds
+// as fp32): |x| = mx * 2^ex, |y| = my * 2^ey with 24-bit integer significands;
+// the remainder is (mx * 2^(ex-ey)) mod my scaled by 2^ey, computed exactly with
+// 64-bit integer remainders, 39 bits of exponent difference at a time (the
+// largest difference, 253, needs 7 steps). The result has x's sign; NaN for a
+// NaN operand, an infinite x or a zero y; x itself when |x| < |y| or y is
+// infinite. Straight-line code: no libm on the target.
+std::string fmod32(const std::function<std::string(const std::string &)> &emit,
+                   const std::string &x, const std::string &y) {
+  auto i32 = [&](const std::string &s) { return emit(s); };
+  std::string bx = i32("bitcast float " + x + " to i32");
+  std::string by = i32("bitcast float " + y + " to i32");
+  std::string ax = i32("and i32 " + bx + ", 2147483647");
+  std::string ay = i32("and i32 " + by + ", 2147483647");
+  std::string sx = i32("and i32 " + bx + ", -2147483648");
+  auto split = [&](const std::string &a, std::string &m, std::string &e) {
+    std::string ex = i32("lshr i32 " + a + ", 23");
+    std::string frac = i32("and i32 " + a + ", 8388607");
+    std::string sub = i32("icmp eq i32 " + ex + ", 0");
+    m = i32("select i1 " + sub + ", i32 " + frac + ", i32 " + i32("or i32 " + frac + ", 8388608"));
+    e = i32("select i1 " + sub + ", i32 1, i32 " + ex);
+  };
+  std::string mx, ex, my, ey;
+  split(ax, mx, ex);
+  split(ay, my, ey);
+  std::string yzero = i32("icmp eq i32 " + ay + ", 0");
+  std::string m64 = i32("zext i32 " + i32("select i1 " + yzero + ", i32 1, i32 " + my) + " to i64");
+  std::string r = i32("urem i64 " + i32("zext i32 " + mx + " to i64") + ", " + m64);
+  std::string d = i32("sub i32 " + ex + ", " + ey);
+  d = i32("select i1 " + i32("icmp slt i32 " + d + ", 0") + ", i32 0, i32 " + d);
+  for (int step = 0; step < 7; ++step) {
+    std::string s =
+        i32("select i1 " + i32("icmp ult i32 " + d + ", 39") + ", i32 " + d + ", i32 39");
+    r = i32("urem i64 " + i32("shl i64 " + r + ", " + i32("zext i32 " + s + " to i64")) + ", " +
+            m64);
+    d = i32("sub i32 " + d + ", " + s);
+  }
+  // r * 2^(ey - 150) in two exact power-of-two steps (each factor a normal float).
+  std::string e = i32("sub i32 " + ey + ", 150");
+  std::string e1 = i32("ashr i32 " + e + ", 1");
+  std::string e2 = i32("sub i32 " + e + ", " + e1);
+  auto pow2 = [&](const std::string &k) {
+    return i32("bitcast i32 " + i32("shl i32 " + i32("add i32 " + k + ", 127") + ", 23") +
+               " to float");
+  };
+  std::string f = i32("uitofp i64 " + r + " to float");
+  f = i32("fmul float " + i32("fmul float " + f + ", " + pow2(e1)) + ", " + pow2(e2));
+  std::string res = i32("or i32 " + i32("bitcast float " + f + " to i32") + ", " + sx);
+  std::string small = i32("icmp ult i32 " + ax + ", " + ay);
+  std::string yinf = i32("icmp eq i32 " + ay + ", 2139095040");
+  std::string keep = i32("or i1 " + small + ", " + yinf);
+  res = i32("select i1 " + keep + ", i32 " + bx + ", i32 " + res);
+  std::string nan = i32("or i1 " + i32("icmp uge i32 " + ax + ", 2139095040") + ", " +
+                        i32("or i1 " + yzero + ", " + i32("icmp ugt i32 " + ay + ", 2139095040")));
+  res = i32("select i1 " + nan + ", i32 2143289344, i32 " + res);
+  return i32("bitcast i32 " + res + " to float");
+}
+
+}  // namespace
 
 std::string Emitter::apply(const Operation &op, const std::vector<std::string> &in) {
   if (op.kind == OpKind::Bitcast) return bitcast(op, in[0]);  // llir_atomic.cpp
@@ -52,6 +115,16 @@ std::string Emitter::apply(const Operation &op, const std::vector<std::string> &
     case OpKind::DivUI:
     case OpKind::RemUI:
       return divide(op.kind, it, ie, in);
+    case OpKind::MulHiUI: {  // high half of the unsigned double-width product (RVV: vmulhu)
+      std::string wt = "i" + std::to_string(2 * ttir::elem_bits(ie));
+      std::string p = emit("mul " + wt + " " + emit("zext " + it + " " + in[0] + " to " + wt) +
+                           ", " + emit("zext " + it + " " + in[1] + " to " + wt));
+      std::string h = emit("lshr " + wt + " " + p + ", " + std::to_string(ttir::elem_bits(ie)));
+      return emit("trunc " + wt + " " + h + " to " + it);
+    }
+    case OpKind::RemF:
+      if (it != "float") fail(op, "float64 remainder (%, fmod) is not supported on this target");
+      return fmod32([this](const std::string &s) { return emit(s); }, in[0], in[1]);
     case OpKind::ShLI:
     case OpKind::ShRSI:
     case OpKind::ShRUI: {

@@ -337,6 +337,9 @@ std::string Emitter::vapply(const Operation &op, const std::vector<LlVal> &vals)
       return vcall(rt, "llvm.vp." + name + "." + vsfx(re), rt + ", " + rt + ", " + m + ", i32",
                    arg(0) + ", " + rt + " " + amt + ", " + vall() + ", i32 " + vl);
     }
+    case OpKind::MulHiUI:  // the Philox rounds of tl.rand & co.
+      if (re != Elem::I32) throw NotVector{};
+      return rv2("vmulhu");
     case OpKind::MaxNumF:
       return rv2("vfmax");
     case OpKind::MinNumF:

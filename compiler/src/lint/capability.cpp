@@ -64,7 +64,7 @@ static TargetCapabilities build_mtia() {
       "fma",       "sigmoid",   "div_rn", "fdiv",      "umulhi",  "pow",     "exp_",  "expm1",
       "asin",      "acos",      "atan",   "sinh",      "cosh",    "round",   "trunc", "isnan",
       "isinf",     "signbit",   "max",    "min",       "maximum", "minimum", "cdiv",  "clamp",
-      "fast_expf", "fast_logf", "rint",   "nearbyint", "neg",     "recip"};
+      "fast_expf", "fast_logf", "rint",   "nearbyint", "neg",     "recip",   "fmod"};
   c.math_functions.erase("exp_");
   c.tl_functions = {
       // program and block creation
@@ -90,25 +90,26 @@ static TargetCapabilities build_mtia() {
       "debug_barrier", "static_assert", "static_print", "device_print", "device_assert",
       "multiple_of", "max_contiguous", "max_constancy", "constexpr", "static_range", "range",
       "assume",
+      // random numbers (Philox 4x32, bit-identical to Triton's)
+      "rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox", "philox_impl",
+      "uint_to_uniform_float", "pair_uniform_to_normal", "random",
       // types and namespaces (attributes, not calls)
       "dtype", "pointer_type", "block_type", "tensor", "math", "extra", "libdevice", "PropagateNan",
       "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
       "bfloat16", "float32", "float64", "float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
       "float8e5b16"};
+  // Each entry: the target feature the builtin needs (unsupported_builtin_message).
   c.unsupported_tl_functions = {
-      {"inline_asm_elementwise", "inline assembly is not portable to the RISC-V/Xmtia target"},
-      {"dot_scaled", "microscaled (mx) dot products are not supported by the DPE"},
+      {"inline_asm_elementwise",
+       "inline GPU assembly (PTX/AMDGCN), which has no RISC-V/Xmtia equivalent"},
+      {"dot_scaled", "microscaled (mx) block-scaled dot products, which the DPE does not have"},
       {"make_tensor_descriptor",
-       "TMA tensor descriptors are an NVIDIA feature; use tl.make_block_ptr"},
-      {"rand", "random number generation (philox) is not implemented for the target yet"},
-      {"randn", "random number generation (philox) is not implemented for the target yet"},
-      {"randint", "random number generation (philox) is not implemented for the target yet"},
-      {"randint4x", "random number generation (philox) is not implemented for the target yet"},
-      {"sort", "tl.sort is not implemented for the target yet"},
-      {"flip", "tl.flip is not implemented for the target yet"},
-      {"histogram", "tl.histogram is not implemented for the target yet"},
-      {"gather", "tl.gather (in-register gather) is not implemented for the target yet"},
-      {"extra_cuda", "CUDA-specific helpers do not exist on this target"}};
+       "TMA tensor descriptors, an NVIDIA feature; use tl.make_block_ptr (DMA block copies)"},
+      {"sort", "an in-register sorting network over a block (not implemented for the target yet)"},
+      {"flip", "an in-register block reversal (not implemented for the target yet)"},
+      {"histogram", "block histograms (scatter-add into registers; not implemented yet)"},
+      {"gather", "an in-register gather along an axis (not implemented for the target yet)"},
+      {"extra_cuda", "CUDA's libdevice helpers, which do not exist on this target"}};
   c.gather_loads = Support::Supported;  // RVV indexed loads
   c.scatter_stores = Support::Slow;     // RVV indexed stores: correct, but serialised per element
   c.atomics = Support::Supported;
@@ -133,6 +134,14 @@ static TargetCapabilities build_mtia() {
 const TargetCapabilities &mtia_capabilities() {
   static const TargetCapabilities caps = build_mtia();
   return caps;
+}
+
+std::string unsupported_builtin_message(const TargetCapabilities &caps, std::string_view shown,
+                                        std::string_view fn) {
+  auto it = caps.unsupported_tl_functions.find(std::string(fn));
+  if (it == caps.unsupported_tl_functions.end()) return {};
+  return "'" + std::string(shown) + "' is not supported on target '" + caps.target +
+         "': it needs " + it->second;
 }
 
 bool TargetCapabilities::dtype_supported(std::string_view name) const {

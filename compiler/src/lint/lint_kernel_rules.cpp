@@ -3,6 +3,7 @@
 
 #include "lint_context.h"
 #include "opforge/compiler/ext_intrinsic.h"
+#include "opforge/compiler/mtia_builtins.h"
 
 namespace opforge::compiler::lint_detail {
 
@@ -66,7 +67,8 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
     const std::string ext_module = caps.ext_intrinsic_module + ".";
     if (rest.rfind(ext_module, 0) == 0) {
       std::string name = rest.substr(ext_module.size());
-      if (name.find('.') != std::string::npos || !find_ext_intrinsic(name))
+      if (name.find('.') != std::string::npos ||
+          (!find_mtia_builtin(name) && !find_ext_intrinsic(name)))
         ctx.report("OPF014", a->attr_loc, ext_intrinsic_missing(name));
       continue;
     }
@@ -76,11 +78,8 @@ void lint_kernel(Context &ctx, const FunctionDef &f) {
     std::string fn = is_math_ns ? rest.substr(rest.rfind('.') + 1) : first;
     if (is_math_ns && rest.find('.') == std::string::npos) continue;  // bare tl.math
     if (rest == "extra" || rest == "extra.libdevice" || rest == caps.ext_intrinsic_module) continue;
-    if (auto it = caps.unsupported_tl_functions.find(fn);
-        it != caps.unsupported_tl_functions.end()) {
-      ctx.report(
-          "OPF003", a->attr_loc,
-          "'" + unparse(*e) + "' is not supported on target '" + caps.target + "': " + it->second);
+    if (std::string why = unsupported_builtin_message(caps, unparse(*e), fn); !why.empty()) {
+      ctx.report("OPF003", a->attr_loc, why);
       continue;
     }
     bool known = is_math_ns ? caps.math_functions.count(fn) != 0 : caps.tl_functions.count(fn) != 0;

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "lower_ast.h"
+#include "opforge/compiler/capability.h"
 
 namespace opforge::compiler::sema {
 using ttir::OpKind;
@@ -576,6 +577,12 @@ SValue AstLowering::call_builtin(const std::string &full, std::vector<SValue> ar
   if (n == "static_range" || n == "range")
     throw UserError(n + "() may only be used as the iterable of a for loop");
   if (auto r = extra_builtin(S, n, args, kw)) return *r;
+  if (auto r = random_builtin(S, n, args, kw)) return *r;
+  // The target's table names what an unsupported builtin needs (lint says the same).
+  if (std::string why =
+          unsupported_builtin_message(mtia_capabilities(), "tl." + n, n.substr(0, n.find('.')));
+      !why.empty())
+    throw UserError(why);
   throw UserError("unknown builtin 'tl." + n + "'");
 }
 
@@ -651,14 +658,12 @@ SValue AstLowering::call_jit(const ast::FunctionDef &fn, std::vector<SValue> arg
   auto vals = bind_params(fn, std::move(args), std::move(kwargs));
   std::string mangled = fn.name;
   std::vector<ttir::Value *> operands;
+  // As Triton's code generator (call_JitFunction): an argument is specialized
+  // as a constexpr when its value is one (a Python number, bool, None, dtype,
+  // function, string, or tuple of them), whatever the callee's annotation
+  // says; a tensor stays a tensor even for a parameter annotated tl.constexpr.
   for (size_t i = 0; i < vals.size(); ++i) {
-    const auto &p = fn.params.params[i];
-    bool is_constexpr =
-        p.annotation && ast::dotted_name(*p.annotation).find("constexpr") != std::string::npos;
     if (vals[i].is_tensor()) {
-      if (is_constexpr)
-        throw UserError("argument '" + p.name + "' of " + fn.name +
-                        " is tl.constexpr but got a tensor");
       mangled += "__" + vals[i].type.str();
       operands.push_back(vals[i].value);
     } else {

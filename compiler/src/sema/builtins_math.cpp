@@ -5,7 +5,7 @@
 // without changes: log1p/expm1 (Goldberg's and Kahan's accurate forms),
 // pow, tan, sinh, cosh, asin/acos/atan (Cephes' single-precision atanf
 // polynomial), trunc, round (half away from zero), rint/nearbyint (half to
-// even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, and the tl
+// even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, fmod, and the tl
 // functions softmax, xor_sum, ravel, interleave and assume.
 //
 //===----------------------------------------------------------------------===//
@@ -170,6 +170,14 @@ std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
     check_arity(n, args, kw, {"x", "y"});
     SValue x = m.fp(arg(n, args, kw, 0, "x", true), n);
     return m.pow(x, arg(n, args, kw, 1, "y", true));
+  }
+  if (n == "fmod") {  // libdevice.fmod: C semantics (the result has x's sign), as float %
+    check_arity(n, args, kw, {"arg0", "arg1"});
+    SValue x = S.to_tensor(arg(n, args, kw, 0, "arg0", true));
+    SValue y = arg(n, args, kw, 1, "arg1", true);
+    if (!x.type.is_float() || (y.is_tensor() && !y.type.is_float()))
+      throw UserError("fmod() expects floating-point operands, got " + x.type.elem().str());
+    return S.mod(x, y);
   }
   if (n == "softmax") {
     check_arity(n, args, kw, {"x", "ieee_rounding"});

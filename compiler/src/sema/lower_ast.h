@@ -87,9 +87,17 @@ class AstLowering {
 // nullopt when `name` (without "tl.") is not one of them.
 std::optional<SValue> extra_builtin(Semantic &S, const std::string &name,
                                     const std::vector<SValue> &args, const Kwargs &kw);
+// tl.rand, tl.randn, tl.randint(4x), tl.philox and their helpers: Triton's
+// Philox generator (builtins_random.cpp); nullopt for other names.
+std::optional<SValue> random_builtin(Semantic &S, const std::string &name,
+                                     const std::vector<SValue> &args, const Kwargs &kw);
 // tl.extra.mtia.<name>(x[, y]): an ISA extension's intrinsic (builtins_ext.cpp).
 SValue ext_intrinsic_call(Semantic &S, const std::string &name, const std::vector<SValue> &args,
                           const Kwargs &kw);
+// tl.extra.mtia.{async_copy,wait,barrier,atomic_add,dot,sfu} (builtins_mtia.cpp,
+// mtia_builtins.h); nullopt for other names.
+std::optional<SValue> mtia_builtin_call(Semantic &S, const std::string &name,
+                                        const std::vector<SValue> &args, const Kwargs &kw);
 SValue constexpr_binop(ast::BinOpKind op, const SValue &a, const SValue &b);
 std::optional<bool> constexpr_compare(ast::CmpOpKind op, const SValue &a, const SValue &b);
 

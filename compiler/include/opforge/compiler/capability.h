@@ -47,7 +47,8 @@ struct TargetCapabilities {
   // at run time (--isa-ext FILE; ext_intrinsic.h). Which X exist depends on
   // the registered extensions, so they are looked up, not listed here.
   std::string ext_intrinsic_module = "extra.mtia";
-  // Builtins that exist in Triton but not on this target, with the reason.
+  // Builtins that exist in Triton but not on this target, with the target
+  // feature each one needs ("needs ..."): unsupported_builtin_message words it.
   std::map<std::string, std::string> unsupported_tl_functions;
 
   // Access patterns.
@@ -71,6 +72,13 @@ struct TargetCapabilities {
   std::string dtype_problem(std::string_view name) const;
   bool dot_supported(std::string_view input, std::string_view output) const;
 };
+
+// The error for a call of `fn` (a tl builtin's name, "sort"), written `shown`
+// in the source ("tl.sort"), when the target lacks it: names the builtin, the
+// target and the feature it needs. Empty when `fn` is not in
+// unsupported_tl_functions. The linter (OPF003) and the compiler both use it.
+std::string unsupported_builtin_message(const TargetCapabilities &caps, std::string_view shown,
+                                        std::string_view fn);
 
 // The default MTIA-class target's table.
 const TargetCapabilities &mtia_capabilities();
