@@ -180,6 +180,8 @@ def run_row(path, call, check):
     except subprocess.TimeoutExpired:
         return dict(compiled="?", checked="no", cycles=None, dram_bytes=0,
                     why=f"timed out after {ARGS.timeout:g} s", seconds=ARGS.timeout)
+    except OSError as e:
+        sys.exit(f"bench_tutorials: cannot run {ARGS.opforge}: {e}")
     r = dict(seconds=time.time() - t0, dram_bytes=0, cycles=None, why="")
     m = re.search(r"^cycles (\d+)$", out, re.M)
     if m:
