@@ -22,7 +22,7 @@ CORPUS_JOBS ?= 1
 BUILD := build
 CTEST_ARGS ?=
 
-.PHONY: deps configure build test test-asan fuzz demo bench corpus format clean doc-figures
+.PHONY: deps configure build test test-asan fuzz demo bench corpus corpus-backward format clean doc-figures
 
 deps:
 	@bash scripts/install-deps.sh
@@ -68,6 +68,11 @@ clean:
 # torch (requirements.txt); remade when the exporter or the pins change.
 corpus: deps
 	@$(PYTHON) scripts/export-opinfo.py --jobs $(CORPUS_JOBS) --out $(CORPUS)
+
+# The backward pass of every OpInfo sample that supports autograd (floating dtypes):
+# corpus/opinfo_backward.h5, for validate/generate --corpus on backward overloads.
+corpus-backward: deps
+	@$(PYTHON) scripts/export-opinfo.py --backward --jobs $(CORPUS_JOBS) --out corpus/opinfo_backward.h5
 
 $(CORPUS): scripts/export-opinfo.py requirements.txt | deps
 	@$(PYTHON) scripts/export-opinfo.py --jobs $(CORPUS_JOBS) --out $(CORPUS)

@@ -35,6 +35,7 @@ MAX_SAMPLES_PER_OPINFO = 900
 # (grid_sampler_3d's samples alone would be ~250 MB of the corpus).
 MAX_TENSOR_BYTES_PER_OPINFO = 16 << 20
 ALL_DTYPES = ["float32", "bfloat16", "float16", "int32", "int64", "bool"]
+FLOATING_DTYPES = ["float32", "bfloat16", "float16"]
 # Dtype codes of tensors stored in the corpus (docs/corpus.md, "Dtype codes").
 DTYPE_CODES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16",
                "bfloat16", "float32", "float64", "complex64", "complex128"]
@@ -66,16 +67,27 @@ UNINITIALIZED_OVERLOADS = {"empty", "empty_like", "empty_strided", "empty_permut
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description="Export PyTorch OpInfo ATen calls to an HDF5 corpus.")
-    p.add_argument("--out", default=os.path.join(os.path.dirname(HERE), "corpus", "opinfo.h5"))
+    p.add_argument("--out", default=None,
+                   help="output file (default corpus/opinfo.h5, with --backward corpus/opinfo_backward.h5)")
     p.add_argument("--ops", default="", help="comma-separated OpInfo names (default: all)")
-    p.add_argument("--dtypes", default=",".join(ALL_DTYPES))
+    p.add_argument("--dtypes", default=None,
+                   help="comma-separated dtypes (default all six; with --backward the floating ones)")
     p.add_argument("--max-samples", type=int, default=0,
                    help="record at most N samples per OpInfo and dtype (0: all)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--check-determinism", action="store_true",
                    help="run every OpInfo twice; exclude those whose recordings differ")
     p.add_argument("--quiet", action="store_true")
-    return p.parse_args(argv)
+    p.add_argument("--backward", action="store_true",
+                   help="record the ATen calls of each sample's backward pass instead of its "
+                        "forward (default --out corpus/opinfo_backward.h5, floating dtypes)")
+    args = p.parse_args(argv)
+    if args.dtypes is None:
+        args.dtypes = ",".join(FLOATING_DTYPES if args.backward else ALL_DTYPES)
+    if args.out is None:
+        args.out = os.path.join(os.path.dirname(HERE), "corpus",
+                                "opinfo_backward.h5" if args.backward else "opinfo.h5")
+    return args
 
 
 ARGS = parse_args(sys.argv[1:])
@@ -401,6 +413,34 @@ def export_checked(job):
     return first
 
 
+def tensors_in(v):
+    """The tensors of a value (a sample's input, args, kwargs or an op's output), in order."""
+    if isinstance(v, torch.Tensor):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        return [t for x in v for t in tensors_in(x)]
+    if isinstance(v, dict):
+        return [t for x in v.values() for t in tensors_in(x)]
+    return []
+
+
+def run_backward_sample(op, s, rec):
+    """--backward: runs the sample's forward unrecorded, then the backward pass of its
+    differentiable outputs under `rec`: torch.autograd.grad with seeded random gradients of
+    the outputs' shapes, for every input that requires grad. What reaches the recorder is
+    what autograd's backward formulas call (threshold_backward, mm, sum.dim_IntList, ...).
+    Returns an error string for a sample with nothing to differentiate."""
+    out = op(s.input, *s.args, **s.kwargs)
+    inputs = [t for t in tensors_in([s.input, list(s.args), s.kwargs]) if t.requires_grad]
+    outs = [t for t in tensors_in(out) if t.requires_grad and t.grad_fn is not None]
+    if not inputs or not outs:
+        return "no differentiable output"
+    grads = [torch.randn_like(t) if t.dtype.is_floating_point else torch.ones_like(t) for t in outs]
+    with rec:
+        torch.autograd.grad(outs, inputs, grads, allow_unused=True)
+    return None
+
+
 def export_one(job):
     """Record one (OpInfo index, dtype): returns a plain-data result for the writer."""
     op_index, dtype_name = job
@@ -409,8 +449,11 @@ def export_one(job):
     res = {"op": op_index, "dtype": dtype_name, "excluded": None, "samples": 0,
            "sample_errors": [], "calls": [], "tensors": None}
     seed_all()
+    if ARGS.backward and not op.supports_autograd:
+        res["excluded"] = "backward: the OpInfo does not support autograd"
+        return res
     try:
-        samples = list(op.sample_inputs("cpu", dtype))
+        samples = list(op.sample_inputs("cpu", dtype, requires_grad=ARGS.backward))
     except Exception as e:  # noqa: BLE001 - OpInfo generators raise anything
         res["excluded"] = "sample generation failed: %s: %s" % (type(e).__name__, str(e)[:200])
         return res
@@ -425,8 +468,14 @@ def export_one(job):
         rec = Recorder(tensors)
         seed_all()
         try:
-            with rec:
-                op(s.input, *s.args, **s.kwargs)
+            if ARGS.backward:
+                err = run_backward_sample(op, s, rec)
+                if err:
+                    res["sample_errors"].append((si, err))
+                    continue
+            else:
+                with rec:
+                    op(s.input, *s.args, **s.kwargs)
         except Unrecordable as e:
             res["sample_errors"].append((si, "unrecordable %s" % e))
             continue
@@ -504,6 +553,8 @@ def write_corpus(path, dtypes, results, exclusions, wall_s):
         f.attrs["dtypes"] = ",".join(dtypes)
         f.attrs["dtype_codes"] = ",".join(DTYPE_CODES)
         f.attrs["max_samples_per_opinfo"] = MAX_SAMPLES_PER_OPINFO
+        # forward: the calls a sample makes; backward: the calls of its backward pass.
+        f.attrs["pass"] = "backward" if ARGS.backward else "forward"
         g = f.create_group("overloads")
         write_strings(g, "name", overload_names)
         write_strings(g, "schema", [schemas[n] for n in overload_names])
@@ -602,6 +653,11 @@ def main():
         unknown = sorted(op_filter - known)
         if unknown:
             sys.exit("export-opinfo: error: --ops: unknown OpInfo name(s): %s" % ",".join(unknown))
+    if ARGS.backward:
+        integral = [d for d in dtypes if d not in FLOATING_DTYPES]
+        if integral:
+            sys.exit("export-opinfo: error: --backward records gradients, which need floating dtypes; "
+                     "not %s" % ",".join(integral))
     jobs, exclusions = select_jobs(op_filter, dtypes)
     torch.set_num_threads(1)
     warnings.simplefilter("ignore")

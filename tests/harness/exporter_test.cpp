@@ -130,3 +130,41 @@ TEST(Exporter, CustomOperatorsAreRecordedAsTheAtenCallsBeneathThem) {
   EXPECT_NE(log.find(" 0 mismatched, 0 not replayable"), std::string::npos) << log;
 #endif
 }
+
+TEST(Exporter, BackwardRecordsTheCallsOfTheBackwardPassOnly) {
+  // --backward: each sample's forward runs unrecorded, then torch.autograd.grad with seeded
+  // gradients; the corpus holds what autograd's backward formulas call, so the generation loop
+  // and validate can work on backward overloads like any other.
+  const std::string dir = test::temp_dir();
+  const std::string out = dir + "/bw.h5";
+  std::string log;
+  ASSERT_EQ(test::run_exporter({"--backward", "--ops", "nn.functional.relu,softmax,mm", "--dtypes",
+                                "float32", "--max-samples", "3", "--out", out},
+                               &log),
+            0)
+      << log;
+  auto c = Corpus::open(out);
+  for (const char *o : {"aten::threshold_backward", "aten::_softmax_backward_data", "aten::mm"})
+    EXPECT_TRUE(c.has_overload(o)) << o << " missing from the backward pass\n" << log;
+  // The forward calls were not recorded.
+  for (const char *o : {"aten::relu", "aten::_softmax"})
+    EXPECT_FALSE(c.has_overload(o)) << o << " is a forward call";
+#if defined(OPFORGE_EXE) && defined(OPFORGE_EXE_HAS_ORACLE)
+  if (!std::filesystem::exists(OPFORGE_EXE)) GTEST_SKIP() << "build the opforge target first";
+  // The recorded backward calls replay through libtorch to the recorded results.
+  ASSERT_EQ(test::run_command(std::string("'") + OPFORGE_EXE + "' ops check --corpus '" + out + "'",
+                              &log),
+            0)
+      << log;
+  EXPECT_NE(log.find(" 0 mismatched, 0 not replayable"), std::string::npos) << log;
+#endif
+}
+
+TEST(Exporter, BackwardOfAnIntegralDtypeIsAnError) {
+  std::string log;
+  EXPECT_NE(test::run_exporter({"--backward", "--ops", "add", "--dtypes", "int64", "--out",
+                                test::temp_dir() + "/x.h5"},
+                               &log),
+            0);
+  EXPECT_NE(log.find("need floating dtypes; not int64"), std::string::npos) << log;
+}
