@@ -48,7 +48,7 @@ class RecordingExecutor : public Executor {
   }
   LaunchResult launch(const LaunchRequest &r) override {
     launches.push_back(r);
-    return LaunchResult{r.grid.programs(), {}};
+    return LaunchResult{r.grid.programs(), {}, {}};
   }
   // An input tensor filled with 0, 1, 2, ...
   TensorHandle input(DType dt, std::vector<int64_t> sizes) {

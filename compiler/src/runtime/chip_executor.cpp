@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <mutex>
 #include <unordered_map>
 #include <sstream>
@@ -12,8 +13,28 @@
 #include "opforge/isa/disasm.h"
 #include "opforge/isa/elf_loader.h"
 #include "opforge/support/error.h"
+#include "opforge/support/hash.h"
 
 namespace opforge::compiler {
+
+ChipExecutor::~ChipExecutor() {
+  if (spill_addr_) {
+    try {
+      dev_.free(spill_addr_);
+    } catch (...) {
+    }
+  }
+}
+
+uint64_t ChipExecutor::spill_scratch(const KernelBinary &bin) {
+  const uint64_t need = static_cast<uint64_t>(bin.spill_bytes) * dev_.params().num_pes();
+  if (need > spill_size_) {
+    if (spill_addr_) dev_.free(spill_addr_);
+    spill_addr_ = dev_.alloc(need);
+    spill_size_ = need;
+  }
+  return spill_addr_;
+}
 
 BufferId ChipExecutor::allocate(int64_t bytes) {
   if (bytes < 0)
@@ -134,6 +155,9 @@ std::shared_ptr<const KernelBinary> ChipExecutor::binary(const LaunchRequest &re
   // Non-owning: the wrapper interpreter keeps the module alive during the launch.
   std::shared_ptr<const ast::Module> m(std::shared_ptr<const ast::Module>{}, request.module);
   auto bin = std::make_shared<const KernelBinary>(compile_kernel(m, o, target_));
+  // Compile warnings (block buffers spilled out of local memory), once per compile.
+  for (const std::string &w : bin->warnings)
+    std::cerr << request.module->file << ": warning: " << w << "\n";
   cache_[key] = bin;
   std::lock_guard lock(shared.mutex);
   if (shared.binaries.size() >= ProcessCache::kMaxEntries) shared.binaries.clear();
@@ -172,6 +196,7 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
   model::KernelLaunch k;
   k.image = model::read_elf(bin->elf, bin->kernel);
   k.args = bin->pack_args(values);
+  if (bin->spill_bytes > 0) bin->set_spill_base(k.args, spill_scratch(*bin));
   k.grid =
       model::Grid3{static_cast<uint32_t>(request.grid.x), static_cast<uint32_t>(request.grid.y),
                    static_cast<uint32_t>(request.grid.z)};
@@ -189,6 +214,8 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
     else
       buffers[at->second].name += "/" + a.name;
   }
+  if (bin->spill_bytes > 0)
+    buffers.push_back({"the spill scratch", spill_addr_, spill_size_, true});
   k.buffers = std::move(buffers);
   model::LaunchResult r = dev_.launch(k);
   ++launch_count_;
@@ -244,7 +271,14 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
   }
   if (!r.ok()) throw Error("kernel " + request.kernel + ": " + r.traps.front());
   out.programs_run = static_cast<int64_t>(request.grid.programs());
+  out.cycles = r.cycles;
   return out;
+}
+
+std::string ChipExecutor::tuning_target() const {
+  const model::ChipParams &p = dev_.params();
+  return fnv1a64_hex(p.arch.to_json().dump() + "|" + model::timing_mode_name(p.sim.timing) + "|" +
+                     target_.key());
 }
 
 }  // namespace opforge::compiler

@@ -122,10 +122,12 @@ Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::s
         "torch.nn.functional." + name +
             " runs an ATen op the wrapper interpreter cannot run; compute it with a Triton kernel");
   if (mod == "triton") {
-    if (name == "cdiv" || name == "next_power_of_2") return Value::builtin("triton." + name);
+    if (name == "cdiv" || name == "next_power_of_2" || name == "Config")
+      return Value::builtin("triton." + name);
     if (name == "language") return Value::module("triton.language");
     fail(loc, "triton." + name +
-                  " is not available in wrappers (only triton.cdiv and triton.next_power_of_2)");
+                  " is not available in wrappers (only triton.cdiv, triton.next_power_of_2 and "
+                  "triton.Config)");
   }
   if (mod == "math") {
     if (name == "pi") return Value::floating(M_PI);
@@ -416,6 +418,7 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     while (p < n) p <<= 1;
     return Value::integer(p);
   }
+  if (name == "triton.Config") return make_config(args, kwargs, loc);
   if (name == "triton.language.constexpr") {
     nargs(1, 1);
     return args[0];
@@ -504,6 +507,7 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
 Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::string &name,
                                                   ValueList &args, Kwargs &kwargs, SourceLoc loc) {
   no_more_kwargs(*this, kwargs, name, loc);
+  if (self.t == T::Config) return config_method(self, name, args, loc);
   if (self.t == T::List) {
     if (name == "append" && args.size() == 1) {
       self.items->push_back(args[0]);

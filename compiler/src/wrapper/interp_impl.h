@@ -1,6 +1,8 @@
 //===- interp_impl.h - the wrapper interpreter's state (internal) ----------===//
 #pragma once
 
+#include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -77,6 +79,43 @@ struct WrapperInterpreter::Impl {
 
   // --- launches (launch.cpp) ---
   Value launch(const Value &launcher, ValueList args, Kwargs kwargs, SourceLoc loc);
+  // The arguments of a launch as its decorators pass them on: kernel arguments by name
+  // (the first `positional` were given by position) and launch options (num_warps, ...).
+  struct Binding {
+    std::vector<std::pair<std::string, Value>> args;
+    size_t positional = 0;
+    Kwargs options;
+    Value *find(const std::string &name);
+  };
+  // Final: launch and record; Trial: launch and time (autotune), failures of the kernel
+  // itself become TrialSkipped; Compile: build the request and compile it only.
+  enum class LaunchMode { Final, Trial, Compile };
+  struct TrialSkipped {
+    std::string reason;
+  };
+  // Runs decorator `layer` (0 = outermost @triton.autotune / @triton.heuristics) and
+  // those below it, then the launch. Returns the launch's cycles where the executor
+  // times launches.
+  std::optional<uint64_t> run_layers(const Value &launcher, size_t layer, Binding b, SourceLoc loc,
+                                     LaunchMode mode);
+  std::optional<uint64_t> jit_launch(const Value &launcher, Binding b, SourceLoc loc,
+                                     LaunchMode mode);
+  // A dict of the bound arguments (and options, with_options) for lambdas over `args`/`meta`.
+  Value meta_dict(const Binding &b, bool with_options);
+
+  // --- triton.Config, @triton.autotune, @triton.heuristics (autotune.cpp) ---
+  struct AutotuneState;
+  std::map<const ast::Call *, std::shared_ptr<AutotuneState>> autotuners;
+  Value make_config(ValueList &args, Kwargs &kwargs, SourceLoc loc);
+  Value config_attr(const Value &config, const std::string &name, SourceLoc loc);
+  Value config_method(const Value &config, const std::string &name, ValueList &args, SourceLoc loc);
+  AutotuneState &autotune_state(const ast::FunctionDef &kernel, const ast::Call &decorator);
+  std::optional<uint64_t> autotune_launch(const Value &launcher, size_t layer,
+                                          const ast::Call &decorator, Binding b, SourceLoc loc,
+                                          LaunchMode mode);
+  std::optional<uint64_t> heuristics_launch(const Value &launcher, size_t layer,
+                                            const ast::Call &decorator, Binding b, SourceLoc loc,
+                                            LaunchMode mode);
 
   // --- conversions ---
   int64_t to_int(const Value &v, SourceLoc loc, const std::string &what);

@@ -20,117 +20,108 @@ bool is_constexpr_param(const Param &p) {
          (d.size() > 10 && d.substr(d.size() - 10) == ".constexpr");
 }
 
+// The first line of an error, for an autotune report ("file:line:col: error: message").
+std::string one_line_reason(const std::exception &e) {
+  std::string text;
+  if (auto *ce = dynamic_cast<const CompileError *>(&e))
+    text = ce->rendered();
+  else
+    text = e.what();
+  return text.substr(0, text.find('\n'));
+}
+
+std::vector<const Call *> decorator_layers(const FunctionDef &k) {
+  std::vector<const Call *> out;
+  for (auto &d : k.decorators)
+    if (auto *call = d->as<Call>()) {
+      std::string callee = dotted_name(*call->func);
+      if (callee == "triton.autotune" || callee == "autotune" || callee == "triton.heuristics" ||
+          callee == "heuristics")
+        out.push_back(call);
+    }
+  return out;
+}
+
 }  // namespace
+
+Value *WrapperInterpreter::Impl::Binding::find(const std::string &name) {
+  for (auto &[n, v] : args)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+Value WrapperInterpreter::Impl::meta_dict(const Binding &b, bool with_options) {
+  Value meta;
+  meta.t = T::Dict;
+  meta.items = std::make_shared<ValueList>();
+  auto add = [&](const std::string &n, const Value &v) {
+    for (size_t i = 0; i < meta.items->size(); i += 2)
+      if ((*meta.items)[i].s == n) {
+        (*meta.items)[i + 1] = v;
+        return;
+      }
+    meta.items->push_back(Value::str(n));
+    meta.items->push_back(v);
+  };
+  for (auto &[n, v] : b.args) add(n, v);
+  if (with_options)
+    for (auto &[n, v] : b.options) add(n, v);
+  return meta;
+}
 
 Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kwargs kwargs,
                                        SourceLoc loc) {
   const FunctionDef &k = *launcher.fn;
   const auto &params = k.params.params;
-  // Bound arguments in parameter order (name -> value), insertion-ordered.
-  std::vector<std::pair<std::string, Value>> bound;
-  auto find = [&](const std::string &n) -> Value * {
-    for (auto &[name, v] : bound)
-      if (name == n) return &v;
-    return nullptr;
-  };
+  Binding b;
   if (args.size() > params.size())
     fail(loc, "TypeError: kernel '" + k.name + "' takes " + std::to_string(params.size()) +
                   " arguments but " + std::to_string(args.size()) + " were given");
-  for (size_t i = 0; i < args.size(); ++i) bound.push_back({params[i].name, args[i]});
-  LaunchRequest req;
-  req.kernel = k.name;
-  req.function = &k;
-  req.module = &module;
+  for (size_t i = 0; i < args.size(); ++i) b.args.push_back({params[i].name, args[i]});
+  b.positional = b.args.size();
   for (auto &[name, v] : kwargs) {
     if (kLaunchOptions.count(name)) {
-      if (name == "num_warps") req.num_warps = static_cast<int>(to_int(v, loc, "num_warps"));
-      if (name == "num_stages") req.num_stages = static_cast<int>(to_int(v, loc, "num_stages"));
+      b.options.push_back({name, v});
       continue;
     }
     if (k.params.find(name) < 0)
       fail(loc,
            "TypeError: kernel '" + k.name + "' got an unexpected keyword argument '" + name + "'");
-    if (find(name))
+    if (b.find(name))
       fail(loc,
            "TypeError: kernel '" + k.name + "' got multiple values for argument '" + name + "'");
-    bound.push_back({name, v});
+    b.args.push_back({name, v});
   }
+  run_layers(launcher, 0, std::move(b), loc, LaunchMode::Final);
+  return Value::none();
+}
+
+std::optional<uint64_t> WrapperInterpreter::Impl::run_layers(const Value &launcher, size_t layer,
+                                                             Binding b, SourceLoc loc,
+                                                             LaunchMode mode) {
   // Decorators, outermost first (Autotuner -> Heuristics -> JITFunction).
-  std::vector<std::string> reset_to_zero;
-  for (auto &d : k.decorators) {
-    auto *dcall = d->as<Call>();
-    if (!dcall) continue;
-    std::string callee = dotted_name(*dcall->func);
-    if (callee == "triton.autotune" || callee == "autotune") {
-      const Keyword *cfgs = dcall->keyword("configs");
-      const Expr *list_expr =
-          cfgs ? cfgs->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
-      auto *list = list_expr ? list_expr->as<List>() : nullptr;
-      if (!list || list->elts.empty())
-        fail(d->loc, "@triton.autotune needs a literal, non-empty list of triton.Config(...)");
-      // Documented choice: the first config is used (deterministic, no timing on a model).
-      auto *cfg = list->elts[0]->as<Call>();
-      if (!cfg || dotted_name(*cfg->func).find("Config") == std::string::npos)
-        fail(list->elts[0]->loc, "autotune configs must be triton.Config(...) calls");
-      const Expr *kw_expr = !cfg->args.empty()       ? cfg->args[0].get()
-                            : cfg->keyword("kwargs") ? cfg->keyword("kwargs")->value.get()
-                                                     : nullptr;
-      if (kw_expr) {
-        Value kv = eval(*kw_expr, globals);
-        if (kv.t != T::Dict)
-          fail(kw_expr->loc, "triton.Config's first argument must be a dict of meta-parameters");
-        for (size_t i = 0; i < kv.items->size(); i += 2) {
-          const Value &key = (*kv.items)[i];
-          if (key.t != T::Str) fail(kw_expr->loc, "triton.Config keys must be strings");
-          if (find(key.s))
-            fail(loc, "Conflicting meta-parameters: " + key.s +
-                          ". Make sure that you don't re-define auto-tuned symbols.");
-          if (k.params.find(key.s) < 0)
-            fail(kw_expr->loc, "triton.Config sets '" + key.s +
-                                   "', which is not a parameter of kernel '" + k.name + "'");
-          bound.push_back({key.s, (*kv.items)[i + 1]});
-        }
-      }
-      for (auto &kw : cfg->keywords) {
-        if (kw.name == "num_warps")
-          req.num_warps = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_warps"));
-        else if (kw.name == "num_stages")
-          req.num_stages = static_cast<int>(to_int(eval(*kw.value, globals), kw.loc, "num_stages"));
-        else if (kw.name == "pre_hook")
-          fail(kw.loc, "triton.Config pre_hook is not supported (it would run host code)");
-      }
-      if (const Keyword *rz = dcall->keyword("reset_to_zero")) {
-        Value names = eval(*rz->value, globals);
-        for (auto &n : iterate(names, rz->loc)) reset_to_zero.push_back(n.t == T::Str ? n.s : "");
-      }
-      for (const char *hook : {"pre_hook", "post_hook"})
-        if (dcall->keyword(hook))
-          fail(dcall->keyword(hook)->loc, std::string("@triton.autotune ") + hook +
-                                              " is not supported (it would run host code)");
-    } else if (callee == "triton.heuristics" || callee == "heuristics") {
-      const Keyword *vals = dcall->keyword("values");
-      const Expr *dict_expr =
-          vals ? vals->value.get() : (dcall->args.empty() ? nullptr : dcall->args[0].get());
-      if (!dict_expr) fail(d->loc, "@triton.heuristics needs a dict of name: lambda args: value");
-      Value dict = eval(*dict_expr, globals);
-      if (dict.t != T::Dict)
-        fail(dict_expr->loc, "@triton.heuristics needs a dict of name: lambda args: value");
-      for (size_t i = 0; i < dict.items->size(); i += 2) {
-        Value meta;
-        meta.t = T::Dict;
-        meta.items = std::make_shared<ValueList>();
-        for (auto &[n, v] : bound) {
-          meta.items->push_back(Value::str(n));
-          meta.items->push_back(v);
-        }
-        Value v = call((*dict.items)[i + 1], {meta}, {}, dict_expr->loc);
-        const std::string &name = (*dict.items)[i].s;
-        if (Value *existing = find(name))
-          *existing = v;
-        else
-          bound.push_back({name, v});
-      }
-    }
+  std::vector<const Call *> layers = decorator_layers(*launcher.fn);
+  if (layer >= layers.size()) return jit_launch(launcher, std::move(b), loc, mode);
+  const Call &d = *layers[layer];
+  std::string callee = dotted_name(*d.func);
+  if (callee == "triton.autotune" || callee == "autotune")
+    return autotune_launch(launcher, layer, d, std::move(b), loc, mode);
+  return heuristics_launch(launcher, layer, d, std::move(b), loc, mode);
+}
+
+std::optional<uint64_t> WrapperInterpreter::Impl::jit_launch(const Value &launcher, Binding b,
+                                                             SourceLoc loc, LaunchMode mode) {
+  const FunctionDef &k = *launcher.fn;
+  const auto &params = k.params.params;
+  auto &bound = b.args;
+  auto find = [&](const std::string &n) { return b.find(n); };
+  LaunchRequest req;
+  req.kernel = k.name;
+  req.function = &k;
+  req.module = &module;
+  for (auto &[name, v] : b.options) {
+    if (name == "num_warps") req.num_warps = static_cast<int>(to_int(v, loc, "num_warps"));
+    if (name == "num_stages") req.num_stages = static_cast<int>(to_int(v, loc, "num_stages"));
   }
   // Defaults and missing arguments.
   for (auto &p : params) {
@@ -141,16 +132,8 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
   }
   // Grid.
   Value grid = *launcher.self;
-  if (grid.t == T::Lambda || grid.t == T::Function || grid.t == T::Builtin) {
-    Value meta;
-    meta.t = T::Dict;
-    meta.items = std::make_shared<ValueList>();
-    for (auto &[n, v] : bound) {
-      meta.items->push_back(Value::str(n));
-      meta.items->push_back(v);
-    }
-    grid = call(grid, {meta}, {}, loc);
-  }
+  if (grid.t == T::Lambda || grid.t == T::Function || grid.t == T::Builtin)
+    grid = call(grid, {meta_dict(b, false)}, {}, loc);
   if (!grid.is_seq())
     fail(loc, "the launch grid must be a tuple of 1 to 3 ints (or a callable returning one), got " +
                   type_name(grid));
@@ -216,16 +199,7 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     }
     req.args.push_back(std::move(a));
   }
-  for (auto &name : reset_to_zero) {
-    Value *v = find(name);
-    if (!v || v->t != T::Tensor)
-      fail(loc,
-           "@triton.autotune reset_to_zero names '" + name + "', which is not a tensor argument");
-    ValueList none_args;
-    Kwargs none_kw;
-    tensor_method(*v, "zero_", none_args, none_kw, loc);
-  }
-  if (req.grid.programs() == 0) return Value::none();
+  if (req.grid.programs() == 0) return std::nullopt;
   {
     const int64_t cap = budgets().grid_programs;
     if (static_cast<__int128>(dims[0]) * dims[1] * dims[2] > cap)
@@ -236,7 +210,28 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
   if (++launches > options.max_launches)
     fail(loc, "kernel '" + k.name + "': wrapper interpreter: launch budget of " +
                   std::to_string(options.max_launches) + " exceeded (--max-launches)");
+  if (mode == LaunchMode::Compile) {
+    try {
+      executor.compile(req);
+    } catch (const std::exception &e) {
+      throw TrialSkipped{one_line_reason(e)};
+    }
+    return std::nullopt;
+  }
   LaunchResult r;
+  if (mode == LaunchMode::Trial) {
+    // A config whose kernel does not compile, does not fit or faults is skipped.
+    try {
+      r = executor.launch(req);
+    } catch (const std::exception &e) {
+      throw TrialSkipped{one_line_reason(e)};
+    }
+    if (run_result) {
+      run_result->autotune_trial_launches += 1;
+      run_result->autotune_trial_cycles += r.cycles.value_or(0);
+    }
+    return r.cycles;
+  }
   try {
     r = executor.launch(req);
   } catch (const CompileError &) {
@@ -260,7 +255,7 @@ Value WrapperInterpreter::Impl::launch(const Value &launcher, ValueList args, Kw
     run_result->prints.insert(run_result->prints.end(), r.prints.begin(), r.prints.end());
     run_result->launches.push_back(std::move(req));
   }
-  return Value::none();
+  return r.cycles;
 }
 
 }  // namespace opforge::compiler

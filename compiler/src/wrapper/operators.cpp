@@ -194,7 +194,8 @@ bool WrapperInterpreter::Impl::equals(const Value &a, const Value &b) {
       return a.dtype == b.dtype;
     case T::List:
     case T::Tuple:
-    case T::Dict: {
+    case T::Dict:
+    case T::Config: {
       if (a.items->size() != b.items->size()) return false;
       for (size_t i = 0; i < a.items->size(); ++i)
         if (!equals((*a.items)[i], (*b.items)[i])) return false;
@@ -318,6 +319,8 @@ Value WrapperInterpreter::Impl::get_attr(const Value &v, const std::string &name
     case T::Dict:
     case T::Str:
       return Value::method(v, name);
+    case T::Config:
+      return config_attr(v, name, loc);
     case T::Kernel:
       if (name == "fn") return v;
       fail(loc, "attribute '" + name +

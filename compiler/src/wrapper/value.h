@@ -39,6 +39,8 @@ struct Value {
     Method,    // a bound method: self + name ("x.view", "l.append")
     Module,    // torch, triton, triton.language, math, torch.nn.functional
     Type,      // int, float, bool, str, list, tuple, dict, torch.Tensor (for isinstance)
+    Config,    // triton.Config: items = {kwargs dict, num_warps, num_stages, num_ctas, maxnreg,
+               // pre_hook} (autotune.cpp)
   };
   T t = T::None;
   bool b = false;
@@ -147,6 +149,9 @@ std::string type_name(const Value &v);
 // repr()/str() text.
 std::string repr(const Value &v);
 std::string str_of(const Value &v);
+// A triton.Config as Triton's Config.__str__ prints it: "BLOCK: 64, num_warps: 4, num_ctas: 1,
+// num_stages: 3, maxnreg: None" (autotune.cpp).
+std::string config_text(const Value &config);
 
 // A function scope: local variables and the enclosing scope (lambdas).
 struct Scope {

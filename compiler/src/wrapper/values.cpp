@@ -55,6 +55,8 @@ std::string type_name(const Value &v) {
       return "module";
     case T::Type:
       return "type";
+    case T::Config:
+      return "Config";
   }
   return "object";
 }
@@ -128,6 +130,8 @@ std::string str_of(const Value &v) {
       return "<class '" + v.s + "'>";
     case T::Ellipsis:
       return "Ellipsis";
+    case T::Config:
+      return config_text(v);
     default:
       return repr(v);
   }

@@ -44,7 +44,10 @@ class ChipExecutor : public Executor {
     if (dpe.tile_max_m) target_.dpe_tile_m = std::min(target_.dpe_tile_m, dpe.tile_max_m);
     if (dpe.tile_max_n) target_.dpe_tile_n = std::min(target_.dpe_tile_n, dpe.tile_max_n);
     if (dpe.tile_max_k) target_.dpe_tile_k = std::min(target_.dpe_tile_k, dpe.tile_max_k);
+    // The stack and block buffers live in the PE's local memory (checked, spilled).
+    target_.local_mem_bytes = device.params().local_mem.size_bytes;
   }
+  ~ChipExecutor() override;
 
   BufferId allocate(int64_t bytes) override;
   void free(BufferId buffer) override;
@@ -54,6 +57,8 @@ class ChipExecutor : public Executor {
   LaunchResult launch(const LaunchRequest &request) override;
   // Compiles the binary into this executor's and the process's cache.
   void compile(const LaunchRequest &request) override { binary(request); }
+  // The resolved arch configuration, timing mode and target options, hashed.
+  std::string tuning_target() const override;
 
   // Launches run so far, with their chip results (cycles, counters, one record per
   // instance: about 20 KB each on mtia-2i). Kept unless keep_launches(false): a
@@ -72,6 +77,11 @@ class ChipExecutor : public Executor {
   uint64_t address(const TensorHandle &t) const;
   HostTensor read_storage(const TensorHandle &t);
   std::shared_ptr<const KernelBinary> binary(const LaunchRequest &request);
+
+  // The spill scratch of kernels whose block buffers did not fit in local
+  // memory (KernelBinary::spill_bytes per PE), grown as needed.
+  uint64_t spill_scratch(const KernelBinary &bin);
+  uint64_t spill_addr_ = 0, spill_size_ = 0;
 
   model::Device &dev_;
   TargetOptions target_;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ struct LaunchRequest {
 struct LaunchResult {
   int64_t programs_run = 0;
   std::vector<std::string> prints;  // tl.device_print output, collected
+  // Simulated cycles of the launch, where the executor times launches (the chip
+  // model); absent on executors without timing (the IR interpreter). @triton.autotune
+  // picks the config with the fewest (wrapper.md, "Autotuning").
+  std::optional<uint64_t> cycles;
 };
 
 class Executor {
@@ -93,6 +98,11 @@ class Executor {
   // (type errors, with file:line:col) or opforge::Error (code generation) as
   // launch() would. The default does nothing: such an executor compiles at launch.
   virtual void compile(const LaunchRequest &request) { (void)request; }
+  // A stable key of what a launch's cycles depend on besides the kernel and its
+  // arguments (the chip configuration, timing mode and code generation options),
+  // naming @triton.autotune's on-disk cache entries; "" for an executor without
+  // timing (nothing is cached on disk for it).
+  virtual std::string tuning_target() const { return ""; }
 };
 
 }  // namespace opforge::compiler

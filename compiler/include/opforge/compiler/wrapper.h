@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -73,6 +74,27 @@ struct WrapperOptions {
   int64_t max_bytes = 0;     // bytes of tensors allocated (--max-wrapper-bytes)
   int64_t max_launches = 0;  // kernel launches (--max-launches)
   int max_call_depth = 64;   // nested calls of functions and lambdas
+  // Where @triton.autotune keeps the best config per kernel, key and chip ("" = in memory
+  // only); see autotune_default_cache_dir() and docs/compiler/wrapper.md, "Autotuning".
+  std::string autotune_cache_dir;
+};
+
+// What @triton.autotune did for one kernel and key value (the first launch with that key).
+struct AutotuneRecord {
+  std::string kernel;
+  std::string key;  // the tuning key as Python prints it: "(1024, 'torch.float32')"
+  struct Trial {
+    std::string config;              // "BLOCK_SIZE: 256, num_warps: 4, num_ctas: 1, num_stages: 3"
+    std::optional<uint64_t> cycles;  // simulated cycles of the trial launch
+    std::string skipped;             // why the config was skipped ("" = it ran)
+  };
+  std::vector<Trial> trials;  // the configs after pruning, in order (none when from the cache)
+  std::vector<std::string> pruned;  // configs prune_configs_by removed
+  int winner = -1;                  // index into `configs`
+  std::string winner_config;
+  std::string source;      // "tuned", "tuned (first fitting config: the executor has no cycles)",
+                           // "single config", "memory cache", "disk cache FILE"
+  std::string cache_file;  // the on-disk entry written or read ("" = none)
 };
 
 struct WrapperRunResult {
@@ -80,7 +102,13 @@ struct WrapperRunResult {
   std::vector<LaunchRequest> launches;  // every launch, in order (grids of 0 programs are skipped)
   std::vector<std::string> prints;      // tl.device_print output of all launches
   int64_t steps = 0;
+  std::vector<AutotuneRecord> autotune;  // one per kernel and key tuned or looked up
+  uint64_t autotune_trial_cycles = 0;    // cycles of trial launches (not in `launches`)
+  int64_t autotune_trial_launches = 0;
 };
+
+// $XDG_CACHE_HOME/opforge/autotune, else $HOME/.cache/opforge/autotune ("" without either).
+std::string autotune_default_cache_dir();
 
 class WrapperInterpreter {
  public:
