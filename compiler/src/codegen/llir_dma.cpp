@@ -336,6 +336,18 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const LlVal 
   const Value *v = op.result(), *ptr = op.operands[0];
   const Value *mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
+  // (x0 + arange) % M offsets (llir_wrap.cpp): the transfers below when no
+  // index wraps, else the element copy.
+  if (!in_wrap_guard_) {
+    std::string no_wrap = wrap_guard(ptr);
+    if (!no_wrap.empty()) {
+      in_wrap_guard_ = true;
+      branch(
+          no_wrap, [&] { dma_fill(op, raw, tag); }, [&] { cold([&] { element_fill(op, raw); }); });
+      in_wrap_guard_ = false;
+      return;
+    }
+  }
   Elem e = v->type.elem;
   std::string mt = memty(e);
   Geometry g = geometry(ptr);

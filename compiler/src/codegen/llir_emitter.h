@@ -396,6 +396,12 @@ class Emitter {
   void dma_fill(const Operation &op, const std::string &raw,
                 const LlVal &tag = LlVal::integer(kLoadTag));
   void dma_store(const Operation &op);
+  // The run-time check that no remainder of a wrapped-affine pointer block
+  // wraps (then the block is affine), "" for an affine block; and the
+  // element copy taken when it fails (llir_wrap.cpp).
+  std::string wrap_guard(const Value *ptr);
+  void element_fill(const Operation &op, const std::string &raw);
+  bool in_wrap_guard_ = false;  // dma_fill inside its guard's affine branch
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();
 

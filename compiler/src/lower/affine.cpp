@@ -5,8 +5,15 @@
 // where base and strides are run-time scalars: the emitter then evaluates the
 // block at index 0 and at the unit index of each dimension to get them. This
 // file proves the form from the ops that build the block; anything it does
-// not recognise (loaded offsets, divisions, modulo, comparisons) is not
-// affine and keeps the per-element (gather/scatter) path.
+// not recognise (loaded offsets, divisions, comparisons) is not affine and
+// keeps the per-element (gather/scatter) path.
+//
+// Wrapped-affine blocks: Triton's matmul tutorial builds its row and column
+// offsets as (pid * BLOCK + tl.arange(0, BLOCK)) % M. A remainder of an
+// affine i32 block by a uniform one equals its operand wherever the operand
+// lies in [0, M), so such a pointer block is affine under a run-time check
+// (the code generator's wrap guard, llir_wrap.cpp); a tile whose indices do
+// wrap takes the element path.
 //
 //===----------------------------------------------------------------------===//
 #include <set>
@@ -28,6 +35,8 @@ const ttir::Operation *owning_for(const Value *v) {
 
 class Affinity {
  public:
+  explicit Affinity(bool wraps = false) : wraps_(wraps) {}
+
   bool uniform(const Value *v) {
     if (!v->type.is_block()) return true;
     if (!v->def) {
@@ -87,6 +96,14 @@ class Affinity {
       case OpKind::MulI:
         return (uniform(op.operands[0]) && affine(op.operands[1])) ||
                (uniform(op.operands[1]) && affine(op.operands[0]));
+      case OpKind::RemSI: {
+        // (affine % uniform), i32, its operand strictly affine (no remainder in it).
+        if (!wraps_ || op.operands[0]->type.elem != ttir::Elem::I32) return false;
+        wraps_ = false;
+        bool ok = affine(op.operands[0]) && uniform(op.operands[1]);
+        wraps_ = true;
+        return ok;
+      }
       default:
         return false;
     }
@@ -114,12 +131,41 @@ class Affinity {
   bool enter(const Value *v) { return active_.insert(v).second; }
   void leave(const Value *v) { active_.erase(v); }
 
+  bool wraps_;                      // accept (affine % uniform) terms
   std::set<const Value *> active_;  // loop-carried values being proved (cycles)
 };
+
+void collect_remainders(const Value *v, std::set<const Value *> &seen,
+                        std::vector<const ttir::Operation *> &out) {
+  if (!v->type.is_block() || !seen.insert(v).second) return;
+  if (!v->def) {
+    // A loop-carried block: its initial value and what each iteration yields.
+    const ttir::Operation *f = owning_for(v);
+    if (!f || v->index == 0) return;
+    collect_remainders(f->operands[v->index + 2], seen, out);
+    if (const ttir::Operation *y = f->regions[0]->terminator())
+      collect_remainders(y->operands[v->index - 1], seen, out);
+    return;
+  }
+  if (v->def->kind == OpKind::RemSI) {
+    out.push_back(v->def);
+    return;
+  }
+  for (auto *o : v->def->operands) collect_remainders(o, seen, out);
+}
 
 }  // namespace
 
 bool is_affine_block(const Value *v) { return Affinity().affine(v); }
 bool is_uniform_block(const Value *v) { return Affinity().uniform(v); }
+bool is_wrapped_affine_block(const Value *v) { return Affinity(true).affine(v); }
+
+std::vector<const ttir::Operation *> wrap_remainders(const Value *v) {
+  std::vector<const ttir::Operation *> out;
+  if (is_affine_block(v)) return out;
+  std::set<const Value *> seen;
+  collect_remainders(v, seen, out);
+  return out;
+}
 
 }  // namespace opforge::compiler

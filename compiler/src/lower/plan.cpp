@@ -8,7 +8,8 @@
 //    with no side-effecting op in between (then the load runs inside that
 //    consumer's loop, which is what fuses `load; add; store` into one loop).
 // Loads and stores of rank-1/2 affine pointer blocks are DMA transfers
-// through a local-memory buffer instead (lower/affine.cpp proves the form);
+// through a local-memory buffer instead (lower/affine.cpp proves the form;
+// loads also through wrapped-affine blocks, `(x0 + arange) % M` offsets);
 // tl.dot with bf16/fp16/fp32 (ieee)/int8 operands runs on the DPE.
 //
 //===----------------------------------------------------------------------===//
@@ -124,7 +125,7 @@ class Planner {
         if (always_buffer(op.kind) || is_sfu_block_op(op))
           plan_.buffers.insert(r.get());
         else if (op.kind == OpKind::Load) {
-          if (dma_ok(op.operands[0], r->type))
+          if (dma_ok(op.operands[0], r->type, true))
             plan_.dma_loads.insert(&op);
           else if (load_fusable(b, i))
             plan_.fused_loads.insert(&op);
@@ -151,7 +152,7 @@ class Planner {
       Elem e = a->type.elem;
       bool integer = e == Elem::I8 || e == Elem::I16 || e == Elem::I32 || e == Elem::I64;
       if (!a->type.is_block() || a->type.numel() <= 0 || !(e == Elem::Ptr || integer)) continue;
-      if (!is_affine_block(a)) continue;
+      if (!is_wrapped_affine_block(a)) continue;
       plan_.carried_affine.insert(a);
       plan_.carried_affine.insert(f.result(j - 1));
       plan_.buffers.erase(f.result(j - 1));
@@ -176,11 +177,13 @@ class Planner {
     }
   }
 
-  // A rank-1/2 block access through an affine pointer block.
-  static bool dma_ok(const Value *ptr, const ttir::Type &t) {
+  // A rank-1/2 block access through an affine pointer block; for loads also
+  // a wrapped-affine one ((x0 + arange) % M offsets: the code generator
+  // checks at run time that no index wraps and otherwise copies elements).
+  static bool dma_ok(const Value *ptr, const ttir::Type &t, bool wrapped = false) {
     if (!ptr->type.is_block() || !t.is_block()) return false;
     if (t.shape.empty() || t.shape.size() > 2 || t.numel() <= 0) return false;
-    return is_affine_block(ptr);
+    return wrapped ? is_wrapped_affine_block(ptr) : is_affine_block(ptr);
   }
 
   // Operand and accumulator types the DPE takes (fp32 only with ieee precision).

@@ -100,7 +100,9 @@ class RowPrefetchPlanner {
       const Operation &op = *o;
       switch (op.kind) {
         case OpKind::Load:
-          if (plan_.dma_loads.count(&op) && !feeds_dot(op.result())) {
+          // (Wrapped-affine loads keep dma_fill's run-time wrap guard.)
+          if (plan_.dma_loads.count(&op) && !feeds_dot(op.result()) &&
+              is_affine_block(op.operands[0])) {
             bool ok = true;
             for (auto *v : op.operands) ok &= iteration_computable(v, body, plan_);
             if (ok) loads.push_back(&op);

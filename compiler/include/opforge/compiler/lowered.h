@@ -78,6 +78,16 @@ std::unique_ptr<ttir::Function> expand_block_pointers(const ttir::Function &f);
 bool is_affine_block(const ttir::Value *v);
 // Whether `v` has the same value in every element (a splat of a scalar).
 bool is_uniform_block(const ttir::Value *v);
+// Whether `v` is affine as is_affine_block defines it except for i32 terms
+// `a % m` (arith.remsi) with `a` affine and `m` uniform: the wrap-around
+// offsets (pid * BLOCK + tl.arange(0, BLOCK)) % M of Triton's matmul
+// tutorial. Such a block is affine wherever every remainder's operand lies in
+// [0, m); the code generator checks that at run time (its wrap guard) and
+// takes the element path for a tile that wraps. True for affine blocks too.
+bool is_wrapped_affine_block(const ttir::Value *v);
+// The arith.remsi ops of such a block (followed through loop-carried
+// values), the ones the wrap guard checks; empty for an affine block.
+std::vector<const ttir::Operation *> wrap_remainders(const ttir::Value *v);
 
 // A block-valued special function (exp, exp2, log, log2, tanh, erf, sin,
 // cos, rsqrt) on fp32/fp16/bf16: planned as a buffer that the SFU fills with
