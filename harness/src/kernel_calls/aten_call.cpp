@@ -126,6 +126,17 @@ Value CallMarshal::to_host(const WrapperValue &w) {
   return Value::none();
 }
 
+WrapperValue run_wrapper_call_on_device(
+    const CallKernel &kernel, compiler::Executor &executor, const std::string &overload,
+    const std::vector<WrapperValue> &args,
+    const std::vector<std::pair<std::string, WrapperValue>> &kwargs) {
+  if (!kernel.module) return run_view_op(overload, args, kwargs);
+  compiler::WrapperOptions wo;
+  wo.max_steps = kernel.max_wrapper_steps;
+  compiler::WrapperInterpreter interp(*kernel.module, executor, wo);
+  return interp.run(kernel.wrapper, args, kwargs).value;
+}
+
 CallOutcome run_aten_call(const CallKernel &kernel, compiler::Executor &executor, const Call &call,
                           const std::vector<std::string> &schema_names) {
   CallMarshal marshal(executor);
@@ -135,15 +146,8 @@ CallOutcome run_aten_call(const CallKernel &kernel, compiler::Executor &executor
     args.push_back(marshal.to_wrapper(call.args[i], "#" + std::to_string(i)));
   for (const auto &[name, value] : call.kwargs)
     kwargs.emplace_back(name, marshal.to_wrapper(value, name));
-  WrapperValue out;
-  if (kernel.module) {
-    compiler::WrapperOptions wo;
-    wo.max_steps = kernel.max_wrapper_steps;
-    compiler::WrapperInterpreter interp(*kernel.module, executor, wo);
-    out = interp.run(kernel.wrapper, args, kwargs).value;
-  } else {
-    out = run_view_op(call.overload, args, kwargs);
-  }
+  const WrapperValue out =
+      run_wrapper_call_on_device(kernel, executor, call.overload, args, kwargs);
   CallOutcome r;
   r.out = marshal.to_host(out);
   // The arguments the call should have written, by schema name (positional or keyword);

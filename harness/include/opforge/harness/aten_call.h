@@ -101,6 +101,16 @@ struct CallOutcome {
 CallOutcome run_aten_call(const CallKernel &kernel, compiler::Executor &executor, const Call &call,
                           const std::vector<std::string> &schema_names);
 
+// Step 2 alone, on wrapper values whose tensors already live on `executor` (the
+// Python package's device tensors, used in place: python/src/dispatch.cpp): the
+// wrapper of `kernel`, or (module null) the view runtime for `overload`. Buffers
+// the wrapper allocated for its output are the caller's to free. run_aten_call runs
+// its marshalled arguments through it. Throws what run_aten_call throws.
+compiler::WrapperValue run_wrapper_call_on_device(
+    const CallKernel &kernel, compiler::Executor &executor, const std::string &overload,
+    const std::vector<compiler::WrapperValue> &args,
+    const std::vector<std::pair<std::string, compiler::WrapperValue>> &kwargs);
+
 struct JudgeCallOptions {
   // The reference is ATen's result (recorded or live): the float64 second look applies.
   // False for other references (the IR interpreter's result in trace sweeps).

@@ -1,0 +1,369 @@
+// dispatch.cpp - the boxed PrivateUse1 fallback: every ATen op on opforge tensors
+// that device.cpp does not implement runs through the kernel library on the chip
+// (the harness's call path, run_wrapper_call_on_device, with the tensors' device
+// buffers used in place), or, with no kernel or a dtype the chip cannot run, on
+// the CPU (copy out, run, copy in), warned once per op and dtype and counted.
+#include <ATen/native/CPUFallback.h>
+#include <torch/library.h>
+
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "opforge/harness/aten_call.h"
+#include "opforge/support/error.h"
+#include "torch_device.h"
+
+namespace opforge::pydev {
+namespace {
+
+using compiler::WrapperValue;
+
+// The dtypes the kernel library's kernels are validated for (docs/library.md).
+bool chip_runs(c10::ScalarType t) {
+  switch (t) {
+    case c10::ScalarType::Bool:
+    case c10::ScalarType::Int:
+    case c10::ScalarType::Long:
+    case c10::ScalarType::Half:
+    case c10::ScalarType::BFloat16:
+    case c10::ScalarType::Float:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Why a call cannot run on the chip (the fallback's reason).
+struct NotOnChip {
+  std::string reason;
+};
+
+c10::TypePtr element_type(const c10::TypePtr &type) {
+  if (auto opt = type->cast<c10::OptionalType>()) return opt->getElementType();
+  return type;
+}
+
+bool is_kind(const c10::TypePtr &type, c10::TypeKind kind) {
+  return element_type(type)->kind() == kind;
+}
+
+std::string memory_format_name(int64_t v) {
+  switch (static_cast<c10::MemoryFormat>(v)) {
+    case c10::MemoryFormat::Contiguous:
+      return "contiguous_format";
+    case c10::MemoryFormat::Preserve:
+      return "preserve_format";
+    case c10::MemoryFormat::ChannelsLast:
+      return "channels_last";
+    case c10::MemoryFormat::ChannelsLast3d:
+      return "channels_last_3d";
+    default:
+      return "contiguous_format";
+  }
+}
+
+// The dtype a call is counted under: its first tensor argument's.
+void first_dtype(const c10::IValue &v, std::optional<c10::ScalarType> &out) {
+  if (out) return;
+  if (v.isTensor() && v.toTensor().defined()) {
+    out = v.toTensor().scalar_type();
+  } else if (v.isTensorList()) {
+    for (const at::Tensor &t : v.toTensorList().vec())
+      if (!out && t.defined()) out = t.scalar_type();
+  } else if (v.isList()) {
+    for (const c10::IValue &e : v.toListRef()) first_dtype(e, out);
+  }
+}
+
+void summarize(std::ostringstream &os, const c10::IValue &v) {
+  if (v.isTensor()) {
+    const at::Tensor &t = v.toTensor();
+    if (!t.defined()) {
+      os << "None";
+      return;
+    }
+    os << dtype_label(t.scalar_type()) << "[";
+    for (int64_t d = 0; d < t.dim(); ++d) os << (d ? ", " : "") << t.size(d);
+    os << "]";
+  } else if (v.isTensorList() || v.isList()) {
+    os << "[";
+    bool first = true;
+    for (const c10::IValue &e : v.toListRef()) {
+      os << (first ? "" : ", ");
+      summarize(os, e);
+      first = false;
+    }
+    os << "]";
+  } else {
+    os << v;
+  }
+}
+
+// "aten::add.Tensor(float32[4, 4], float32[4, 4], alpha=1)"
+std::string call_summary(const std::string &overload, const c10::FunctionSchema &schema,
+                         c10::ArrayRef<c10::IValue> args) {
+  std::ostringstream os;
+  os << overload << "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    os << (i ? ", " : "");
+    if (schema.arguments()[i].kwarg_only()) os << schema.arguments()[i].name() << "=";
+    summarize(os, args[i]);
+  }
+  os << ")";
+  return os.str();
+}
+
+// One call's arguments on the chip: opforge tensors by their device buffers, CPU
+// tensors (wrapped scalars) uploaded for the call and freed after it.
+class Marshal {
+ public:
+  explicit Marshal(compiler::Executor &ex) : temporaries_(ex) {}
+
+  WrapperValue to_wrapper(const c10::IValue &v, const c10::TypePtr &type) {
+    if (v.isNone()) return WrapperValue::none();
+    if (v.isTensor()) return tensor(v.toTensor());
+    if (v.isBool()) return WrapperValue::boolean(v.toBool());
+    if (v.isInt()) {
+      const int64_t i = v.toInt();
+      if (is_kind(type, c10::TypeKind::ScalarTypeType)) {
+        auto st = static_cast<c10::ScalarType>(i);
+        auto d = to_dtype(st);
+        if (!d || !chip_runs(st)) throw NotOnChip{"dtype " + dtype_label(st) + " argument"};
+        return WrapperValue::dtype(*d);
+      }
+      if (is_kind(type, c10::TypeKind::LayoutType)) return WrapperValue::string("strided");
+      if (is_kind(type, c10::TypeKind::MemoryFormatType))
+        return WrapperValue::string(memory_format_name(i));
+      return WrapperValue::integer(i);
+    }
+    if (v.isSymInt()) return WrapperValue::integer(v.toSymInt().expect_int());
+    if (v.isDouble()) return WrapperValue::floating(v.toDouble());
+    if (v.isString()) return WrapperValue::string(v.toStringRef());
+    if (v.isDevice()) return WrapperValue::string(v.toDevice().str());
+    if (v.isList() || v.isTensorList() || v.isIntList() || v.isDoubleList() || v.isBoolList()) {
+      c10::TypePtr item = element_type(type);
+      if (auto list = item->cast<c10::ListType>()) item = list->getElementType();
+      std::vector<WrapperValue> items;
+      for (const c10::IValue &e : v.toListRef()) items.push_back(to_wrapper(e, item));
+      return WrapperValue::list(std::move(items));
+    }
+    if (v.isComplexDouble()) throw NotOnChip{"a complex scalar argument"};
+    if (v.isGenerator()) throw NotOnChip{"a generator argument"};
+    throw NotOnChip{"an argument of type " + v.tagKind()};
+  }
+
+  // Input storages by buffer: outputs over them share the storage.
+  const std::map<uint64_t, at::Tensor> &inputs() const { return inputs_; }
+
+ private:
+  WrapperValue tensor(const at::Tensor &t) {
+    if (!t.defined()) return WrapperValue::none();
+    if (!chip_runs(t.scalar_type()))
+      throw NotOnChip{"dtype " + dtype_label(t.scalar_type()) + " is not run on the chip"};
+    if (t.device().type() == kDeviceType) {
+      compiler::TensorHandle h = handle_of(t);
+      inputs_.emplace(h.buffer, t);
+      return WrapperValue::of(h);
+    }
+    TORCH_CHECK(t.device().is_cpu(), "opforge: an argument on ", t.device());
+    at::Tensor c = t.contiguous();
+    auto d = to_dtype(c.scalar_type());
+    HostTensor host(*d, c.sizes().vec());
+    std::memcpy(host.storage_data(), c.data_ptr(), c.numel() * c.element_size());
+    return temporaries_.to_wrapper(harness::Value::of_tensor(host), "cpu argument");
+  }
+
+  harness::CallMarshal temporaries_;
+  std::map<uint64_t, at::Tensor> inputs_;
+};
+
+// Output tensors over device buffers: an input's buffer keeps its storage, a new
+// buffer (the wrapper allocated it) gets one storage for every output that uses it.
+class Outputs {
+ public:
+  explicit Outputs(const Marshal &marshal) : marshal_(marshal) {}
+
+  c10::IValue to_ivalue(const WrapperValue &w) {
+    switch (w.kind) {
+      case WrapperValue::Kind::None:
+        return c10::IValue();
+      case WrapperValue::Kind::Bool:
+        return c10::IValue(w.bool_value);
+      case WrapperValue::Kind::Int:
+        return c10::IValue(w.int_value);
+      case WrapperValue::Kind::Float:
+        return c10::IValue(w.float_value);
+      case WrapperValue::Kind::Str:
+        return c10::IValue(w.str_value);
+      case WrapperValue::Kind::DType:
+        return c10::IValue(static_cast<int64_t>(to_scalar_type(w.dtype_value)));
+      case WrapperValue::Kind::Tensor:
+        return c10::IValue(tensor(w.tensor));
+      case WrapperValue::Kind::List:
+      case WrapperValue::Kind::Tuple: {
+        bool tensors = !w.items.empty();
+        for (const auto &i : w.items) tensors &= i.kind == WrapperValue::Kind::Tensor;
+        if (tensors) {
+          std::vector<at::Tensor> ts;
+          for (const auto &i : w.items) ts.push_back(tensor(i.tensor));
+          return c10::IValue(ts);
+        }
+        std::vector<c10::IValue> items;
+        for (const auto &i : w.items) items.push_back(to_ivalue(i));
+        return c10::ivalue::Tuple::create(std::move(items));
+      }
+    }
+    return c10::IValue();
+  }
+
+  // Every buffer the outputs reach and its extent, before storages are made.
+  void scan(const WrapperValue &w) {
+    if (w.kind == WrapperValue::Kind::Tensor && w.tensor.buffer) {
+      const int64_t bytes = w.tensor.extent_bytes();
+      extent_[w.tensor.buffer] = std::max(extent_[w.tensor.buffer], bytes);
+    }
+    for (const auto &i : w.items) scan(i);
+  }
+
+ private:
+  at::Tensor tensor(const compiler::TensorHandle &h) {
+    c10::Storage storage;
+    auto in = marshal_.inputs().find(h.buffer);
+    if (in != marshal_.inputs().end()) {
+      storage = in->second.storage();
+    } else if (auto s = made_.find(h.buffer); s != made_.end()) {
+      storage = s->second;
+    } else {
+      const size_t bytes = size_t(std::max<int64_t>(extent_[h.buffer], 1));
+      void *p = buffer_pointer(h.buffer);
+      c10::DataPtr data(p, p, deleter(), c10::Device(kDeviceType, 0));
+      storage = c10::Storage(c10::Storage::use_byte_size_t(), bytes, std::move(data),
+                             device_allocator(), /*resizable=*/true);
+      made_.emplace(h.buffer, storage);
+    }
+    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(
+        std::move(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
+        c10::scalarTypeToTypeMeta(to_scalar_type(h.dtype)));
+    t.unsafeGetTensorImpl()->set_sizes_and_strides(h.sizes, h.strides, h.storage_offset);
+    return t;
+  }
+  static c10::DeleterFnPtr deleter() {
+    return [](void *ctx) {
+      if (ctx && Runtime::initialized()) Runtime::get().free(pointer_buffer(ctx));
+    };
+  }
+
+  const Marshal &marshal_;
+  std::map<uint64_t, int64_t> extent_;
+  std::map<uint64_t, c10::Storage> made_;
+};
+
+// The argument a written (a!) return aliases, or -1.
+int aliased_argument(const c10::FunctionSchema &schema, const c10::Argument &ret) {
+  const c10::AliasInfo *ra = ret.alias_info();
+  if (!ra || !ra->isWrite()) return -1;
+  for (size_t i = 0; i < schema.arguments().size(); ++i) {
+    const c10::AliasInfo *a = schema.arguments()[i].alias_info();
+    if (a && a->isWrite() && a->beforeSets() == ra->beforeSets()) return int(i);
+  }
+  return -1;
+}
+
+bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtime &rt,
+                 const std::string &overload, const KernelRef &kernel, const std::string &dtype,
+                 const std::string &call, std::string *why) {
+  const c10::FunctionSchema &schema = op.schema();
+  const size_t n = schema.arguments().size();
+  auto args = torch::jit::last(*stack, n);
+  Marshal marshal(rt.executor());
+  std::vector<WrapperValue> pos;
+  std::vector<std::pair<std::string, WrapperValue>> kw;
+  try {
+    for (size_t i = 0; i < n; ++i) {
+      const c10::Argument &a = schema.arguments()[i];
+      WrapperValue w = marshal.to_wrapper(args[i], a.real_type());
+      if (a.kwarg_only())
+        kw.emplace_back(a.name(), std::move(w));
+      else
+        pos.push_back(std::move(w));
+    }
+  } catch (const NotOnChip &e) {
+    *why = e.reason;
+    return false;
+  }
+  WrapperValue out;
+  try {
+    out = rt.run_on_chip(overload, kernel, dtype, call, pos, kw);
+  } catch (const Error &e) {
+    TORCH_CHECK(false, e.what());
+  }
+  const auto &rets = schema.returns();
+  std::vector<WrapperValue> outs;
+  if (rets.size() == 1)
+    outs.push_back(out);
+  else if (out.kind == WrapperValue::Kind::Tuple || out.kind == WrapperValue::Kind::List)
+    outs = out.items;
+  TORCH_CHECK(outs.size() == rets.size(), "opforge: ", overload, ": kernel ", kernel.name,
+              " returned ", out.to_string(), " for ", rets.size(), " results");
+  Outputs made(marshal);
+  for (const auto &o : outs) made.scan(o);
+  std::vector<c10::IValue> results;
+  for (size_t j = 0; j < rets.size(); ++j) {
+    const int alias = aliased_argument(schema, rets[j]);
+    results.push_back(alias >= 0 ? args[size_t(alias)] : made.to_ivalue(outs[j]));
+  }
+  torch::jit::drop(*stack, n);
+  for (auto &r : results) torch::jit::push(*stack, std::move(r));
+  return true;
+}
+
+void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
+  Runtime &rt = runtime();
+  const c10::FunctionSchema &schema = op.schema();
+  const std::string overload =
+      schema.name() + (schema.overload_name().empty() ? "" : "." + schema.overload_name());
+  auto args = torch::jit::last(*stack, schema.arguments().size());
+  std::optional<c10::ScalarType> st;
+  for (const c10::IValue &a : args) first_dtype(a, st);
+  const std::string dtype = st ? dtype_label(*st) : "none";
+  const std::string call = call_summary(overload, schema, args);
+  std::string why;
+  if (const KernelRef *kernel = rt.kernel_for(overload, &why))
+    if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, &why)) return;
+  if (rt.note_fallback(overload, dtype, call, why))
+    TORCH_WARN("opforge: ", overload, " (", dtype, ") runs on the CPU: ", why,
+               " (warned once per op and dtype; opforge.stats() counts the fallbacks)");
+  at::native::cpu_fallback(op, stack);
+}
+
+}  // namespace
+
+void register_library_overloads(const std::vector<std::string> &overloads) {
+  static std::set<std::string> done;
+  static torch::Library *lib = new torch::Library(
+      torch::Library::IMPL, "aten", c10::DispatchKey::PrivateUse1, __FILE__, __LINE__);
+  for (const std::string &overload : overloads) {
+    if (done.count(overload) || overload.rfind("aten::", 0) != 0) continue;
+    const size_t dot = overload.find('.');
+    const std::string name = overload.substr(0, dot);
+    const std::string over = dot == std::string::npos ? "" : overload.substr(dot + 1);
+    auto op = c10::Dispatcher::singleton().findSchema({name, over});
+    // A CompositeImplicitAutograd op keeps its decomposition (and its autograd).
+    if (!op || op->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd)) continue;
+    if (op->hasKernelForDispatchKey(c10::DispatchKey::PrivateUse1)) continue;
+    const std::string qualified = overload.substr(6);
+    lib->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunction<&fallback>());
+    done.insert(overload);
+  }
+}
+
+namespace {
+
+TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
+  m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>());
+}
+
+}  // namespace
+}  // namespace opforge::pydev

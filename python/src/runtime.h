@@ -1,0 +1,101 @@
+//===- runtime.h - the opforge PyTorch device's chip, library and statistics ===//
+//
+// The torch-free half of the Python package's extension (docs/pytorch-device.md).
+// One Runtime per process, made by opforge.init(): the process's model::Device
+// (harness::chip_device: a second init with another configuration is an error
+// saying why), a ChipExecutor on it that holds every opforge tensor's storage in
+// the chip's DRAM, and the kernel library the dispatcher looks overloads up in.
+// Calls run through the harness's one call path (aten_call.h,
+// run_wrapper_call_on_device) with the tensors' device buffers used in place.
+// It counts, per overload and dtype, the calls that ran on the chip and the ones
+// that fell back to the CPU, and while a profile is open records every call
+// (kernel cycles, launches, chip counters) for the results-format HDF5 file.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opforge/compiler/wrapper.h"
+#include "opforge/harness/aten_call.h"
+
+namespace opforge::pydev {
+
+struct Config {
+  std::string arch = "mtia-2i";
+  std::string timing = "lt";
+  std::vector<std::string> sets;  // "dram.channels=8"
+  std::string library;            // "": the shipped library and the extension dirs
+  // "arch mtia-2i, timing lt, set [...], library DIR" (for errors).
+  std::string describe() const;
+};
+
+// What the dispatcher runs an overload with.
+struct KernelRef {
+  harness::CallKernel kernel;  // module null: the view runtime (aten_runtime.h)
+  std::string name;            // "add.Tensor.py:add_Tensor" or "view runtime"
+};
+
+class Runtime {
+ public:
+  // The first call makes the runtime; a later call with the same configuration
+  // returns it; with another one it throws opforge::Error saying why.
+  static Runtime &init(const Config &config);
+  // Throws opforge::Error ("call opforge.init() first") before init.
+  static Runtime &get();
+  static bool initialized();
+
+  const Config &config() const { return config_; }
+  compiler::Executor &executor();
+
+  // A device buffer of `bytes` bytes in the chip's DRAM. Out of memory throws
+  // naming the bytes requested and the bytes free.
+  uint64_t allocate(int64_t bytes);
+  void free(uint64_t buffer) noexcept;
+
+  // The kernel for `overload`, or null with `why` set (no kernel in the library,
+  // or its file failed to load).
+  const KernelRef *kernel_for(const std::string &overload, std::string *why);
+
+  // The overloads the library has a kernel file for ("aten::add.Tensor").
+  std::vector<std::string> library_overloads() const;
+
+  // Runs `overload` on the chip; `call` ("aten::add.Tensor(f32[4], f32[4])") and
+  // `dtype` label it in statistics and errors. An opforge::Error (a trap, a wrapper
+  // error) is rethrown naming the op and the kernel.
+  compiler::WrapperValue run_on_chip(
+      const std::string &overload, const KernelRef &kernel, const std::string &dtype,
+      const std::string &call, const std::vector<compiler::WrapperValue> &args,
+      const std::vector<std::pair<std::string, compiler::WrapperValue>> &kwargs);
+  // Counts a fallback; true the first time for this overload and dtype (warn then).
+  bool note_fallback(const std::string &overload, const std::string &dtype, const std::string &call,
+                     const std::string &reason);
+
+  // {"calls": n, "chip_calls": n, "fallbacks": n, "ops": [{"op", "dtype", "calls",
+  // "chip_calls", "fallbacks", "fallback_reason"}...]} since init.
+  std::string stats_json() const;
+
+  // Profiles: every call between start and stop, with the chip's launches.
+  void profile_start();
+  // The profile as JSON: {"ops": [...per op and dtype...], "calls": [...per call...],
+  // "cycles", "launches", "chip_calls", "fallbacks", "counters": {...}}.
+  std::string profile_stop();
+  // Writes the last stopped profile as a results file (docs/results.md): one point,
+  // workload "pytorch", one op row per call. Replaces `path`.
+  void profile_save(const std::string &path) const;
+
+  struct Impl;
+
+ private:
+  explicit Runtime(const Config &config);
+  Config config_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace opforge::pydev
