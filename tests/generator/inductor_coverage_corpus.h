@@ -1,7 +1,7 @@
-//===- inductor_coverage_corpus.h - one small corpus for the view/pool/linalg/search/special family tests ===//
+//===- inductor_coverage_corpus.h - one small corpus for the view/pool/linalg/search/special family
+//tests ===//
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
 #include "corpus_fixture.h"
@@ -9,24 +9,19 @@
 namespace opforge::test::inductor {
 
 // The shared small corpus has none of these ops: export them once (float32 and int64, at most 6
-// samples per OpInfo) with the real exporter, shared by the family tests of one test binary.
+// samples per OpInfo) with the real exporter into the build tree, shared by every test process.
 inline const std::string &coverage_corpus() {
-  static const std::string path = [] {
-    const std::string out = test::temp_dir() + "/coverage.h5";
-    std::string log;
-    int rc = test::run_exporter(
-        {"--ops",
-         "t,permute,expand,unsqueeze,as_strided,nn.functional.adaptive_avg_pool2d,"
-         "nn.functional.interpolate.bilinear,nn.functional.interpolate.nearest,nn.functional.unfold,"
-         "cdist,linalg.cross,trace,tril_indices,searchsorted,bucketize,histc,isin,logspace,renorm,"
-         "masked_scatter,special.bessel_j0,special.i0e,special.chebyshev_polynomial_t,"
-         "special.hermite_polynomial_h,special.modified_bessel_k1,nn.functional.multilabel_soft_margin_loss,"
-         "nn.functional.multi_margin_loss,nn.functional.multilabel_margin_loss",
-         "--dtypes", "float32,int64", "--max-samples", "6", "--quiet", "--out", out},
-        &log);
-    if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
-    return out;
-  }();
+  static const std::string path = test::exported_corpus(
+      "coverage",
+      {"--ops",
+       "t,permute,expand,unsqueeze,as_strided,nn.functional.adaptive_avg_pool2d,"
+       "nn.functional.interpolate.bilinear,nn.functional.interpolate.nearest,nn.functional.unfold,"
+       "cdist,linalg.cross,trace,tril_indices,searchsorted,bucketize,histc,isin,logspace,renorm,"
+       "masked_scatter,special.bessel_j0,special.i0e,special.chebyshev_polynomial_t,"
+       "special.hermite_polynomial_h,special.modified_bessel_k1,nn.functional.multilabel_soft_"
+       "margin_loss,"
+       "nn.functional.multi_margin_loss,nn.functional.multilabel_margin_loss",
+       "--dtypes", "float32,int64", "--max-samples", "6"});
   return path;
 }
 

@@ -3,7 +3,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -23,15 +22,8 @@ const char *kEmbeddingBagSchema =
 // The shared small corpus has no embedding_bag: export nn.functional.embedding_bag once with the
 // real exporter (sum/mean/max, padding_idx, per_sample_weights, include_last_offset samples).
 const std::string &embedding_bag_corpus() {
-  static const std::string path = [] {
-    const std::string out = test::temp_dir() + "/embedding_bag.h5";
-    std::string log;
-    int rc = test::run_exporter({"--ops", "nn.functional.embedding_bag", "--dtypes",
-                                 "float32,float16", "--quiet", "--out", out},
-                                &log);
-    if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
-    return out;
-  }();
+  static const std::string path = test::exported_corpus(
+      "embedding_bag", {"--ops", "nn.functional.embedding_bag", "--dtypes", "float32,float16"});
   return path;
 }
 

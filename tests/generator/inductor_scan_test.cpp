@@ -3,7 +3,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,15 +27,9 @@ const std::vector<DType> kFloats = {DType::Float32, DType::BFloat16};
 
 // The shared small corpus has no scans: export cumsum/cumprod/cummax once with the real exporter.
 const std::string &scan_corpus() {
-  static const std::string path = [] {
-    const std::string out = test::temp_dir() + "/scan.h5";
-    std::string log;
-    int rc = test::run_exporter({"--ops", "cumsum,cumprod,cummax", "--dtypes", "float32,int64",
-                                 "--max-samples", "6", "--quiet", "--out", out},
-                                &log);
-    if (rc != 0) throw std::runtime_error("export-opinfo.py failed:\n" + log);
-    return out;
-  }();
+  static const std::string path = test::exported_corpus(
+      "scan",
+      {"--ops", "cumsum,cumprod,cummax", "--dtypes", "float32,int64", "--max-samples", "6"});
   return path;
 }
 
