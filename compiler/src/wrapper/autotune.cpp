@@ -410,6 +410,16 @@ std::optional<uint64_t> WrapperInterpreter::Impl::autotune_launch(const Value &l
   Value chosen;
   if (st.configs.size() == 1) {
     chosen = st.configs[0];
+    if (run_result && std::none_of(run_result->autotune.begin(), run_result->autotune.end(),
+                                   [&](const AutotuneRecord &r) { return r.kernel == k.name; })) {
+      AutotuneRecord rec;
+      rec.kernel = k.name;
+      rec.key = "()";
+      rec.source = "single config (nothing to tune)";
+      rec.winner = 0;
+      rec.winner_config = config_text(chosen);
+      run_result->autotune.push_back(std::move(rec));
+    }
   } else {
     std::vector<std::string> parts;
     for (auto &n : st.key)

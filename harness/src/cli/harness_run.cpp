@@ -29,7 +29,8 @@ namespace {
 constexpr const char *kUsage =
     "usage: opforge run FILE.py --call 'WRAPPER(ARGS)' [--arch tiny|mtia-2i|FILE] [--set K=V]...\n"
     "                   [--timing functional|lt] [--seed N] [--check aten::OVERLOAD]\n"
-    "                   [--executor chip|interp] [--counters N]\n\n"
+    "                   [--executor chip|interp] [--counters N]\n"
+    "                   [--autotune-report] [--autotune-cache DIR|none]\n\n"
     "Runs a wrapper of FILE.py on the chip model (its kernels compiled to RISC-V and launched on\n"
     "the PEs) with arguments written as a Python call expression, e.g.\n"
     "  --call 'add_Tensor(randn(1024, 1024), randn(1024), alpha=2)'\n"
@@ -42,7 +43,13 @@ constexpr const char *kUsage =
     "inputs, on float64-upcast inputs rounded back to the output dtype; it prints the errors "
     "against\n"
     "both and passes an element within torch.testing.assert_close tolerance of either\n"
-    "(docs/verification.md); exit status 1 on a mismatch.\n\n"
+    "(docs/verification.md); exit status 1 on a mismatch.\n"
+    "@triton.autotune kernels are tuned on the first launch of each key: every config is\n"
+    "launched and timed in simulated cycles (trial launches are not in the cycle total), the\n"
+    "best is kept in --autotune-cache (default $XDG_CACHE_HOME/opforge/autotune, else\n"
+    "~/.cache/opforge/autotune; none: memory only); --autotune-report prints each kernel and\n"
+    "key's configs with cycles or skip reason, the winner and whether it came from the cache\n"
+    "(docs/compiler/wrapper.md, Autotuning).\n\n"
     "       opforge run FILE.py --corpus-call aten::OVERLOAD[:DTYPE[:INDEX]] [--corpus FILE]\n"
     "                   [--arch ...] [--set K=V]... [--timing ...] [--executor chip|interp]\n\n"
     "Runs recorded OpInfo calls of the corpus (every call of the overload, of one dtype group,\n"
@@ -322,6 +329,31 @@ int run_corpus_calls(const std::string &file, const std::string &selector,
   return failed ? kExitFailure : kExitOk;
 }
 
+// `--autotune-report`: per kernel and key, each config's cycles or skip reason and the winner.
+void print_autotune_report(const harness::WrapperCallResult &r) {
+  if (r.autotune.empty()) {
+    std::cout << "autotune: no @triton.autotune kernel was launched\n";
+    return;
+  }
+  for (const auto &a : r.autotune) {
+    std::cout << "autotune " << a.kernel << " key " << a.key << ": " << a.source;
+    if (!a.cache_file.empty()) std::cout << " (" << a.cache_file << ")";
+    std::cout << "\n";
+    for (const auto &p : a.pruned) std::cout << "  pruned      " << p << "\n";
+    for (size_t i = 0; i < a.trials.size(); ++i) {
+      const auto &t = a.trials[i];
+      std::cout << (static_cast<int>(i) == a.winner ? "  * " : "    ");
+      if (!t.skipped.empty())
+        std::cout << "skipped  " << t.config << ": " << t.skipped << "\n";
+      else if (t.cycles)
+        std::cout << std::setw(9) << *t.cycles << " cycles  " << t.config << "\n";
+      else
+        std::cout << "compiled  " << t.config << "\n";
+    }
+    std::cout << "  winner: " << a.winner_config << "\n";
+  }
+}
+
 int run_run(const std::vector<std::string> &args) {
   std::string file, call_text, check, executor = "chip", corpus_call,
                                       corpus_path = harness::Corpus::default_path();
@@ -329,6 +361,8 @@ int run_run(const std::vector<std::string> &args) {
   chip.timing = "";  // the preset's unless --timing
   uint64_t seed = 0;
   size_t counters = 10;
+  bool autotune_report = false;
+  std::string autotune_cache = compiler::autotune_default_cache_dir();
   OptionParser p("run", kUsage);
   p.text("call", &call_text)
       .text("arch", &chip.arch)
@@ -340,6 +374,8 @@ int run_run(const std::vector<std::string> &args) {
       .text("corpus", &corpus_path)
       .text("executor", &executor)
       .number("counters", &counters)
+      .flag("autotune-report", &autotune_report)
+      .text("autotune-cache", &autotune_cache)
       .positional("FILE.py", &file);
   if (auto rc = p.parse(args)) return *rc;
   if (p.given("timing") && chip.timing != "functional" && chip.timing != "lt")
@@ -390,9 +426,12 @@ int run_run(const std::vector<std::string> &args) {
     for (size_t i = 0; i < call.args.size(); ++i)
       std::cout << "arg #" << i << ": " << call.args[i].summary() << "\n";
     for (const auto &[k, v] : call.kwargs) std::cout << "arg " << k << ": " << v.summary() << "\n";
+    compiler::WrapperOptions wo;
+    wo.autotune_cache_dir = autotune_cache == "none" ? "" : autotune_cache;
     harness::WrapperCallResult r =
-        harness::run_wrapper_call(module, call.function, *ex, call.args, call.kwargs);
+        harness::run_wrapper_call(module, call.function, *ex, call.args, call.kwargs, wo);
     std::cout << "out: " << summarize(r.out) << "\n";
+    if (autotune_report) print_autotune_report(r);
 #ifdef OPFORGE_HAVE_CHIP
     if (auto *chip_ex = dynamic_cast<compiler::ChipExecutor *>(ex.get())) {
       const auto &params = harness::chip_device(chip).params();
@@ -403,9 +442,17 @@ int run_run(const std::vector<std::string> &args) {
         instructions += l.instructions;
         deltas.push_back(l.counter_deltas);
       }
+      // Autotune trials are launches of their own; the call's cycles are the rest.
+      cycles -= std::min(cycles, r.autotune_trial_cycles);
       std::cout << "chip " << params.name << " (" << params.grid.rows << "x" << params.grid.cols
                 << " PEs, " << model::timing_mode_name(params.sim.timing) << ")\n"
-                << "launches " << chip_ex->launches().size() << "\n"
+                << "launches " << chip_ex->launches().size() - r.autotune_trial_launches
+                << (r.autotune_trial_launches
+                        ? " (and " + std::to_string(r.autotune_trial_launches) +
+                              " autotune trials, " + std::to_string(r.autotune_trial_cycles) +
+                              " cycles, not counted below)"
+                        : std::string())
+                << "\n"
                 << "cycles " << cycles << "\n"
                 << "instructions " << instructions << "\n"
                 << "binaries compiled " << chip_ex->binaries_compiled() << "\n";

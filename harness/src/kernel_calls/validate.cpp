@@ -186,7 +186,8 @@ std::string run_and_judge(const CallKernel &kernel, Executor &executor, const Ca
 
 WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const std::string &wrapper,
                                    Executor &executor, const std::vector<Value> &args,
-                                   const std::vector<std::pair<std::string, Value>> &kwargs) {
+                                   const std::vector<std::pair<std::string, Value>> &kwargs,
+                                   const compiler::WrapperOptions &options) {
   CallMarshal marshal(executor);
   std::vector<WrapperValue> wargs;
   std::vector<std::pair<std::string, WrapperValue>> wkwargs;
@@ -194,9 +195,13 @@ WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const st
     wargs.push_back(marshal.to_wrapper(args[i], "#" + std::to_string(i)));
   for (const auto &[name, value] : kwargs)
     wkwargs.emplace_back(name, marshal.to_wrapper(value, name));
-  compiler::WrapperInterpreter interp(module, executor);
+  compiler::WrapperInterpreter interp(module, executor, options);
   WrapperCallResult r;
-  r.out = marshal.to_host(interp.run(wrapper, wargs, wkwargs).value);
+  compiler::WrapperRunResult run = interp.run(wrapper, wargs, wkwargs);
+  r.out = marshal.to_host(run.value);
+  r.autotune = std::move(run.autotune);
+  r.autotune_trial_cycles = run.autotune_trial_cycles;
+  r.autotune_trial_launches = run.autotune_trial_launches;
   for (const auto &a : wargs) r.args_after.push_back(marshal.to_host(a));
   for (const auto &[name, v] : wkwargs) r.kwargs_after.emplace_back(name, marshal.to_host(v));
   return r;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "opforge/compiler/wrapper.h"
 #include "opforge/harness/corpus.h"
 #include "opforge/support/dtype.h"
 
@@ -187,10 +188,14 @@ struct WrapperCallResult {
   Value out;
   std::vector<Value> args_after;
   std::vector<std::pair<std::string, Value>> kwargs_after;
+  std::vector<compiler::AutotuneRecord> autotune;  // what @triton.autotune did (wrapper.h)
+  uint64_t autotune_trial_cycles = 0;              // cycles of autotune trial launches
+  int64_t autotune_trial_launches = 0;
 };
 // Throws opforge::Error (CompileError for wrapper errors, traps from the chip).
 WrapperCallResult run_wrapper_call(const compiler::ast::Module &module, const std::string &wrapper,
                                    compiler::Executor &executor, const std::vector<Value> &args,
-                                   const std::vector<std::pair<std::string, Value>> &kwargs);
+                                   const std::vector<std::pair<std::string, Value>> &kwargs,
+                                   const compiler::WrapperOptions &options = {});
 
 }  // namespace opforge::harness
