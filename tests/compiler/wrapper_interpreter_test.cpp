@@ -302,6 +302,25 @@ TEST(WrapperInterpreter, PlainPythonAndMath) {
             "'   7|3.14', 3, [2, 1], (3, 1), 8, 2, True, 'ab')");
 }
 
+// filter and map as Python's (tutorial 06 autotunes over `list(filter(keep, configs))`):
+// a function, a lambda or None as the predicate; map over one or several iterables.
+TEST(WrapperInterpreter, FilterAndMapAsInPython) {
+  Fixture f(
+      "def keep(n):\n    return n % 3 != 0\n\n"
+      "def p(n):\n"
+      "    return (list(filter(keep, range(n))), list(filter(None, [0, 1, '', 'a', [], [2]])),\n"
+      "            list(map(lambda x: x * 2, [1, 2])), list(map(max, [1, 5], [4, 2, 9])),\n"
+      "            [c for c in filter(lambda c: c > 1, (1, 2, 3))])\n"
+      "def bad(n):\n    return filter(keep)\n"
+      "def bad_map(n):\n    return map(keep)\n");
+  EXPECT_EQ(f.interp.run("p", {WrapperValue::integer(7)}).value.to_string(),
+            "([1, 2, 4, 5], [1, 'a', [2]], [2, 4], [4, 5], [2, 3])");
+  std::string err = error_of(f, "bad", {WrapperValue::integer(1)});
+  EXPECT_NE(err.find("filter() takes 2 arguments (1 given)"), std::string::npos) << err;
+  err = error_of(f, "bad_map", {WrapperValue::integer(1)});
+  EXPECT_NE(err.find("map() must have at least two arguments"), std::string::npos) << err;
+}
+
 // Python binds a module-level name to its last `def`: a second function of the same name
 // replaces the first, for the entry point and for calls (found by the real-Triton differential
 // test: a template whose wrapper shared a helper's name recursed in Python, not here).

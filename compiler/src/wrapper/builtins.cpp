@@ -14,37 +14,14 @@ using wrapper_detail::type_name;
 
 namespace {
 
-const std::set<std::string> kBuiltins = {"len",
-                                         "list",
-                                         "tuple",
-                                         "range",
-                                         "min",
-                                         "max",
-                                         "abs",
-                                         "int",
-                                         "float",
-                                         "bool",
-                                         "str",
-                                         "dict",
-                                         "isinstance",
-                                         "enumerate",
-                                         "zip",
-                                         "sum",
-                                         "any",
-                                         "all",
-                                         "sorted",
-                                         "reversed",
-                                         "round",
-                                         "divmod",
-                                         "pow",
-                                         "ValueError",
-                                         "RuntimeError",
-                                         "TypeError",
-                                         "AssertionError",
-                                         "NotImplementedError",
-                                         "IndexError",
-                                         "KeyError",
-                                         "Exception"};
+const std::set<std::string> kBuiltins = {
+    "len",        "list",         "tuple",      "range",          "min",
+    "max",        "abs",          "int",        "float",          "bool",
+    "str",        "dict",         "isinstance", "enumerate",      "zip",
+    "sum",        "any",          "all",        "sorted",         "reversed",
+    "filter",     "map",          "round",      "divmod",         "pow",
+    "ValueError", "RuntimeError", "TypeError",  "AssertionError", "NotImplementedError",
+    "IndexError", "KeyError",     "Exception"};
 
 const std::set<std::string> kExceptions = {
     "ValueError",          "RuntimeError", "TypeError", "AssertionError",
@@ -378,6 +355,28 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     ValueList out;
     for (auto &kv : keyed) out.push_back(kv.second);
     if (rev) std::reverse(out.begin(), out.end());
+    return Value::list(std::move(out));
+  }
+  if (name == "filter") {  // a list: iterating and list() give what Python's iterator gives
+    nargs(2, 2);
+    ValueList out;
+    for (auto &x : iterate(args[1], loc))
+      if (args[0].t == T::None ? truthy(x, loc) : truthy(call(args[0], {x}, {}, loc), loc))
+        out.push_back(x);
+    return Value::list(std::move(out));
+  }
+  if (name == "map") {  // over the shortest of the iterables, as Python
+    if (args.size() < 2) fail(loc, "TypeError: map() must have at least two arguments");
+    std::vector<ValueList> seqs;
+    for (size_t i = 1; i < args.size(); ++i) seqs.push_back(iterate(args[i], loc));
+    size_t n = SIZE_MAX;
+    for (auto &q : seqs) n = std::min(n, q.size());
+    ValueList out;
+    for (size_t i = 0; i < n; ++i) {
+      ValueList xs;
+      for (auto &q : seqs) xs.push_back(q[i]);
+      out.push_back(call(args[0], std::move(xs), {}, loc));
+    }
     return Value::list(std::move(out));
   }
   if (name == "round") {
