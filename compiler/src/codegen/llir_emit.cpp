@@ -576,8 +576,13 @@ void Emitter::emit_op(const Operation &op) {
       start(label());
       return;
     }
-    case OpKind::Barrier:
+    case OpKind::Barrier:  // tl.extra.mtia.barrier() waits (llir_async.cpp)
+      if (op.has_attr("scope")) pe_barrier();
       return;
+    case OpKind::AsyncCopy:
+      return async_copy(op);
+    case OpKind::AsyncWait:
+      return async_wait(op);
     case OpKind::For:
       return for_loop(op);
     case OpKind::If:

@@ -182,6 +182,14 @@ class Emitter {
   void ext_block(const Operation &op);
   std::string ext_operand_buffer(const Value *v);
 
+  // tl.extra.mtia.async_copy / wait / barrier (llir_async.cpp): per call site
+  // its number (DMA tags), and the load ops whose transfer code they reuse.
+  void async_copy(const Operation &op);
+  void async_wait(const Operation &op);
+  void pe_barrier();
+  std::map<const Operation *, size_t> async_sites_;
+  std::vector<std::unique_ptr<Operation>> async_loads_;
+
   // ---- ops at their place in program order ---------------------------------------------
   void emit_block(const ttir::Block &b) {
     for (auto &opp : b.ops) emit_op(*opp);

@@ -184,6 +184,7 @@ RV eval_elementwise(const Operation &op, const std::vector<const RV *> &in,
   const Elem ie = op.operands.empty() ? re : op.operands[0]->type.elem;
   size_t n = out_size(in);
   const RV &a = *in[0];
+  if (op.bool_attr("sfu")) return eval_sfu(op, in, sfu_prec_bits);  // tl.extra.mtia.sfu
   switch (op.kind) {
     case K::AddF:
       return float_binary(a, *in[1], n, re, [](double x, double y) { return x + y; });

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "opforge/compiler/ext_intrinsic.h"
+#include "opforge/isa/sfu_math.h"
 #include "opforge/support/error.h"
 #include "runtime.h"
 
@@ -26,6 +27,42 @@ RV eval_ext_intrinsic(const Operation &op, const std::vector<const RV *> &in,
     if (y) yk = static_cast<float>(y->f[y->f.size() == 1 ? 0 : k]);
     r.f[k] = isa::ext_evaluate(*insn, static_cast<float>(x.f[k]), yk, sfu_prec_bits);
   }
+  return r;
+}
+
+RV eval_sfu(const Operation &op, const std::vector<const RV *> &in, unsigned sfu_prec_bits) {
+  isa::SfuFunc fn;
+  switch (op.kind) {
+    case OpKind::Exp:
+      fn = isa::SfuFunc::Exp;
+      break;
+    case OpKind::Log:
+      fn = isa::SfuFunc::Log;
+      break;
+    case OpKind::Tanh:
+      fn = isa::SfuFunc::Tanh;
+      break;
+    case OpKind::Erf:
+      fn = isa::SfuFunc::Erf;
+      break;
+    case OpKind::Sin:
+      fn = isa::SfuFunc::Sin;
+      break;
+    case OpKind::Cos:
+      fn = isa::SfuFunc::Cos;
+      break;
+    case OpKind::Rsqrt:
+      fn = isa::SfuFunc::Rsqrt;
+      break;
+    default:
+      throw Error(op.describe() + " is not an SFU function");
+  }
+  const RV &x = *in.at(0);
+  RV r;
+  r.is_float = true;
+  r.f.resize(x.f.size());
+  for (size_t k = 0; k < x.f.size(); ++k)
+    r.f[k] = isa::sfu::evaluate(fn, static_cast<float>(x.f[k]), sfu_prec_bits);
   return r;
 }
 

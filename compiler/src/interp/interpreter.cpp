@@ -85,7 +85,8 @@ class Exec {
   InterpResult &res_;
   std::unordered_map<const Function *, Frame> frames_;
   int depth_ = 0;
-  interp::StepMeter meter_;  // --max-interp-steps, --max-interp-block-bytes
+  interp::StepMeter meter_;    // --max-interp-steps, --max-interp-block-bytes
+  interp::AsyncCopies async_;  // tl.extra.mtia.async_copy's copies (async_copy.cpp)
 
   Frame &frame_for(const Function &f) {
     auto it = frames_.find(&f);
@@ -687,35 +688,27 @@ class Exec {
         return;
       }
       case K::Print: {
-        std::string prefix = op.has_attr("prefix") ? op.str_attr("prefix") : "";
-        bool hex = op.bool_attr("hex");
-        std::ostringstream head;
-        head << "pid (" << pid[0] << ", " << pid[1] << ", " << pid[2] << ")";
-        if (op.operands.empty()) {
-          res_.prints.push_back(head.str() + " " + prefix);
-          return;
-        }
-        for (size_t a = 0; a < op.operands.size(); ++a) {
-          const RV &v = in(a);
-          const Type &t = op.operands[a]->type;
-          for (size_t k = 0; k < v.size(); ++k) {
-            std::ostringstream os;
-            os << head.str();
-            if (t.is_block()) os << " idx (" << k << ")";
-            os << " " << prefix;
-            if (op.operands.size() > 1) os << " (operand " << a << ")";
-            os << " ";
-            if (v.is_float)
-              os << v.f[k];
-            else if (hex)
-              os << "0x" << std::hex << interp::as_unsigned(t.elem, v.i[k]);
-            else
-              os << v.i[k];
-            res_.prints.push_back(os.str());
-          }
-        }
+        std::vector<const RV *> ins;
+        for (size_t i = 0; i < op.operands.size(); ++i) ins.push_back(&in(i));
+        for (auto &l : interp::print_lines(op, pid, ins)) res_.prints.push_back(std::move(l));
         return;
       }
+      case K::AsyncCopy: {  // tl.extra.mtia.async_copy: copied now (async_copy.cpp)
+        Operation load(K::Load);
+        load.operands = op.operands;
+        load.loc = op.loc;
+        const Type &p = op.operands[0]->type;
+        load.add_result(Type(p.pointee, p.shape));
+        RV tok;
+        tok.i = {async_.issue(op, do_load(load, env, fr))};
+        return out(std::move(tok));
+      }
+      case K::AsyncWait:
+        try {
+          return out(async_.wait(in(0).i[0]));
+        } catch (const Error &e) {
+          fault(op, e.message());
+        }
       case K::Assert: {
         const RV &c = in(0);
         for (size_t k = 0; k < c.i.size(); ++k)

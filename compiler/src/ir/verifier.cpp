@@ -534,6 +534,25 @@ class Verifier {
       case K::Barrier:
         count(op, 0, 0);
         break;
+      case K::AsyncCopy: {  // tl.extra.mtia.async_copy (docs/compiler/mtia-extensions.md)
+        if (op.operands.empty() || op.operands.size() > 3 || op.results.size() != 1)
+          fail(op, "expects ptr[, mask[, other]] and one result");
+        const Type &p = ot(op, 0);
+        if (!p.is_ptr() || p.is_block_ptr() || !p.is_block())
+          fail(op, "first operand must be a block of pointers, got " + p.str());
+        if (op.operands.size() >= 2) {
+          if (!ot(op, 1).is_bool()) fail(op, "mask must be i1");
+          same_shape(op, ot(op, 1), p);
+        }
+        if (op.operands.size() == 3) same(op, ot(op, 2), Type(p.pointee, p.shape), "other type");
+        same(op, Type(Elem::I64), rt(op), "result type (the token)");
+        break;
+      }
+      case K::AsyncWait:
+        count(op, 1, 1);
+        same(op, Type(Elem::I64), ot(op, 0), "operand type (a token)");
+        if (!rt(op).is_block()) fail(op, "result must be a block, got " + rt(op).str());
+        break;
     }
   }
 };

@@ -39,6 +39,9 @@ const std::vector<LintRule> &lint_rules() {
        "a launch grid with more dimensions than the target has"},
       {"OPF014", "missing-isa-extension", Severity::Error,
        "tl.extra.mtia.X where no loaded ISA extension defines intrinsic X (--isa-ext FILE)"},
+      {"OPF015", "mtia-builtin-arguments", Severity::Error,
+       "a tl.extra.mtia built-in (async_copy, wait, barrier, atomic_add, dot, sfu) called with "
+       "arguments that do not fit its signature"},
       {"OPF101", "host-escape-builtin", Severity::Error,
        "open, eval, exec, compile, __import__, getattr-style reflection, globals, input, ..."},
       {"OPF102", "host-module", Severity::Error,
@@ -154,9 +157,10 @@ std::vector<LintFinding> lint_module(const ast::Module &m, const LintOptions &op
   lint_detail::lint_imports_and_module_level(ctx);
   for (auto *f : m.functions()) {
     lint_detail::lint_common(ctx, *f, f->is_jit());
-    if (f->is_jit())
+    if (f->is_jit()) {
       lint_detail::lint_kernel(ctx, *f);
-    else
+      lint_detail::lint_mtia_calls(ctx, *f);
+    } else
       lint_detail::lint_wrapper(ctx, *f);
   }
   if (!ctx.jit_names.empty() && ctx.wrapper_names.empty()) {

@@ -39,6 +39,8 @@ std::set<std::string> local_names(const ast::FunctionDef &f);
 
 void lint_imports_and_module_level(Context &ctx);
 void lint_kernel(Context &ctx, const ast::FunctionDef &f);
+// OPF015: tl.extra.mtia built-ins called with arguments that do not fit (lint_mtia.cpp).
+void lint_mtia_calls(Context &ctx, const ast::FunctionDef &f);
 void lint_wrapper(Context &ctx, const ast::FunctionDef &f);
 // Rules that hold in kernels and wrappers alike (dtypes, host escapes, dunders).
 void lint_common(Context &ctx, const ast::FunctionDef &f, bool in_kernel);

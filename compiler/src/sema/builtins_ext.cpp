@@ -17,6 +17,7 @@ using ttir::OpKind;
 
 SValue ext_intrinsic_call(Semantic &S, const std::string &name, const std::vector<SValue> &args,
                           const Kwargs &kw) {
+  if (auto r = mtia_builtin_call(S, name, args, kw)) return *r;  // built-in (builtins_mtia.cpp)
   const isa::ExtInsn *insn = find_ext_intrinsic(name);
   if (!insn) throw UserError(ext_intrinsic_missing(name));
   const std::string fn = std::string(kExtIntrinsicPrefix) + name;

@@ -86,6 +86,8 @@ namespace opforge::ttir {
   X(AbsI, "math.absi", true)                   \
   X(Fma, "math.fma", true)                     \
   X(ExtIntrinsic, "mtia.intrinsic", true)      \
+  X(AsyncCopy, "mtia.async_copy", false)       \
+  X(AsyncWait, "mtia.wait", false)             \
   X(MulHiUI, "tt.mulhiui", true)               \
   X(ExtSI, "arith.extsi", true)                \
   X(ExtUI, "arith.extui", true)                \
