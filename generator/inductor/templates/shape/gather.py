@@ -345,6 +345,23 @@ def _pixel_shuffle(self, r, inverse):
     return out.reshape([self.shape[d] for d in range(nd - 3)] + [oc, oh, ow])
 
 
+def _channel_shuffle(self, groups):
+    # (N, C, *) viewed as (N, groups, C / groups, *), the two group dims swapped, back to (N, C, *)
+    nd = self.dim()
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of groups:" +
+                           str(groups))
+    c = self.shape[1]
+    if c % groups != 0:
+        raise RuntimeError("Number of channels must be divisible by groups. Got " + str(c) +
+                           " channels and " + str(groups) + " groups.")
+    rest = [self.shape[d] for d in range(2, nd)]
+    src = self.contiguous().reshape([self.shape[0], groups, c // groups] + rest).transpose(1, 2)
+    out = torch.empty(src.shape, dtype=self.dtype, device=self.device)
+    _gather(src, out)
+    return out.reshape([self.shape[d] for d in range(nd)])
+
+
 def _split(self, sizes, dim):
     d = _dim(dim, self.dim())
     parts = []

@@ -97,6 +97,17 @@ def _squeeze_dim(self, dim):
     return self.squeeze(_dim(dim, self.dim()))
 
 
+def _squeeze_dims(self, dims):
+    # squeeze every listed dim of size 1 (a 0-d tensor accepts dims 0 and -1)
+    nd = self.dim()
+    keep = [True] * nd
+    for d in dims:
+        k = _dim(d, nd)
+        if nd > 0 and self.shape[k] == 1:
+            keep[k] = False
+    return self.reshape([self.shape[k] for k in range(nd) if keep[k]])
+
+
 def _unsqueeze(self, dim):
     return self.unsqueeze(_dim(dim, self.dim() + 1))
 
