@@ -4,6 +4,8 @@ Lowered by opforge's inductor provider (pointwise family, elementwise template):
 up to three broadcast operands (tensors, 0-d tensors or Python numbers) with
 ATen's type promotion, three scalar parameters (s0, s1, s2), one element-wise
 expression for floating compute (EXPR) and one for integer and bool (INT_EXPR).
+In-place variants (INPLACE) copy the result into self; out= variants (OUT names
+the out argument) copy it into that tensor and return it.
 """
 import torch
 import triton
@@ -94,6 +96,7 @@ def _result_type(operands):
 
 
 def {{WRAPPER}}({{SIGNATURE}}):
+    dest = {{OUT}}
     {{PRE}}
     operands = {{OPERANDS}}
     rule = {{DTYPE_RULE}}
@@ -117,6 +120,8 @@ def {{WRAPPER}}({{SIGNATURE}}):
     if n_elements == 0:
         if {{INPLACE}}:
             return self
+        if dest is not None:
+            return dest
         return out
     # bool computes as int32; float16/bfloat16 are upcast inside the kernel
     compute_dtype = dt
@@ -157,4 +162,8 @@ def {{WRAPPER}}({{SIGNATURE}}):
     if {{INPLACE}}:
         self.copy_(out)
         return self
+    if dest is not None:
+        # out= variant: the result written into the caller's tensor
+        dest.copy_(out)
+        return dest
     return out
