@@ -6,6 +6,7 @@
 #include <ATen/native/CPUFallback.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -160,6 +161,14 @@ class Marshal {
  private:
   WrapperValue tensor(const at::Tensor &t) {
     if (!t.defined()) return WrapperValue::none();
+    // A Python number ATen wrapped in a 0-d CPU tensor goes to the wrapper as the
+    // number (the wrappers' type promotion treats it as a scalar, as ATen does).
+    if (t.unsafeGetTensorImpl()->is_wrapped_number() && t.device().is_cpu()) {
+      if (t.is_floating_point()) return WrapperValue::floating(t.item<double>());
+      if (t.scalar_type() == c10::ScalarType::Bool) return WrapperValue::boolean(t.item<bool>());
+      if (c10::isIntegralType(t.scalar_type(), false))
+        return WrapperValue::integer(t.item<int64_t>());
+    }
     if (!chip_runs(t.scalar_type()))
       throw NotOnChip{"dtype " + dtype_label(t.scalar_type()) + " is not run on the chip"};
     if (t.device().type() == kDeviceType) {
@@ -271,9 +280,56 @@ int aliased_argument(const c10::FunctionSchema &schema, const c10::Argument &ret
   return -1;
 }
 
+// An out= overload the library has no kernel for, served by the kernel of its
+// functional overload (add.out -> add.Tensor, sum.IntList_out -> sum.dim_IntList):
+// the same op with the same arguments but the out= ones. ATen's composite kernels
+// (in-place add_ -> add.out(self, other, out=self)) reach the backend this way.
+struct OutForm {
+  std::string functional;
+  std::vector<size_t> out_args;  // argument indices of the out= tensors
+};
+
+std::optional<OutForm> out_form(const c10::FunctionSchema &schema, Runtime &rt) {
+  static std::map<std::string, std::optional<OutForm>> cache;
+  const std::string key = schema.name() + "." + schema.overload_name();
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::optional<OutForm> found;
+  std::vector<size_t> outs;
+  std::vector<const c10::Argument *> rest;
+  for (size_t i = 0; i < schema.arguments().size(); ++i) {
+    const c10::Argument &a = schema.arguments()[i];
+    if (a.kwarg_only() && a.alias_info() && a.alias_info()->isWrite())
+      outs.push_back(i);
+    else
+      rest.push_back(&a);
+  }
+  for (const std::string &cand :
+       outs.empty() ? std::vector<std::string>{} : rt.library_overloads()) {
+    const size_t dot = cand.find('.');
+    if (cand.substr(0, dot) != schema.name()) continue;
+    auto h = c10::Dispatcher::singleton().findSchema(
+        {cand.substr(0, dot), dot == std::string::npos ? "" : cand.substr(dot + 1)});
+    if (!h || h->schema().returns().size() != outs.size()) continue;
+    const auto &fa = h->schema().arguments();
+    bool same = fa.size() == rest.size();
+    for (size_t k = 0; same && k < fa.size(); ++k)
+      same = fa[k].name() == rest[k]->name() && fa[k].type()->str() == rest[k]->type()->str();
+    if (same) {
+      found = OutForm{cand, outs};
+      break;
+    }
+  }
+  cache.emplace(key, found);
+  return found;
+}
+
+// Runs the call through `kernel` on the chip and replaces its arguments on the
+// stack by its results; false (with `why`) when an argument cannot go to the chip.
+// With `outs` (an out= overload served by its functional kernel) the out= arguments
+// are left out of the wrapper call and receive its results (resized as ATen does).
 bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtime &rt,
                  const std::string &overload, const KernelRef &kernel, const std::string &dtype,
-                 const std::string &call, std::string *why) {
+                 const std::string &call, const std::vector<size_t> &outs, std::string *why) {
   const c10::FunctionSchema &schema = op.schema();
   const size_t n = schema.arguments().size();
   auto args = torch::jit::last(*stack, n);
@@ -282,6 +338,7 @@ bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtim
   std::vector<std::pair<std::string, WrapperValue>> kw;
   try {
     for (size_t i = 0; i < n; ++i) {
+      if (std::find(outs.begin(), outs.end(), i) != outs.end()) continue;
       const c10::Argument &a = schema.arguments()[i];
       WrapperValue w = marshal.to_wrapper(args[i], a.real_type());
       if (a.kwarg_only())
@@ -300,19 +357,28 @@ bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtim
     TORCH_CHECK(false, e.what());
   }
   const auto &rets = schema.returns();
-  std::vector<WrapperValue> outs;
+  std::vector<WrapperValue> values;
   if (rets.size() == 1)
-    outs.push_back(out);
+    values.push_back(out);
   else if (out.kind == WrapperValue::Kind::Tuple || out.kind == WrapperValue::Kind::List)
-    outs = out.items;
-  TORCH_CHECK(outs.size() == rets.size(), "opforge: ", overload, ": kernel ", kernel.name,
+    values = out.items;
+  TORCH_CHECK(values.size() == rets.size(), "opforge: ", overload, ": kernel ", kernel.name,
               " returned ", out.to_string(), " for ", rets.size(), " results");
   Outputs made(marshal);
-  for (const auto &o : outs) made.scan(o);
+  for (const auto &v : values) made.scan(v);
   std::vector<c10::IValue> results;
   for (size_t j = 0; j < rets.size(); ++j) {
+    if (!outs.empty()) {
+      // The functional result into the out= tensor (device to device).
+      at::Tensor dst = args[outs[j]].toTensor();
+      at::Tensor value = made.to_ivalue(values[j]).toTensor();
+      if (dst.sizes() != value.sizes()) dst.resize_(value.sizes());
+      dst.copy_(value);
+      results.push_back(args[outs[j]]);
+      continue;
+    }
     const int alias = aliased_argument(schema, rets[j]);
-    results.push_back(alias >= 0 ? args[size_t(alias)] : made.to_ivalue(outs[j]));
+    results.push_back(alias >= 0 ? args[size_t(alias)] : made.to_ivalue(values[j]));
   }
   torch::jit::drop(*stack, n);
   for (auto &r : results) torch::jit::push(*stack, std::move(r));
@@ -330,8 +396,14 @@ void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   const std::string dtype = st ? dtype_label(*st) : "none";
   const std::string call = call_summary(overload, schema, args);
   std::string why;
-  if (const KernelRef *kernel = rt.kernel_for(overload, &why))
-    if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, &why)) return;
+  if (const KernelRef *kernel = rt.kernel_for(overload, &why)) {
+    if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, {}, &why)) return;
+  } else if (auto form = out_form(schema, rt)) {
+    std::string unused;
+    if (const KernelRef *functional = rt.kernel_for(form->functional, &unused))
+      if (run_on_chip(op, stack, rt, overload, *functional, dtype, call, form->out_args, &why))
+        return;
+  }
   if (rt.note_fallback(overload, dtype, call, why))
     TORCH_WARN("opforge: ", overload, " (", dtype, ") runs on the CPU: ", why,
                " (warned once per op and dtype; opforge.stats() counts the fallbacks)");

@@ -32,13 +32,19 @@ struct Tally {
 
 using OpKey = std::pair<std::string, std::string>;  // overload, dtype
 
-json tallies_json(const std::map<OpKey, Tally> &tallies) {
+// Cycles and launches only where they were recorded (profiles).
+json tallies_json(const std::map<OpKey, Tally> &tallies, bool timed) {
   json ops = json::array();
   for (const auto &[key, t] : tallies) {
-    json o = {{"op", key.first},          {"dtype", key.second},
-              {"calls", t.calls},         {"chip_calls", t.chip_calls},
-              {"fallbacks", t.fallbacks}, {"cycles", t.cycles},
-              {"launches", t.launches}};
+    json o = {{"op", key.first},
+              {"dtype", key.second},
+              {"calls", t.calls},
+              {"chip_calls", t.chip_calls},
+              {"fallbacks", t.fallbacks}};
+    if (timed) {
+      o["cycles"] = t.cycles;
+      o["launches"] = t.launches;
+    }
     if (!t.fallback_reason.empty()) o["fallback_reason"] = t.fallback_reason;
     ops.push_back(std::move(o));
   }
@@ -281,7 +287,7 @@ std::string Runtime::stats_json() const {
   json j = {{"calls", calls},
             {"chip_calls", chip},
             {"fallbacks", fallbacks},
-            {"ops", tallies_json(impl_->stats)}};
+            {"ops", tallies_json(impl_->stats, false)}};
   return j.dump();
 }
 
@@ -325,7 +331,7 @@ std::string Runtime::profile_stop() {
                      {"reason", op.reason},
                      {"cycles", op.cycles},
                      {"launches", op.launches}});
-  json j = {{"ops", tallies_json(impl_->profile_ops)},
+  json j = {{"ops", tallies_json(impl_->profile_ops, true)},
             {"calls", calls},
             {"cycles", r.cycles},
             {"instructions", r.instructions},

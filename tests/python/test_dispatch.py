@@ -51,6 +51,31 @@ class Dispatch(unittest.TestCase):
         a.add_(b, alpha=2)
         self.assertEqual(da.untyped_storage().data_ptr(), ptr)
         torch.testing.assert_close(da.cpu(), a)
+        # add_ reaches the backend as add.out(self, other, out=self): add.Tensor's
+        # kernel runs on the chip and its result is copied into self on the device.
+        self.assertEqual(p.fallbacks, 0, p.ops)
+        self.assertEqual(p.op("aten::add.out")["chip_calls"], 1, p.ops)
+
+    def test_out_variant_resizes_its_output(self):
+        a = torch.randn(5, 7)
+        out = torch.empty(0, device="opforge")
+        with opforge.profile() as p:
+            torch.exp(a.to("opforge"), out=out)
+        self.assertEqual(tuple(out.shape), (5, 7))
+        torch.testing.assert_close(out.cpu(), torch.exp(a))
+        self.assertEqual(p.op("aten::exp.out")["chip_calls"], 1, p.ops)
+
+    def test_python_numbers_go_to_the_wrapper_as_scalars(self):
+        a = torch.randn(6, 6)
+        d = a.to("opforge")
+        with opforge.profile() as p:
+            m = d * 2.5
+            s = d + 3
+        torch.testing.assert_close(m.cpu(), a * 2.5)
+        torch.testing.assert_close(s.cpu(), a + 3)
+        self.assertEqual(m.dtype, torch.float32)
+        self.assertEqual(p.fallbacks, 0, p.ops)
+        self.assertEqual(p.op("aten::mul.Tensor")["chip_calls"], 1, p.ops)
 
     def test_strided_inputs_are_used_in_place(self):
         a = torch.randn(12, 10)
