@@ -278,6 +278,19 @@ def _index_update(self, dim, index, source, value, reduce, include_self=True, al
     return out.reshape(self.shape)
 
 
+def _index_fill_tensor(self, dim, index, value):
+    # index_fill with a 0-d tensor value: index_copy of the value broadcast over the indexed slices
+    if value.dim() != 0:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
+                           str(value.dim()) + " dimension(s).")
+    nd = self.dim() if self.dim() > 0 else 1
+    d = _dim(dim, nd)
+    shape = [self.shape[k] for k in range(self.dim())] if self.dim() > 0 else [1]
+    shape[d] = index.numel()
+    src = value.to(self.dtype).reshape([1] * nd).expand(shape)
+    return _index_update(self, dim, index, src, 0, 0)
+
+
 def _put(self, index, source, accumulate):
     out = self.contiguous().clone().reshape([-1])
     idx = index.reshape([-1])
