@@ -6,7 +6,7 @@ them. The wrapper views the input as a contiguous [planes, D, H, W] block and
 computes, per spatial dim, ATen's source-index scale (align_corners, given
 scale factors or in/out). One lane per output element finds its source taps
 per dim and sums weight * value from the outermost dim inwards in float32:
-MODE 0 nearest (1 tap), 1 linear (2 taps), 2 cubic (4 taps, A = -0.75,
+MODE 0 nearest (1 tap), 3 nearest-exact (1 tap at floor((o + 0.5) * scale)), 1 linear (2 taps), 2 cubic (4 taps, A = -0.75,
 indices clamped to the edge). bfloat16 and float16 linear and cubic
 interpolation round every operation to the input dtype, as ATen 1.13 does.
 """
@@ -55,7 +55,9 @@ def _cubic2(x):
 @triton.jit
 def _tap(o, size, osize, scale, j: tl.constexpr, MODE: tl.constexpr, ALIGN: tl.constexpr, RD: tl.constexpr):
     # the input index of tap j of output coordinate o along one dim
-    if MODE == 0:
+    if MODE == 3:
+        idx = tl.minimum(tl.floor((o.to(tl.float32) + 0.5) * scale).to(tl.int64), size - 1)
+    elif MODE == 0:
         idx = tl.floor(o.to(tl.float32) * scale).to(tl.int64)
         idx = tl.minimum(idx, size - 1)
         idx = tl.where(osize == size, o, tl.where(osize == 2 * size, o // 2, idx))
@@ -76,7 +78,7 @@ def _tap(o, size, osize, scale, j: tl.constexpr, MODE: tl.constexpr, ALIGN: tl.c
 
 @triton.jit
 def _weight(o, size, osize, scale, j: tl.constexpr, MODE: tl.constexpr, ALIGN: tl.constexpr, RD: tl.constexpr):
-    if MODE == 0:
+    if MODE == 0 or MODE == 3:
         w = tl.full(o.shape, 1.0, tl.float32)
     elif MODE == 1:
         src = _real_index(o, scale, ALIGN, False, RD)
@@ -115,7 +117,10 @@ def upsample_kernel(x_ptr, out_ptr, n, OD, OH, OW, ID, IH, IW, sd, sh, sw, MODE:
     base = plane * ID * IH * IW
     acc = tl.zeros([BLOCK], dtype=tl.float32)
     for jd in tl.static_range(TD):
-        if TD == 1:
+        if TD == 1 and MODE == 3:
+            xd = _tap(od, ID, OD, sd, 0, MODE, ALIGN, RD)
+            wd = tl.full([BLOCK], 1.0, tl.float32)
+        elif TD == 1:
             xd = tl.where(OD == ID, od, tl.minimum(tl.floor(od.to(tl.float32) * sd).to(tl.int64), ID - 1))
             wd = tl.full([BLOCK], 1.0, tl.float32)
         else:
@@ -123,7 +128,10 @@ def upsample_kernel(x_ptr, out_ptr, n, OD, OH, OW, ID, IH, IW, sd, sh, sw, MODE:
             wd = _weight(od, ID, OD, sd, jd, MODE, ALIGN, RD)
         acc_h = tl.zeros([BLOCK], dtype=tl.float32)
         for jh in tl.static_range(TH):
-            if TH == 1:
+            if TH == 1 and MODE == 3:
+                xh = _tap(oh, IH, OH, sh, 0, MODE, ALIGN, RD)
+                wh = tl.full([BLOCK], 1.0, tl.float32)
+            elif TH == 1:
                 xh = tl.where(OH == IH, oh, tl.minimum(tl.floor(oh.to(tl.float32) * sh).to(tl.int64), IH - 1))
                 wh = tl.full([BLOCK], 1.0, tl.float32)
             else:
@@ -178,13 +186,13 @@ def _upsample(input, nd, output_size, scale_factors, mode, align_corners, scales
     n = out.numel()
     if n == 0:
         return out
-    taps = 1 if mode == 0 else (2 if mode == 1 else 4)
+    taps = 1 if mode == 0 or mode == 3 else (2 if mode == 1 else 4)
     tdims = [1] * (3 - nd) + [taps] * nd
     x = input.contiguous().reshape([planes] + full)
     rd = 0
-    if mode != 0 and input.dtype == torch.bfloat16:
+    if (mode == 1 or mode == 2) and input.dtype == torch.bfloat16:
         rd = 1
-    elif mode != 0 and input.dtype == torch.float16:
+    elif (mode == 1 or mode == 2) and input.dtype == torch.float16:
         rd = 2
     BLOCK = 128
     upsample_kernel[(triton.cdiv(n, BLOCK), )](x, out, n, ofull[0], ofull[1], ofull[2], full[0], full[1], full[2],
