@@ -232,6 +232,13 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
   b.arg_block_bytes = static_cast<uint32_t>(plan.args.size() * 8);
   b.spec_key = spec_key;
   b.local_mem_bytes = plan.local_mem_bytes;
+  b.stack_bytes = plan.stack_bytes;
+  b.warnings = plan.warnings;
+  if (plan.spill_bytes > 0) {  // the scratch base: a hidden slot after the arguments
+    b.spill_bytes = plan.spill_bytes;
+    b.spill_arg_offset = b.arg_block_bytes;
+    b.arg_block_bytes += 8;
+  }
   b.text_base = target.text_base;
   nlohmann::json meta;
   meta["kernel"] = b.kernel;
@@ -240,6 +247,11 @@ KernelBinary describe(const LoweredKernelPlan &plan, const std::string &spec_key
   meta["runtime"] = runtime_library_key();
   meta["local_mem_bytes"] = b.local_mem_bytes;
   meta["arg_block_bytes"] = b.arg_block_bytes;
+  if (b.stack_bytes) meta["stack_bytes"] = b.stack_bytes;
+  if (b.spill_bytes) {
+    meta["spill_bytes_per_pe"] = b.spill_bytes;
+    meta["spill_arg_offset"] = b.spill_arg_offset;
+  }
   for (auto &a : b.args)
     meta["args"].push_back({{"name", a.name}, {"type", a.type}, {"offset", a.offset_bytes}});
   b.metadata_json = meta.dump();
@@ -314,6 +326,14 @@ KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const Lowere
   b.lines = std::move(table.rows);
   for (SourceLine &l : b.lines) l.pc += b.code_begin;
   return b;
+}
+
+void KernelBinary::set_spill_base(std::vector<uint8_t> &block, uint64_t base) const {
+  if (spill_bytes <= 0) return;
+  if (block.size() < spill_arg_offset + 8u)
+    throw Error("kernel " + kernel + ": argument block of " + std::to_string(block.size()) +
+                " bytes has no spill scratch slot at " + std::to_string(spill_arg_offset));
+  std::memcpy(block.data() + spill_arg_offset, &base, 8);
 }
 
 const SourceLine *KernelBinary::line_at(uint64_t pc) const {

@@ -321,6 +321,8 @@ void Emitter::dma_load(const Operation &op) {
     // Double buffer: this iteration's DMA fills one buffer while the
     // previous iteration's DPE command may still read the other.
     std::string other_buf = alloca_of(mt, v->type.numel());
+    pin_local(raw);  // DPE operands
+    pin_local(other_buf);
     std::string parity = alloca_of("i1");
     allocas_.push_back({"", "store i1 false, ptr " + parity});
     std::string odd = emit("load i1, ptr " + parity);

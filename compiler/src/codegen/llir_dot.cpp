@@ -70,8 +70,12 @@ void Emitter::dpe_dot(const Operation &op) {
   // fills): always wait for them.
   if (loop && loop->kind == OpKind::For) pending_dpe_ = true;
   flush_dpe();
-  std::string abuf = emit("ptrtoint ptr " + dpe_operand(a) + " to i64");
-  std::string bbuf = emit("ptrtoint ptr " + dpe_operand(b) + " to i64");
+  // The DPE reads and writes local memory only: its buffers are never spilled.
+  std::string aptr = dpe_operand(a), bptr = dpe_operand(b);
+  pin_local(aptr);
+  pin_local(bptr);
+  std::string abuf = emit("ptrtoint ptr " + aptr + " to i64");
+  std::string bbuf = emit("ptrtoint ptr " + bptr + " to i64");
   std::string buf;
   if (accumulates_in_place(op)) {
     buf = bufs_[r] = bufs_.at(c);
@@ -79,6 +83,7 @@ void Emitter::dpe_dot(const Operation &op) {
     buf = buffer_for(r);
     fill(r, buf, c);
   }
+  pin_local(buf);
   std::string cbuf = emit("ptrtoint ptr " + buf + " to i64");
   std::string desc = alloca_of("i64", 7);
   // The DPE reads the descriptor when a command is issued: a constant field
@@ -213,7 +218,10 @@ void Emitter::pipeline_prologue(const Operation &loop) {
   for (auto *l : loads) {
     const Value *v = l->result();
     Prefetch &p = prefetch_[l];
-    for (auto &b : p.buf) b = alloca_of(memty(v->type.elem), v->type.numel());
+    for (auto &b : p.buf) {
+      b = alloca_of(memty(v->type.elem), v->type.numel());
+      pin_local(b);  // DPE operands
+    }
     p.parity = alloca_of("i1");
     line("store i1 false, ptr " + p.parity);
   }

@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "llir_emitter.h"
 #include "opforge/support/dtype.h"
@@ -103,6 +104,23 @@ LlirModule Emitter::run() {
   os += "define void @_start(ptr %args) nounwind \"no-builtins\"";
   if (line_table_) os += " !dbg !" + std::to_string(dbg_sp_);
   os += " {\nentry:\n";
+  for (BlockAlloca &b : block_allocas_) {
+    b.pinned = pinned_.count(b.index) > 0;
+    if (b.pinned && b.spilled)
+      throw Error("codegen: kernel " + f.name + ": the DPE buffer of " + b.what +
+                  " was spilled out of local memory");
+  }
+  if (spill_bytes_ > 0) {
+    // This PE's slice of the spill scratch: the base the launcher put in the
+    // argument block's hidden slot, plus mhartid (the PE index) slices.
+    os += "  %spill.slot = getelementptr i8, ptr %args, i64 " +
+          std::to_string(plan_.args.size() * 8) + "\n";
+    os += "  %spill.addr = load i64, ptr %spill.slot, align 8\n";
+    os += "  %spill.pe = call i64 asm sideeffect \"csrr $0, mhartid\", \"=r\"()\n";
+    os += "  %spill.off = mul i64 %spill.pe, " + std::to_string(spill_bytes_) + "\n";
+    os += "  %spill.sum = add i64 %spill.addr, %spill.off\n";
+    os += "  %spill.base = inttoptr i64 %spill.sum to ptr\n";
+  }
   for (const Inst &a : allocas_) a.print(os);
   os += "  br label %body\n";
   code_.print(os);
@@ -124,6 +142,8 @@ LlirModule Emitter::run() {
   if (!loop_ids_.empty()) os += "!1 = !{!\"llvm.loop.vectorize.enable\", i1 false}\n";
   for (int id : loop_ids_)
     os += "!" + std::to_string(id) + " = distinct !{!" + std::to_string(id) + ", !1}\n";
+  m.block_allocas = std::move(block_allocas_);
+  m.spill_bytes = spill_bytes_;
   m.allocas = std::move(allocas_);
   m.body = std::move(code_);
   m.cold_regions = std::move(cold_regions_);
@@ -144,11 +164,46 @@ std::string Emitter::call_helper(const char *helper, const std::string &ret,
   return t;
 }
 
+namespace {
+// Bytes of one `ty` in memory (the emitter's alloca types); 0 when unknown.
+int64_t llty_bytes(const std::string &ty) {
+  if (ty == "i1" || ty == "i8") return 1;
+  if (ty == "i16" || ty == "half" || ty == "bfloat") return 2;
+  if (ty == "i32" || ty == "float") return 4;
+  if (ty == "i64" || ty == "double" || ty == "ptr") return 8;
+  return 0;
+}
+constexpr int64_t kBlockAllocaBytes = 1024;  // smaller allocas always stay on the stack
+constexpr int64_t kSpillAlign = 64;
+}  // namespace
+
 std::string Emitter::alloca_of(const std::string &ty, int64_t count) {
-  std::string a = "%a" + std::to_string(alloca_count_++);
-  allocas_.push_back(
-      {a, "alloca " + ty + ", i64 " + std::to_string(std::max<int64_t>(count, 1)) + ", align 16"});
+  const int index = alloca_count_++;
+  std::string a = "%a" + std::to_string(index);
+  const int64_t n = std::max<int64_t>(count, 1), bytes = n * llty_bytes(ty);
+  if (bytes >= kBlockAllocaBytes) {
+    BlockAlloca b;
+    b.index = index;
+    b.bytes = bytes;
+    b.spilled = plan_.spilled_allocas.count(index) > 0;
+    if (at_op_) b.what = at_op_->describe();
+    block_allocas_.push_back(std::move(b));
+    if (block_allocas_.back().spilled) {
+      allocas_.push_back(
+          {a, "getelementptr inbounds i8, ptr %spill.base, i64 " + std::to_string(spill_bytes_)});
+      spill_bytes_ += (bytes + kSpillAlign - 1) / kSpillAlign * kSpillAlign;
+      return a;
+    }
+  }
+  allocas_.push_back({a, "alloca " + ty + ", i64 " + std::to_string(n) + ", align 16"});
   return a;
+}
+
+void Emitter::pin_local(const std::string &ptr) {
+  if (ptr.size() < 3 || ptr.compare(0, 2, "%a") != 0) return;
+  for (size_t i = 2; i < ptr.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(ptr[i]))) return;
+  pinned_.insert(std::stoi(ptr.substr(2)));
 }
 
 std::string Emitter::intrinsic(const std::string &name, const std::string &ret,
@@ -552,6 +607,11 @@ std::string Emitter::load(const Operation &op, const Idx &idx) {
 
 void Emitter::emit_op(const Operation &op) {
   AtOp at(*this, op.loc);
+  struct OpScope {
+    const Operation *&slot;
+    const Operation *saved;
+    ~OpScope() { slot = saved; }
+  } scope{at_op_, std::exchange(at_op_, &op)};
   if (op.kind == OpKind::Load && plan_.dma_loads.count(&op)) return dma_load(op);
   if (reads_buffers(op)) {
     flush_loads();

@@ -79,7 +79,12 @@ class Emitter {
   std::string call_helper(const char *helper, const std::string &ret, const std::string &arg_type,
                           const std::string &x);
   void start(const std::string &l) { code_.start(l); }
+  // An entry-block alloca of `count` x `ty`; a block-sized one listed in
+  // plan.spilled_allocas is a slice of the spill scratch instead.
   std::string alloca_of(const std::string &ty, int64_t count = 1);
+  // Marks the alloca `ptr` names (if it names one) as read or written by the
+  // DPE: it stays in local memory.
+  void pin_local(const std::string &ptr);
   std::string intrinsic(const std::string &name, const std::string &ret,
                         const std::string &args_types);
   // A compile error at the op's source location (file:line:col) when it has one.
@@ -536,6 +541,10 @@ class Emitter {
   IrBody code_;                // the kernel's body after the entry block
   std::set<std::string> decls_;
   int tmp_ = 0, label_ = 0, alloca_count_ = 0;
+  std::vector<BlockAlloca> block_allocas_;
+  std::set<int> pinned_;
+  int64_t spill_bytes_ = 0;
+  const Operation *at_op_ = nullptr;  // the op being emitted (for BlockAlloca::what)
   // The definition order of each value emit() defined (its number).
   std::unordered_map<std::string, long> def_order_;
   std::map<const Value *, std::string> scalars_;

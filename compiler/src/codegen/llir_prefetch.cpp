@@ -167,6 +167,7 @@ void Emitter::row_prefetch_prologue(RowPrefetch &pf, const std::string &lb, cons
     const Value *v = op->result();
     RowPrefetch::Slots s;
     s.bufs = alloca_of(memty(v->type.elem), n * v->type.numel());
+    if (feeds_dpe(v)) pin_local(s.bufs);
     s.slot = alloca_of("i64");
     s.ready = alloca_of("i8", n);
     line("store i64 0, ptr " + s.slot);

@@ -466,6 +466,10 @@ void compile_unguarded(const std::string &llvm_ir, const TargetOptions &target,
   optimize(*mod, tm, target);
   auto t2 = Clock::now();
   llvm::SmallString<0> out;
+  // Objects carry .stack_sizes (each function's static frame): the local
+  // memory check (local_mem.cpp) reads it; the ISA assembler takes no such
+  // section, so assembly goes without.
+  tm.Options.EmitStackSizeSection = type == llvm::CGFT_ObjectFile;
   if (type == llvm::CGFT_ObjectFile && g_reuse_codegen_pm.load())
     emit_object_reusing(b, *mod, tm, out);
   else

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime_library.h"
 
+#include "local_mem.h"
+
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -31,6 +33,7 @@ constexpr const char *kPrefix = "__opforge_rt_";
 struct Cache {
   std::mutex mutex;
   std::map<std::string, std::unique_ptr<isa::AsmUnit>> units;  // by target key
+  std::map<std::string, std::unique_ptr<StackGraph>> stacks;   // the same objects' stack graphs
 };
 
 Cache &cache() {
@@ -40,9 +43,11 @@ Cache &cache() {
 
 // The one compile of the library for a target (not inlined: its name lets a
 // profiler tell it apart from the kernels' compiles).
-[[gnu::noinline]] isa::AsmUnit compile_runtime_library(const TargetOptions &target) {
-  isa::AsmUnit unit =
-      read_relocatable_elf(llvm_ir_to_object(runtime_library_ir(), target), "opforge_runtime.o");
+[[gnu::noinline]] isa::AsmUnit compile_runtime_library(const TargetOptions &target,
+                                                       StackGraph &stack) {
+  const std::vector<uint8_t> object = llvm_ir_to_object(runtime_library_ir(), target);
+  stack = object_stack_graph(object, "opforge_runtime.o");
+  isa::AsmUnit unit = read_relocatable_elf(object, "opforge_runtime.o");
   // Names private to the library (section symbols, local labels) get a
   // prefix of their own, so they cannot meet the kernel's; its sections too.
   std::map<std::string, std::string> rename;
@@ -80,10 +85,23 @@ const isa::AsmUnit &runtime_library_unit(const TargetOptions &target) {
   std::lock_guard<std::mutex> lock(c.mutex);
   // The library's code depends on the LLVM target and pipeline only (not on
   // text_base or the DPE limits): one compile serves those targets.
-  auto &slot = c.units[target.triple + ";" + target.features + ";O" +
-                       std::to_string(target.opt_level) + "/" + target.opt_pipeline];
-  if (!slot) slot = std::make_unique<isa::AsmUnit>(compile_runtime_library(target));
+  const std::string key = target.triple + ";" + target.features + ";O" +
+                          std::to_string(target.opt_level) + "/" + target.opt_pipeline;
+  auto &slot = c.units[key];
+  if (!slot) {
+    auto stack = std::make_unique<StackGraph>();
+    slot = std::make_unique<isa::AsmUnit>(compile_runtime_library(target, *stack));
+    c.stacks[key] = std::move(stack);
+  }
   return *slot;
+}
+
+const StackGraph &runtime_library_stack_graph(const TargetOptions &target) {
+  runtime_library_unit(target);
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return *c.stacks.at(target.triple + ";" + target.features + ";O" +
+                      std::to_string(target.opt_level) + "/" + target.opt_pipeline);
 }
 
 double runtime_library_warm_up(const TargetOptions &target) {

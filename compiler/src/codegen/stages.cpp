@@ -47,8 +47,11 @@ void register_codegen_stages() {
     register_stage(Stage{
         "lowered", "plan fused vs buffered blocks, local memory and the argument block",
         [](CompileState &s, const CompileOptions &o) {
-          s.extra["lowered"] =
+          auto plan =
               std::make_shared<LoweredKernelPlan>(plan_kernel(kernel_function(s), o.target));
+          // With a target chip, its local memory is checked (and block buffers spilled).
+          if (o.target.local_mem_bytes) fit_local_memory(*plan, o.target, constexpr_text(o.spec));
+          s.extra["lowered"] = plan;
         },
         [](const CompileState &s) { return product<LoweredKernelPlan>(s, "lowered").dump(); }});
     register_stage(Stage{
@@ -69,23 +72,33 @@ void register_codegen_stages() {
                 s.extra["asm"] = p;
               },
               [](const CompileState &s) { return product<AsmProduct>(s, "asm").text(); }});
-    register_stage(Stage{"bin",
-                         "LLVM's relocatable object linked into a KernelBinary (ELF, "
-                         "argument layout, metadata)",
-                         [](CompileState &s, const CompileOptions &o) {
-                           s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_object(
-                               llvm_ir_to_object(product<std::string>(s, "llir"), o.target),
-                               product<LoweredKernelPlan>(s, "lowered"), o.spec.key(), o.target));
-                         },
-                         [](const CompileState &s) {
-                           const auto &b = product<KernelBinary>(s, "bin");
-                           return "KernelBinary " + b.kernel + ": " + std::to_string(b.elf.size()) +
+    register_stage(
+        Stage{"bin",
+              "LLVM's relocatable object linked into a KernelBinary (ELF, "
+              "argument layout, metadata)",
+              [](CompileState &s, const CompileOptions &o) {
+                s.extra["bin"] = std::make_shared<KernelBinary>(link_kernel_object(
+                    llvm_ir_to_object(product<std::string>(s, "llir"), o.target),
+                    product<LoweredKernelPlan>(s, "lowered"), o.spec.key(), o.target));
+              },
+              [](const CompileState &s) {
+                const auto &b = product<KernelBinary>(s, "bin");
+                std::string out = "KernelBinary " + b.kernel + ": " + std::to_string(b.elf.size()) +
                                   " ELF bytes, entry " + std::to_string(b.entry) + ", " +
                                   std::to_string(b.arg_block_bytes) + " argument bytes, " +
-                                  std::to_string(b.local_mem_bytes) + " local-memory bytes\n" +
-                                  b.metadata_json + "\n";
-                         }});
+                                  std::to_string(b.local_mem_bytes) + " local-memory bytes";
+                if (b.stack_bytes) out += ", stack " + std::to_string(b.stack_bytes) + " bytes";
+                if (b.spill_bytes)
+                  out += ", spill scratch " + std::to_string(b.spill_bytes) + " bytes per PE";
+                return out + "\n" + b.metadata_json + "\n";
+              }});
   });
+}
+
+std::vector<std::string> compile_warnings(const CompileState &state) {
+  auto it = state.extra.find("lowered");
+  if (it == state.extra.end()) return {};
+  return std::any_cast<std::shared_ptr<LoweredKernelPlan>>(it->second)->warnings;
 }
 
 KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,
@@ -94,8 +107,10 @@ KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const Com
   CompileState s = compile_source(std::move(module), opts, "opt");
   const ttir::Function &f = kernel_function(s);
   LoweredKernelPlan plan = plan_kernel(f, target);
-  std::string ir = emit_llvm_ir(plan);
-  return link_kernel_object(llvm_ir_to_object(ir, target), plan, opts.spec.key(), target);
+  std::vector<uint8_t> object = target.local_mem_bytes
+                                    ? fit_local_memory(plan, target, constexpr_text(opts.spec))
+                                    : llvm_ir_to_object(emit_llvm_ir(plan), target);
+  return link_kernel_object(object, plan, opts.spec.key(), target);
 }
 
 }  // namespace opforge::compiler

@@ -281,6 +281,7 @@ void set_dpe_tiles(LoweredKernelPlan &plan, const TargetOptions &target) {
   plan.dpe_tile_m = std::max<uint32_t>(1, target.dpe_tile_m);
   plan.dpe_tile_n = std::max<uint32_t>(1, target.dpe_tile_n);
   plan.dpe_tile_k = std::max<uint32_t>(1, target.dpe_tile_k);
+  plan.local_mem_limit = static_cast<int64_t>(target.local_mem_bytes);
 }
 // Every block of the kernel within the block budget (--max-block-elements), checked before
 // any code is generated: LLVM aborts the process on a frame of 2^31 bytes or more.
@@ -330,6 +331,13 @@ std::string LoweredKernelPlan::dump() const {
   os << "  args (" << args.size() * 8 << " bytes):";
   for (auto &a : args) os << " " << a.name << ":" << a.type << "@" << a.offset_bytes;
   os << "\n  local memory: " << local_mem_bytes << " bytes in " << buffers.size() << " buffers\n";
+  if (stack_bytes > 0)
+    os << "  stack: " << stack_bytes << " bytes measured in the object, of " << local_mem_limit
+       << " (pe.local_mem.size_bytes)\n";
+  if (spill_bytes > 0) {
+    os << "  spilled: " << spill_bytes << " bytes per PE in DRAM scratch\n";
+    for (const auto &l : spill_report) os << "    " << l << "\n";
+  }
   int n = 0;
   ttir::walk_block(*function->body, [&](const Operation &op) {
     ++n;

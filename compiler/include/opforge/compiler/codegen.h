@@ -39,9 +39,21 @@ namespace opforge::compiler {
 // line-tables-only debug info (the object's .debug_line; the code is the same
 // without).
 std::string emit_llvm_ir(const LoweredKernelPlan &plan, bool line_table = true);
+// A block-sized alloca of the emitted kernel (1 KiB or more): its allocation
+// index (plan.spilled_allocas), bytes, whether the DPE reads or writes it
+// (then it must stay in local memory), whether it went to the spill scratch,
+// and the op that made it ("'tt.load' at f.py:12:9").
+struct BlockAlloca {
+  int index = 0;
+  int64_t bytes = 0;
+  bool pinned = false, spilled = false;
+  std::string what;
+};
 // The same module as the emitter's structured record (llir_ir.h): the
 // instruction records `text` was printed from and the facts read from them.
 struct LlirModule {
+  std::vector<BlockAlloca> block_allocas;
+  int64_t spill_bytes = 0;          // per PE, of the allocas in plan.spilled_allocas
   std::vector<llir::Inst> allocas;  // the entry block's
   llir::IrBody body;                // the blocks after the entry block
   std::vector<llir::ColdRegion> cold_regions;
@@ -88,6 +100,24 @@ KernelBinary link_kernel_binary(const std::string &asm_text, const LoweredKernel
 // section or relocation it cannot take.
 KernelBinary link_kernel_object(const std::vector<uint8_t> &object, const LoweredKernelPlan &plan,
                                 const std::string &spec_key, const TargetOptions &target);
+
+// Local memory planning (local_mem.cpp, docs/compiler/codegen.md): the stack
+// an object of llvm_ir_to_object needs from `entry` (its frame plus the
+// deepest chain of calls it makes, runtime library routines included).
+int64_t object_stack_bytes(const std::vector<uint8_t> &object, const TargetOptions &target,
+                           const std::string &entry = "_start");
+// Emits and compiles `plan`; when the stack it needs exceeds
+// target.local_mem_bytes, moves the largest block buffers the DPE does not
+// touch to the per-PE spill scratch (plan.spilled_allocas, spill_bytes,
+// spill_report, a warning naming kernel, `constexprs`, bytes needed and
+// available) and compiles again until it fits. Throws CompileError naming
+// the same when nothing more can move. Returns the final object.
+std::vector<uint8_t> fit_local_memory(LoweredKernelPlan &plan, const TargetOptions &target,
+                                      const std::string &constexprs);
+// The warnings of a compile that ran the lowered stage (spilled buffers).
+std::vector<std::string> compile_warnings(const CompileState &state);
+// "BLOCK_M=128, BLOCK_N=256" of a specialization's constexprs.
+std::string constexpr_text(const Specialization &spec);
 
 // Whole pipeline for one kernel of a parsed module.
 KernelBinary compile_kernel(std::shared_ptr<const ast::Module> module, const CompileOptions &opts,

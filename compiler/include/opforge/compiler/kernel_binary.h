@@ -30,13 +30,18 @@ struct TargetOptions {
   std::string opt_pipeline;
   uint64_t text_base = 0x80000000;
   uint32_t dpe_tile_m = 64, dpe_tile_n = 64, dpe_tile_k = 64;
+  // The PE's local memory (pe.local_mem.size_bytes), where the kernel's stack
+  // and its block buffers live (docs/compiler/codegen.md, "Local memory
+  // planning"). 0: not checked (no target chip given).
+  uint64_t local_mem_bytes = 0;
   // Cache-key text of these options. Inline: both the codegen library and the
   // LLVM back end (a separate static library linked after it) use it.
   std::string key() const {
     return triple + ";" + features + ";O" + std::to_string(opt_level) +
            (opt_pipeline.empty() ? "" : "/" + opt_pipeline) + ";text=" + std::to_string(text_base) +
            ";dpe=" + std::to_string(dpe_tile_m) + "x" + std::to_string(dpe_tile_n) + "x" +
-           std::to_string(dpe_tile_k);
+           std::to_string(dpe_tile_k) +
+           (local_mem_bytes ? ";lmem=" + std::to_string(local_mem_bytes) : std::string());
   }
 };
 
@@ -73,6 +78,16 @@ struct KernelBinary {
   uint32_t arg_block_bytes = 0;
   std::string spec_key;         // Specialization::key()
   int64_t local_mem_bytes = 0;  // block buffers on the kernel's stack
+  // The deepest stack the code needs (its entry's frame plus its deepest call
+  // chain, from the object's .stack_sizes), 0 when not measured.
+  int64_t stack_bytes = 0;
+  // Block buffers that did not fit in local memory live in a scratch area of
+  // spill_bytes per PE: the launcher passes its base in the argument block at
+  // spill_arg_offset (set_spill_base); PE i uses [base + i * spill_bytes, +spill_bytes).
+  int64_t spill_bytes = 0;
+  uint32_t spill_arg_offset = 0;
+  // Compile warnings (a spill to the scratch area), one line each.
+  std::vector<std::string> warnings;
   std::string metadata_json;
   std::string asm_text;  // the assembly the ELF was built from (empty: built from an object)
   // The Triton source lines of the kernel's code (the DWARF line table of
@@ -90,6 +105,9 @@ struct KernelBinary {
   // Packs `values` (one per slot, in order) into an argument block; throws
   // opforge::Error naming the parameter when a value's kind does not fit.
   std::vector<uint8_t> pack_args(const std::vector<ArgValue> &values) const;
+  // Writes the spill scratch area's base into a packed argument block (no-op
+  // without spills).
+  void set_spill_base(std::vector<uint8_t> &block, uint64_t base) const;
 };
 
 // The runtime library linked into kernel binaries that call its routines

@@ -55,6 +55,18 @@ struct LoweredKernelPlan {
   // The copy of the kernel `function` points to when block pointers were
   // expanded into pointer blocks (lower/blockptr.cpp); null otherwise.
   std::shared_ptr<const ttir::Function> expanded;
+  // Local memory (docs/compiler/codegen.md, "Local memory planning"): the
+  // target's size (0: unchecked), the stack the compiled code needs
+  // (measured from the object by fit_local_memory, 0 when not measured), the
+  // emitter's block allocas moved to the per-PE spill scratch (by allocation
+  // index) and that scratch's bytes, one line per spilled buffer for the
+  // dump, and the compile warnings.
+  int64_t local_mem_limit = 0;
+  int64_t stack_bytes = 0;
+  std::set<int> spilled_allocas;
+  int64_t spill_bytes = 0;
+  std::vector<std::string> spill_report;
+  std::vector<std::string> warnings;
   // Readable plan: one line per block-producing op (fused / buffer bytes).
   std::string dump() const;
 };
