@@ -100,15 +100,26 @@ def _setting(key, value):
     return f"{key}={text}"
 
 
-def init(arch="mtia-2i", timing="lt", set=None, library=None):
+DEFAULT_INDUCTOR_KERNELS = str(_SOURCE / "scenarios" / "traces" / "kernels.json")
+
+
+def init(arch="mtia-2i", timing="lt", set=None, library=None, inductor_kernels=None):
     """Makes this process's chip: an architecture preset (tiny, mtia-2i, mtia-v1)
     or JSON file, its timing mode (functional or lt), parameter overrides
     ({"dram.channels": 8}) and the kernel library directory (None: the shipped
-    one). Calling it again with the same arguments does nothing; with others it
-    raises RuntimeError (SystemC makes one chip per process)."""
+    one). `inductor_kernels`: manifests of kernels rendered from the inductor
+    lowering table, searched after the library (None: scenarios/traces/kernels.json
+    with the shipped library, none with a `library` of your own; [] none).
+    Calling it again with the same arguments does nothing; with others it raises
+    RuntimeError (SystemC makes one chip per process)."""
     global _initialized
     sets = [_setting(k, v) for k, v in (set or {}).items()]
-    torch.ops.opforge.init(str(arch), str(timing), sets, str(library or ""))
+    if inductor_kernels is None:
+        inductor_kernels = [] if library else [DEFAULT_INDUCTOR_KERNELS]
+    elif isinstance(inductor_kernels, (str, os.PathLike)):
+        inductor_kernels = [inductor_kernels]
+    torch.ops.opforge.init(str(arch), str(timing), sets, str(library or ""),
+                           [str(k) for k in inductor_kernels])
     _initialized = True
 
 

@@ -357,13 +357,14 @@ auto translating(F f) -> decltype(f()) {
   }
 }
 
-void init(std::string arch, std::string timing, std::vector<std::string> sets,
-          std::string library) {
+void init(std::string arch, std::string timing, std::vector<std::string> sets, std::string library,
+          std::vector<std::string> kernel_sets) {
   Config c;
   c.arch = std::move(arch);
   c.timing = std::move(timing);
   c.sets = std::move(sets);
   c.library = std::move(library);
+  c.kernel_sets = std::move(kernel_sets);
   Runtime &rt = translating([&]() -> Runtime & { return Runtime::init(c); });
   register_library_overloads(rt.library_overloads());
 }
@@ -382,7 +383,7 @@ void profile_save(std::string path) {
 }
 
 TORCH_LIBRARY(opforge, m) {
-  m.def("init(str arch, str timing, str[] sets, str library) -> ()", init);
+  m.def("init(str arch, str timing, str[] sets, str library, str[] kernel_sets) -> ()", init);
   m.def("stats() -> str", stats);
   m.def("profile_start() -> ()", profile_start);
   m.def("profile_stop() -> str", profile_stop);

@@ -425,6 +425,15 @@ void register_library_overloads(const std::vector<std::string> &overloads) {
     // A CompositeImplicitAutograd op keeps its decomposition (and its autograd).
     if (!op || op->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd)) continue;
     if (op->hasKernelForDispatchKey(c10::DispatchKey::PrivateUse1)) continue;
+    // Factories (no tensor argument) and ops whose results alias an input (split,
+    // unbind: views) keep ATen's kernels.
+    const c10::FunctionSchema &schema = op->schema();
+    bool takes_tensor = false, returns_alias = false;
+    for (const auto &a : schema.arguments())
+      takes_tensor |= a.type()->kind() == c10::TypeKind::TensorType ||
+                      a.type()->str().find("Tensor") != std::string::npos;
+    for (const auto &r : schema.returns()) returns_alias |= r.alias_info() != nullptr;
+    if (!takes_tensor || returns_alias) continue;
     const std::string qualified = overload.substr(6);
     lib->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunction<&fallback>());
     done.insert(overload);

@@ -9,6 +9,7 @@
 
 #include "opforge/compiler/chip_executor.h"
 #include "opforge/harness/aten_runtime.h"
+#include "opforge/harness/inductor_kernels.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/scenario.h"
 #include "opforge/harness/sweep.h"
@@ -68,6 +69,7 @@ std::string Config::describe() const {
   std::string s = "arch " + arch + ", timing " + timing + ", set [";
   for (size_t i = 0; i < sets.size(); ++i) s += (i ? ", " : "") + sets[i];
   s += "], library " + (library.empty() ? std::string("(shipped)") : library);
+  for (const auto &k : kernel_sets) s += ", inductor kernels " + k;
   return s;
 }
 
@@ -129,6 +131,9 @@ Runtime::Runtime(const Config &config) : config_(config), impl_(std::make_unique
   } else {
     impl_->libraries.push_back(harness::KernelLibrary::load(config.library));
   }
+  for (const auto &manifest : config.kernel_sets)
+    impl_->libraries.push_back(
+        harness::KernelLibrary::load(harness::rendered_inductor_kernel_dir(manifest)));
 }
 
 Runtime &Runtime::init(const Config &config) {

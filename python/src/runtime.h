@@ -32,6 +32,10 @@ struct Config {
   std::string timing = "lt";
   std::vector<std::string> sets;  // "dram.channels=8"
   std::string library;            // "": the shipped library and the extension dirs
+  // Inductor kernel manifests (scenarios/traces/kernels.json): their kernels,
+  // rendered from the lowering table (inductor_kernels.h), are searched after the
+  // library for the overloads it lacks.
+  std::vector<std::string> kernel_sets;
   // "arch mtia-2i, timing lt, set [...], library DIR" (for errors).
   std::string describe() const;
 };
