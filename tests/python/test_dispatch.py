@@ -25,6 +25,8 @@ class Dispatch(unittest.TestCase):
             e = torch.exp(da)
             sg = torch.sigmoid(db)
             r = torch.sum(da, dim=1)
+            rl = torch.relu(da)  # an inductor kernel (scenarios/traces/kernels.json)
+        torch.testing.assert_close(rl.cpu(), torch.relu(a))
         torch.testing.assert_close(s.cpu(), a + b)
         torch.testing.assert_close(m.cpu(), a * b)
         torch.testing.assert_close(g.cpu(), a @ b)
@@ -33,7 +35,7 @@ class Dispatch(unittest.TestCase):
         torch.testing.assert_close(r.cpu(), a.sum(dim=1))
         self.assertEqual(p.fallbacks, 0, p.ops)
         for op in ("aten::add.Tensor", "aten::mul.Tensor", "aten::mm", "aten::exp",
-                   "aten::sigmoid", "aten::sum.dim_IntList"):
+                   "aten::sigmoid", "aten::sum.dim_IntList", "aten::relu"):
             row = p.op(op, "float32")
             self.assertEqual(row["chip_calls"], 1, (op, p.ops))
             self.assertGreater(row["cycles"], 0, (op, p.ops))
@@ -41,6 +43,18 @@ class Dispatch(unittest.TestCase):
         self.assertGreater(p.cycles, 0)
         self.assertTrue(any(k.endswith("instret") and v > 0 for k, v in p.counters.items()),
                         list(p.counters)[:20])
+
+    def test_16_bit_floats_run_on_the_chip(self):
+        a, b = torch.randn(8, 8), torch.randn(8, 8)
+        for dtype in (torch.bfloat16, torch.float16):
+            x, y = a.to(dtype), b.to(dtype)
+            with opforge.profile() as p:
+                s = x.to("opforge") + y.to("opforge")
+                m = x.to("opforge") @ y.to("opforge")
+            torch.testing.assert_close(s.cpu(), x + y)
+            torch.testing.assert_close(m.cpu(), x @ y)
+            self.assertEqual(p.fallbacks, 0, p.ops)
+            self.assertEqual(p.op("aten::mm", str(dtype).split(".")[1])["chip_calls"], 1, p.ops)
 
     def test_in_place_op_writes_the_device_tensor(self):
         a, b = torch.randn(8), torch.randn(8)
