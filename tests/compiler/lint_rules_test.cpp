@@ -300,6 +300,25 @@ TEST(LintRules, OPF109ModuleLevelCode) {
   EXPECT_EQ(f[1].loc.line, 7);
 }
 
+// Autotune config lists built at module level, as Triton's tutorial 06 does
+// (`configs = [triton.Config(...) for BM in ... for s in ([1] if is_hip() else [3, 4])]`,
+// `list(filter(keep, configs))`): the wrapper interpreter evaluates them, so they are not
+// module-level code; other calls (torch, host escapes) still are.
+TEST(LintRules, OPF109AcceptsConfigListsBuiltAtModuleLevel) {
+  auto fs = lint(
+      "def is_hip():\n    return False\n\n"
+      "def keep(conf):\n    return conf.num_warps == 4\n\n"
+      "configs = [triton.Config({'BLOCK': b}, num_stages=s, num_warps=w) for b in [64, 128]\n"
+      "           for s in ([1] if is_hip() else [3, 4]) for w in [4, 8]]\n"
+      "kept = list(filter(keep, configs))\n"
+      "tensors = [torch.empty(3) for _ in range(2)]\n"
+      "fn = lambda c: c\n");
+  auto f = of(fs, "OPF109");
+  ASSERT_EQ(f.size(), 2u) << all_text(fs);
+  EXPECT_EQ(f[0].loc.line, 13);
+  EXPECT_EQ(f[1].loc.line, 14);
+}
+
 TEST(LintRules, OPF110LaunchInsideKernel) {
   auto fs = lint(std::string(kKernel) + "@triton.jit\ndef outer(p):\n    k[(1,)](p, p, 1, 16)\n");
   EXPECT_EQ(of(fs, "OPF110").size(), 1u) << all_text(fs);

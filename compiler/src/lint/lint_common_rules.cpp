@@ -6,7 +6,21 @@ namespace opforge::compiler::lint_detail {
 
 using namespace ast;
 
+namespace {
+
+// Calls a module-level assignment may make: values the wrapper interpreter computes when it
+// loads the file (autotune config lists: triton.Config, comprehensions, the builtins below
+// and the file's own host functions, as tutorial 06's `list(filter(keep, configs))`).
+const std::set<std::string> kModuleLevelBuiltins = {
+    "list", "tuple", "range", "filter", "map",  "len", "min", "max", "sorted", "reversed",
+    "zip",  "dict",  "int",   "float",  "bool", "str", "abs", "sum", "any",    "all"};
+
+}  // namespace
+
 void lint_imports_and_module_level(Context &ctx) {
+  std::set<std::string> host_functions;
+  for (auto &s : ctx.module.body)
+    if (auto *f = s->as<FunctionDef>(); f && f->decorators.empty()) host_functions.insert(f->name);
   for (auto &s : ctx.module.body) {
     if (s->is<Import>() || s->is<ImportFrom>()) {
       std::string problem = import_problem(*s);
@@ -31,8 +45,11 @@ void lint_imports_and_module_level(Context &ctx) {
       walk(*a->value, [&](const Expr &e) {
         if (auto *c = e.as<Call>()) {
           std::string callee = ctx.resolve(*c->func);
-          if (callee != "triton.language.constexpr") constant = false;
-        } else if (e.is<Lambda>() || e.is<Comprehension>()) {
+          std::string name = c->func->is<Name>() ? ast::dotted_name(*c->func) : "";
+          if (callee != "triton.language.constexpr" && callee != "triton.Config" &&
+              !kModuleLevelBuiltins.count(name) && !host_functions.count(name))
+            constant = false;
+        } else if (e.is<Lambda>()) {
           constant = false;
         }
       });
