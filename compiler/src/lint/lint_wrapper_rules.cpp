@@ -146,12 +146,35 @@ std::set<std::string> supplied_by_decorators(const Context &ctx, const FunctionD
       const Expr *configs = call->keyword("configs") ? call->keyword("configs")->value.get()
                             : call->args.empty()     ? nullptr
                                                      : call->args[0].get();
-      if (auto *list = configs ? configs->as<List>() : nullptr)
+      if (auto *list = configs ? configs->as<List>() : nullptr) {
         for (auto &cfg : list->elts)
           if (auto *cc = cfg->as<Call>()) {
             if (!cc->args.empty()) dict_keys(cc->args[0].get());
             if (auto *kw = cc->keyword("kwargs")) dict_keys(kw->value.get());
           }
+      } else if (configs) {
+        // Configs built by other code (a function, a comprehension, a module constant):
+        // the keys of every triton.Config(...) of the file; "*" (anything may be supplied)
+        // when one of them is not a dict literal or there is none.
+        bool found = false, opaque = false;
+        for (auto &s : ctx.module.body)
+          walk(
+              *s,
+              [&](const Expr &e) {
+                auto *cc = e.as<Call>();
+                if (!cc) return;
+                std::string f = ctx.resolve(*cc->func);
+                if (f != "triton.Config" && f != "Config") return;
+                found = true;
+                const Expr *kw = !cc->args.empty()       ? cc->args[0].get()
+                                 : cc->keyword("kwargs") ? cc->keyword("kwargs")->value.get()
+                                                         : nullptr;
+                if (!kw || !kw->is<Dict>()) opaque = true;
+                dict_keys(kw);
+              },
+              [](const Stmt &) {});
+        if (!found || opaque) names.insert("*");
+      }
     } else if (callee == "triton.heuristics") {
       dict_keys(call->keyword("values") ? call->keyword("values")->value.get()
                 : call->args.empty()    ? nullptr
@@ -219,7 +242,9 @@ void check_launch(Context &ctx, const FunctionDef &wrapper, const Call &call,
                      ". Make sure that you don't re-define auto-tuned symbols.");
   }
   for (auto &p : params) {
-    if (given.count(p.name) || p.default_value || from_decorators.count(p.name)) continue;
+    if (given.count(p.name) || p.default_value || from_decorators.count(p.name) ||
+        from_decorators.count("*"))
+      continue;
     ctx.report("OPF108", call.loc,
                "kernel '" + k->name + "' launch is missing argument '" + p.name + "'");
   }
