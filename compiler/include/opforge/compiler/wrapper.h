@@ -14,9 +14,12 @@
 // min/max/abs/int/float/bool/str/isinstance/enumerate/zip/sum/any/all/
 // sorted/reversed/round/divmod), assert/raise, and `kernel[grid](...)`
 // launches. Grids are tuples or callables over `meta` (a dict of the bound
-// kernel arguments, constexprs included). @triton.autotune kernels run with
-// their FIRST config (documented choice: deterministic, no timing on a
-// model); @triton.heuristics values are evaluated before each launch.
+// kernel arguments, constexprs included). @triton.autotune kernels are tuned
+// on the first launch of each key: every config is a trial launch timed by the
+// executor's cycles (LaunchResult::cycles; the first config that compiles on an
+// executor without them), the best is kept per key (in memory, and on disk in
+// WrapperOptions::autotune_cache_dir); @triton.heuristics values are evaluated
+// before each launch (docs/compiler/wrapper.md, "Autotuning").
 //
 // Nothing else exists: no file, network, process or reflection access (open,
 // eval, exec, __import__, getattr, dunder attributes, import statements are
