@@ -78,12 +78,12 @@ def rows():
 
     def sdpa(n):
         return (f"scaled_dot_product_attention_default({qkv(z, h, n, d)}, {qkv(z, h, n, d)}, "
-                f"{qkv(z, h, n, d)}, is_causal=True, scale=0.5)")
+                f"{qkv(z, h, n, d)}, is_causal=True, scale=0.125)")
 
     def sdpa_bwd(n):
         t = qkv(z, h, n, d)
         return (f"_scaled_dot_product_flash_attention_for_cpu_backward_default({t}, {t}, {t}, "
-                f"{t}, {t}, full(({z}, {h}, {n}), 6.0), 0.0, True, scale=0.5)")
+                f"{t}, {t}, full(({z}, {h}, {n}), 6.0), 0.0, True, scale=0.125)")
 
     return [
         Row("01", "01_vector_add.py", "add_kernel", f"add_Tensor(rand({n01}), rand({n01}))",

@@ -13,7 +13,9 @@ the backward: `_attn_bwd_preprocess` (delta = rowsum(o * do)), `_attn_bwd` with 
 `LN2: tl.constexpr` locals. Not mirrored: the Hopper TMA-descriptor variant (`_attn_fwd_tma`),
 a GPU-only code path. The tutorial's torch.autograd.Function becomes ATen-style wrappers; its
 host-side `k * (sm_scale * RCP_LN2)` (tensor arithmetic, which wrappers do not run) is the small
-`_scale` kernel. Our own code.
+`_scale` kernel; its backward block sizes (32, 128, 128, 32) need about 470,000 bytes of local
+memory at HEAD_DIM 64 (a PE has 384 KiB), so for HEAD_DIM > 32 the wrapper halves BLOCK_N1 and
+BLOCK_M2 to 64. Our own code.
 """
 import math
 
@@ -433,6 +435,10 @@ def attention_bwd(q, k, v, o, M, do, sm_scale):
     BATCH, N_HEAD, N_CTX = q.shape[:3]
     HEAD_DIM = q.shape[-1]
     BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2 = 32, 128, 128, 32
+    if HEAD_DIM > 32:
+        # The tutorial's blocks need 470,000 bytes of local memory at HEAD_DIM 64 (384 KiB
+        # per PE on mtia-2i): halve the key block of dK/dV and the query block of dQ.
+        BLOCK_N1, BLOCK_M2 = 64, 64
     BLK_SLICE_FACTOR = 2
     arg_k = _scaled(k, sm_scale * RCP_LN2, k.dtype)
     PRE_BLOCK = 128

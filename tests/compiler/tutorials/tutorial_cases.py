@@ -54,6 +54,11 @@ ATEN_CHECKS = [
      f"{_qkv(1, 2, 128, 32)}, {_qkv(1, 2, 128, 32)}, {_qkv(1, 2, 128, 32)}, "
      f"{_qkv(1, 2, 128, 32)}, full((1, 2, 128), 6.0), 0.0, True)",
      "aten::_scaled_dot_product_flash_attention_for_cpu_backward"),
+    ("06", "06_fused_attention.py",  # HEAD_DIM 64: the halved blocks that fit local memory
+     f"_scaled_dot_product_flash_attention_for_cpu_backward_default({_qkv(1, 1, 128, 64)}, "
+     f"{_qkv(1, 1, 128, 64)}, {_qkv(1, 1, 128, 64)}, {_qkv(1, 1, 128, 64)}, "
+     f"{_qkv(1, 1, 128, 64)}, full((1, 1, 128), 5.0), 0.0, True, scale=0.125)",
+     "aten::_scaled_dot_product_flash_attention_for_cpu_backward"),
 ]
 
 
