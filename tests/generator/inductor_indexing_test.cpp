@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor_coverage_corpus.h"
 #include "inductor_family_util.h"
 
 using namespace opforge;
@@ -36,4 +37,11 @@ TEST(InductorIndexing, IndexSelectPassesEveryRecordedCall) {
 
 TEST(InductorIndexing, EveryTableRowRendersParsesAndLints) {
   expect_family_renders_and_lints("indexing");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorIndexing, IndexFillWithATensorValuePassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("indexing", test::inductor::rows_corpus(),
+                                  "aten::index_fill.int_Tensor",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor_coverage_corpus.h"
 #include "inductor_family_util.h"
 
 using namespace opforge;
@@ -43,4 +44,10 @@ TEST(InductorMatmul, SmallBatchedBmmRoundsLikeATen) {
 
 TEST(InductorMatmul, EveryTableRowRendersParsesAndLints) {
   expect_family_renders_and_lints("matmul");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorMatmul, MmOutWritesIntoOutOnEveryRecordedCall) {
+  test::inductor::expect_all_pass("matmul", test::inductor::rows_corpus(), "aten::mm.out",
+                                  {DType::Float32, DType::BFloat16});
 }

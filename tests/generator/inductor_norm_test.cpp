@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor_coverage_corpus.h"
 #include "inductor_family_util.h"
 
 using namespace opforge;
@@ -35,3 +36,21 @@ TEST(InductorNorm, NativeLayerNormFloat32PassesEveryRecordedCall) {
 }
 
 TEST(InductorNorm, EveryTableRowRendersParsesAndLints) { expect_family_renders_and_lints("norm"); }
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorNorm, SafeSoftmaxSoftmaxBackwardAndBatchNormInternalsPassEveryRecordedCall) {
+  test::inductor::expect_all_pass("norm", test::inductor::rows_corpus(), "aten::_safe_softmax",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("norm", test::inductor::rows_corpus(),
+                                  "aten::_softmax_backward_data",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("norm", test::inductor::rows_corpus(),
+                                  "aten::_native_batch_norm_legit",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("norm", test::inductor::rows_corpus(),
+                                  "aten::_native_batch_norm_legit.no_stats",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("norm", test::inductor::rows_corpus(),
+                                  "aten::_batch_norm_with_update",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+}

@@ -31,8 +31,24 @@ TEST(InductorPool, NearestAndBilinearUpsamplePassEveryRecordedCall) {
   expect_all_pass("aten::upsample_bilinear2d", kFloat);
 }
 
-TEST(InductorPool, Im2colPassesEveryRecordedCall) {
-  expect_all_pass("aten::im2col", kFloat);
+TEST(InductorPool, Im2colPassesEveryRecordedCall) { expect_all_pass("aten::im2col", kFloat); }
+
+TEST(InductorPool, EveryTableRowRendersParsesAndLints) {
+  test::inductor::expect_family_renders_and_lints("pool");
 }
 
-TEST(InductorPool, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("pool"); }
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorPool, NearestExactUpsamplingPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(),
+                                  "aten::_upsample_nearest_exact1d",
+                                  {DType::Float32, DType::BFloat16});
+  test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(),
+                                  "aten::_upsample_nearest_exact2d",
+                                  {DType::Float32, DType::BFloat16});
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorPool, NearestExact3dPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("pool", test::inductor::rows_deep_corpus(),
+                                  "aten::_upsample_nearest_exact3d", {DType::Float32});
+}

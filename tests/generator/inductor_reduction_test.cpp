@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor_coverage_corpus.h"
 #include "inductor_family_util.h"
 
 using namespace opforge;
@@ -43,4 +44,14 @@ TEST(InductorReduction, AmaxArgmaxAndMaxDimAgreeWithATenIncludingNaN) {
 
 TEST(InductorReduction, EveryTableRowRendersParsesAndLints) {
   expect_family_renders_and_lints("reduction");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorReduction, AmaxOutAndAllAnyDimsPassEveryRecordedCall) {
+  test::inductor::expect_all_pass("reduction", test::inductor::rows_corpus(), "aten::amax.out",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("reduction", test::inductor::rows_corpus(), "aten::all.dims",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("reduction", test::inductor::rows_corpus(), "aten::any.dims",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
 }

@@ -30,7 +30,9 @@ TEST(InductorSearch, IsinAndHistcPassEveryRecordedCall) {
   expect_all_pass("aten::histc", kFloat);
 }
 
-TEST(InductorSearch, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("search"); }
+TEST(InductorSearch, EveryTableRowRendersParsesAndLints) {
+  test::inductor::expect_family_renders_and_lints("search");
+}
 
 // Rows added to the indexing, creation and reduction families next to the search family.
 TEST(InductorSearch, MaskedScatterLogspaceAndRenormPassEveryRecordedCall) {
@@ -38,4 +40,10 @@ TEST(InductorSearch, MaskedScatterLogspaceAndRenormPassEveryRecordedCall) {
   test::inductor::expect_all_pass("indexing", corpus, "aten::masked_scatter", kFloatInt);
   test::inductor::expect_all_pass("creation", corpus, "aten::logspace", kFloatInt);
   test::inductor::expect_all_pass("reduction", corpus, "aten::renorm", kFloat);
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorSearch, SearchsortedScalarPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("search", test::inductor::rows_deep_corpus(),
+                                  "aten::searchsorted.Scalar", {DType::Float32});
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "inductor_coverage_corpus.h"
 #include "inductor_family_util.h"
 
 using namespace opforge;
@@ -36,4 +37,22 @@ TEST(InductorShape, CloneAndToCopyPassEveryRecordedCall) {
 
 TEST(InductorShape, EveryTableRowRendersParsesAndLints) {
   expect_family_renders_and_lints("shape");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorShape, CopyVariantsUnsafeSplitAndChannelShufflePassEveryRecordedCall) {
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::diagonal_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::unfold_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(),
+                                  "aten::unsafe_split.Tensor",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(),
+                                  "aten::split_with_sizes_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::unbind_copy.int",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::channel_shuffle",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
 }

@@ -35,4 +35,14 @@ TEST(InductorSpecial, LogSigmoidForwardPassesEveryRecordedCall) {
   expect_all_pass("aten::log_sigmoid_forward", kFloat);
 }
 
-TEST(InductorSpecial, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("special"); }
+TEST(InductorSpecial, EveryTableRowRendersParsesAndLints) {
+  test::inductor::expect_family_renders_and_lints("special");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorSpecial, ErfcxAndLogNdtrPassEveryRecordedCall) {
+  test::inductor::expect_all_pass("special", test::inductor::rows_corpus(), "aten::special_erfcx",
+                                  {DType::Float32, DType::Int64});
+  test::inductor::expect_all_pass("special", test::inductor::rows_corpus(),
+                                  "aten::special_log_ndtr", {DType::Float32, DType::Int64});
+}

@@ -31,4 +31,32 @@ TEST(InductorView, AsStridedCopiesTheStridedViewOfEveryRecordedCall) {
   expect_all_pass("aten::as_strided", kFloatInt);
 }
 
-TEST(InductorView, EveryTableRowRendersParsesAndLints) { test::inductor::expect_family_renders_and_lints("view"); }
+TEST(InductorView, EveryTableRowRendersParsesAndLints) {
+  test::inductor::expect_family_renders_and_lints("view");
+}
+
+// Rows added for issue 25 item 5: every recorded call of the new overloads passes.
+TEST(InductorView, CopyVariantsAndSqueezeDimsPassEveryRecordedCall) {
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::squeeze.dims",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::alias_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::as_strided_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::expand_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::permute_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::squeeze_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::squeeze_copy.dim",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::t_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::transpose_copy.int",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::unsqueeze_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("view", test::inductor::rows_corpus(), "aten::view_copy",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+}
