@@ -39,7 +39,8 @@ inline const std::string &rows_corpus() {
        "nn.functional.linear_cross_entropy.chunked,nn.functional.prelu,"
        "torch.ops.aten._safe_softmax.default,_softmax_backward_data,_native_batch_norm_legit,"
        "_batch_norm_with_update,special.erfcx,special.log_ndtr,all,any,index_fill,"
-       "nn.functional.interpolate.nearest-exact",
+       "nn.functional.interpolate.nearest-exact,_chunk_cat,_unsafe_masked_index,"
+       "_unsafe_masked_index_put_accumulate",
        "--dtypes", "float32,bfloat16,int64", "--max-samples", "10"});
   return path;
 }

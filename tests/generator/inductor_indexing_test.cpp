@@ -45,3 +45,12 @@ TEST(InductorIndexing, IndexFillWithATensorValuePassesEveryRecordedCall) {
                                   "aten::index_fill.int_Tensor",
                                   {DType::Float32, DType::BFloat16, DType::Int64});
 }
+
+TEST(InductorIndexing, UnsafeMaskedIndexClampsIndicesAndMasksOnEveryRecordedCall) {
+  test::inductor::expect_all_pass("indexing", test::inductor::rows_corpus(),
+                                  "aten::_unsafe_masked_index",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+  test::inductor::expect_all_pass("indexing", test::inductor::rows_corpus(),
+                                  "aten::_unsafe_masked_index_put_accumulate",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+}

@@ -56,3 +56,8 @@ TEST(InductorShape, CopyVariantsUnsafeSplitAndChannelShufflePassEveryRecordedCal
   test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::channel_shuffle",
                                   {DType::Float32, DType::BFloat16, DType::Int64});
 }
+
+TEST(InductorShape, ChunkCatPadsChunksAndConcatenatesOnEveryRecordedCall) {
+  test::inductor::expect_all_pass("shape", test::inductor::rows_corpus(), "aten::_chunk_cat",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+}

@@ -318,17 +318,20 @@ def _masked_fill(self, mask, value, inplace=False):
 
 
 @triton.jit
-def offset_accumulate_kernel(idx_ptr, off_ptr, n, stride, size, BLOCK: tl.constexpr):
-    # off += wrap(idx) * stride, over dense broadcast index tensors
+def offset_accumulate_kernel(idx_ptr, off_ptr, n, stride, size, CLAMP: tl.constexpr, BLOCK: tl.constexpr):
+    # off += wrap(idx) * stride, over dense broadcast index tensors (CLAMP: idx clamped to
+    # [-size, size - 1] first, as the _unsafe_masked_index ops do)
     i = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = i < n
     idx = tl.load(idx_ptr + i, mask=mask, other=0).to(tl.int64)
+    if CLAMP:
+        idx = tl.minimum(tl.maximum(idx, -size), size - 1)
     idx = tl.where(idx < 0, idx + size, idx)
     off = tl.load(off_ptr + i, mask=mask, other=0)
     tl.store(off_ptr + i, off + idx * stride, mask=mask)
 
 
-def _advanced(self, indices):
+def _advanced(self, indices, clamp=False):
     # advanced indexing by integer tensors: (offsets over the broadcast index shape, result shape,
     # result-coordinate strides into self, result-coordinate strides into the offsets)
     nd = self.dim()
@@ -343,7 +346,8 @@ def _advanced(self, indices):
     for d in dims:
         if n > 0:
             ix = indices[d].expand(bshape).contiguous()
-            offset_accumulate_kernel[(triton.cdiv(n, 256), )](ix, off, n, self.stride(d), self.shape[d], BLOCK=256)
+            offset_accumulate_kernel[(triton.cdiv(n, 256), )](ix, off, n, self.stride(d), self.shape[d], CLAMP=clamp,
+                                                               BLOCK=256)
     rest = [d for d in range(nd) if d not in dims]
     adjacent = dims[len(dims) - 1] - dims[0] + 1 == len(dims)
     bstr = _contig_strides(bshape)
@@ -370,6 +374,50 @@ def _index_put(self, indices, values, accumulate):
     v = values.to(self.dtype).expand(shape)
     _scatter_launch(out, off, v, shape, src_strides, off_strides, [v.stride(k) for k in range(len(shape))], 1,
                     out.numel() + 1, 1 if accumulate else 0, True)
+    return out
+
+
+@triton.jit
+def keep_where_kernel(x_ptr, m_ptr, out_ptr, n, fill, BLOCK: tl.constexpr):
+    # out = x where m else fill
+    i = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    x = tl.load(x_ptr + i, mask=mask, other=0)
+    m = tl.load(m_ptr + i, mask=mask, other=0)
+    r = tl.where(m != 0, x, fill)
+    tl.store(out_ptr + i, r.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def _keep_where(x, mask, fill):
+    shape = torch.broadcast_shapes(x.shape, mask.shape)
+    xs = x.expand(shape).contiguous()
+    out = torch.empty(shape, dtype=x.dtype, device=x.device)
+    n = out.numel()
+    if n > 0:
+        if x.dtype == torch.bool:
+            xs = xs.to(torch.int32)
+            fill = 1 if fill else 0
+        elif x.is_floating_point():
+            fill = float(fill)
+        else:
+            fill = int(fill)
+        keep_where_kernel[(triton.cdiv(n, 256), )](xs, mask.expand(shape).contiguous(), out, n, fill, BLOCK=256)
+    return out
+
+
+def _masked_index(self, mask, indices, fill):
+    # self[clamped indices] where mask, fill elsewhere (indices may be out of range where mask is False)
+    off, shape, src_strides, off_strides = _advanced(self, indices, True)
+    g = _gather_launch(self, off, shape, src_strides, off_strides, 1, self.numel() + 1)
+    return _keep_where(g, mask, fill)
+
+
+def _masked_index_put_accumulate(self, mask, indices, values):
+    out = self.contiguous().clone()
+    off, shape, src_strides, off_strides = _advanced(out, indices, True)
+    v = _keep_where(values.to(self.dtype), mask, 0).expand(shape)
+    _scatter_launch(out, off, v, shape, src_strides, off_strides, [v.stride(k) for k in range(len(shape))], 1,
+                    out.numel() + 1, 1, True)
     return out
 
 

@@ -287,6 +287,23 @@ def _cat(tensors, dim):
     return out
 
 
+def _cat_chunks(tensors, dim, num_chunks):
+    # each tensor split into num_chunks chunks along dim (the last ones zero-padded to the chunk
+    # size), flattened per chunk, and the tensors concatenated chunk by chunk: [pre..., num_chunks, *]
+    d = _dim(dim, tensors[0].dim())
+    parts = []
+    for t in tensors:
+        size = t.shape[d]
+        chunk = (size + num_chunks - 1) // num_chunks
+        shape = [t.shape[k] for k in range(t.dim())]
+        shape[d] = chunk * num_chunks
+        x = torch.zeros(shape, dtype=t.dtype, device=t.device)
+        if t.numel() > 0:
+            _gather(t, x.narrow(d, 0, size))
+        parts.append(x.reshape([t.shape[k] for k in range(d)] + [num_chunks, -1]))
+    return _cat(parts, d + 1)
+
+
 def _stack(tensors, dim):
     nd = tensors[0].dim() + 1
     d = _dim(dim, nd)
