@@ -448,6 +448,8 @@ def main():
     print(f"{n_ok} of {len(results)} rows compiled and checked")
     if ARGS.json:
         pathlib.Path(ARGS.json).write_text(json.dumps(results, indent=1))
+    import shutil
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
