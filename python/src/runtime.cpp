@@ -292,6 +292,7 @@ std::string Runtime::stats_json() const {
   json j = {{"calls", calls},
             {"chip_calls", chip},
             {"fallbacks", fallbacks},
+            {"device_bytes_allocated", impl_->device->bytes_allocated()},
             {"ops", tallies_json(impl_->stats, false)}};
   return j.dump();
 }

@@ -81,8 +81,9 @@ class Runtime {
   bool note_fallback(const std::string &overload, const std::string &dtype, const std::string &call,
                      const std::string &reason);
 
-  // {"calls": n, "chip_calls": n, "fallbacks": n, "ops": [{"op", "dtype", "calls",
-  // "chip_calls", "fallbacks", "fallback_reason"}...]} since init.
+  // {"calls": n, "chip_calls": n, "fallbacks": n, "device_bytes_allocated": n,
+  // "ops": [{"op", "dtype", "calls", "chip_calls", "fallbacks", "fallback_reason"}...]}
+  // since init (bytes: the chip's DRAM held by tensors now).
   std::string stats_json() const;
 
   // Profiles: every call between start and stop, with the chip's launches.

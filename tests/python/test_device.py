@@ -76,6 +76,21 @@ class DeviceTensors(unittest.TestCase):
         (a + a).cpu()
         self.assertGreater(opforge.stats()["calls"], before)
 
+    def test_device_memory_is_given_back(self):
+        import gc
+        gc.collect()
+        base = opforge.stats()["device_bytes_allocated"]
+        a = torch.randn(256, 256).to("opforge")
+        held = opforge.stats()["device_bytes_allocated"]
+        self.assertGreaterEqual(held - base, 256 * 256 * 4)
+        b = a @ a + a          # kernel outputs and the wrappers' temporaries
+        c = torch.cos(b)       # a CPU fallback's result copied in
+        d = a.t()[3:9]         # a view: no storage of its own
+        d.add_(1.0)            # an out= overload through its functional kernel
+        del a, b, c, d
+        gc.collect()
+        self.assertEqual(opforge.stats()["device_bytes_allocated"], base)
+
 
 if __name__ == "__main__":
     unittest.main()
