@@ -21,24 +21,13 @@ std::string canonical_tl_dtype(std::string_view name) {
   std::string n(name);
   for (std::string_view prefix : {"tl.", "triton.language.", "torch."})
     if (n.rfind(prefix, 0) == 0) n = n.substr(prefix.size());
-  static const std::map<std::string, std::string> alias = {{"bool", "int1"},
-                                                           {"fp16", "float16"},
-                                                           {"half", "float16"},
-                                                           {"bf16", "bfloat16"},
-                                                           {"fp32", "float32"},
-                                                           {"float", "float32"},
-                                                           {"fp64", "float64"},
-                                                           {"double", "float64"},
-                                                           {"long", "int64"},
-                                                           {"int", "int32"},
-                                                           {"short", "int16"},
-                                                           {"cfloat", "complex64"},
-                                                           {"cdouble", "complex128"},
-                                                           {"chalf", "complex32"},
-                                                           {"fp8e4nv", "float8e4nv"},
-                                                           {"fp8e5", "float8e5"},
-                                                           {"float8_e4m3fn", "float8e4nv"},
-                                                           {"float8_e5m2", "float8e5"}};
+  static const std::map<std::string, std::string> alias = {
+      {"bool", "int1"},          {"fp16", "float16"},        {"half", "float16"},
+      {"bf16", "bfloat16"},      {"fp32", "float32"},        {"float", "float32"},
+      {"fp64", "float64"},       {"double", "float64"},      {"long", "int64"},
+      {"int", "int32"},          {"short", "int16"},         {"cfloat", "complex64"},
+      {"cdouble", "complex128"}, {"chalf", "complex32"},     {"fp8e4nv", "float8e4nv"},
+      {"fp8e5", "float8e5"},     {"fp8e4b15", "float8e4b15"}};
   auto it = alias.find(n);
   return it == alias.end() ? n : it->second;
 }
@@ -46,18 +35,25 @@ std::string canonical_tl_dtype(std::string_view name) {
 static TargetCapabilities build_mtia() {
   TargetCapabilities c;
   c.target = "mtia";
-  c.dtypes = {"int1",   "int8",   "int16",  "int32",   "int64",    "uint8",
-              "uint16", "uint32", "uint64", "float16", "bfloat16", "float32"};
+  c.dtypes = {"int1",       "int8",     "int16",      "int32",   "int64",    "uint8",
+              "uint16",     "uint32",   "uint64",     "float16", "bfloat16", "float32",
+              "float8e4nv", "float8e5", "float8e4b15"};  // fp8: load/store/convert
   const std::string no_fp64 =
       "the target has no float64 arithmetic (RVV ELEN is used for 64-bit integers only); use "
       "float32";
   const std::string no_complex = "complex types are not supported by the target or the compiler";
   const std::string no_fp8 =
-      "fp8 types are not supported by the DPE or the vector unit of this target";
-  c.unsupported_dtypes = {
-      {"float64", no_fp64},       {"complex32", no_complex}, {"complex64", no_complex},
-      {"complex128", no_complex}, {"float8e4nv", no_fp8},    {"float8e5", no_fp8},
-      {"float8e4b15", no_fp8},    {"float8e4b8", no_fp8},    {"float8e5b16", no_fp8}};
+      "the FNUZ fp8 variants (AMD) are not supported; fp8e4nv, fp8e5 and fp8e4b15 are "
+      "(load, store and conversion)";
+  c.unsupported_dtypes = {{"float64", no_fp64},      {"complex32", no_complex},
+                          {"complex64", no_complex}, {"complex128", no_complex},
+                          {"float8e4b8", no_fp8},    {"float8e5b16", no_fp8}};
+  // torch's fp8 tensors: kernels take fp8 (tl.float8e4nv, tl.float8e5), wrappers cannot.
+  for (const char *t : {"float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"})
+    c.unsupported_dtypes[t] =
+        std::string("torch.") + t +
+        " tensors are not supported by the wrapper runtime (no fp8 host tensors): pass the bits "
+        "as torch.uint8 and reinterpret them in the kernel, x.to(tl.float8e4nv, bitcast=True)";
   c.math_functions = {
       "abs",       "exp",       "exp2",   "log",       "log2",    "log1p",   "sqrt",  "sqrt_rn",
       "rsqrt",     "sin",       "cos",    "tan",       "tanh",    "erf",     "floor", "ceil",
@@ -203,7 +199,9 @@ std::string describe(const TargetCapabilities &c) {
   out += "- element types: " + join(c.dtypes) + "\n";
   for (auto &[t, why] : c.unsupported_dtypes)
     if (t == "float64") out += "- no " + t + ": " + why + "\n";
-  out += "- no complex or fp8 types\n";
+  out +=
+      "- no complex types; fp8 (float8e4nv, float8e5, float8e4b15) only loads, stores and "
+      "converts (.to(tl.float32) for arithmetic)\n";
   out += "- block sizes (tl.arange ranges, block shapes) must be powers of two, at most " +
          std::to_string(c.max_block_elements) + " elements per block\n";
   std::string dots;

@@ -172,6 +172,10 @@ SValue AstLowering::call_value(const SValue &fn, std::vector<SValue> args, Kwarg
     if (m == "is_bf16") return SValue::boolean(t.sc == Sc::BF16);
     if (m == "is_fp32") return SValue::boolean(t.sc == Sc::F32);
     if (m == "is_fp64") return SValue::boolean(t.sc == Sc::F64);
+    if (m == "is_fp8") return SValue::boolean(sc_is_fp8(t.sc));
+    if (m == "is_fp8e4nv") return SValue::boolean(t.sc == Sc::F8E4NV);
+    if (m == "is_fp8e5") return SValue::boolean(t.sc == Sc::F8E5);
+    if (m == "is_fp8e4b15") return SValue::boolean(t.sc == Sc::F8E4B15);
     throw UserError("'dtype' object has no attribute '" + m + "'");
   }
   for (std::string_view pre : {"tl.extra.mtia.", "triton.language.extra.mtia."})

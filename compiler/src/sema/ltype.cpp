@@ -6,7 +6,10 @@
 
 namespace opforge::compiler::sema {
 
-bool sc_is_float(Sc s) { return s == Sc::F16 || s == Sc::BF16 || s == Sc::F32 || s == Sc::F64; }
+bool sc_is_fp8(Sc s) { return s == Sc::F8E4NV || s == Sc::F8E5 || s == Sc::F8E4B15; }
+bool sc_is_float(Sc s) {
+  return s == Sc::F16 || s == Sc::BF16 || s == Sc::F32 || s == Sc::F64 || sc_is_fp8(s);
+}
 bool sc_is_int(Sc s) {
   switch (s) {
     case Sc::I1:
@@ -30,6 +33,9 @@ int sc_bits(Sc s) {
       return 1;
     case Sc::I8:
     case Sc::U8:
+    case Sc::F8E4NV:
+    case Sc::F8E5:
+    case Sc::F8E4B15:
       return 8;
     case Sc::I16:
     case Sc::U16:
@@ -57,6 +63,9 @@ ttir::Elem sc_elem(Sc s) {
       return E::I1;
     case Sc::I8:
     case Sc::U8:
+    case Sc::F8E4NV:
+    case Sc::F8E5:
+    case Sc::F8E4B15:
       return E::I8;
     case Sc::I16:
     case Sc::U16:
@@ -110,6 +119,12 @@ std::string sc_name(Sc s) {
       return "fp32";
     case Sc::F64:
       return "fp64";
+    case Sc::F8E4NV:
+      return "fp8e4nv";
+    case Sc::F8E5:
+      return "fp8e5";
+    case Sc::F8E4B15:
+      return "fp8e4b15";
     case Sc::Ptr:
       return "pointer";
     case Sc::Void:
@@ -118,15 +133,44 @@ std::string sc_name(Sc s) {
   return "?";
 }
 std::optional<Sc> sc_from_name(std::string_view n) {
-  static const std::pair<std::string_view, Sc> names[] = {
-      {"int1", Sc::I1},     {"i1", Sc::I1},      {"bool", Sc::I1},       {"int8", Sc::I8},
-      {"i8", Sc::I8},       {"int16", Sc::I16},  {"i16", Sc::I16},       {"int32", Sc::I32},
-      {"i32", Sc::I32},     {"int64", Sc::I64},  {"i64", Sc::I64},       {"uint8", Sc::U8},
-      {"u8", Sc::U8},       {"uint16", Sc::U16}, {"u16", Sc::U16},       {"uint32", Sc::U32},
-      {"u32", Sc::U32},     {"uint64", Sc::U64}, {"u64", Sc::U64},       {"float16", Sc::F16},
-      {"fp16", Sc::F16},    {"half", Sc::F16},   {"bfloat16", Sc::BF16}, {"bf16", Sc::BF16},
-      {"float32", Sc::F32}, {"fp32", Sc::F32},   {"float", Sc::F32},     {"float64", Sc::F64},
-      {"fp64", Sc::F64},    {"double", Sc::F64}, {"int", Sc::I32},       {"long", Sc::I64}};
+  static const std::pair<std::string_view, Sc> names[] = {{"int1", Sc::I1},
+                                                          {"i1", Sc::I1},
+                                                          {"bool", Sc::I1},
+                                                          {"int8", Sc::I8},
+                                                          {"i8", Sc::I8},
+                                                          {"int16", Sc::I16},
+                                                          {"i16", Sc::I16},
+                                                          {"int32", Sc::I32},
+                                                          {"i32", Sc::I32},
+                                                          {"int64", Sc::I64},
+                                                          {"i64", Sc::I64},
+                                                          {"uint8", Sc::U8},
+                                                          {"u8", Sc::U8},
+                                                          {"uint16", Sc::U16},
+                                                          {"u16", Sc::U16},
+                                                          {"uint32", Sc::U32},
+                                                          {"u32", Sc::U32},
+                                                          {"uint64", Sc::U64},
+                                                          {"u64", Sc::U64},
+                                                          {"float16", Sc::F16},
+                                                          {"fp16", Sc::F16},
+                                                          {"half", Sc::F16},
+                                                          {"bfloat16", Sc::BF16},
+                                                          {"bf16", Sc::BF16},
+                                                          {"float32", Sc::F32},
+                                                          {"fp32", Sc::F32},
+                                                          {"float", Sc::F32},
+                                                          {"float64", Sc::F64},
+                                                          {"fp64", Sc::F64},
+                                                          {"double", Sc::F64},
+                                                          {"int", Sc::I32},
+                                                          {"long", Sc::I64},
+                                                          {"float8e4nv", Sc::F8E4NV},
+                                                          {"fp8e4nv", Sc::F8E4NV},
+                                                          {"float8e5", Sc::F8E5},
+                                                          {"fp8e5", Sc::F8E5},
+                                                          {"float8e4b15", Sc::F8E4B15},
+                                                          {"fp8e4b15", Sc::F8E4B15}};
   for (auto &[k, v] : names)
     if (k == n) return v;
   return std::nullopt;

@@ -42,6 +42,7 @@ LType Semantic::number_type(const SValue &v) {
 }
 
 SValue Semantic::constant(const SValue &number, const LType &t) {
+  if (sc_is_fp8(t.sc)) return f32_to_fp8(constant(number, t.with_sc(Sc::F32)), t.sc);
   ttir::Type it = t.ir();
   if (t.is_float()) {
     double d = number.kind == SValue::Kind::Float ? number.f
@@ -85,6 +86,8 @@ SValue Semantic::cast(const SValue &vin, const LType &dst_in, bool bitcast) {
   const auto &shape = v.type.shape;
   LType rt = dst.with_shape(shape);
   if (src == dst) return v;
+  if (!bitcast && sc_is_fp8(src.sc)) return cast(fp8_to_f32(v), dst);
+  if (!bitcast && sc_is_fp8(dst.sc)) return f32_to_fp8(cast(v, LType::scalar(Sc::F32)), dst.sc);
   if (bitcast) {
     if (src.bits() != dst.bits())
       fail("Cannot bitcast data-type of size " + std::to_string(src.bits()) +
@@ -195,6 +198,17 @@ static LType integer_promote(const LType &a, const LType &b) {
 
 LType Semantic::computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar,
                                  bool div_or_mod) {
+  if (sc_is_fp8(a.sc) || sc_is_fp8(b.sc)) {
+    // Triton computes fp8 with a wider float tensor in that float (the rules
+    // below), fp8 with fp8 or with a Python number in fp8: the target has no
+    // fp8 arithmetic.
+    const LType &o = sc_is_fp8(a.sc) ? b : a;
+    bool o_scalar = sc_is_fp8(a.sc) ? b_scalar : a_scalar;
+    if (o_scalar || !o.is_float() || sc_is_fp8(o.sc))
+      fail("arithmetic on " + (sc_is_fp8(a.sc) ? a : b).str() +
+           " is not supported on the target "
+           "(it has no fp8 arithmetic): convert with .to(tl.float32) first");
+  }
   if (a_scalar != b_scalar) {
     const LType &sc = a_scalar ? a : b, &tt = a_scalar ? b : a;
     if (kind_rank(sc) <= kind_rank(tt)) {
@@ -392,7 +406,9 @@ SValue Semantic::minimum(SValue a, SValue b, bool propagate_nan) {
 SValue Semantic::where(SValue c, SValue x, SValue y) {
   c = cast(to_tensor(c), LType::scalar(Sc::I1));
   // Triton: x, y = binary_op_type_checking_impl(x, y, ...) then broadcast everything.
-  auto [xx, yy] = binary_check(x, y, true, true, true, false);
+  // Two fp8 tensors of one type: a select of their bits (fp8 has no arithmetic here).
+  bool fp8_pair = x.is_tensor() && y.is_tensor() && sc_is_fp8(x.type.sc) && x.type.sc == y.type.sc;
+  auto [xx, yy] = fp8_pair ? broadcast(x, y) : binary_check(x, y, true, true, true, false);
   if (c.type.is_block()) {
     std::tie(c, xx) = broadcast(c, xx);
     std::tie(xx, yy) = broadcast(xx, yy);

@@ -39,6 +39,10 @@ class Semantic {
   SValue constant(const SValue &number, const LType &t);
   SValue full(const std::vector<int64_t> &shape, const SValue &value, const LType &dtype);
   SValue cast(const SValue &v, const LType &dst_elem, bool bitcast = false);
+  // fp8 <-> fp32 (semantic_fp8.cpp): exact decode; encode rounds to nearest
+  // even with torch's overflow rules (e5m2: inf; e4m3fn, e4b15: saturate).
+  SValue fp8_to_f32(const SValue &v);
+  SValue f32_to_fp8(const SValue &v, Sc fmt);
   SValue broadcast_to(const SValue &v, const std::vector<int64_t> &shape);
   std::pair<SValue, SValue> broadcast(SValue a, SValue b);
   LType computation_type(const LType &a, bool a_scalar, const LType &b, bool b_scalar,

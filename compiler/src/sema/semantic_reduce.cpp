@@ -178,6 +178,10 @@ SValue Semantic::dot(SValue a, SValue b, SValue acc, const std::string &input_pr
                      const LType &out_dtype) {
   a = to_tensor(a);
   b = to_tensor(b);
+  if (sc_is_fp8(a.type.sc) || sc_is_fp8(b.type.sc))
+    fail("tl.dot on " + (sc_is_fp8(a.type.sc) ? a : b).type.elem().str() +
+         " operands needs an fp8 mode of the DPE, which the target lacks: convert them with "
+         ".to(tl.float16) first");
   if (a.type.rank() != 2 || b.type.rank() != 2)
     fail("Both inputs must be 2D tensors (got " + a.type.str() + " and " + b.type.str() + ")");
   if (a.type.shape[1] != b.type.shape[0])

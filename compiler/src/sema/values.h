@@ -33,6 +33,9 @@ enum class Sc : uint8_t {
   BF16,
   F32,
   F64,
+  F8E4NV,   // tl.float8e4nv: OCP e4m3fn (bias 7, no infinities, NaN = S.1111.111)
+  F8E5,     // tl.float8e5: OCP e5m2 (bias 15, IEEE-style inf/NaN)
+  F8E4B15,  // tl.float8e4b15: e4m3 with bias 15, all patterns finite
   Ptr,
   Void
 };
@@ -87,6 +90,10 @@ int sc_bits(Sc s);
 bool sc_is_float(Sc s);
 bool sc_is_int(Sc s);
 bool sc_is_signed(Sc s);
+// fp8 types are floats to Triton's rules but held as their 8-bit patterns
+// (ttir i8): loads, stores, selects and shape ops move the bits, casts decode
+// and encode them with integer operations (semantic_fp8.cpp).
+bool sc_is_fp8(Sc s);
 // Triton's dtype names ("float32", "int8", "uint32", "bfloat16") and
 // signature names ("fp32", "i32", "u8", "bf16", "i1").
 std::optional<Sc> sc_from_name(std::string_view n);
