@@ -40,6 +40,15 @@ class Profile(unittest.TestCase):
             self.assertIn("pytorch", out.stdout)
             self.assertIn("aten::mm", out.stdout)
             self.assertIn(str(p.cycles), out.stdout.replace(",", ""))
+            # triage and trace read it too.
+            tri = subprocess.run([cli, "triage", path], capture_output=True, text=True)
+            self.assertEqual(tri.returncode, 0, tri.stderr)
+            self.assertIn(f"{p.cycles} cycles", tri.stdout)
+            trace = os.path.join(tmp, "trace.json")
+            tr = subprocess.run([cli, "trace", path, "--point", "0", "--perfetto", trace],
+                                capture_output=True, text=True)
+            self.assertEqual(tr.returncode, 0, tr.stderr)
+            self.assertTrue(os.path.getsize(trace) > 0)
 
     def test_nothing_outside_the_with_block_is_counted(self):
         a = torch.randn(8).to("opforge")
