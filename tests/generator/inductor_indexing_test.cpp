@@ -54,3 +54,8 @@ TEST(InductorIndexing, UnsafeMaskedIndexClampsIndicesAndMasksOnEveryRecordedCall
                                   "aten::_unsafe_masked_index_put_accumulate",
                                   {DType::Float32, DType::BFloat16, DType::Int64});
 }
+
+TEST(InductorIndexing, NonzeroStaticPadsWithFillValueOnEveryRecordedCall) {
+  test::inductor::expect_all_pass("indexing", test::inductor::rows_corpus(), "aten::nonzero_static",
+                                  {DType::Float32, DType::BFloat16, DType::Int64});
+}

@@ -421,5 +421,51 @@ def _masked_index_put_accumulate(self, mask, indices, values):
     return out
 
 
+@triton.jit
+def nonzero_static_kernel(x_ptr, out_ptr, n, size, s1, s2, s3, s4, s5):
+    # one program walks the elements in row-major order; the k-th nonzero (k < size) writes its six
+    # (padded) coordinates to row k of out
+    count = tl.zeros([], dtype=tl.int64)
+    for i in range(0, n):
+        v = tl.load(x_ptr + i)
+        take = (v != 0) & (count < size)
+        rem = i
+        c5 = rem % s5
+        rem = rem // s5
+        c4 = rem % s4
+        rem = rem // s4
+        c3 = rem % s3
+        rem = rem // s3
+        c2 = rem % s2
+        rem = rem // s2
+        c1 = rem % s1
+        c0 = rem // s1
+        row = out_ptr + count * 6
+        tl.store(row, c0, mask=take)
+        tl.store(row + 1, c1, mask=take)
+        tl.store(row + 2, c2, mask=take)
+        tl.store(row + 3, c3, mask=take)
+        tl.store(row + 4, c4, mask=take)
+        tl.store(row + 5, c5, mask=take)
+        count += take.to(tl.int64)
+
+
+def _nonzero_static(self, size, fill_value):
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer, but got size = " + str(size))
+    nd = self.dim()
+    if nd > 6:
+        raise NotImplementedError("nonzero_static supports at most 6 dims, got " + str(nd))
+    buf = torch.full([size, 6], fill_value, dtype=torch.int64, device=self.device)
+    n = self.numel()
+    if n > 0 and size > 0:
+        x = self.contiguous()
+        if x.dtype == torch.bool:
+            x = x.to(torch.int32)
+        s = [1] * (6 - nd) + [self.shape[d] for d in range(nd)]
+        nonzero_static_kernel[(1, )](x, buf, n, size, s[1], s[2], s[3], s[4], s[5])
+    return buf.narrow(1, 6 - nd, nd).contiguous()
+
+
 def {{WRAPPER}}({{SIGNATURE}}):
     return {{RESULT}}
