@@ -46,3 +46,10 @@ TEST(InductorSpecial, ErfcxAndLogNdtrPassEveryRecordedCall) {
   test::inductor::expect_all_pass("special", test::inductor::rows_corpus(),
                                   "aten::special_log_ndtr", {DType::Float32, DType::Int64});
 }
+
+TEST(InductorSpecial, IncompleteGammaPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("special", test::inductor::rows_corpus(), "aten::igamma",
+                                  {DType::Float32, DType::BFloat16});
+  test::inductor::expect_all_pass("special", test::inductor::rows_corpus(), "aten::igammac",
+                                  {DType::Float32, DType::BFloat16});
+}
