@@ -40,7 +40,8 @@ inline const std::string &rows_corpus() {
        "torch.ops.aten._safe_softmax.default,_softmax_backward_data,_native_batch_norm_legit,"
        "_batch_norm_with_update,special.erfcx,special.log_ndtr,all,any,index_fill,"
        "nn.functional.interpolate.nearest-exact,_chunk_cat,_unsafe_masked_index,"
-       "_unsafe_masked_index_put_accumulate,nonzero_static,igamma,igammac",
+       "_unsafe_masked_index_put_accumulate,nonzero_static,igamma,igammac,"
+       "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu",
        "--dtypes", "float32,bfloat16,int64", "--max-samples", "10"});
   return path;
 }

@@ -51,3 +51,9 @@ TEST(InductorMatmul, MmOutWritesIntoOutOnEveryRecordedCall) {
   test::inductor::expect_all_pass("matmul", test::inductor::rows_corpus(), "aten::mm.out",
                                   {DType::Float32, DType::BFloat16});
 }
+
+TEST(InductorMatmul, FlashAttentionForCpuPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("matmul", test::inductor::rows_corpus(),
+                                  "aten::_scaled_dot_product_flash_attention_for_cpu",
+                                  {DType::Float32, DType::BFloat16});
+}
