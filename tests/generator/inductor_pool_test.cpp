@@ -52,3 +52,8 @@ TEST(InductorPool, NearestExact3dPassesEveryRecordedCall) {
   test::inductor::expect_all_pass("pool", test::inductor::rows_deep_corpus(),
                                   "aten::_upsample_nearest_exact3d", {DType::Float32});
 }
+
+TEST(InductorPool, AntialiasedBilinearPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(),
+                                  "aten::_upsample_bilinear2d_aa", {DType::Float32});
+}
