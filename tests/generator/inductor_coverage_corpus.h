@@ -41,7 +41,8 @@ inline const std::string &rows_corpus() {
        "_batch_norm_with_update,special.erfcx,special.log_ndtr,all,any,index_fill,"
        "nn.functional.interpolate.nearest-exact,_chunk_cat,_unsafe_masked_index,"
        "_unsafe_masked_index_put_accumulate,nonzero_static,igamma,igammac,"
-       "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu,_upsample_bilinear2d_aa",
+       "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu,_upsample_bilinear2d_aa,"
+       "grid_sampler_2d,nn.functional.grid_sample",
        "--dtypes", "float32,bfloat16,int64", "--max-samples", "10"});
   return path;
 }

@@ -57,3 +57,10 @@ TEST(InductorPool, AntialiasedBilinearPassesEveryRecordedCall) {
   test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(),
                                   "aten::_upsample_bilinear2d_aa", {DType::Float32});
 }
+
+TEST(InductorPool, GridSamplerEveryModePaddingAndAlignmentPassesEveryRecordedCall) {
+  test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(), "aten::grid_sampler_2d",
+                                  {DType::Float32, DType::BFloat16});
+  test::inductor::expect_all_pass("pool", test::inductor::rows_corpus(), "aten::grid_sampler_3d",
+                                  {DType::Float32, DType::BFloat16});
+}
