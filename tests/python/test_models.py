@@ -1,0 +1,115 @@
+"""The models of opforge.models at small shapes on the opforge device, random weights:
+ResNet-18 and MobileNetV3-Small (batch 2, 32x32 images), a GPT-2-shaped decoder (2 layers,
+d 64, 4 heads, sequence 16, vocabulary 128) and the DLRM-style model, in float32 and
+bfloat16 against the CPU (torch.testing.assert_close at the dtype's default tolerances),
+and a training step (loss, backward, SGD) of the decoder and DLRM against the same step on
+the CPU. Each prints its on-chip share of ATen calls and kernel cycles.
+
+The kernels are the device's default library (OPFORGE_TEST_LIBRARY names another);
+bench/models/bench_models.py runs larger shapes."""
+import copy
+import os
+import unittest
+import warnings
+
+import torch
+
+import opforge
+from opforge import models
+
+SMALL = dict(batch=2, image=32, seq=16, vocab=128, d=64, heads=4, layers=2)
+
+
+def to_device(example):
+    return tuple(e.to("opforge") for e in example)
+
+
+def cast(example, dtype):
+    return tuple(e.to(dtype) if e.is_floating_point() else e for e in example)
+
+
+def share(p):
+    calls = p.chip_calls + p.fallbacks
+    fallback = sorted({(r["op"], r["dtype"]) for r in p.ops if r["fallbacks"]})
+    return calls, fallback
+
+
+class Models(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        warnings.simplefilter("ignore")
+        opforge.init(arch="mtia-2i", timing="functional",
+                     library=os.environ.get("OPFORGE_TEST_LIBRARY") or None)
+
+    def forward(self, name, dtype):
+        net, example = models.build(name, **SMALL)
+        net = net.to(dtype)
+        example = cast(example, dtype)
+        with torch.no_grad():
+            ref = net(*example)
+            dev = copy.deepcopy(net).to("opforge")
+            with opforge.profile() as p:
+                out = dev(*to_device(example)).cpu()
+        torch.testing.assert_close(out, ref)
+        calls, fallback = share(p)
+        print(f"\n{name} {dtype}: {p.chip_calls}/{calls} ATen calls on the chip, "
+              f"{p.cycles} kernel cycles; on the CPU: {fallback}")
+        self.assertGreater(p.chip_calls, 0)
+        self.assertGreater(p.cycles, 0)
+        return p
+
+    def test_resnet18_float32(self):
+        self.forward("resnet18", torch.float32)
+
+    def test_resnet18_bfloat16(self):
+        self.forward("resnet18", torch.bfloat16)
+
+    def test_mobilenet_v3_small_float32(self):
+        self.forward("mobilenet_v3_small", torch.float32)
+
+    def test_mobilenet_v3_small_bfloat16(self):
+        self.forward("mobilenet_v3_small", torch.bfloat16)
+
+    def test_gpt2_float32(self):
+        self.forward("gpt2", torch.float32)
+
+    def test_gpt2_bfloat16(self):
+        self.forward("gpt2", torch.bfloat16)
+
+    def test_dlrm_float32(self):
+        self.forward("dlrm", torch.float32)
+
+    def test_dlrm_bfloat16(self):
+        self.forward("dlrm", torch.bfloat16)
+
+    def train_step(self, name):
+        net, example = models.build(name, **SMALL)
+        net.train()
+        dev = copy.deepcopy(net).to("opforge")
+        results = []
+        for model, inputs in ((net, example), (dev, to_device(example))):
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            opt.zero_grad()
+            with opforge.profile() as p:
+                loss = models.loss(name, model, inputs)
+                loss.backward()
+                opt.step()
+            results.append((loss.detach().cpu(), [q.detach().cpu() for q in model.parameters()], p))
+        (ref_loss, ref_params, _), (loss, params, p) = results
+        torch.testing.assert_close(loss, ref_loss)
+        for a, b in zip(params, ref_params):
+            torch.testing.assert_close(a, b)
+        calls, fallback = share(p)
+        print(f"\n{name} training step: {p.chip_calls}/{calls} ATen calls on the chip, "
+              f"{p.cycles} kernel cycles; on the CPU: {fallback}")
+        self.assertGreater(p.chip_calls, 0)
+
+    def test_gpt2_training_step(self):
+        self.train_step("gpt2")
+
+    def test_dlrm_training_step(self):
+        self.train_step("dlrm")
+
+
+if __name__ == "__main__":
+    unittest.main()
