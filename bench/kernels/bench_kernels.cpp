@@ -9,9 +9,13 @@
 // where the cycles went, summed over the PEs as a share of PEs x cycles:
 // DMA wait and memory stalls, DMA and DPE busy time, and bytes moved by DMA.
 // The ew_* kernels (bench/kernels/elementwise_dtype.py: x + y, x * y,
-// x * y + z) run in float32 and float16 on the same element count; a final
-// table prints cycles per byte moved for each and the f16/f32 ratio (Zfh and
-// Zvfh: float16 computes natively at SEW=16, issue 23).
+// x * y + z, exp and sigmoid) run in float32, float16 and bfloat16 on the
+// same element count; a final table prints cycles per byte moved for each
+// and the f16/f32 and bf16/f32 ratios (Zfh and Zvfh: float16 computes
+// natively at SEW=16, issue 23). matmul_wrap_* is Triton tutorial 03's
+// kernel style ((pid * BLOCK + arange) % M offsets, K-only masks,
+// matmul_wrap.py) beside the library matmul at the same shape and blocks;
+// a line prints its cycles and DPE-peak share against the library's.
 // Usage: bench_kernels [PRESET] [KERNEL...] [--llvm-default-o2]
 //
 //===----------------------------------------------------------------------===//
@@ -84,11 +88,11 @@ struct Bench {
 // with leading dimension ld >= n), fp32 C, BM x BN x BK blocks. Bytes: A, B
 // and C once; FLOPs 2 n^3 against `peak` (the DPE's, whole chip).
 Bench matmul(const char *name, DType ab, int64_t n, int64_t ld, int bm, int bn, int bk, int group,
-             double peak) {
+             double peak, const char *file = "matmul.py") {
   const std::string t = ab == DType::BFloat16 ? "bf16" : "fp32";
   const double ab_bytes = ab == DType::BFloat16 ? 2 : 4;
   return {name,
-          "matmul.py",
+          file,
           "a_ptr=*" + t + ",b_ptr=*" + t +
               ",c_ptr=*fp32,M=i32,N=i32,K=i32,stride_am=i32,stride_ak=i32,stride_bk=i32,"
               "stride_bn=i32,stride_cm=i32,stride_cn=i32",
@@ -246,8 +250,8 @@ double run(model::Device &dev, const Bench &b) {
 // (`inputs` input arrays and one output).
 Bench elementwise(const char *name, const char *kernel, int inputs, DType d, int64_t n,
                   double peak) {
-  const std::string t = d == DType::Float16 ? "fp16" : "fp32";
-  const double eb = d == DType::Float16 ? 2 : 4;
+  const std::string t = d == DType::Float16 ? "fp16" : d == DType::BFloat16 ? "bf16" : "fp32";
+  const double eb = d == DType::Float32 ? 4 : 2;
   std::string sig;
   std::vector<Arg> args;
   for (int k = 0; k <= inputs; ++k) {
@@ -266,7 +270,7 @@ Bench elementwise(const char *name, const char *kernel, int inputs, DType d, int
           args,
           static_cast<uint32_t>(n / 1024),
           (inputs + 1) * n * eb,
-          (inputs - 1.0) * n,
+          std::max(1, inputs - 1) * 1.0 * n,
           peak,
           false,
           kernel};
@@ -364,13 +368,26 @@ int main(int argc, char **argv) {
     const int64_t target = 4096;
     benches.push_back(
         matmul("matmul_bf16_4k", DType::BFloat16, target, target, 128, 256, 64, 8, dpe_bf16));
-    // float16 vs float32 element-wise (same element count, half the bytes).
+    // The tutorial-style matmul ((pid * BLOCK + arange) % M offsets) at the
+    // library's 2048^3 bf16 shape and blocks: its tiles are DMA transfers
+    // under the wrap guard (no tile wraps here: 2048 is a multiple of both).
+    benches.push_back(matmul("matmul_wrap_2k", DType::BFloat16, huge, huge, 128, 256, 64, 8,
+                             dpe_bf16, "matmul_wrap.py"));
+    // A shape whose last row and column tiles wrap (1000 = 7 x 128 + 104).
+    benches.push_back(matmul("matmul_wrap_1k", DType::BFloat16, 1000, 1000, 128, 256, 64, 8,
+                             dpe_bf16, "matmul_wrap.py"));
+    benches.back().grid = 8 * 4;
+    // float16 and bfloat16 vs float32 element-wise (same element count, half the bytes).
     for (auto [op, kernel, inputs] :
          {std::tuple{"add", "add_kernel", 2}, std::tuple{"mul", "mul_kernel", 2},
-          std::tuple{"mul_add", "mul_add_kernel", 3}})
-      for (DType d : {DType::Float32, DType::Float16}) {
+          std::tuple{"mul_add", "mul_add_kernel", 3}, std::tuple{"exp", "exp_kernel", 1},
+          std::tuple{"sigmoid", "sigmoid_kernel", 1}})
+      for (DType d : {DType::Float32, DType::Float16, DType::BFloat16}) {
         static std::deque<std::string> names;  // Bench keeps a const char *; stable
-        names.push_back(std::string("ew_") + op + (d == DType::Float16 ? "_f16" : "_f32"));
+        names.push_back(std::string("ew_") + op +
+                        (d == DType::Float16    ? "_f16"
+                         : d == DType::BFloat16 ? "_bf16"
+                                                : "_f32"));
         benches.push_back(elementwise(names.back().c_str(), kernel, inputs, d, n, vec_flops));
       }
     std::printf("preset %s\n", preset.c_str());
@@ -387,19 +404,33 @@ int main(int argc, char **argv) {
         g_llvm_default_o2 = true;
       else
         names.push_back(argv[i]);
-    std::map<std::string, double> cycles_per_byte;
+    std::map<std::string, double> cycles_per_byte, cycles;
     for (auto &b : benches) {
       bool wanted = names.empty();
       for (auto &n : names) wanted |= b.name == n;
-      if (wanted) cycles_per_byte[b.name] = run(dev, b) / b.bytes;
+      if (wanted) cycles_per_byte[b.name] = (cycles[b.name] = run(dev, b)) / b.bytes;
     }
-    for (const char *op : {"add", "mul", "mul_add"}) {
+    // Tutorial-style (% M) matmul against the library's at the same shape.
+    if (cycles.count("matmul_wrap_2k") && cycles.count("matmul_bf16_2k")) {
+      const double flops = 2.0 * huge * huge * huge;
+      std::printf(
+          "tutorial %% M matmul 2048^3 bf16: %.0f cycles (%.1f%% of DPE peak), library matmul %.0f "
+          "cycles (%.1f%%), tutorial/library %.2f\n",
+          cycles["matmul_wrap_2k"], 100 * flops / dpe_bf16 / cycles["matmul_wrap_2k"],
+          cycles["matmul_bf16_2k"], 100 * flops / dpe_bf16 / cycles["matmul_bf16_2k"],
+          cycles["matmul_wrap_2k"] / cycles["matmul_bf16_2k"]);
+    }
+    for (const char *op : {"add", "mul", "mul_add", "exp", "sigmoid"}) {
       const std::string f32 = std::string("ew_") + op + "_f32",
-                        f16 = std::string("ew_") + op + "_f16";
-      if (!cycles_per_byte.count(f32) || !cycles_per_byte.count(f16)) continue;
-      std::printf("elementwise %-8s cycles/byte  f32 %.4f  f16 %.4f  f16/f32 %.2f\n", op,
-                  cycles_per_byte[f32], cycles_per_byte[f16],
-                  cycles_per_byte[f16] / cycles_per_byte[f32]);
+                        f16 = std::string("ew_") + op + "_f16",
+                        bf16 = std::string("ew_") + op + "_bf16";
+      if (!cycles_per_byte.count(f32)) continue;
+      std::printf("elementwise %-8s cycles/byte  f32 %.4f", op, cycles_per_byte[f32]);
+      for (auto &[name, label] : {std::pair{f16, "f16"}, std::pair{bf16, "bf16"}})
+        if (cycles_per_byte.count(name))
+          std::printf("  %s %.4f  %s/f32 %.2f", label, cycles_per_byte[name], label,
+                      cycles_per_byte[name] / cycles_per_byte[f32]);
+      std::printf("\n");
     }
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_kernels: %s\n", e.what());

@@ -344,8 +344,15 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const LlVal 
     std::string no_wrap = wrap_guard(ptr);
     if (!no_wrap.empty()) {
       in_wrap_guard_ = true;
+      // A wrapped tile (rare: the tail tiles) is cold: two DMA pieces, or elements.
+      auto copy = [&] { element_fill(op, raw); };
       branch(
-          no_wrap, [&] { dma_fill(op, raw, tag); }, [&] { cold([&] { element_fill(op, raw); }); });
+          no_wrap, [&] { dma_fill(op, raw, tag); },
+          [&] {
+            cold([&] {
+              if (!wrap_split(op, raw, tag, copy)) copy();
+            });
+          });
       in_wrap_guard_ = false;
       return;
     }

@@ -182,6 +182,7 @@ class Emitter {
   // A planned block special function into its buffer (llir_sfu.cpp).
   void sfu_block(const Operation &op);
   bool sfu_block_fused(const Operation &op, const std::string &buf);
+  bool sfu_block_half(const Operation &op);  // fp16/bf16 in, fp16 out in the strip
   std::string f32_buffer_of(const Value *v) const;
   // A planned ISA extension intrinsic (mtia.intrinsic) into its buffer (llir_ext.cpp).
   void ext_block(const Operation &op);
@@ -414,6 +415,10 @@ class Emitter {
   // element copy taken when it fails (llir_wrap.cpp).
   std::string wrap_guard(const Value *ptr);
   void element_fill(const Operation &op, const std::string &raw);
+  // A tile that wraps once along one axis as two DMA pieces; `fallback` when
+  // it wraps otherwise. False (nothing emitted) when the load is not of that form.
+  bool wrap_split(const Operation &op, const std::string &raw, const LlVal &tag,
+                  const std::function<void()> &fallback);
   bool in_wrap_guard_ = false;  // dma_fill inside its guard's affine branch
   // Waits for issued DMA loads before code that may read their buffers.
   void flush_loads();

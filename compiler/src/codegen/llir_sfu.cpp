@@ -10,6 +10,13 @@
 // consumers it has, and the loops around it stay vectorizable (the scalar
 // inline-asm form of emit_llvm_ir is only used for scalars and fp64).
 //
+// float16/bfloat16 data computed in float32 (tl.exp(x.to(tl.float32)) then
+// .to(tl.float16), as tl.exp takes fp32 only): the strip loop widens the
+// 16-bit DMA buffer itself (vle16 + vfwcvt, or vzext + vsll for bf16) and,
+// for an fp16 result whose one user is the truncf, narrows into a 16-bit
+// buffer in memory format (vfncvt + vse16) that the store sends as is: one
+// pass over the block instead of three (sfu_block_half).
+//
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
@@ -56,9 +63,77 @@ bool Emitter::sfu_block_fused(const Operation &op, const std::string &buf) {
   return true;
 }
 
+bool Emitter::sfu_block_half(const Operation &op) {
+  const Value *v = op.result(), *x = op.operands[0];
+  if (v->type.elem != Elem::F32 || op.kind == OpKind::Exp2 || op.kind == OpKind::Log2 ||
+      op.kind == OpKind::ExtIntrinsic || sfu_mnemonic(op.kind).empty())
+    return false;
+  // In: x = extf(h), h fp16/bf16 in a DMA buffer of the same shape.
+  std::string src;
+  Elem in = Elem::F32;
+  if (x->def && x->def->kind == OpKind::ExtF && x->type.shape == v->type.shape) {
+    const Value *h = x->def->operands[0];
+    auto d = dma_raw_.find(h);
+    if ((h->type.elem == Elem::F16 || h->type.elem == Elem::BF16) && d != dma_raw_.end() &&
+        h->type.shape == v->type.shape) {
+      src = d->second;
+      in = h->type.elem;
+    }
+  }
+  // Out: v's one user a truncf to fp16 of the same shape that is not buffered.
+  const Value *t = nullptr;
+  if (auto u = users_.find(v); u != users_.end() && u->second.size() == 1) {
+    const Operation *tr = u->second.front();
+    if (tr->kind == OpKind::TruncF && tr->result()->type.elem == Elem::F16 &&
+        tr->result()->type.shape == v->type.shape && !plan_.buffers.count(tr->result()))
+      t = tr->result();
+  }
+  if (src.empty() && !t) return false;
+  const int64_t n = v->type.numel();
+  std::string buf = alloca_of("float", n);
+  if (src.empty()) {  // the fp32 argument, computed into the buffer first
+    loop_nest(v->type.shape, [&](const Idx &idx) {
+      line("store float " + elem(x, idx) + ", ptr " +
+           emit("getelementptr float, ptr " + buf + ", i64 " + linear(idx, v->type.shape)));
+    });
+    src = buf;
+  }
+  std::string dst = t ? alloca_of(memty(Elem::F16), n) : buf;
+  const std::string nl = "\\0A\\09";
+  std::string text = ".Lsfh${:uid}:" + nl;
+  if (in == Elem::F32)
+    text += "vsetvli $2, $0, e32, m8, ta, ma" + nl + "vle32.v v8, ($1)" + nl;
+  else if (in == Elem::F16)
+    text += "vsetvli $2, $0, e16, m4, ta, ma" + nl + "vle16.v v16, ($1)" + nl +
+            "vfwcvt.f.f.v v8, v16" + nl + "vsetvli zero, $2, e32, m8, ta, ma" + nl;
+  else  // bf16: the high half of an fp32
+    text += "vsetvli $2, $0, e16, m4, ta, ma" + nl + "vle16.v v16, ($1)" + nl +
+            "vsetvli zero, $2, e32, m8, ta, ma" + nl + "vzext.vf2 v8, v16" + nl +
+            "vsll.vi v8, v8, 16" + nl;
+  text += sfu_insn_asm(op.kind) + nl;
+  if (t)
+    text += "vsetvli zero, $2, e16, m4, ta, ma" + nl + "vfncvt.f.f.w v16, v8" + nl +
+            "vse16.v v16, ($3)" + nl;
+  else
+    text += "vse32.v v8, ($3)" + nl;
+  text += "sub $0, $0, $2" + nl + "slli $4, $2, " + (in == Elem::F32 ? "2" : "1") + nl +
+          "add $1, $1, $4" + nl + "slli $4, $2, " + (t ? "1" : "2") + nl + "add $3, $3, $4" + nl +
+          "bnez $0, .Lsfh${:uid}";
+  emit("call { i64, ptr, i64, ptr, i64 } asm sideeffect \"" + text +
+       "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3,~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{"
+       "v16},~{v17},~{v18},~{v19},~{vl},~{vtype},~{memory}\"(i64 " +
+       std::to_string(n) + ", ptr " + src + ", ptr " + dst + ")");
+  if (t)
+    dma_raw_[t] = dst;  // read (and stored) from the 16-bit buffer
+  else
+    bufs_[v] = buf;
+  return true;
+}
+
 void Emitter::sfu_block(const Operation &op) {
   const Value *v = op.result(), *x = op.operands[0];
   Elem e = v->type.elem;
+  if (sfu_block_half(op)) return;
   if (std::string fused = alloca_of("float", v->type.numel()); sfu_block_fused(op, fused)) {
     bufs_[v] = fused;
     return;
