@@ -318,3 +318,27 @@ TEST(WrapperAutotune, BadConfigsAreNamedByIndex) {
           "k[(1,)](x, 4, BLOCK_SIZE=8)");
   EXPECT_NE(e.find("Conflicting meta-parameters: BLOCK_SIZE"), std::string::npos) << e;
 }
+
+// Tutorial 03's backend check picks the config list: the target's backend is "mtia".
+TEST(WrapperAutotune, ABackendCheckChoosesTheConfigList) {
+  ast::Module m = inline_module(
+      "def is_cuda():\n"
+      "    return triton.runtime.driver.active.get_current_target().backend == 'cuda'\n\n"
+      "def gpu():\n    return [triton.Config({'BLOCK_SIZE': 1024}, num_warps=8)]\n\n"
+      "def chip():\n    return [triton.Config({'BLOCK_SIZE': b}) for b in (16, 64)]\n\n"
+      "def get_autotune_config():\n"
+      "    if is_cuda():\n        return gpu()\n    else:\n        return chip()\n\n"
+      "DEVICE = triton.runtime.driver.active.get_active_torch_device()\n\n"
+      "@triton.autotune(configs=get_autotune_config(), key=['n'])\n"
+      "@triton.jit\n"
+      "def k(p, n, BLOCK_SIZE: tl.constexpr):\n    pass\n\n"
+      "def w(x):\n"
+      "    y = torch.empty_like(x, device=DEVICE)\n"
+      "    k[(1,)](y, x.numel())\n    return y\n");
+  TimedExecutor ex(block_cost);
+  WrapperInterpreter w(m, ex);
+  auto r = w.run("w", {WrapperValue::of(upload(ex, ramp(8)))});
+  const AutotuneRecord &a = r.autotune.at(0);
+  ASSERT_EQ(a.trials.size(), 2u);
+  EXPECT_EQ(a.winner_config.rfind("BLOCK_SIZE: 64,", 0), 0u) << a.winner_config;
+}

@@ -102,10 +102,28 @@ Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::s
     if (name == "cdiv" || name == "next_power_of_2" || name == "Config")
       return Value::builtin("triton." + name);
     if (name == "language") return Value::module("triton.language");
+    if (name == "runtime") return Value::module("triton.runtime");
     fail(loc, "triton." + name +
                   " is not available in wrappers (only triton.cdiv, triton.next_power_of_2 and "
                   "triton.Config)");
   }
+  // The backend checks of Triton's tutorials (`is_cuda()`, `DEVICE = ...`): the target is
+  // the accelerator, backend "mtia" (wrapper.md, "Autotuning").
+  if (mod == "triton.runtime" && name == "driver") return Value::module("triton.runtime.driver");
+  if (mod == "triton.runtime.driver" && name == "active")
+    return Value::module("triton.runtime.driver.active");
+  if (mod == "triton.runtime.driver.active" &&
+      (name == "get_current_target" || name == "get_active_torch_device"))
+    return Value::builtin(mod + "." + name);
+  if (mod == "triton.backends.compiler.GPUTarget") {
+    if (name == "backend" || name == "arch") return Value::str("mtia");
+    if (name == "warp_size") return Value::integer(1);
+    fail(loc, "AttributeError: 'GPUTarget' object has no attribute '" + name + "'");
+  }
+  if (mod.rfind("triton.runtime", 0) == 0)
+    fail(loc, mod + "." + name +
+                  " is not available in wrappers (only triton.runtime.driver.active."
+                  "get_current_target() and get_active_torch_device())");
   if (mod == "math") {
     if (name == "pi") return Value::floating(M_PI);
     if (name == "e") return Value::floating(M_E);
@@ -418,6 +436,14 @@ Value WrapperInterpreter::Impl::call_builtin(const std::string &name, ValueList 
     return Value::integer(p);
   }
   if (name == "triton.Config") return make_config(args, kwargs, loc);
+  if (name == "triton.runtime.driver.active.get_current_target") {
+    nargs(0, 0);
+    return Value::module("triton.backends.compiler.GPUTarget");
+  }
+  if (name == "triton.runtime.driver.active.get_active_torch_device") {
+    nargs(0, 0);
+    return Value::device("mtia");
+  }
   if (name == "triton.language.constexpr") {
     nargs(1, 1);
     return args[0];
