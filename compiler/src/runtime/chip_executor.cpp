@@ -243,6 +243,17 @@ LaunchResult ChipExecutor::launch(const LaunchRequest &request) {
       os << model::instance_status_name(inst.status);
       if (!insn.empty()) os << " (" << insn << ")";
       os << ": " << inst.message;
+      // An access at most 64 MiB below the local memory: the stack (which
+      // starts at its top) ran out, which the compile's check should have
+      // prevented (fit_local_memory: a frame it could not measure).
+      const uint64_t alias = dev_.params().map.local_alias_base;
+      const uint64_t lmem = dev_.params().local_mem.size_bytes;
+      if (inst.status == model::InstanceStatus::Trap && (inst.cause == 5 || inst.cause == 7) &&
+          inst.addr < alias && alias - inst.addr <= (uint64_t{64} << 20))
+        os << "; the address is " << alias - inst.addr
+           << " bytes below the local memory: the kernel's stack (its frame and block buffers) "
+              "overflowed the "
+           << lmem << " bytes of pe.local_mem.size_bytes";
     }
     // Context: "FILE:LINE: pc=0x...: ", the line of the statement whose code
     // faulted (the binary's line table). In a runtime-library routine, the
