@@ -8,8 +8,8 @@
 // buffer's previous copy (it has long landed in a double-buffered loop), then
 // moves the block with the same transfer code a DMA load uses (dma_fill:
 // whole tiles by one DMA, rectangular masks clamped, other masks element by
-// element) and does not wait. The token is an i64: buffer address << 4 | tag,
-// a scalar, so loops and ifs carry it like any integer.
+// element) and does not wait. The token is an i64: buffer address | tag (the
+// buffers are 16-byte aligned allocas), a scalar, so loops and ifs carry it like any integer.
 // mtia.wait: xmtia.dmawait on the token's tag; the result block is read from
 // the token's buffer in place (no copy), like a DMA load's block.
 // gpu.barrier {scope = "pe"} (tl.extra.mtia.barrier): waits for every DMA
@@ -58,13 +58,13 @@ void Emitter::async_copy(const Operation &op) {
   dma_fill(*load, dst, LlVal::of(tag, "i64"));
   async_loads_.push_back(std::move(load));
   std::string addr = emit("ptrtoint ptr " + dst + " to i64");
-  scalars_[op.result()] = emit("or i64 " + emit("shl i64 " + addr + ", 4") + ", " + tag);
+  scalars_[op.result()] = emit("or i64 " + addr + ", " + tag);  // buffers are 16-byte aligned
 }
 
 void Emitter::async_wait(const Operation &op) {
   std::string tok = scalar(op.operands[0]);
   dma_wait_value(emit("and i64 " + tok + ", 15"));
-  dma_raw_[op.result()] = emit("inttoptr i64 " + emit("lshr i64 " + tok + ", 4") + " to ptr");
+  dma_raw_[op.result()] = emit("inttoptr i64 " + emit("and i64 " + tok + ", -16") + " to ptr");
 }
 
 void Emitter::pe_barrier() {

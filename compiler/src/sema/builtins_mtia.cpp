@@ -19,9 +19,14 @@ using ttir::OpKind;
 
 namespace {
 
+// An async_copy result, or a loop-carried variable / if result holding one
+// (arithmetic on a token keeps its LType but is not a token).
 bool is_token(const SValue &v) {
-  return v.is_tensor() && v.type.sc == Sc::I64 && !v.type.is_block() &&
-         !v.type.pointee_shape.empty();
+  if (!v.is_tensor() || v.type.sc != Sc::I64 || v.type.is_block() || v.type.pointee_shape.empty())
+    return false;
+  const ttir::Operation *d = v.value->def;
+  return !d || d->kind == OpKind::AsyncCopy || d->kind == OpKind::For || d->kind == OpKind::If ||
+         d->kind == OpKind::While;
 }
 
 std::string what_is(const SValue &v) { return v.is_tensor() ? v.type.str() : v.repr(); }
