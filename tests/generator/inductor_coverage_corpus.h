@@ -48,12 +48,12 @@ inline const std::string &rows_corpus() {
 }
 
 // The calls that only later samples make (mul.out and neg_ of the chunked cross entropy,
-// searchsorted with a scalar, 3-d nearest-exact): float32, every sample.
+// searchsorted with a scalar, 3-d nearest-exact, 3-d grid sampling): float32, every sample.
 inline const std::string &rows_deep_corpus() {
   static const std::string path = test::exported_corpus(
       "item5_rows_deep", {"--ops",
                           "nn.functional.linear_cross_entropy.chunked,searchsorted,"
-                          "nn.functional.interpolate.nearest-exact",
+                          "nn.functional.interpolate.nearest-exact,nn.functional.grid_sample",
                           "--dtypes", "float32", "--max-samples", "260"});
   return path;
 }
