@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "aten_point.h"
+#include "model_point.h"
 #include "opforge/harness/results.h"
 #include "opforge/harness/runner.h"
 #include "opforge/harness/sweep.h"
@@ -140,6 +141,14 @@ PointResult run_point(const Scenario &s, const SweepPoint &p, const fs::path &sh
     model::ChipParams params = model::params_from(
         ArchConfig::from_document(r.config, s.file + " (point " + std::to_string(p.index) + ")"));
     r.config = params.arch.to_json();
+    if (w.kind == Workload::Kind::Model) {
+      detail::run_model_workload(s, w, params, r, work);
+      add_energy(r, params.arch);
+      std::error_code ec;
+      fs::remove_all(work, ec);
+      write_shard(shard, r);
+      return r;
+    }
     if (is_aten_family(w.kind)) {
       detail::run_aten_workload(s, w, params, r);
       add_energy(r, params.arch);

@@ -144,9 +144,10 @@ Workload parse_workload(const Ctx &c, const json &w, const std::string &path,
   std::string kind = c.str(c.need(w, path, "kind"), path + "/kind");
   if (kind == "aten" || kind == "corpus" || kind == "trace")
     return detail::parse_aten_family_workload(w, c.file, path, base_dir);
+  if (kind == "model") return detail::parse_model_workload(w, c.file, path, base_dir);
   if (kind != "elf" && kind != "asm")
-    c.fail(path + "/kind",
-           "unknown workload kind '" + kind + "' (expected elf, asm, aten, corpus or trace)");
+    c.fail(path + "/kind", "unknown workload kind '" + kind +
+                               "' (expected elf, asm, aten, corpus, trace or model)");
   c.only(w, path, {"name", "kind", "path", "grid", "args"});
   out.kind = kind == "elf" ? Workload::Kind::Elf : Workload::Kind::Asm;
   fs::path p = c.str(c.need(w, path, "path"), path + "/path");

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "opforge/harness/scenario.h"
 
@@ -13,6 +14,14 @@ namespace opforge::harness::detail {
 // opforge::Error naming the file and the JSON path.
 Workload parse_aten_family_workload(const nlohmann::json &w, const std::string &file,
                                     const std::string &path, const std::string &base_dir);
+
+// Parses a workload of kind model (a model of python/opforge/models.py run on the
+// opforge PyTorch device, workload_model.cpp); throws naming `file` and `path`.
+Workload parse_model_workload(const nlohmann::json &w, const std::string &file,
+                              const std::string &path, const std::string &base_dir);
+
+// The models a model workload may name.
+const std::vector<std::string> &model_workload_names();
 
 // Checks one call spec (docs/scenarios.md); throws naming `file` and `path`.
 void check_call_spec(const nlohmann::json &spec, const std::string &file, const std::string &path);

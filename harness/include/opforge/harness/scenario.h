@@ -42,7 +42,7 @@ struct AtenCall {
 };
 
 struct Workload {
-  enum class Kind { Elf, Asm, Aten, Corpus, Trace };
+  enum class Kind { Elf, Asm, Aten, Corpus, Trace, Model };
   std::string name;
   Kind kind = Kind::Elf;
   std::string path;          // Elf / Asm: the program; Corpus: the corpus; Trace: the trace file
@@ -59,6 +59,11 @@ struct Workload {
   // Directories searched, in order, for the overloads `library` has no kernel for.
   std::vector<std::string> extra_libraries;
   uint64_t seed = 0;  // random inputs
+  // Model: a model of python/opforge/models.py (dtypes[0] its dtype), its sizes, and
+  // whether the point runs a training step after the forward pass.
+  std::string model;
+  nlohmann::json model_shape;
+  bool train = false;
 };
 
 // Workload kinds that run ATen overloads through the kernel library.
