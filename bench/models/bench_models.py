@@ -48,6 +48,9 @@ def parse():
     p.add_argument("--arch", default="mtia-2i")
     p.add_argument("--timing", default="lt")
     p.add_argument("--library", default=None, help="kernel library (default: the device's)")
+    p.add_argument("--per-op", action="store_true",
+                   help="print each model's coverage table: calls on the chip and the CPU and "
+                        "kernel cycles per ATen overload")
     return p.parse_args()
 
 
@@ -70,11 +73,23 @@ def report(label, p, wall, err):
           f"{100.0 * p.chip_calls / max(calls, 1):6.1f}% ({p.chip_calls}/{calls}) {err:10.3g}")
     if fallback:
         print("    on the CPU: " + ", ".join(f"{k} x{v}" for k, v in sorted(fallback.items())))
+    if PER_OP:
+        # The coverage table: per ATen overload and dtype, calls on the chip and on the CPU
+        # and the kernel cycles of those on the chip (a fallback has no simulated cycles).
+        for r in sorted(p.ops, key=lambda r: (-r["cycles"], r["op"])):
+            print(f"    {r['op'] + ' ' + r['dtype']:<52} calls {r['calls']:>5}  chip {r['chip_calls']:>5}"
+                  f"  cpu {r['fallbacks']:>4}  cycles {r['cycles']:>12,} "
+                  f"({100.0 * r['cycles'] / max(p.cycles, 1):5.1f}%)")
     sys.stdout.flush()
 
 
+PER_OP = False
+
+
 def main():
+    global PER_OP
     a = parse()
+    PER_OP = a.per_op
     warnings.simplefilter("ignore")
     library = a.library
     opforge.init(arch=a.arch, timing=a.timing, library=library)
