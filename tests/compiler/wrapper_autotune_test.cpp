@@ -342,3 +342,33 @@ TEST(WrapperAutotune, ABackendCheckChoosesTheConfigList) {
   ASSERT_EQ(a.trials.size(), 2u);
   EXPECT_EQ(a.winner_config.rfind("BLOCK_SIZE: 64,", 0), 0u) << a.winner_config;
 }
+
+// A config's pre_hook runs (with the arguments and the config's meta-parameters) before
+// each trial and before the call's own launch: here it zeroes the accumulator as
+// reset_to_zero would. Configs with a pre_hook are not cached on disk (as in Triton).
+TEST(WrapperAutotune, ConfigPreHookRunsBeforeEveryLaunch) {
+  ast::Module m = inline_module(
+      "def zero_out(nargs):\n"
+      "    assert nargs['BLOCK_SIZE'] in (16, 64)\n"
+      "    nargs['out_ptr'].zero_()\n\n"
+      "@triton.autotune(configs=[triton.Config({'BLOCK_SIZE': b}, pre_hook=zero_out)"
+      " for b in [16, 64]], key=['n'])\n"
+      "@triton.jit\n"
+      "def k(x_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
+      "    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n"
+      "    tl.atomic_add(out_ptr, tl.sum(x, axis=0))\n\n"
+      "def w(x):\n"
+      "    out = torch.full((1,), 5.0, dtype=torch.float32, device=x.device)\n"
+      "    k[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK_SIZE']),)](x, out, x.numel())\n"
+      "    return out\n");
+  TimedExecutor ex(block_cost);
+  WrapperOptions o;
+  o.autotune_cache_dir = temp_dir("prehook");
+  WrapperInterpreter w(m, ex, o);
+  auto r = w.run("w", {WrapperValue::of(upload(ex, ramp(100)))});
+  EXPECT_DOUBLE_EQ(ex.copy_out(r.value.tensor).get_double(0), ramp_sum(100));
+  EXPECT_EQ(r.autotune.at(0).source, "tuned");
+  EXPECT_TRUE(r.autotune.at(0).cache_file.empty());
+  EXPECT_EQ(ex.launches.size(), 3u);
+}
