@@ -4,8 +4,10 @@
 // Issue 21 item 3 at the semantic layer: which arguments of a nested @jit call
 // are specialized as constexprs (Triton: by value, whatever the annotation),
 // the Philox builtins' IR (tt.mulhiui on uint32, no unknown builtin), float %
-// and libdevice.fmod (arith.remf), and an unsupported builtin's error naming
-// itself and the target feature it needs, the same text in lint and compile.
+// and libdevice.fmod (arith.remf), fp8 types (held as i8 bit patterns; no
+// arithmetic; no lint OPF002 in kernels), and an unsupported builtin's error
+// naming itself and the target feature it needs, the same text in lint and
+// compile.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -165,6 +167,66 @@ TEST(UnsupportedBuiltins, CompileAndLintNameTheBuiltinAndTheFeatureItNeeds) {
   // A name Triton does not have at all stays an unknown builtin.
   EXPECT_EQ(compile_error("@triton.jit\ndef k(x):\n    tl.no_such_thing(x)\n", "x=*fp32"),
             "unknown builtin 'tl.no_such_thing'");
+}
+
+TEST(Fp8Types, ConversionsLowerToIntegerOpsOnI8AndArithmeticIsAnError) {
+  const std::string body =
+      "@triton.jit\n"
+      "def k(x, y, o):\n"
+      "    offs = tl.arange(0, 16)\n"
+      "    a = tl.load(x + offs, mask=offs < 9, other=-2.5)\n"
+      "    is_e5 = x.dtype.element_ty == tl.float8e5\n"
+      "    tl.static_assert(is_e5)\n"
+      "    b = tl.load(y + offs).to(tl.float8e4nv)\n"
+      "    tl.store(o + offs, a.to(tl.float32) + b.to(tl.float32))\n";
+  std::string ir = lower_text(body, "x=*fp8e5,y=*fp32,o=*fp32");
+  EXPECT_NE(ir.find("tt.ptr<i8>"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("f8"), std::string::npos) << ir;  // no fp8 type reaches ttir
+  for (const char *expr : {"a + a", "a * 2.0", "a < a", "tl.exp(a)"}) {
+    std::string e =
+        compile_error(std::string("@triton.jit\ndef k(x, o):\n    offs = tl.arange(0, 16)\n"
+                                  "    a = tl.load(x + offs)\n    tl.store(o + offs, ") +
+                          expr + ")\n",
+                      "x=*fp8e5,o=*fp8e5");
+    EXPECT_TRUE(e.find("fp8") != std::string::npos) << expr << ": " << e;
+  }
+  std::string e = compile_error(
+      "@triton.jit\ndef k(x, o):\n    i = tl.arange(0, 16)\n"
+      "    a = tl.load(x + i[:, None] * 16 + i[None, :])\n"
+      "    tl.store(o + i[:, None] * 16 + i[None, :], tl.dot(a, a))\n",
+      "x=*fp8e4nv,o=*fp32");
+  EXPECT_NE(e.find("tl.dot on fp8e4nv operands needs an fp8 mode of the DPE"), std::string::npos)
+      << e;
+}
+
+TEST(Fp8Types, LintAcceptsKernelFp8AndNamesTorchFp8TensorsInWrappers) {
+  const std::string src = std::string(kHeader) +
+                          "import torch\n\n"
+                          "@triton.jit\n"
+                          "def k(x, o, FP8: tl.constexpr):\n"
+                          "    offs = tl.arange(0, 16)\n"
+                          "    v = tl.load(x + offs).to(tl.float8e5, bitcast=True)\n"
+                          "    if x.dtype.element_ty == tl.float8e4nv:\n"
+                          "        v = v.to(tl.float8e4b15)\n"
+                          "    tl.store(o + offs, v.to(tl.float32))\n\n"
+                          "def op_default(x):\n"
+                          "    o = torch.empty(x.numel(), dtype=torch.float8_e4m3fn)\n"
+                          "    k[(1, )](x, o, FP8=True)\n"
+                          "    return o\n";
+  auto findings = lint_source("k.py", src, {});
+  int kernel_fp8 = 0, torch_fp8 = 0;
+  for (auto &f : findings) {
+    if (f.rule != "OPF002") continue;
+    if (f.message.rfind("'tl.float8", 0) == 0) ++kernel_fp8;  // a kernel's dtype flagged
+    if (f.message.find("torch.float8_e4m3fn") != std::string::npos &&
+        f.message.find("torch.uint8") != std::string::npos)
+      ++torch_fp8;
+  }
+  EXPECT_EQ(kernel_fp8, 0);
+  EXPECT_GE(torch_fp8, 1);
+  // The FNUZ variants stay unsupported.
+  EXPECT_FALSE(mtia_capabilities().dtype_problem("tl.float8e4b8").empty());
+  EXPECT_TRUE(mtia_capabilities().dtype_problem("tl.float8e5").empty());
 }
 
 }  // namespace
