@@ -344,14 +344,14 @@ void Emitter::dma_fill(const Operation &op, const std::string &raw, const LlVal 
     std::string no_wrap = wrap_guard(ptr);
     if (!no_wrap.empty()) {
       in_wrap_guard_ = true;
-      // A wrapped tile (rare: the tail tiles) is cold: two DMA pieces, or elements.
-      auto copy = [&] { element_fill(op, raw); };
+      // A wrapped tile (a tail tile): two DMA pieces, or the element copy (cold).
+      // (Outlining the pieces too made matmul_wrap_2k/_1k slower: 214,541 and
+      // 67,028 cycles against 211,976 and 58,905.)
+      auto copy = [&] { cold([&] { element_fill(op, raw); }); };
       branch(
           no_wrap, [&] { dma_fill(op, raw, tag); },
           [&] {
-            cold([&] {
-              if (!wrap_split(op, raw, tag, copy)) copy();
-            });
+            if (!wrap_split(op, raw, tag, copy)) copy();
           });
       in_wrap_guard_ = false;
       return;
