@@ -92,6 +92,10 @@ def cases(torch):
     case("matmul.py", "mm_default", randn(40, 24), randn(24, 36))
     case("matmul.py", "mm_default", randn(20, 24, dtype=torch.float16),
          randn(24, 36, dtype=torch.float16), dtype="float16")
+    # Tutorial-style `% M` / `% N` offsets; 40 and 36 wrap the second 32-wide tile.
+    case("matmul_wrap.py", "matmul_wrap", randn(40, 24), randn(24, 36))
+    case("matmul_wrap.py", "matmul_wrap", randn(20, 24, dtype=torch.float16),
+         randn(24, 36, dtype=torch.float16), dtype="float16")
     case("matmul_int8.py", "mm_int8", randint(-20, 20, 20, 40, dtype=torch.int8),
          randint(-20, 20, 40, 24, dtype=torch.int8), dtype="int8")
     case("range_masks.py", "centered_rows_default", randn(5, 13), 16)
