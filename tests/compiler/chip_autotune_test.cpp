@@ -61,5 +61,40 @@ TEST(ChipAutotune, TheChosenConfigIsTheFastestByCycles) {
   }
 }
 
+// A config that does not compile for the chip is skipped with its reason; the others
+// are timed and the fastest runs the call.
+TEST(ChipAutotune, AConfigThatDoesNotCompileIsSkippedWithItsReason) {
+  ast::Module m = parse_module(
+      std::make_shared<SourceFile>(
+          "skip.py",
+          "import torch\nimport triton\nimport triton.language as tl\n\n"
+          "@triton.autotune(configs=[triton.Config({'BLOCK_SIZE': b}) for b in (48, 16, 128)],"
+          " key=['n'])\n"
+          "@triton.jit\n"
+          "def k(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):\n"
+          "    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
+          "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 3.0, mask=offs < "
+          "n)\n\n"
+          "def w(x):\n"
+          "    y = torch.empty_like(x)\n"
+          "    k[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK_SIZE']),)](x, y, x.numel())\n"
+          "    return y\n"),
+      ParseOptions{});
+  ChipExecutor chip(device());
+  WrapperInterpreter w(m, chip);
+  HostTensor x = random_tensor(DType::Float32, {700}, 9);
+  auto r = w.run("w", {WrapperValue::of(upload_tensor(chip, x))});
+  HostTensor y = chip.copy_out(r.value.tensor);
+  for (int64_t i = 0; i < 700; ++i) ASSERT_FLOAT_EQ(y.get_double(i), 3.0f * x.get_double(i)) << i;
+  const AutotuneRecord &a = r.autotune.at(0);
+  ASSERT_EQ(a.trials.size(), 3u);
+  EXPECT_NE(a.trials[0].skipped.find("power of 2"), std::string::npos) << a.trials[0].skipped;
+  EXPECT_FALSE(a.trials[0].cycles.has_value());
+  ASSERT_TRUE(a.trials[1].cycles && a.trials[2].cycles);
+  EXPECT_EQ(a.winner, *a.trials[1].cycles <= *a.trials[2].cycles ? 1 : 2);
+  EXPECT_EQ(r.autotune_trial_launches, 2);
+  EXPECT_EQ(chip.launches().size(), 3u);
+}
+
 }  // namespace
 }  // namespace opforge::compiler::testing

@@ -222,8 +222,14 @@ std::optional<uint64_t> WrapperInterpreter::Impl::jit_launch(const Value &launch
   if (mode == LaunchMode::Trial) {
     // A config whose kernel does not compile, does not fit or faults is skipped.
     try {
+      executor.compile(req);
+    } catch (const std::exception &e) {
+      throw TrialSkipped{one_line_reason(e)};
+    }
+    try {
       r = executor.launch(req);
     } catch (const std::exception &e) {
+      if (run_result) run_result->autotune_trial_launches += 1;  // it ran, and faulted
       throw TrialSkipped{one_line_reason(e)};
     }
     if (run_result) {
