@@ -377,6 +377,9 @@ int main(int argc, char **argv) {
     benches.push_back(matmul("matmul_wrap_1k", DType::BFloat16, 1000, 1000, 128, 256, 64, 8,
                              dpe_bf16, "matmul_wrap.py"));
     benches.back().grid = 8 * 4;
+    benches.push_back(
+        matmul("matmul_bf16_1k", DType::BFloat16, 1000, 1000, 128, 256, 64, 8, dpe_bf16));
+    benches.back().grid = 8 * 4;
     // float16 and bfloat16 vs float32 element-wise (same element count, half the bytes).
     for (auto [op, kernel, inputs] :
          {std::tuple{"add", "add_kernel", 2}, std::tuple{"mul", "mul_kernel", 2},
@@ -420,6 +423,12 @@ int main(int argc, char **argv) {
           cycles["matmul_bf16_2k"], 100 * flops / dpe_bf16 / cycles["matmul_bf16_2k"],
           cycles["matmul_wrap_2k"] / cycles["matmul_bf16_2k"]);
     }
+    if (cycles.count("matmul_wrap_1k") && cycles.count("matmul_bf16_1k"))
+      std::printf(
+          "tutorial %% M matmul 1000^3 bf16 (tail tiles wrap): %.0f cycles, library matmul (masked "
+          "tail tiles) %.0f cycles, tutorial/library %.2f\n",
+          cycles["matmul_wrap_1k"], cycles["matmul_bf16_1k"],
+          cycles["matmul_wrap_1k"] / cycles["matmul_bf16_1k"]);
     for (const char *op : {"add", "mul", "mul_add", "exp", "sigmoid"}) {
       const std::string f32 = std::string("ew_") + op + "_f32",
                         f16 = std::string("ew_") + op + "_f16",

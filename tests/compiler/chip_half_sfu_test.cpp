@@ -51,6 +51,14 @@ TEST(ChipHalfSfu, Bf16ExpWidensInsideTheSfuStrip) {
   EXPECT_EQ(text.find("vs8r.v"), std::string::npos) << "no widening loop\n" << text;
 }
 
+TEST(ChipHalfSfu, Fp16SigmoidNegatesTheWidenedArgumentInsideTheStrip) {
+  // sigmoid(x) = 1 / (1 + exp(0 - x)): the 0 - x is vfrsub.vf in the strip.
+  const std::string text = asm_of(unary("sigmoid_kernel", DType::Float16, 1024, 1024));
+  EXPECT_NE(text.find("vfwcvt.f.f.v\tv8, v16"), std::string::npos) << text;
+  EXPECT_NE(text.find("vfrsub.vf\tv8, v8"), std::string::npos) << text;
+  EXPECT_EQ(text.find("vs8r.v"), std::string::npos) << "no widening loop\n" << text;
+}
+
 TEST(ChipHalfSfu, Fp16AndBf16ExpAndSigmoidMatchTheInterpreter) {
   for (DType d : {DType::Float16, DType::BFloat16})
     for (const char *k : {"exp_kernel", "sigmoid_kernel"}) {

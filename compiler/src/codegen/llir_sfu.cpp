@@ -68,11 +68,19 @@ bool Emitter::sfu_block_half(const Operation &op) {
   if (v->type.elem != Elem::F32 || op.kind == OpKind::Exp2 || op.kind == OpKind::Log2 ||
       op.kind == OpKind::ExtIntrinsic || sfu_mnemonic(op.kind).empty())
     return false;
-  // In: x = extf(h), h fp16/bf16 in a DMA buffer of the same shape.
-  std::string src;
+  // In: x = extf(h), h fp16/bf16 in a DMA buffer of the same shape, or
+  // x = u - extf(h) with u uniform (sigmoid's exp(0 - x): vfrsub.vf, the
+  // same fp32 rounding).
+  std::string src, minuend;
   Elem in = Elem::F32;
-  if (x->def && x->def->kind == OpKind::ExtF && x->type.shape == v->type.shape) {
-    const Value *h = x->def->operands[0];
+  const Value *xe = x;
+  if (x->def && x->def->kind == OpKind::SubF && is_uniform_block(x->def->operands[0]) &&
+      x->def->operands[1]->type.shape == v->type.shape) {
+    minuend = elem(x->def->operands[0], Idx(v->type.rank(), "0"));
+    xe = x->def->operands[1];
+  }
+  if (xe->def && xe->def->kind == OpKind::ExtF && xe->type.shape == v->type.shape) {
+    const Value *h = xe->def->operands[0];
     auto d = dma_raw_.find(h);
     if ((h->type.elem == Elem::F16 || h->type.elem == Elem::BF16) && d != dma_raw_.end() &&
         h->type.shape == v->type.shape) {
@@ -88,6 +96,7 @@ bool Emitter::sfu_block_half(const Operation &op) {
         tr->result()->type.shape == v->type.shape && !plan_.buffers.count(tr->result()))
       t = tr->result();
   }
+  if (src.empty()) minuend.clear();  // the argument loop computes the subtraction
   if (src.empty() && !t) return false;
   const int64_t n = v->type.numel();
   std::string buf = alloca_of("float", n);
@@ -110,6 +119,7 @@ bool Emitter::sfu_block_half(const Operation &op) {
     text += "vsetvli $2, $0, e16, m4, ta, ma" + nl + "vle16.v v16, ($1)" + nl +
             "vsetvli zero, $2, e32, m8, ta, ma" + nl + "vzext.vf2 v8, v16" + nl +
             "vsll.vi v8, v8, 16" + nl;
+  if (!minuend.empty()) text += "vfrsub.vf v8, v8, $8" + nl;
   text += sfu_insn_asm(op.kind) + nl;
   if (t)
     text += "vsetvli zero, $2, e16, m4, ta, ma" + nl + "vfncvt.f.f.w v16, v8" + nl +
@@ -120,9 +130,11 @@ bool Emitter::sfu_block_half(const Operation &op) {
           "add $1, $1, $4" + nl + "slli $4, $2, " + (t ? "1" : "2") + nl + "add $3, $3, $4" + nl +
           "bnez $0, .Lsfh${:uid}";
   emit("call { i64, ptr, i64, ptr, i64 } asm sideeffect \"" + text +
-       "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3,~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{"
-       "v16},~{v17},~{v18},~{v19},~{vl},~{vtype},~{memory}\"(i64 " +
-       std::to_string(n) + ", ptr " + src + ", ptr " + dst + ")");
+       "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3," + (minuend.empty() ? "" : "f,") +
+       "~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{vl},~{"
+       "vtype},~{memory}\"(i64 " +
+       std::to_string(n) + ", ptr " + src + ", ptr " + dst +
+       (minuend.empty() ? "" : ", float " + minuend) + ")");
   if (t)
     dma_raw_[t] = dst;  // read (and stored) from the 16-bit buffer
   else
