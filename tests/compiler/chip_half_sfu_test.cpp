@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "diff_harness.h"
 
 namespace opforge::compiler::testing {
@@ -57,6 +59,27 @@ TEST(ChipHalfSfu, Fp16SigmoidNegatesTheWidenedArgumentInsideTheStrip) {
   EXPECT_NE(text.find("vfwcvt.f.f.v\tv8, v16"), std::string::npos) << text;
   EXPECT_NE(text.find("vfrsub.vf\tv8, v8"), std::string::npos) << text;
   EXPECT_EQ(text.find("vs8r.v"), std::string::npos) << "no widening loop\n" << text;
+}
+
+TEST(ChipHalfSfu, Bf16ExpRoundsInsideTheStripKeepingNanInfinitiesAndTies) {
+  DiffCase c = unary("exp_kernel", DType::BFloat16, 256, 256);
+  HostTensor &x = c.args[0].t;
+  const double special[] = {NAN, -INFINITY, INFINITY, 0.0, 1.0, 100.0, -100.0, 0.5};
+  for (int i = 0; i < 8; ++i) x.set_double(i, special[i]);
+  const std::string text = asm_of(c);
+  EXPECT_NE(text.find("vnsrl.wi\tv24, v16, 16"), std::string::npos) << text;
+  EXPECT_EQ(text.find("vse32.v"), std::string::npos) << "no fp32 result buffer\n" << text;
+  auto ref = run_interp(c);
+  ChipRun chip = run_chip(device(), c);
+  ASSERT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
+  const HostTensor &out = chip.tensors[1];
+  EXPECT_TRUE(std::isnan(out.get_double(0)));
+  EXPECT_EQ(out.get_double(1), 0.0);
+  EXPECT_EQ(out.get_double(2), INFINITY);
+  EXPECT_EQ(out.get_double(3), 1.0);
+  EXPECT_EQ(out.get_double(5), INFINITY);  // exp(100) overflows fp32
+  for (int64_t i = 1; i < 256; ++i)
+    EXPECT_EQ(out.get_double(i), ref[1].get_double(i)) << "element " << i;
 }
 
 TEST(ChipHalfSfu, Fp16AndBf16ExpAndSigmoidMatchTheInterpreter) {

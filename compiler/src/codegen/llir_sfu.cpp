@@ -13,9 +13,10 @@
 // float16/bfloat16 data computed in float32 (tl.exp(x.to(tl.float32)) then
 // .to(tl.float16), as tl.exp takes fp32 only): the strip loop widens the
 // 16-bit DMA buffer itself (vle16 + vfwcvt, or vzext + vsll for bf16) and,
-// for an fp16 result whose one user is the truncf, narrows into a 16-bit
-// buffer in memory format (vfncvt + vse16) that the store sends as is: one
-// pass over the block instead of three (sfu_block_half).
+// for a result whose one user is a truncf to fp16/bf16, narrows into a
+// 16-bit buffer in memory format (vfncvt, or the integer round to nearest
+// even for bf16; vse16) that the store sends as is: one pass over the block
+// instead of three (sfu_block_half).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -92,7 +93,8 @@ bool Emitter::sfu_block_half(const Operation &op) {
   const Value *t = nullptr;
   if (auto u = users_.find(v); u != users_.end() && u->second.size() == 1) {
     const Operation *tr = u->second.front();
-    if (tr->kind == OpKind::TruncF && tr->result()->type.elem == Elem::F16 &&
+    const Elem te = tr->result()->type.elem;
+    if (tr->kind == OpKind::TruncF && (te == Elem::F16 || te == Elem::BF16) &&
         tr->result()->type.shape == v->type.shape && !plan_.buffers.count(tr->result()))
       t = tr->result();
   }
@@ -107,7 +109,7 @@ bool Emitter::sfu_block_half(const Operation &op) {
     });
     src = buf;
   }
-  std::string dst = t ? alloca_of(memty(Elem::F16), n) : buf;
+  std::string dst = t ? alloca_of(memty(t->type.elem), n) : buf;
   const std::string nl = "\\0A\\09";
   std::string text = ".Lsfh${:uid}:" + nl;
   if (in == Elem::F32)
@@ -121,9 +123,15 @@ bool Emitter::sfu_block_half(const Operation &op) {
             "vsll.vi v8, v8, 16" + nl;
   if (!minuend.empty()) text += "vfrsub.vf v8, v8, $8" + nl;
   text += sfu_insn_asm(op.kind) + nl;
-  if (t)
+  if (t && t->type.elem == Elem::F16)
     text += "vsetvli zero, $2, e16, m4, ta, ma" + nl + "vfncvt.f.f.w v16, v8" + nl +
             "vse16.v v16, ($3)" + nl;
+  else if (t)  // bf16: to nearest even as Emitter::round (+ 0x7fff + lsb), NaN quieted
+    text += "vsrl.vi v16, v8, 16" + nl + "vand.vi v16, v16, 1" + nl + "vadd.vv v16, v8, v16" + nl +
+            "li $4, 32767" + nl + "vadd.vx v16, v16, $4" + nl +
+            "vsetvli zero, $2, e32, m8, ta, mu" + nl + "vmfne.vv v0, v8, v8" + nl + "lui $4, 1024" +
+            nl + "vor.vx v16, v8, $4, v0.t" + nl + "vsetvli zero, $2, e16, m4, ta, ma" + nl +
+            "vnsrl.wi v24, v16, 16" + nl + "vse16.v v24, ($3)" + nl;
   else
     text += "vse32.v v8, ($3)" + nl;
   text += "sub $0, $0, $2" + nl + "slli $4, $2, " + (in == Elem::F32 ? "2" : "1") + nl +
@@ -131,7 +139,8 @@ bool Emitter::sfu_block_half(const Operation &op) {
           "bnez $0, .Lsfh${:uid}";
   emit("call { i64, ptr, i64, ptr, i64 } asm sideeffect \"" + text +
        "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3," + (minuend.empty() ? "" : "f,") +
-       "~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{vl},~{"
+       "~{v0},~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{"
+       "v20},~{v21},~{v22},~{v23},~{v24},~{v25},~{v26},~{v27},~{vl},~{"
        "vtype},~{memory}\"(i64 " +
        std::to_string(n) + ", ptr " + src + ", ptr " + dst +
        (minuend.empty() ? "" : ", float " + minuend) + ")");
