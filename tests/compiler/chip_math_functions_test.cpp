@@ -60,7 +60,8 @@ DiffCase math_case(const Fn &f, int64_t n, bool specials) {
   }
   if (specials) {
     const double sp[] = {0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 2.5, HUGE_VAL, -HUGE_VAL, std::nan("")};
-    for (size_t k = 0; k < std::size(sp) && static_cast<int64_t>(k) < n; ++k) x.set_double(k, sp[k]);
+    for (size_t k = 0; k < std::size(sp) && static_cast<int64_t>(k) < n; ++k)
+      x.set_double(k, sp[k]);
   }
   c.args = {KArg::tensor(x), KArg::tensor(y), KArg::tensor(HostTensor(DType::Float32, {n})),
             KArg::integer(n)};
@@ -88,7 +89,8 @@ TEST(MathFunctions, InterpreterMatchesTheHostLibraryAndTheChipMatchesTheInterpre
     const HostTensor &x = c.args[0].t, &y = c.args[1].t;
     int bad = 0;
     for (int64_t i = 0; i < n && bad < 3; ++i) {
-      double want = static_cast<double>(static_cast<float>(f.ref(x.get_double(i), y.get_double(i))));
+      double want =
+          static_cast<double>(static_cast<float>(f.ref(x.get_double(i), y.get_double(i))));
       double got = ref[2].get_double(i);
       if (!close(want, got, exact ? 0 : 2e-5, exact ? 0 : 2e-6)) {
         ++bad;
@@ -128,32 +130,52 @@ TEST(MathFunctions, SoftmaxOfABlockSumsToOneOnTheChip) {
 // (the table and the frontend agree).
 TEST(MathFunctions, EveryCapabilityTableMathFunctionCompiles) {
   const std::map<std::string, std::string> calls = {
-      {"abs", "tl.math.abs(x)"},          {"exp", "tl.math.exp(x)"},
-      {"exp2", "tl.math.exp2(x)"},        {"log", "tl.math.log(x)"},
-      {"log2", "tl.math.log2(x)"},        {"log1p", "tl.math.log1p(x)"},
-      {"sqrt", "tl.math.sqrt(x)"},        {"sqrt_rn", "tl.math.sqrt_rn(x)"},
-      {"rsqrt", "tl.math.rsqrt(x)"},      {"sin", "tl.math.sin(x)"},
-      {"cos", "tl.math.cos(x)"},          {"tan", "tl.math.tan(x)"},
-      {"tanh", "tl.math.tanh(x)"},        {"erf", "tl.math.erf(x)"},
-      {"floor", "tl.math.floor(x)"},      {"ceil", "tl.math.ceil(x)"},
-      {"fma", "tl.math.fma(x, y, x)"},    {"sigmoid", "tl.sigmoid(x)"},
-      {"div_rn", "tl.math.div_rn(x, y)"}, {"fdiv", "tl.math.fdiv(x, y)"},
+      {"abs", "tl.math.abs(x)"},
+      {"exp", "tl.math.exp(x)"},
+      {"exp2", "tl.math.exp2(x)"},
+      {"log", "tl.math.log(x)"},
+      {"log2", "tl.math.log2(x)"},
+      {"log1p", "tl.math.log1p(x)"},
+      {"sqrt", "tl.math.sqrt(x)"},
+      {"sqrt_rn", "tl.math.sqrt_rn(x)"},
+      {"rsqrt", "tl.math.rsqrt(x)"},
+      {"sin", "tl.math.sin(x)"},
+      {"cos", "tl.math.cos(x)"},
+      {"tan", "tl.math.tan(x)"},
+      {"tanh", "tl.math.tanh(x)"},
+      {"erf", "tl.math.erf(x)"},
+      {"floor", "tl.math.floor(x)"},
+      {"ceil", "tl.math.ceil(x)"},
+      {"fma", "tl.math.fma(x, y, x)"},
+      {"sigmoid", "tl.sigmoid(x)"},
+      {"div_rn", "tl.math.div_rn(x, y)"},
+      {"fdiv", "tl.math.fdiv(x, y)"},
       {"umulhi", "tl.math.umulhi(i, i).to(tl.float32)"},
-      {"pow", "tl.math.pow(x, y)"},       {"expm1", "tl.math.expm1(x)"},
-      {"asin", "tl.math.asin(x)"},        {"acos", "tl.math.acos(x)"},
-      {"atan", "tl.math.atan(x)"},        {"sinh", "tl.math.sinh(x)"},
-      {"cosh", "tl.math.cosh(x)"},        {"round", "tl.math.round(x)"},
-      {"trunc", "tl.math.trunc(x)"},      {"isnan", "tl.math.isnan(x).to(tl.float32)"},
+      {"pow", "tl.math.pow(x, y)"},
+      {"expm1", "tl.math.expm1(x)"},
+      {"asin", "tl.math.asin(x)"},
+      {"acos", "tl.math.acos(x)"},
+      {"atan", "tl.math.atan(x)"},
+      {"sinh", "tl.math.sinh(x)"},
+      {"cosh", "tl.math.cosh(x)"},
+      {"round", "tl.math.round(x)"},
+      {"trunc", "tl.math.trunc(x)"},
+      {"isnan", "tl.math.isnan(x).to(tl.float32)"},
       {"isinf", "tl.math.isinf(x).to(tl.float32)"},
       {"signbit", "tl.math.signbit(x).to(tl.float32)"},
-      {"max", "tl.max(x, axis=0) + x"},   {"min", "tl.min(x, axis=0) + x"},
-      {"maximum", "tl.maximum(x, y)"},    {"minimum", "tl.minimum(x, y)"},
+      {"max", "tl.max(x, axis=0) + x"},
+      {"min", "tl.min(x, axis=0) + x"},
+      {"maximum", "tl.maximum(x, y)"},
+      {"minimum", "tl.minimum(x, y)"},
       {"cdiv", "tl.cdiv(i, 3).to(tl.float32)"},
       {"clamp", "tl.clamp(x, -1.0, 1.0)"},
       {"fast_expf", "tl.math.fast_expf(x)"},
       {"fast_logf", "tl.math.fast_logf(x)"},
-      {"rint", "tl.math.rint(x)"},        {"nearbyint", "tl.math.nearbyint(x)"},
-      {"neg", "tl.math.neg(x)"},          {"recip", "tl.math.recip(x)"}};
+      {"rint", "tl.math.rint(x)"},
+      {"nearbyint", "tl.math.nearbyint(x)"},
+      {"neg", "tl.math.neg(x)"},
+      {"recip", "tl.math.recip(x)"},
+      {"fmod", "tl.math.fmod(x, y)"}};
   const auto &caps = mtia_capabilities();
   std::string path = ::testing::TempDir() + "/math_table_kernel.py";
   for (const std::string &name : caps.math_functions) {
