@@ -96,6 +96,11 @@ def cases(torch):
     case("matmul_wrap.py", "matmul_wrap", randn(40, 24), randn(24, 36))
     case("matmul_wrap.py", "matmul_wrap", randn(20, 24, dtype=torch.float16),
          randn(24, 36, dtype=torch.float16), dtype="float16")
+    # The local-memory planning kernels (chip tests run them at sizes that spill) at small
+    # tiles: the tutorial-style matmul with wrapped offsets and a one-program dot.
+    case("local_mem_plans.py", "mm_tiles", randn(40, 24, dtype=torch.float16),
+         randn(24, 36, dtype=torch.float16), 32, 32, 16, dtype="float16")
+    case("local_mem_plans.py", "huge_dot", randn(16, 16), randn(16, 16))
     case("matmul_int8.py", "mm_int8", randint(-20, 20, 20, 40, dtype=torch.int8),
          randint(-20, 20, 40, 24, dtype=torch.int8), dtype="int8")
     case("range_masks.py", "centered_rows_default", randn(5, 13), 16)
