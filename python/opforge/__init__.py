@@ -101,6 +101,9 @@ def _setting(key, value):
 
 
 DEFAULT_INDUCTOR_KERNELS = str(_SOURCE / "scenarios" / "traces" / "kernels.json")
+# The kernels the models of opforge.models need beyond the trace set (convolution,
+# batch norm, the training steps' backward ops).
+DEVICE_INDUCTOR_KERNELS = str(pathlib.Path(__file__).resolve().parent / "device_kernels.json")
 
 
 def init(arch="mtia-2i", timing="lt", set=None, library=None, inductor_kernels=None):
@@ -109,13 +112,13 @@ def init(arch="mtia-2i", timing="lt", set=None, library=None, inductor_kernels=N
     ({"dram.channels": 8}) and the kernel library directory (None: the shipped
     one). `inductor_kernels`: manifests of kernels rendered from the inductor
     lowering table, searched after the library (None: scenarios/traces/kernels.json
-    with the shipped library, none with a `library` of your own; [] none).
+    and python/opforge/device_kernels.json with the shipped library, none with a `library` of your own; [] none).
     Calling it again with the same arguments does nothing; with others it raises
     RuntimeError (SystemC makes one chip per process)."""
     global _initialized
     sets = [_setting(k, v) for k, v in (set or {}).items()]
     if inductor_kernels is None:
-        inductor_kernels = [] if library else [DEFAULT_INDUCTOR_KERNELS]
+        inductor_kernels = [] if library else [DEFAULT_INDUCTOR_KERNELS, DEVICE_INDUCTOR_KERNELS]
     elif isinstance(inductor_kernels, (str, os.PathLike)):
         inductor_kernels = [inductor_kernels]
     torch.ops.opforge.init(str(arch), str(timing), sets, str(library or ""),

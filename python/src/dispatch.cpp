@@ -329,7 +329,8 @@ std::optional<OutForm> out_form(const c10::FunctionSchema &schema, Runtime &rt) 
 // are left out of the wrapper call and receive its results (resized as ATen does).
 bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtime &rt,
                  const std::string &overload, const KernelRef &kernel, const std::string &dtype,
-                 const std::string &call, const std::vector<size_t> &outs, std::string *why) {
+                 const std::string &call, const std::vector<size_t> &outs, std::string *why,
+                 bool into_self = false, size_t max_args = SIZE_MAX) {
   const c10::FunctionSchema &schema = op.schema();
   const size_t n = schema.arguments().size();
   auto args = torch::jit::last(*stack, n);
@@ -338,7 +339,7 @@ bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtim
   std::vector<std::pair<std::string, WrapperValue>> kw;
   try {
     for (size_t i = 0; i < n; ++i) {
-      if (std::find(outs.begin(), outs.end(), i) != outs.end()) continue;
+      if (i >= max_args || std::find(outs.begin(), outs.end(), i) != outs.end()) continue;
       const c10::Argument &a = schema.arguments()[i];
       WrapperValue w = marshal.to_wrapper(args[i], a.real_type());
       if (a.kwarg_only())
@@ -377,12 +378,115 @@ bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtim
       results.push_back(args[outs[j]]);
       continue;
     }
+    if (into_self) {
+      // An in-place overload served by its functional kernel: the result into self.
+      at::Tensor self = args[0].toTensor();
+      self.copy_(made.to_ivalue(values[j]).toTensor());
+      results.push_back(args[0]);
+      continue;
+    }
     const int alias = aliased_argument(schema, rets[j]);
     results.push_back(alias >= 0 ? args[size_t(alias)] : made.to_ivalue(values[j]));
   }
   torch::jit::drop(*stack, n);
   for (auto &r : results) torch::jit::push(*stack, std::move(r));
   return true;
+}
+
+// An in-place overload (fill_.Scalar, zero_) the library has no kernel for, served by
+// the kernel of its functional twin (fill.Scalar, zero): same name without the
+// trailing '_', same arguments, one result; the result is copied into self.
+std::optional<std::string> inplace_form(const c10::FunctionSchema &schema, Runtime &rt) {
+  static std::map<std::string, std::optional<std::string>> cache;
+  const std::string key = schema.name() + "." + schema.overload_name();
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::optional<std::string> found;
+  const std::string &name = schema.name();
+  const auto &args = schema.arguments();
+  const bool inplace = name.size() > 1 && name.back() == '_' && !args.empty() &&
+                       args[0].alias_info() && args[0].alias_info()->isWrite() &&
+                       schema.returns().size() == 1;
+  const std::string base = inplace ? name.substr(0, name.size() - 1) : "";
+  for (const std::string &cand : inplace ? rt.library_overloads() : std::vector<std::string>{}) {
+    const size_t dot = cand.find('.');
+    if (cand.substr(0, dot) != base) continue;
+    auto h = c10::Dispatcher::singleton().findSchema(
+        {base, dot == std::string::npos ? "" : cand.substr(dot + 1)});
+    if (!h || h->schema().returns().size() != 1) continue;
+    const auto &fa = h->schema().arguments();
+    bool same = fa.size() == args.size();
+    for (size_t k = 0; same && k < fa.size(); ++k)
+      same = fa[k].name() == args[k].name() && fa[k].type()->str() == args[k].type()->str();
+    if (same) {
+      found = cand;
+      break;
+    }
+  }
+  cache.emplace(key, found);
+  return found;
+}
+
+// Overloads served by the kernel of another ATen overload taking the same leading
+// arguments: ones ATen gives no backend kernel of its own (a throwing composite), and
+// in-place internals whose functional form has a kernel under another name.
+struct Alias {
+  std::string kernel;  // the overload whose kernel runs the call
+  size_t args;         // how many leading arguments it takes
+  bool into_self;      // the result is copied into the (in-place) self
+};
+
+const std::map<std::string, Alias> &kernel_aliases() {
+  static const std::map<std::string, Alias> m = {
+      {"aten::convolution_overrideable", {"aten::convolution", 9, false}},
+      // _index_put_impl_(self, indices, values, accumulate, unsafe): index_put's four.
+      {"aten::_index_put_impl_", {"aten::index_put", 4, true}},
+  };
+  return m;
+}
+
+// The CPU run of a call with no chip kernel: ATen's CPU fallback, or for the
+// overrideable convolutions (whose CPU kernels throw) the CPU convolution itself.
+at::Tensor on_cpu(const c10::IValue &v) {
+  return v.isTensor() && v.toTensor().defined() ? v.toTensor().cpu() : at::Tensor();
+}
+
+at::Tensor on_device(const at::Tensor &t, const c10::Device &d) {
+  return t.defined() ? t.to(d) : t;
+}
+
+void cpu_run(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
+  const c10::FunctionSchema &schema = op.schema();
+  if (schema.name() == "aten::convolution_overrideable") {
+    auto a = torch::jit::last(*stack, 9);
+    const c10::Device dev = a[0].toTensor().device();
+    at::Tensor bias = on_cpu(a[2]);
+    at::Tensor out = at::convolution(
+        on_cpu(a[0]), on_cpu(a[1]), bias.defined() ? c10::optional<at::Tensor>(bias) : c10::nullopt,
+        a[3].toIntVector(), a[4].toIntVector(), a[5].toIntVector(), a[6].toBool(),
+        a[7].toIntVector(), a[8].toInt());
+    torch::jit::drop(*stack, 9);
+    torch::jit::push(*stack, on_device(out, dev));
+    return;
+  }
+  if (schema.name() == "aten::convolution_backward_overrideable") {
+    auto a = torch::jit::last(*stack, 10);
+    const c10::Device dev = a[0].toTensor().device();
+    at::Tensor w = on_cpu(a[2]);
+    const bool transposed = a[6].toBool();
+    const int64_t groups = a[8].toInt();
+    const std::vector<int64_t> bias_sizes = {transposed ? w.size(1) * groups : w.size(0)};
+    const auto mask = a[9].toBoolList();
+    auto [gi, gw, gb] = at::convolution_backward(
+        on_cpu(a[0]), on_cpu(a[1]), w, at::OptionalIntArrayRef(bias_sizes), a[3].toIntVector(),
+        a[4].toIntVector(), a[5].toIntVector(), transposed, a[7].toIntVector(), groups,
+        {mask[0], mask[1], mask[2]});
+    torch::jit::drop(*stack, 10);
+    torch::jit::push(*stack, on_device(gi, dev));
+    torch::jit::push(*stack, on_device(gw, dev));
+    torch::jit::push(*stack, on_device(gb, dev));
+    return;
+  }
+  at::native::cpu_fallback(op, stack);
 }
 
 void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
@@ -396,18 +500,28 @@ void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   const std::string dtype = st ? dtype_label(*st) : "none";
   const std::string call = call_summary(overload, schema, args);
   std::string why;
-  if (const KernelRef *kernel = rt.kernel_for(overload, &why)) {
-    if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, {}, &why)) return;
+  std::string unused;
+  const KernelRef *kernel = rt.kernel_for(overload, &why);
+  const Alias *alias = nullptr;
+  if (!kernel)
+    if (auto it = kernel_aliases().find(overload); it != kernel_aliases().end())
+      if ((kernel = rt.kernel_for(it->second.kernel, &unused))) alias = &it->second;
+  if (kernel) {
+    if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, {}, &why,
+                    alias && alias->into_self, alias ? alias->args : SIZE_MAX))
+      return;
   } else if (auto form = out_form(schema, rt)) {
-    std::string unused;
     if (const KernelRef *functional = rt.kernel_for(form->functional, &unused))
       if (run_on_chip(op, stack, rt, overload, *functional, dtype, call, form->out_args, &why))
         return;
+  } else if (auto twin = inplace_form(schema, rt)) {
+    if (const KernelRef *functional = rt.kernel_for(*twin, &unused))
+      if (run_on_chip(op, stack, rt, overload, *functional, dtype, call, {}, &why, true)) return;
   }
   if (rt.note_fallback(overload, dtype, call, why))
     TORCH_WARN("opforge: ", overload, " (", dtype, ") runs on the CPU: ", why,
                " (warned once per op and dtype; opforge.stats() counts the fallbacks)");
-  at::native::cpu_fallback(op, stack);
+  cpu_run(op, stack);
 }
 
 }  // namespace
@@ -444,6 +558,15 @@ namespace {
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>());
+}
+
+// ATen's convolution reaches a PrivateUse1 backend as the overrideable pair, whose
+// CompositeExplicitAutograd kernels throw: the device's own kernels take them
+// (convolution_overrideable on the chip through aten::convolution's kernel).
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("convolution_overrideable", torch::CppFunction::makeFromBoxedFunction<&fallback>());
+  m.impl("convolution_backward_overrideable",
+         torch::CppFunction::makeFromBoxedFunction<&fallback>());
 }
 
 }  // namespace
