@@ -51,7 +51,8 @@ def softmax_rows_kernel(x_ptr, out_ptr, n_cols, LOG: tl.constexpr, ROUND16: tl.c
 
 
 @triton.jit
-def softmax_backward_rows_kernel(g_ptr, y_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+def softmax_backward_rows_kernel(g_ptr, y_ptr, out_ptr, n_cols, LOG: tl.constexpr, BLOCK: tl.constexpr):
+    # softmax: y * (g - sum(g * y)); log_softmax (y = log p): g - exp(y) * sum(g)
     row = tl.program_id(axis=0)
     offs = tl.arange(0, BLOCK)
     base = row.to(tl.int64) * n_cols
@@ -61,14 +62,20 @@ def softmax_backward_rows_kernel(g_ptr, y_ptr, out_ptr, n_cols, BLOCK: tl.conste
         mask = cols < n_cols
         g = tl.load(g_ptr + base + cols, mask=mask, other=0).to(tl.float32)
         y = tl.load(y_ptr + base + cols, mask=mask, other=0).to(tl.float32)
-        acc += g * y
+        if LOG:
+            acc += g
+        else:
+            acc += g * y
     total = tl.sum(acc, axis=0)
     for start in range(0, n_cols, BLOCK):
         cols = start + offs
         mask = cols < n_cols
         g = tl.load(g_ptr + base + cols, mask=mask, other=0).to(tl.float32)
         y = tl.load(y_ptr + base + cols, mask=mask, other=0).to(tl.float32)
-        tl.store(out_ptr + base + cols, y * (g - total), mask=mask)
+        if LOG:
+            tl.store(out_ptr + base + cols, g - tl.exp(y) * total, mask=mask)
+        else:
+            tl.store(out_ptr + base + cols, y * (g - total), mask=mask)
 
 
 def _dim(dim, ndim):
@@ -95,7 +102,7 @@ def _block(n_cols):
     return BLOCK
 
 
-def _softmax_backward(grad_output, output, dim, input_dtype):
+def _softmax_backward(grad_output, output, dim, input_dtype, log=False):
     ndim = grad_output.dim()
     dim = _dim(dim, ndim)
     if grad_output.numel() == 0:
@@ -110,7 +117,7 @@ def _softmax_backward(grad_output, output, dim, input_dtype):
     n_cols = g.shape[dim]
     n_rows = g.numel() // n_cols
     r = torch.empty(gp.shape, dtype=torch.float32, device=g.device)
-    softmax_backward_rows_kernel[(n_rows, )](gp, yp, r, n_cols, BLOCK=_block(n_cols))
+    softmax_backward_rows_kernel[(n_rows, )](gp, yp, r, n_cols, LOG=log, BLOCK=_block(n_cols))
     out = r.permute(inverse).to(input_dtype)
     if ndim == 0:
         return out.reshape([])
