@@ -63,7 +63,7 @@ TEST(ScenarioAten, BadCallSpecsAreNamedWithTheirPath) {
   e = error_of(with(json::parse(R"({"kind": "aten", "shapes": [[4]]})")));
   EXPECT_NE(e.find("/workloads/0/op"), std::string::npos) << e;
   e = error_of(with(json::parse(R"({"kind": "pytorch", "op": "exp"})")));
-  EXPECT_NE(e.find("expected elf, asm, aten, corpus or trace"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected elf, asm, aten, corpus, trace or model"), std::string::npos) << e;
 }
 
 TEST(ScenarioAten, CorpusWorkloadNeedsOverloads) {
