@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "opforge/harness/c10_dtype.h"
 #include "opforge/support/error.h"
 #include "torch_device.h"
 
@@ -29,58 +30,9 @@ Runtime &runtime() {
   }
 }
 
-std::optional<DType> to_dtype(c10::ScalarType t) {
-  switch (t) {
-    case c10::ScalarType::Bool:
-      return DType::Bool;
-    case c10::ScalarType::Byte:
-      return DType::UInt8;
-    case c10::ScalarType::Char:
-      return DType::Int8;
-    case c10::ScalarType::Short:
-      return DType::Int16;
-    case c10::ScalarType::Int:
-      return DType::Int32;
-    case c10::ScalarType::Long:
-      return DType::Int64;
-    case c10::ScalarType::Half:
-      return DType::Float16;
-    case c10::ScalarType::BFloat16:
-      return DType::BFloat16;
-    case c10::ScalarType::Float:
-      return DType::Float32;
-    case c10::ScalarType::Double:
-      return DType::Float64;
-    default:
-      return std::nullopt;
-  }
-}
+std::optional<DType> to_dtype(c10::ScalarType t) { return harness::from_scalar_type(t); }
 
-c10::ScalarType to_scalar_type(DType t) {
-  switch (t) {
-    case DType::Bool:
-      return c10::ScalarType::Bool;
-    case DType::UInt8:
-      return c10::ScalarType::Byte;
-    case DType::Int8:
-      return c10::ScalarType::Char;
-    case DType::Int16:
-      return c10::ScalarType::Short;
-    case DType::Int32:
-      return c10::ScalarType::Int;
-    case DType::Int64:
-      return c10::ScalarType::Long;
-    case DType::Float16:
-      return c10::ScalarType::Half;
-    case DType::BFloat16:
-      return c10::ScalarType::BFloat16;
-    case DType::Float32:
-      return c10::ScalarType::Float;
-    case DType::Float64:
-      return c10::ScalarType::Double;
-  }
-  return c10::ScalarType::Float;
-}
+c10::ScalarType to_scalar_type(DType t) { return harness::to_scalar_type(t); }
 
 std::string dtype_label(c10::ScalarType t) {
   if (auto d = to_dtype(t)) return std::string(dtype_name(*d));
