@@ -489,8 +489,42 @@ void cpu_run(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   at::native::cpu_fallback(op, stack);
 }
 
+// A 2-d convolution without groups, transposition or bias as im2col and a matmul (each
+// its own call on the device, so each runs on the chip where it has a kernel): the
+// direct kernel's one lane per output element simulates about 100x slower. float32
+// accumulation and one rounding, as the direct kernel and ATen's CPU convolution.
+bool convolution_as_matmul(torch::jit::Stack *stack) {
+  auto a = torch::jit::last(*stack, 9);
+  const at::Tensor &x = a[0].toTensor();
+  const at::Tensor &w = a[1].toTensor();
+  if (x.dim() != 4 || w.dim() != 4 || a[6].toBool() || a[8].toInt() != 1) return false;
+  if (a[2].isTensor() && a[2].toTensor().defined()) return false;
+  if (!x.is_floating_point() || !chip_runs(x.scalar_type()) || w.scalar_type() != x.scalar_type())
+    return false;
+  const std::vector<int64_t> stride = a[3].toIntVector(), padding = a[4].toIntVector(),
+                             dilation = a[5].toIntVector();
+  if (stride.size() != 2 || padding.size() != 2 || dilation.size() != 2) return false;
+  if (x.size(1) != w.size(1)) return false;
+  const int64_t n = x.size(0), co = w.size(0);
+  int64_t o[2];
+  for (int d = 0; d < 2; ++d) {
+    o[d] = (x.size(2 + d) + 2 * padding[d] - dilation[d] * (w.size(2 + d) - 1) - 1) / stride[d] + 1;
+    if (o[d] <= 0) return false;
+  }
+  at::Tensor cols = at::im2col(x, {w.size(2), w.size(3)}, dilation, padding, stride);
+  at::Tensor out = at::matmul(w.reshape({co, -1}), cols).reshape({n, co, o[0], o[1]});
+  torch::jit::drop(*stack, 9);
+  torch::jit::push(*stack, std::move(out));
+  return true;
+}
+
 void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   Runtime &rt = runtime();
+  // aten::convolution itself reaches the device once its kernel is registered directly.
+  if ((op.schema().name() == "aten::convolution_overrideable" ||
+       op.schema().name() == "aten::convolution") &&
+      convolution_as_matmul(stack))
+    return;
   const c10::FunctionSchema &schema = op.schema();
   const std::string overload =
       schema.name() + (schema.overload_name().empty() ? "" : "." + schema.overload_name());

@@ -72,7 +72,12 @@ class Models(unittest.TestCase):
             dev = copy.deepcopy(net).to("opforge")
             with opforge.profile() as p:
                 out = dev(*to_device(example)).cpu()
-        torch.testing.assert_close(out, ref)
+        if dtype == torch.bfloat16:
+            # Each op rounds to bfloat16 where ATen's CPU kernels do, but a deep net's sums
+            # reach the same values in another order: 1% of the output's scale absolute.
+            torch.testing.assert_close(out, ref, atol=1e-2 * ref.abs().max().item(), rtol=1.6e-2)
+        else:
+            torch.testing.assert_close(out, ref)
         on_chip = coverage(f"{name} {dtype} forward", p)
         self.assertGreater(p.cycles, 0)
         self.assertGreaterEqual(on_chip, MIN_SHARE[(name, "forward")] - 1e-9)
