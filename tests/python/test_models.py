@@ -1,7 +1,9 @@
 """The models of opforge.models at small shapes on the opforge device, random weights:
 ResNet-18 and MobileNetV3-Small (batch 2, 32x32 images), a GPT-2-shaped decoder (2 layers,
 d 64, 4 heads, sequence 16, vocabulary 128) and the DLRM-style model, in float32 and
-bfloat16 against the CPU (torch.testing.assert_close at the dtype's default tolerances),
+bfloat16 against the CPU (torch.testing.assert_close at the dtype's default tolerances; in
+bfloat16 with the judge's float64 second look: an element within them of the net computed in
+float64, or the whole output within 2x the CPU's own RMS error against float64),
 and a training step (loss, backward, SGD) of the decoder and DLRM against the same step on
 the CPU. Each prints its coverage table (per overload and dtype: ATen calls on the chip and on
 the CPU, kernel cycles) and asserts its on-chip share of ATen calls is at least the share
@@ -31,6 +33,31 @@ MIN_SHARE = {
     ("gpt2", "training"): 161 / 170,  # the 9 named in its table
     ("dlrm", "training"): 67 / 76,  # _embedding_bag_backward, arange.start_out: no kernel
 }
+
+
+def close_to_either(out, ref, wide):
+    """The judge's verdict on one output (docs/verification.md, "One call, one verdict"),
+    for a whole net in bfloat16: every element within the dtype's default tolerances of the
+    CPU's bfloat16 result or of the float64 result rounded to bfloat16; else the tensor as a
+    whole when its RMS error against the float64 result is at most 2x (kFloat64RmsMultiplier)
+    the CPU bfloat16 result's own. `wide` is the float64 result."""
+    rtol, atol = 1.6e-2, 1e-5  # torch.testing's bfloat16 defaults
+    o, r, w = out.double(), ref.double(), wide.to(out.dtype).double()
+    ok = (o - r).abs() <= atol + rtol * r.abs()
+    ok |= (o - w).abs() <= atol + rtol * w.abs()
+    ok |= torch.isnan(o) & torch.isnan(r)
+    if bool(ok.all()):
+        return
+    rms = lambda t: t.pow(2).mean().sqrt().item()  # noqa: E731
+    mine, cpus = rms(o - wide.double()), rms(r - wide.double())
+    if mine <= 2.0 * cpus:
+        return
+    bad = (~ok).nonzero()
+    i = tuple(bad[0].tolist())
+    raise AssertionError(f"{len(bad)} of {o.numel()} elements differ from both references "
+                         f"(first at {i}: {o[i].item()} vs {r[i].item()} bfloat16, {w[i].item()} "
+                         f"float64 rounded) and the RMS error against float64 is {mine:.3g}, "
+                         f"more than 2x the CPU's {cpus:.3g}")
 
 
 def to_device(example):
@@ -73,9 +100,14 @@ class Models(unittest.TestCase):
             with opforge.profile() as p:
                 out = dev(*to_device(example)).cpu()
         if dtype == torch.bfloat16:
-            # Each op rounds to bfloat16 where ATen's CPU kernels do, but a deep net's sums
-            # reach the same values in another order: 1% of the output's scale absolute.
-            torch.testing.assert_close(out, ref, atol=1e-2 * ref.abs().max().item(), rtol=1.6e-2)
+            # The judge's rule for one call (docs/verification.md, "float64 second look"),
+            # for a whole net, against the same net (its bfloat16 weights and inputs) in
+            # float64: a deep net's bfloat16 roundings land on other values when its ops
+            # round where ATen's float32-accumulating kernels do not, and differences grow
+            # layer by layer.
+            with torch.no_grad():
+                wide = copy.deepcopy(net).double()(*cast(example, torch.float64))
+            close_to_either(out, ref, wide)
         else:
             torch.testing.assert_close(out, ref)
         on_chip = coverage(f"{name} {dtype} forward", p)
