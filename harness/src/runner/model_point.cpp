@@ -11,14 +11,11 @@
 //===----------------------------------------------------------------------===//
 #include "model_point.h"
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
+#include "capture.h"
 #include "opforge/support/error.h"
 #include "opforge/support/python.h"
 
@@ -28,23 +25,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `cmd` with stderr joined to stdout; returns the exit status and the output.
-int run_captured(const std::string &cmd, std::string &out) {
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 // The last `n` non-empty lines of `s`, joined with " | ".
 std::string last_lines(const std::string &s, size_t n) {
@@ -69,16 +49,27 @@ void run_model_workload(const Scenario &s, const Workload &w, const model::ChipP
   fs::create_directories(work);
   const fs::path arch = work / "arch.json", out = work / "profile.h5";
   std::ofstream(arch) << params.arch.to_json().dump(1) << "\n";
-  std::string cmd = "PYTHONPATH=" + quote(std::string(OPFORGE_SOURCE_DIR) + "/python") + " " +
-                    quote(project_python()) + " -m opforge.point --model " + quote(w.model) +
-                    " --dtype " + quote(w.dtypes.empty() ? "float32" : w.dtypes[0]) + " --shape " +
-                    quote(w.model_shape.is_null() ? "{}" : w.model_shape.dump()) + " --arch " +
-                    quote(arch.string()) + " --timing " +
-                    quote(s.timing.empty() ? "lt" : s.timing) + " --out " + quote(out.string());
-  if (w.train) cmd += " --train";
-  if (!w.library.empty()) cmd += " --library " + quote(w.library);
+  std::vector<std::string> argv = {"env",
+                                   "PYTHONPATH=" + std::string(OPFORGE_SOURCE_DIR) + "/python",
+                                   project_python(),
+                                   "-m",
+                                   "opforge.point",
+                                   "--model",
+                                   w.model,
+                                   "--dtype",
+                                   w.dtypes.empty() ? "float32" : w.dtypes[0],
+                                   "--shape",
+                                   w.model_shape.is_null() ? "{}" : w.model_shape.dump(),
+                                   "--arch",
+                                   arch.string(),
+                                   "--timing",
+                                   s.timing.empty() ? "lt" : s.timing,
+                                   "--out",
+                                   out.string()};
+  if (w.train) argv.push_back("--train");
+  if (!w.library.empty()) argv.insert(argv.end(), {"--library", w.library});
   std::string log;
-  int rc = run_captured(cmd, log);
+  int rc = capture(argv, log);
   json summary;
   size_t line = log.rfind("{\"match\"");
   if (line != std::string::npos)
