@@ -10,6 +10,7 @@ the output matched the CPU (torch.testing.assert_close at the dtype's tolerances
 error, and the ATen calls on the chip and on the CPU. Exit status 0 when it ran (matched or
 not), 2 on bad arguments."""
 import argparse
+import contextlib
 import copy
 import json
 import sys
@@ -44,16 +45,13 @@ def main(argv=None):
         net.train()
         dev.train()
         results = []
-        for model, x, on_chip in ((net, example, False), (dev, inputs, True)):
+        prof = opforge.profile()
+        for model, x, scope in ((net, example, contextlib.nullcontext()), (dev, inputs, prof)):
             opt = torch.optim.SGD(model.parameters(), lr=0.1)
-            prof = opforge.profile()
-            if on_chip:
-                prof.__enter__()
-            loss = models.loss(a.model, model, x)
-            loss.backward()
-            opt.step()
-            if on_chip:
-                prof.__exit__(None, None, None)
+            with scope:
+                loss = models.loss(a.model, model, x)
+                loss.backward()
+                opt.step()
             results.append([loss.detach().cpu()] + [q.detach().cpu() for q in model.parameters()])
         ref, got = results
     else:
