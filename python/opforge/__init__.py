@@ -20,6 +20,7 @@ import os
 import pathlib
 
 import torch
+import torch._dynamo
 
 __all__ = ["init", "is_initialized", "stats", "profile", "Profile", "device"]
 
@@ -67,6 +68,31 @@ class _DeviceModule:
         return False
 
     @staticmethod
+    def set_device(device):
+        del device
+
+    @staticmethod
+    def synchronize(device=None):
+        del device
+
+    @staticmethod
+    def current_stream(device=None):
+        del device
+        return 0
+
+    class _DeviceGuard:
+        # What Inductor's output module enters around a kernel sequence: the chip is one
+        # device, so the guard changes nothing.
+        def __init__(self, index):
+            self.index = index
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    @staticmethod
     def manual_seed_all(seed):
         # Random ops run on the CPU (fallback) and use its generator.
         del seed
@@ -90,6 +116,13 @@ if torch._C._get_privateuse1_backend_name() != "opforge":
         for_tensor=True, for_module=True, for_packed_sequence=True, for_storage=True)
 device = torch.device("opforge", 0)
 _initialized = False
+
+
+@torch._dynamo.register_backend(name="opforge")
+def _compile_backend(gm, example_inputs, **kwargs):
+    # torch.compile(model, backend="opforge"): TorchInductor's Triton kernels on the chip.
+    from . import inductor
+    return inductor.backend(gm, example_inputs, **kwargs)
 
 
 def _setting(key, value):

@@ -1,0 +1,321 @@
+"""TorchInductor on the opforge device: `torch.compile(model, backend="opforge")`.
+
+Inductor generates Triton kernels for the opforge device as it does for a GPU:
+the device is registered with Inductor's Triton scheduling and Python wrapper
+code generation, with Dynamo's device-interface registry and, as a Triton
+backend named "opforge" (target only: opforge compiles the kernels itself, not
+Triton), with the Triton driver registry Inductor asks for the current target.
+
+The output module Inductor writes (its `call()`, the kernels as
+`async_compile.triton(...)` sources, `extern_kernels.mm`, ...) is never
+imported by Python: the backend hands its text to the chip runtime, whose
+wrapper interpreter runs `call()` over the device tensors and compiles every
+kernel with opforge's Triton compiler (docs/compiler/inductor.md). The same
+runtime runs a saved module: `opforge inductor-run FILE.py`.
+"""
+
+import contextlib
+import threading
+import types
+
+import torch
+
+__all__ = ["register", "backend", "compile_module", "captured_modules"]
+
+_lock = threading.Lock()
+_registered = False
+# The output modules compiled in this process, in order: (source, path).
+_captured = []
+
+
+def get_raw_stream(index):
+    """What the output module's `get_raw_stream(0)` returns: the chip has one stream."""
+    del index
+    return 0
+
+
+class _Properties(types.SimpleNamespace):
+    pass
+
+
+def _properties():
+    # What Inductor reads of a device's properties when it picks block sizes: the PE
+    # count stands in for the multiprocessor count, a 16-lane vector for the warp.
+    return _Properties(name="opforge", multi_processor_count=64, warp_size=16,
+                       max_threads_per_block=1024, total_memory=1 << 34,
+                       regs_per_multiprocessor=None, max_threads_per_multi_processor=None,
+                       major=None, minor=None)
+
+
+def _register_triton_backend():
+    import triton.backends
+    from triton.backends import Backend
+    from triton.backends.compiler import BaseBackend, GPUTarget
+    from triton.backends.driver import DriverBase
+
+    if "opforge" in triton.backends.backends:
+        return
+
+    class OpforgeTritonBackend(BaseBackend):
+        """Only the target: Triton never compiles for opforge (the chip runtime does)."""
+
+        @staticmethod
+        def supports_target(target):
+            return target.backend == "opforge"
+
+        def hash(self):
+            return "opforge-triton-frontend-1"
+
+        def parse_options(self, options):
+            return types.SimpleNamespace(**options)
+
+        def add_stages(self, stages, options, language):
+            raise RuntimeError("opforge: Triton kernels for the opforge device are compiled by "
+                               "opforge, not by Triton (run them through torch.compile's "
+                               "'opforge' backend or `opforge inductor-run`)")
+
+        def load_dialects(self, context):
+            pass
+
+        def get_module_map(self):
+            return {}
+
+    class OpforgeTritonDriver(DriverBase):
+        @classmethod
+        def is_active(cls):
+            # Never the default driver: Triton picks it only through set_active.
+            return False
+
+        def get_current_target(self):
+            return GPUTarget("opforge", "mtia-2i", 16)
+
+        def get_active_torch_device(self):
+            return torch.device("opforge", 0)
+
+        def get_current_device(self):
+            return 0
+
+        def set_current_device(self, device):
+            del device
+
+        def get_current_stream(self, device=None):
+            del device
+            return 0
+
+        def map_python_to_cpp_type(self, ty):
+            return ty
+
+        def get_benchmarker(self):
+            raise RuntimeError("opforge: kernels are timed in simulated cycles by the chip "
+                               "runtime, not by Triton's benchmarker")
+
+        def get_device_interface(self):
+            return torch.opforge
+
+        def get_empty_cache_for_benchmark(self):
+            return None
+
+        def clear_cache(self, cache):
+            del cache
+
+    triton.backends.backends["opforge"] = Backend(compiler=OpforgeTritonBackend,
+                                                  driver=OpforgeTritonDriver)
+    from triton.runtime.driver import driver
+    driver.set_active(OpforgeTritonDriver())
+
+
+def _register_device_interface():
+    from torch._dynamo.device_interface import DeviceInterface, register_interface_for_device
+
+    class OpforgeInterface(DeviceInterface):
+        class Worker:
+            @staticmethod
+            def set_device(device):
+                del device
+
+            @staticmethod
+            def current_device():
+                return 0
+
+            @staticmethod
+            def get_device_properties(device=None):
+                del device
+                return _properties()
+
+        @staticmethod
+        def current_device():
+            return 0
+
+        @staticmethod
+        def set_device(device):
+            del device
+
+        @staticmethod
+        def maybe_exchange_device(device):
+            del device
+            return 0
+
+        @staticmethod
+        def exchange_device(device):
+            del device
+            return 0
+
+        @staticmethod
+        def device_count():
+            return 1
+
+        @staticmethod
+        def is_available():
+            return True
+
+        @staticmethod
+        def get_raw_stream(device_idx):
+            return get_raw_stream(device_idx)
+
+        @staticmethod
+        def synchronize(device=None):
+            del device
+
+        @classmethod
+        def get_device_properties(cls, device=None):
+            del device
+            return _properties()
+
+        @staticmethod
+        def get_compute_capability(device=None):
+            del device
+            return "mtia-2i"
+
+        @staticmethod
+        def is_bf16_supported(including_emulation=False):
+            del including_emulation
+            return True
+
+        @staticmethod
+        def memory_allocated(device=None):
+            del device
+            return 0
+
+        @staticmethod
+        def is_triton_capable(device=None):
+            del device
+            return True
+
+        @staticmethod
+        def raise_if_triton_unavailable(device=None):
+            del device
+
+    register_interface_for_device("opforge", OpforgeInterface)
+
+
+def _register_codegen():
+    from torch._inductor.codegen.common import (DeviceOpOverrides, register_backend_for_device,
+                                                register_device_op_overrides)
+    from torch._inductor.codegen.triton import TritonScheduling
+    from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+
+    class OpforgeOpOverrides(DeviceOpOverrides):
+        # What the output module says for the device's stream, guard and sync; the chip
+        # runtime's interpreter gives them meaning (torch.opforge has them too).
+        def import_get_raw_stream_as(self, name):
+            return f"from opforge.inductor import get_raw_stream as {name}"
+
+        def set_device(self, device_idx):
+            return f"torch.opforge.set_device({device_idx})"
+
+        def synchronize(self):
+            return "torch.opforge.synchronize()"
+
+        def device_guard(self, device_idx):
+            return f"torch.opforge._DeviceGuard({device_idx})"
+
+        def current_stream(self):
+            return "torch.opforge.current_stream()"
+
+    register_backend_for_device("opforge", TritonScheduling, PythonWrapperCodegen)
+    register_device_op_overrides("opforge", OpforgeOpOverrides())
+
+
+def register():
+    """Registers the opforge device with Inductor (idempotent); torch.compile's
+    "opforge" backend calls it."""
+    global _registered
+    with _lock:
+        if _registered:
+            return
+        _register_triton_backend()
+        _register_device_interface()
+        _register_codegen()
+        _registered = True
+
+
+def captured_modules():
+    """The output modules Inductor wrote in this process: [(source, path)]."""
+    return list(_captured)
+
+
+class CompiledModule(types.ModuleType):
+    """Stands where Inductor expects its imported output module: `call(args)` runs
+    the module's `call()` on the chip through the runtime's wrapper interpreter."""
+
+    def __init__(self, source, path):
+        super().__init__("opforge_inductor_module")
+        self.__file__ = path
+        self.source = source
+        self._handle = torch.ops.opforge.inductor_load(source, path)
+
+    def call(self, args):
+        tensors = list(args)
+        args.clear()
+        return tuple(torch.ops.opforge.inductor_call(self._handle, tensors))
+
+
+def _is_opforge_module(source):
+    return "device_str='opforge'" in source or "device='opforge'" in source
+
+
+@contextlib.contextmanager
+def _loading_on_the_chip():
+    """While Inductor compiles for opforge, an output module it loads for the opforge
+    device becomes a CompiledModule instead of a Python import."""
+    from torch._inductor.codecache import PyCodeCache
+
+    original = PyCodeCache.load_by_key_path
+
+    def load_by_key_path(key, path, linemap=None, attrs=None):
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        if not _is_opforge_module(source):
+            return original(key, path, linemap, attrs)
+        _captured.append((source, path))
+        module = CompiledModule(source, path)
+        for name, value in (attrs or {}).items():
+            setattr(module, name, value)
+        return module
+
+    PyCodeCache.load_by_key_path = staticmethod(load_by_key_path)
+    try:
+        yield
+    finally:
+        PyCodeCache.load_by_key_path = staticmethod(original)
+
+
+def backend(gm, example_inputs, **kwargs):
+    """torch.compile's backend "opforge": Inductor for the opforge device."""
+    from torch._inductor.compile_fx import compile_fx
+
+    register()
+    with _loading_on_the_chip():
+        compiled = compile_fx(gm, example_inputs, **kwargs)
+
+    def run(*args):
+        with _loading_on_the_chip():
+            return compiled(*args)
+
+    return run
+
+
+def compile_module(source, path="<module>"):
+    """A saved output module's text as a CompiledModule (what `opforge
+    inductor-run` does from the command line)."""
+    return CompiledModule(source, path)
