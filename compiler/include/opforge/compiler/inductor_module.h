@@ -94,8 +94,11 @@ class InductorModule {
   // The kernels the module defines, in order.
   std::vector<std::string> kernel_names() const;
 
-  // Runs call(args) with the tensors on `executor`. Buffers the module allocates
-  // and does not return are freed before it returns; returned ones are the caller's.
+  // Runs call(args) with the tensors on `executor`. Ownership of device buffers:
+  // the module frees, before call() returns, only the buffers it allocated itself
+  // (empty_strided and friends) that call() does not return; returned ones become
+  // the caller's. Buffers of `args` and of AtenHook results are never freed here:
+  // they belong to the caller (the hook's owner keeps them alive for the run).
   InductorRunResult call(Executor &executor, const std::vector<WrapperValue> &args,
                          const InductorAtenHook &aten, WrapperOptions options = {});
 
