@@ -15,17 +15,28 @@ runtime runs a saved module: `opforge inductor-run FILE.py`.
 """
 
 import contextlib
+import json
 import threading
 import types
 
 import torch
 
-__all__ = ["register", "backend", "compile_module", "captured_modules"]
+__all__ = ["register", "backend", "compile_module", "captured_modules", "coverage",
+           "format_coverage", "reset_coverage"]
 
 _lock = threading.Lock()
 _registered = False
 # The output modules compiled in this process, in order: (source, path).
 _captured = []
+# What each call() of a compiled module ran (torch.ops.opforge.inductor_last_run).
+_runs = []
+# GEMM-like ATen ops: Triton for MTIA's time share is of the time outside them.
+_GEMM = ("aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten.convolution",
+         "aten._convolution", "aten.convolution_backward", "aten.addmv", "aten.mv")
+# Triton for MTIA (torch.compile over 60 model types): the share of layers in
+# Inductor-generated Triton kernels and of non-GEMM time in them.
+PAPER_LAYER_SHARE = 0.50
+PAPER_NON_GEMM_TIME_SHARE = 0.47
 
 
 def get_raw_stream(index):
@@ -265,9 +276,42 @@ class CompiledModule(types.ModuleType):
         self._handle = torch.ops.opforge.inductor_load(source, path)
 
     def call(self, args):
-        tensors = list(args)
+        # Symbolic sizes and lifted Python numbers travel as 0-d CPU tensors.
+        tensors = [a if isinstance(a, torch.Tensor) or a is None else torch.tensor(a)
+                   for a in args]
         args.clear()
-        return tuple(torch.ops.opforge.inductor_call(self._handle, tensors))
+        out = tuple(torch.ops.opforge.inductor_call(self._handle, tensors))
+        _runs.append(json.loads(torch.ops.opforge.inductor_last_run()))
+        return out
+
+
+class CaptureOnly(RuntimeError):
+    """Raised by a module compiled under capture_only() when it is called."""
+
+
+class _CapturedModule(types.ModuleType):
+    def __init__(self, path):
+        super().__init__("opforge_inductor_captured")
+        self.__file__ = path
+
+    def call(self, args):
+        raise CaptureOnly(f"opforge: {self.__file__} was only captured (capture_only())")
+
+
+_capture_only = False
+
+
+@contextlib.contextmanager
+def capture_only():
+    """Inductor's output modules are written (captured_modules()) but not loaded on the
+    chip: calling a compiled graph raises CaptureOnly. For writing modules to study
+    elsewhere (opforge.inductor_dump) without running them."""
+    global _capture_only
+    was, _capture_only = _capture_only, True
+    try:
+        yield
+    finally:
+        _capture_only = was
 
 
 def _is_opforge_module(source):
@@ -288,7 +332,10 @@ def _loading_on_the_chip():
         if not _is_opforge_module(source):
             return original(key, path, linemap, attrs)
         _captured.append((source, path))
-        module = CompiledModule(source, path)
+        if _capture_only:
+            module = _CapturedModule(path)
+        else:
+            module = CompiledModule(source, path)
         for name, value in (attrs or {}).items():
             setattr(module, name, value)
         return module
@@ -319,3 +366,68 @@ def compile_module(source, path="<module>"):
     """A saved output module's text as a CompiledModule (what `opforge
     inductor-run` does from the command line)."""
     return CompiledModule(source, path)
+
+
+def reset_coverage():
+    """Forgets the calls coverage() sums."""
+    _runs.clear()
+
+
+def _is_gemm(step):
+    if step["kind"] != "aten":
+        return False
+    names = list(step["aten_nodes"]) + ["aten." + step["name"].split("::")[-1].split(".")[0]]
+    return any(".".join(n.split(".")[:2]) in _GEMM for n in names)
+
+
+def coverage(runs=None):
+    """Where the compiled modules' work ran since reset_coverage(): ATen graph nodes and
+    simulated cycles in Inductor's Triton kernels, in library kernels (extern kernels and
+    ATen calls the module makes, on the chip) and on the CPU (fallbacks); the time share
+    of Triton kernels outside GEMM/convolution, as Triton for MTIA reports it."""
+    runs = _runs if runs is None else runs
+    nodes = {"triton": 0, "library": 0, "cpu": 0}
+    cycles = {"triton": 0, "library": 0, "cpu": 0}
+    gemm_cycles = 0
+    kernels = set()
+    for run in runs:
+        for s in run["steps"]:
+            where = "triton" if s["kind"] == "triton" else ("library" if s["on_chip"] else "cpu")
+            n = max(1, len(s["aten_nodes"]))
+            nodes[where] += n
+            cycles[where] += s["cycles"]
+            if s["kind"] == "triton":
+                kernels.add(s["name"])
+            elif _is_gemm(s) and s["on_chip"]:
+                gemm_cycles += s["cycles"]
+    total_nodes = sum(nodes.values())
+    total_cycles = sum(cycles.values())
+    non_gemm = total_cycles - gemm_cycles
+    share = lambda a, b: (a / b) if b else 0.0  # noqa: E731
+    return {
+        "calls": len(runs),
+        "triton_kernels": len(kernels),
+        "nodes": nodes,
+        "cycles": cycles,
+        "node_share": {k: share(v, total_nodes) for k, v in nodes.items()},
+        "cycle_share": {k: share(v, total_cycles) for k, v in cycles.items()},
+        "non_gemm_cycles": non_gemm,
+        "triton_share_of_non_gemm_time": share(cycles["triton"], non_gemm),
+    }
+
+
+def format_coverage(cov, title="torch.compile on opforge"):
+    """The coverage as a table beside Triton for MTIA's figures."""
+    lines = [f"{title}: {cov['calls']} call(s) of compiled graphs, "
+             f"{cov['triton_kernels']} distinct Triton kernels",
+             f"{'where':<28}{'ATen nodes':>12}{'share':>8}{'cycles':>14}{'share':>8}"]
+    names = {"triton": "Inductor Triton kernels", "library": "library kernels (chip)",
+             "cpu": "CPU fallback"}
+    for k in ("triton", "library", "cpu"):
+        lines.append(f"{names[k]:<28}{cov['nodes'][k]:>12}{cov['node_share'][k]:>8.1%}"
+                     f"{cov['cycles'][k]:>14}{cov['cycle_share'][k]:>8.1%}")
+    lines.append(f"Triton kernels' share of ATen nodes: {cov['node_share']['triton']:.1%} "
+                 f"(Triton for MTIA: {PAPER_LAYER_SHARE:.0%} of layers); of non-GEMM time: "
+                 f"{cov['triton_share_of_non_gemm_time']:.1%} (Triton for MTIA: "
+                 f"{PAPER_NON_GEMM_TIME_SHARE:.0%})")
+    return "\n".join(lines)
