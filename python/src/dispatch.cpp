@@ -330,13 +330,13 @@ std::optional<OutForm> out_form(const c10::FunctionSchema &schema, Runtime &rt) 
 bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtime &rt,
                  const std::string &overload, const KernelRef &kernel, const std::string &dtype,
                  const std::string &call, const std::vector<size_t> &outs, std::string *why,
-                 bool into_self = false, size_t max_args = SIZE_MAX) {
+                 bool into_self = false, size_t max_args = SIZE_MAX,
+                 std::vector<std::pair<std::string, WrapperValue>> kw = {}) {
   const c10::FunctionSchema &schema = op.schema();
   const size_t n = schema.arguments().size();
   auto args = torch::jit::last(*stack, n);
   Marshal marshal(rt.executor());
   std::vector<WrapperValue> pos;
-  std::vector<std::pair<std::string, WrapperValue>> kw;
   try {
     for (size_t i = 0; i < n; ++i) {
       if (i >= max_args || std::find(outs.begin(), outs.end(), i) != outs.end()) continue;
@@ -386,6 +386,12 @@ bool run_on_chip(const c10::OperatorHandle &op, torch::jit::Stack *stack, Runtim
       continue;
     }
     const int alias = aliased_argument(schema, rets[j]);
+    // A Tensor result the kernel leaves out (None: output_mask) is an undefined tensor.
+    if (alias < 0 && values[j].kind == WrapperValue::Kind::None &&
+        rets[j].type()->kind() == c10::TypeKind::TensorType) {
+      results.emplace_back(at::Tensor());
+      continue;
+    }
     results.push_back(alias >= 0 ? args[size_t(alias)] : made.to_ivalue(values[j]));
   }
   torch::jit::drop(*stack, n);
@@ -433,6 +439,7 @@ struct Alias {
   std::string kernel;  // the overload whose kernel runs the call
   size_t args;         // how many leading arguments it takes
   bool into_self;      // the result is copied into the (in-place) self
+  int out_arg = -1;    // an out= argument: the result goes into it (resized), in its dtype
 };
 
 const std::map<std::string, Alias> &kernel_aliases() {
@@ -440,6 +447,9 @@ const std::map<std::string, Alias> &kernel_aliases() {
       {"aten::convolution_overrideable", {"aten::convolution", 9, false}},
       // _index_put_impl_(self, indices, values, accumulate, unsafe): index_put's four.
       {"aten::_index_put_impl_", {"aten::index_put", 4, true}},
+      // arange.start_out(start, end, step, *, out): arange.start_step(start, end, step,
+      // dtype=out's dtype) into out (ATen's arange factories end here).
+      {"aten::arange.start_out", {"aten::arange.start_step", 3, false, 3}},
   };
   return m;
 }
@@ -518,8 +528,57 @@ bool convolution_as_matmul(torch::jit::Stack *stack) {
   return true;
 }
 
+// The backward of a 2-d convolution without transposition (any groups) as chip calls:
+// with cols = im2col(x) viewed [N, g, K, L] (K = C_in/g * kh * kw, L = output pixels)
+// and dy viewed [N, g, C_out/g, L], per group grad_weight = dy @ cols^T summed over the
+// batch (one bmm over [g, C_out/g, N*L] x [g, N*L, K]), grad_input = col2im(w^T @ dy)
+// (one bmm, then col2im sums each pixel's column entries), grad_bias = dy summed over
+// batch and pixels. float32 accumulation inside each kernel, one rounding each.
+bool convolution_backward_as_matmul(torch::jit::Stack *stack) {
+  auto a = torch::jit::last(*stack, 10);
+  const at::Tensor &dy = a[0].toTensor();
+  const at::Tensor &x = a[1].toTensor();
+  const at::Tensor &w = a[2].toTensor();
+  if (x.dim() != 4 || w.dim() != 4 || dy.dim() != 4 || a[6].toBool()) return false;
+  if (!x.is_floating_point() || !chip_runs(x.scalar_type()) || w.scalar_type() != x.scalar_type() ||
+      dy.scalar_type() != x.scalar_type())
+    return false;
+  const std::vector<int64_t> stride = a[3].toIntVector(), padding = a[4].toIntVector(),
+                             dilation = a[5].toIntVector();
+  if (stride.size() != 2 || padding.size() != 2 || dilation.size() != 2) return false;
+  const int64_t g = a[8].toInt();
+  const int64_t n = x.size(0), ci = x.size(1), co = w.size(0);
+  if (g < 1 || ci % g != 0 || co % g != 0 || w.size(1) * g != ci) return false;
+  const int64_t l = dy.size(2) * dy.size(3), k = w.size(1) * w.size(2) * w.size(3);
+  const auto mask = a[9].toBoolList();
+  // dy as [g, C_out/g, N*L]
+  at::Tensor dyg = dy.reshape({n, g, co / g, l}).permute({1, 2, 0, 3}).reshape({g, co / g, n * l});
+  at::Tensor gi, gw, gb;
+  if (mask[0]) {
+    at::Tensor wt = w.reshape({g, co / g, k}).transpose(1, 2);     // [g, K, C_out/g]
+    at::Tensor cols = at::bmm(wt.contiguous(), dyg.contiguous());  // [g, K, N*L]
+    cols = cols.reshape({g, k, n, l}).permute({2, 0, 1, 3}).reshape({n, g * k, l});
+    gi =
+        at::col2im(cols, {x.size(2), x.size(3)}, {w.size(2), w.size(3)}, dilation, padding, stride);
+  }
+  if (mask[1]) {
+    at::Tensor cols = at::im2col(x, {w.size(2), w.size(3)}, dilation, padding, stride);
+    cols = cols.reshape({n, g, k, l}).permute({1, 0, 3, 2}).reshape({g, n * l, k});
+    gw = at::bmm(dyg.contiguous(), cols.contiguous()).reshape(w.sizes());
+  }
+  if (mask[2]) gb = at::sum(dy, {0, 2, 3});
+  torch::jit::drop(*stack, 10);
+  torch::jit::push(*stack, std::move(gi));
+  torch::jit::push(*stack, std::move(gw));
+  torch::jit::push(*stack, std::move(gb));
+  return true;
+}
+
 void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   Runtime &rt = runtime();
+  if (op.schema().name() == "aten::convolution_backward_overrideable" &&
+      convolution_backward_as_matmul(stack))
+    return;
   // aten::convolution itself reaches the device once its kernel is registered directly.
   if ((op.schema().name() == "aten::convolution_overrideable" ||
        op.schema().name() == "aten::convolution") &&
@@ -540,7 +599,18 @@ void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
   if (!kernel)
     if (auto it = kernel_aliases().find(overload); it != kernel_aliases().end())
       if ((kernel = rt.kernel_for(it->second.kernel, &unused))) alias = &it->second;
-  if (kernel) {
+  if (kernel && alias && alias->out_arg >= 0) {
+    const c10::IValue &out = args[size_t(alias->out_arg)];
+    std::optional<DType> d;
+    if (out.isTensor() && chip_runs(out.toTensor().scalar_type()))
+      d = to_dtype(out.toTensor().scalar_type());
+    if (!d) {
+      why = "its out= tensor's dtype is not run on the chip";
+    } else if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, {size_t(alias->out_arg)},
+                           &why, false, alias->args, {{"dtype", WrapperValue::dtype(*d)}})) {
+      return;
+    }
+  } else if (kernel) {
     if (run_on_chip(op, stack, rt, overload, *kernel, dtype, call, {}, &why,
                     alias && alias->into_self, alias ? alias->args : SIZE_MAX))
       return;

@@ -5,7 +5,9 @@ losses and activations of the deep-learning ops (mse, huber, smooth_l1,
 soft_margin, binary cross entropy with and without logits, glu, prelu) and the
 negative log likelihood gather, computed in float32 and rounded to the input
 dtype per element, then summed in float32 by one program for reduction='sum'
-or 'mean' (0 none, 1 mean, 2 sum).
+or 'mean' (0 none, 1 mean, 2 sum). The negative log likelihood's backward
+writes -w[t] * grad (divided by total_weight for 'mean') at each target's
+position of a zeroed gradient, as ATen does.
 """
 import torch
 import triton
@@ -71,6 +73,28 @@ def nll_kernel(x_ptr, t_ptr, w_ptr, out_ptr, wsum_ptr, n, n_classes, spatial, ig
         w = tl.load(w_ptr + t, mask=keep, other=0).to(tl.float32)
     tl.store(out_ptr + offs, -w * x, mask=mask)
     tl.store(wsum_ptr + offs, w, mask=mask)
+
+
+@triton.jit
+def nll_backward_kernel(g_ptr, t_ptr, w_ptr, tw_ptr, out_ptr, n, n_classes, spatial, ignore_index,
+                        HAS_W: tl.constexpr, PER_ELEMENT: tl.constexpr, MEAN: tl.constexpr, BLOCK: tl.constexpr):
+    # element i = (sample, position): grad_input[sample, t, position] = -w[t] * g (g / total_weight for mean)
+    offs = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    t = tl.load(t_ptr + offs, mask=mask, other=0).to(tl.int64)
+    keep = mask & (t != ignore_index)
+    sample = offs // spatial
+    pos = offs % spatial
+    if PER_ELEMENT:
+        g = tl.load(g_ptr + offs, mask=mask, other=0).to(tl.float32)
+    else:
+        g = tl.load(g_ptr + offs * 0, mask=mask, other=0).to(tl.float32)
+    if MEAN:
+        g = g / tl.load(tw_ptr + offs * 0, mask=mask, other=1).to(tl.float32)
+    w = tl.where(keep, 1.0, 0.0)
+    if HAS_W:
+        w = tl.load(w_ptr + t, mask=keep, other=0).to(tl.float32)
+    tl.store(out_ptr + sample * n_classes * spatial + t * spatial + pos, w * (0.0 - g), mask=keep)
 
 
 @triton.jit
@@ -168,6 +192,28 @@ def _nll(self, target, weight, reduction, ignore_index):
         return _total(losses, 1.0, dtype), total_weight.to(dtype)
     mean = _ratio(_total(losses, 1.0, torch.float32), total_weight)
     return mean.to(dtype), total_weight.to(dtype)
+
+
+def _nll_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    out = torch.zeros(self.shape, dtype=self.dtype, device=self.device)
+    if self.dim() == 1:
+        n_classes = self.shape[0]
+    else:
+        n_classes = self.shape[1]
+    spatial = 1
+    for d in range(2, self.dim()):
+        spatial *= self.shape[d]
+    t = target.contiguous().reshape([-1])
+    n = t.numel()
+    if n == 0:
+        return out
+    w = out if weight is None else weight.contiguous()
+    per_element = reduction == 0 and self.dim() > 1
+    g = grad_output.contiguous().reshape([-1])
+    nll_backward_kernel[(triton.cdiv(n, 256), )](g, t, w, total_weight.reshape([-1]), out, n, n_classes, spatial,
+                                                 ignore_index, HAS_W=weight is not None, PER_ELEMENT=per_element,
+                                                 MEAN=reduction == 1, BLOCK=256)
+    return out
 
 
 @triton.jit

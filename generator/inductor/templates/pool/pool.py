@@ -8,7 +8,10 @@ ATen's order (d, then h, then w). OP 0 is max with the index of the maximum in
 the input plane (a NaN wins and the last NaN's index is kept, as ATen's CPU
 kernels do); OP 1 is the average: floats accumulate in float32, integers in
 int64 and divide truncating (3-d adaptive average of float16 sums in
-float16, as ATen does). max_unpool scatters values to their indices.
+float16, as ATen does). max_unpool scatters values to their indices. The max
+pooling backward runs one lane per input element: it visits the windows that
+cover it (output positions in ascending order, as ATen's CPU kernel adds them)
+and sums, in float32, the output gradients whose recorded index is this element.
 """
 import torch
 import triton
@@ -112,6 +115,40 @@ def unpool_kernel(x_ptr, idx_ptr, out_ptr, n, in_plane, out_plane, BLOCK: tl.con
     tl.store(out_ptr + plane * out_plane + j, v, mask=ok)
 
 
+@triton.jit
+def max_pool_backward_kernel(g_ptr, idx_ptr, out_ptr, n, OD, OH, OW, ID, IH, IW, SD, SH, SW, PD, PH, PW, DD, DH, DW,
+                             KD, KH, KW, BLOCK: tl.constexpr):
+    i = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    xw = i % IW
+    r = i // IW
+    xh = r % IH
+    r = r // IH
+    xd = r % ID
+    plane = r // ID
+    sp = (xd * IH + xh) * IW + xw
+    obase = plane * OD * OH * OW
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    # kernel offsets from the last to the first: the covering windows in ascending output order
+    for kd in range(0, KD):
+        td = xd + PD - (KD - 1 - kd) * DD
+        od = td // SD
+        vd = mask & (td >= 0) & (td - od * SD == 0) & (od < OD)
+        for kh in range(0, KH):
+            th = xh + PH - (KH - 1 - kh) * DH
+            oh = th // SH
+            vh = vd & (th >= 0) & (th - oh * SH == 0) & (oh < OH)
+            for kw in range(0, KW):
+                tw = xw + PW - (KW - 1 - kw) * DW
+                ow = tw // SW
+                valid = vh & (tw >= 0) & (tw - ow * SW == 0) & (ow < OW)
+                o = obase + (od * OH + oh) * OW + ow
+                j = tl.load(idx_ptr + o, mask=valid, other=-1)
+                hit = valid & (j == sp)
+                acc += tl.load(g_ptr + o, mask=hit, other=0).to(tl.float32)
+    tl.store(out_ptr + i, acc.to(out_ptr.dtype.element_ty), mask=mask)
+
+
 def _list(v, nd, name):
     if isinstance(v, int):
         return [v] * nd
@@ -181,6 +218,31 @@ def _pool(self, nd, kernel_size, stride, padding, dilation, ceil_mode, op, count
 
 def _max_pool(self, nd, kernel_size, stride, padding, dilation, ceil_mode):
     return _pool(self, nd, kernel_size, stride, padding, dilation, ceil_mode, 0, True, None)
+
+
+def _max_pool_backward(grad_output, self, nd, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    k = _list(kernel_size, nd, "kernel_size")
+    st = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _list(stride, nd, "stride")
+    pd = _list(padding, nd, "padding")
+    dl = _list(dilation, nd, "dilation")
+    x, lead, full = _planes(self, nd)
+    osp = [grad_output.shape[grad_output.dim() - nd + j] for j in range(nd)]
+    ofull = [1] * (3 - nd) + osp
+    pad3 = [0] * (3 - nd) + pd
+    one3 = [1] * (3 - nd)
+    st3 = one3 + st
+    dl3 = one3 + dl
+    k3 = one3 + k
+    out = torch.empty(self.shape, dtype=self.dtype, device=self.device)
+    n = out.numel()
+    if n == 0:
+        return out
+    BLOCK = 128
+    max_pool_backward_kernel[(triton.cdiv(n, BLOCK), )](grad_output.contiguous(), indices.contiguous(), out, n,
+                                                        ofull[0], ofull[1], ofull[2], full[0], full[1], full[2],
+                                                        st3[0], st3[1], st3[2], pad3[0], pad3[1], pad3[2], dl3[0],
+                                                        dl3[1], dl3[2], k3[0], k3[1], k3[2], BLOCK=BLOCK)
+    return out
 
 
 def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):

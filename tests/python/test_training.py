@@ -1,0 +1,125 @@
+"""A training step of every model of opforge.models on the opforge device with zero CPU
+fallbacks: ResNet-18 and MobileNetV3-Small (batch 2, 16x16 images, batch norm in training
+mode), the GPT-2-shaped decoder (2 layers, d 32, 4 heads, sequence 8, vocabulary 64) and the
+DLRM-style model, random weights. Each step (loss, backward) runs under opforge.profile()
+and must have no fallback: every ATen call of the forward and the backward pass (convolution
+backward, batch and layer norm backward, max pooling backward, embedding and EmbeddingBag
+backward, nll_loss backward, arange, ...) runs on the chip. The loss, every parameter's
+gradient and the batch norms' updated running statistics are compared with the same step
+on the CPU at float32's tolerances, with the judge's float64 second look (docs/verification.md):
+an element may instead be within them of the step computed in float64, or the whole tensor's
+RMS error against float64 at most 2x the CPU step's, since a kernel's sum order differs
+from ATen's.
+
+MobileNetV3-Small's classifier Dropout is kept in eval mode: its mask is random sampling
+(aten::native_dropout), which the chip does not run and which no CPU step would reproduce.
+The printed table lists the fallbacks, if any, by overload and dtype.
+"""
+import copy
+import os
+import unittest
+import warnings
+
+import torch
+from torch import nn
+
+import opforge
+from opforge import models
+
+SHAPES = dict(batch=2, image=16, seq=8, vocab=64, d=32, heads=4, layers=2)
+
+
+def train_mode(net):
+    net.train()
+    for m in net.modules():
+        if isinstance(m, nn.Dropout):
+            m.eval()
+    return net
+
+
+def step(name, net, example):
+    """Loss and backward of one training step; returns the loss and the gradients."""
+    net.zero_grad()
+    loss = models.loss(name, net, example)
+    loss.backward()
+    return loss.detach(), [p.grad for p in net.parameters()]
+
+
+def close(out, ref, wide, what):
+    """The judge's verdict (docs/verification.md, "One call, one verdict") on one result of
+    the step: every element within float32's default tolerances of the CPU step's `ref` or
+    of the float64 step's `wide`; else the tensor as a whole when its RMS error against
+    `wide` is at most 2x the CPU step's own (a batch of 2 through training-mode batch norm
+    amplifies every rounding, the CPU's as much as the chip's)."""
+    rtol, atol = 1.3e-6, 1e-5
+    o, r, w = out.double(), ref.double(), wide.double()
+    ok = ((o - r).abs() <= atol + rtol * r.abs()) | ((o - w).abs() <= atol + rtol * w.abs())
+    if bool(ok.all()):
+        return
+    rms = lambda t: t.pow(2).mean().sqrt().item()  # noqa: E731
+    mine, cpus = rms(o - w), rms(r - w)
+    if mine <= 2.0 * cpus:
+        return
+    bad = (~ok).nonzero()
+    i = tuple(bad[0].tolist())
+    raise AssertionError(f"{what}: {len(bad)} of {o.numel()} elements differ from the CPU step and the "
+                         f"float64 step (first at {i}: {o[i].item()} vs {r[i].item()}, float64 "
+                         f"{w[i].item()}) and the RMS error against float64 is {mine:.3g}, more than "
+                         f"2x the CPU's {cpus:.3g}")
+
+
+def fallback_table(title, p):
+    rows = [r for r in p.ops if r["fallbacks"] > 0]
+    lines = [f"\n{title}: {p.chip_calls}/{p.chip_calls + p.fallbacks} ATen calls on the chip, "
+             f"{p.cycles} kernel cycles, {p.fallbacks} fallbacks"]
+    for r in sorted(rows, key=lambda r: (-r["fallbacks"], r["op"])):
+        lines.append(f"  {r['op']} ({r['dtype']}): {r['fallbacks']} on the CPU")
+    print("\n".join(lines))
+
+
+class TrainingStep(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        warnings.simplefilter("ignore")
+        opforge.init(arch="mtia-2i", timing="functional",
+                     library=os.environ.get("OPFORGE_TEST_LIBRARY") or None)
+
+    def check(self, name):
+        net, example = models.build(name, **SHAPES)
+        train_mode(net)
+        dev = copy.deepcopy(net).to("opforge")
+        wide = copy.deepcopy(net).double()
+        ref_loss, ref_grads = step(name, net, example)
+        wide_loss, wide_grads = step(name, wide, tuple(e.double() if e.is_floating_point() else e
+                                                       for e in example))
+        with opforge.profile() as p:
+            loss, grads = step(name, dev, tuple(e.to("opforge") for e in example))
+            loss = loss.cpu()
+            grads = [g.cpu() for g in grads]
+        fallback_table(f"{name} training step", p)
+        close(loss, ref_loss, wide_loss, f"{name} loss")
+        params = [n for n, _ in net.named_parameters()]
+        for n, g, r, w in zip(params, grads, ref_grads, wide_grads):
+            close(g, r, w, f"{name} gradient of {n}")
+        for (n, b), r, w in zip(dev.named_buffers(), net.buffers(), wide.buffers()):
+            if b.is_floating_point():
+                close(b.cpu(), r, w, f"{name} buffer {n}")
+        self.assertGreater(p.cycles, 0)
+        self.assertEqual([(r["op"], r["dtype"]) for r in p.ops if r["fallbacks"] > 0], [])
+        self.assertEqual(p.fallbacks, 0)
+
+    def test_resnet18(self):
+        self.check("resnet18")
+
+    def test_mobilenet_v3_small(self):
+        self.check("mobilenet_v3_small")
+
+    def test_gpt2(self):
+        self.check("gpt2")
+
+    def test_dlrm(self):
+        self.check("dlrm")
+
+
+if __name__ == "__main__":
+    unittest.main()
