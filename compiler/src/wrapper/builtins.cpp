@@ -62,6 +62,8 @@ bool WrapperInterpreter::Impl::has_builtin(const std::string &name) const {
 
 Value WrapperInterpreter::Impl::module_attr(const std::string &mod, const std::string &name,
                                             SourceLoc loc) {
+  if (extension)
+    if (auto v = extension->module_attr(*this, mod, name, loc)) return *v;
   if (mod == "torch" || mod == "triton.language") {
     if (auto d = parse_dtype(name)) return Value::dtype_of(*d);
     if (mod == "triton.language") {
@@ -559,6 +561,10 @@ Value WrapperInterpreter::Impl::call_value_method(const Value &self, const std::
       Value v = (*self.items)[static_cast<size_t>(i)];
       self.items->erase(self.items->begin() + i);
       return v;
+    }
+    if (name == "clear" && args.empty()) {
+      self.items->clear();
+      return Value::none();
     }
     if (name == "reverse" && args.empty()) {
       std::reverse(self.items->begin(), self.items->end());

@@ -34,6 +34,20 @@ struct WrapperInterpreter::Impl {
   void release_call_scopes();
   WrapperRunResult *run_result = nullptr;
 
+  // Names an embedder adds (compiler/src/inductor: the torch._inductor names of a
+  // TorchInductor output module). The interpreter asks it for attributes of modules
+  // first, sends it calls of builtins named "ext.*" and method calls on kernels.
+  struct Extension {
+    virtual ~Extension() = default;
+    virtual std::optional<Value> module_attr(Impl &im, const std::string &mod,
+                                             const std::string &name, SourceLoc loc) = 0;
+    virtual Value call(Impl &im, const std::string &name, ValueList &args, Kwargs &kwargs,
+                       SourceLoc loc) = 0;
+    virtual Value kernel_method(Impl &im, const Value &kernel, const std::string &name,
+                                ValueList &args, Kwargs &kwargs, SourceLoc loc) = 0;
+  };
+  Extension *extension = nullptr;
+
   Impl(const ast::Module &m, Executor &ex, WrapperOptions o);
 
   [[noreturn]] void fail(SourceLoc loc, const std::string &message) const;

@@ -606,6 +606,8 @@ Value WrapperInterpreter::Impl::call(const Value &callee, ValueList args, Kwargs
   step(loc);
   switch (callee.t) {
     case T::Builtin: {
+      if (extension && callee.s.rfind("ext.", 0) == 0)
+        return extension->call(*this, callee.s, args, kwargs, loc);
       if (callee.s.rfind("torch.", 0) == 0)
         return call_torch(callee.s.substr(6), args, kwargs, loc);
       return call_builtin(callee.s, args, kwargs, loc);
@@ -613,6 +615,8 @@ Value WrapperInterpreter::Impl::call(const Value &callee, ValueList args, Kwargs
     case T::Type:
       return call_builtin(callee.s, args, kwargs, loc);
     case T::Method: {
+      if (extension && callee.self->t == T::Kernel)
+        return extension->kernel_method(*this, *callee.self, callee.s, args, kwargs, loc);
       if (callee.self->t == T::Tensor)
         return tensor_method(*callee.self, callee.s, args, kwargs, loc);
       return call_value_method(*callee.self, callee.s, args, kwargs, loc);

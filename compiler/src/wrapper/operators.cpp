@@ -323,6 +323,7 @@ Value WrapperInterpreter::Impl::get_attr(const Value &v, const std::string &name
       return config_attr(v, name, loc);
     case T::Kernel:
       if (name == "fn") return v;
+      if (extension) return Value::method(v, name);
       fail(loc, "attribute '" + name +
                     "' of a @triton.jit function is not available in wrappers; launch it with "
                     "kernel[grid](...)");

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "opforge/compiler/diagnostics.h"
 #include "opforge/compiler/wrapper.h"
 
 namespace opforge::compiler {

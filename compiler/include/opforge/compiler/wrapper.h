@@ -126,6 +126,9 @@ class WrapperInterpreter {
                        const std::vector<std::pair<std::string, WrapperValue>> &kwargs = {});
 
   struct Impl;  // implementation detail (compiler/src/wrapper/)
+  // The interpreter's state, for embedders inside the compiler library
+  // (compiler/src/inductor binds the names of a TorchInductor module through it).
+  Impl &internals() { return *impl_; }
 
  private:
   Impl *impl_;
