@@ -8,6 +8,7 @@
 
 #include <functional>
 
+#include "opforge/compiler/inductor_heuristics.h"
 #include "parser_impl.h"
 
 namespace opforge::compiler {
@@ -22,6 +23,7 @@ Module parse_module(std::shared_ptr<const SourceFile> file, ParseOptions options
   Parser p(*file, tokenize(*file));
   p.parse_file_body(m);
   if (options.check_imports) check_imports(m);
+  if (options.inductor_helpers && is_inductor_kernel_source(m)) add_inductor_helpers(m);
   return m;
 }
 
@@ -37,7 +39,23 @@ ExprPtr parse_expression(const SourceFile &file) {
   return p.parse_single_expression();
 }
 
-std::string import_problem(const Stmt &s) {
+namespace {
+
+// Inductor's kernel imports: module -> the names it may import from it.
+bool inductor_import(const std::string &module, const std::string &name) {
+  if (module == "torch._inductor.runtime")
+    return name == "triton_helpers" || name == "triton_heuristics";
+  if (module == "torch._inductor.runtime.triton_helpers")
+    return name == "libdevice" || name == "math";
+  if (module == "torch._inductor.runtime.hints")
+    return name == "AutotuneHint" || name == "ReductionHint" || name == "TileHint" ||
+           name == "DeviceProperties";
+  return false;
+}
+
+}  // namespace
+
+std::string import_problem(const Stmt &s, bool inductor_kernel) {
   static const char *allowed_modules[] = {"torch", "triton", "triton.language", "math"};
   auto allowed_module = [](const std::string &n) {
     for (auto *a : allowed_modules)
@@ -73,6 +91,7 @@ std::string import_problem(const Stmt &s) {
       if (mod == "triton.language.extra" && a.name == "libdevice") continue;
       if (mod == "triton.language" && (a.name == "math" || a.name == "constexpr")) continue;
       if (mod == "math") continue;
+      if (inductor_kernel && inductor_import(mod, a.name)) continue;
       return "import of '" + a.name + "' from module '" + mod +
              "' is not allowed (allowed: torch, triton, "
              "triton.language as tl, math)";
@@ -83,9 +102,10 @@ std::string import_problem(const Stmt &s) {
 }
 
 void check_imports(const Module &m) {
+  bool inductor_kernel = is_inductor_kernel_source(m);
   std::function<void(const StmtList &)> scan = [&](const StmtList &body) {
     for (auto &s : body) {
-      std::string msg = import_problem(*s);
+      std::string msg = import_problem(*s, inductor_kernel);
       if (!msg.empty()) throw CompileError::at(*m.source, s->loc, msg);
       if (auto *f = s->as<FunctionDef>())
         scan(f->body);

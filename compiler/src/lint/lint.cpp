@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lint_context.h"
+#include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/parser.h"
 
 namespace opforge::compiler {
@@ -153,6 +154,7 @@ std::vector<LintFinding> lint_module(const ast::Module &m, const LintOptions &op
   const TargetCapabilities &caps =
       options.capabilities ? *options.capabilities : mtia_capabilities();
   lint_detail::Context ctx{m, caps, options, {}, {}, {}, {}};
+  ctx.inductor_kernel = is_inductor_kernel_source(m);
   for (auto *f : m.functions()) (f->is_jit() ? ctx.jit_names : ctx.wrapper_names).insert(f->name);
   lint_detail::lint_imports_and_module_level(ctx);
   for (auto *f : m.functions()) {
@@ -163,7 +165,7 @@ std::vector<LintFinding> lint_module(const ast::Module &m, const LintOptions &op
     } else
       lint_detail::lint_wrapper(ctx, *f);
   }
-  if (!ctx.jit_names.empty() && ctx.wrapper_names.empty()) {
+  if (!ctx.jit_names.empty() && ctx.wrapper_names.empty() && !ctx.inductor_kernel) {
     auto *k = m.function(*ctx.jit_names.begin());
     ctx.report("OPF111", k ? k->loc : SourceLoc{1, 1, 1, 1},
                "the file defines @triton.jit kernels but no host wrapper function (a plain def "
@@ -191,7 +193,7 @@ std::vector<LintFinding> lint_source(const std::string &path, const std::string 
   auto file = std::make_shared<SourceFile>(path, text);
   ast::Module m;
   try {
-    m = parse_module(file, ParseOptions{.check_imports = false});
+    m = parse_module(file, ParseOptions{.check_imports = false, .inductor_helpers = false});
   } catch (const CompileError &e) {
     return {LintFinding{"OPF000", Severity::Error, e.message(), path, e.loc()}};
   }

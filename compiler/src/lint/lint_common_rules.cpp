@@ -1,6 +1,9 @@
 //===- lint_common_rules.cpp - imports, module level, dtypes, host escapes -===//
 #include "lint_context.h"
+#include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/parser.h"
+
+#include <algorithm>
 
 namespace opforge::compiler::lint_detail {
 
@@ -15,6 +18,14 @@ const std::set<std::string> kModuleLevelBuiltins = {
     "list", "tuple", "range", "filter", "map",  "len", "min", "max", "sorted", "reversed",
     "zip",  "dict",  "int",   "float",  "bool", "str", "abs", "sum", "any",    "all"};
 
+// `triton_helpers.set_driver_to_gpu()`, the line every Inductor kernel source has.
+bool inductor_driver_line(const Stmt &s) {
+  auto *es = s.as<ExprStmt>();
+  auto *c = es ? es->value->as<Call>() : nullptr;
+  return c && c->args.empty() && c->keywords.empty() &&
+         dotted_name(*c->func) == "triton_helpers.set_driver_to_gpu";
+}
+
 }  // namespace
 
 void lint_imports_and_module_level(Context &ctx) {
@@ -23,7 +34,7 @@ void lint_imports_and_module_level(Context &ctx) {
     if (auto *f = s->as<FunctionDef>(); f && f->decorators.empty()) host_functions.insert(f->name);
   for (auto &s : ctx.module.body) {
     if (s->is<Import>() || s->is<ImportFrom>()) {
-      std::string problem = import_problem(*s);
+      std::string problem = import_problem(*s, ctx.inductor_kernel);
       if (!problem.empty()) ctx.report("OPF001", s->loc, problem);
       if (auto *imp = s->as<Import>()) {
         for (auto &a : imp->names) {
@@ -33,11 +44,17 @@ void lint_imports_and_module_level(Context &ctx) {
       } else {
         auto &from = s->cast<ImportFrom>();
         for (auto &a : from.names)
-          if (a.name != "*")
-            ctx.module_aliases[a.asname.empty() ? a.name : a.asname] = from.module + "." + a.name;
+          if (a.name != "*") {
+            std::string path = from.module + "." + a.name;
+            // Inductor's libdevice and math are the target's math functions.
+            if (ctx.inductor_kernel && from.module == "torch._inductor.runtime.triton_helpers")
+              path = "triton.language.math";
+            ctx.module_aliases[a.asname.empty() ? a.name : a.asname] = path;
+          }
       }
       continue;
     }
+    if (ctx.inductor_kernel && inductor_driver_line(*s)) continue;
     if (s->is<FunctionDef>()) continue;
     if (auto *es = s->as<ExprStmt>(); es && es->value->is<Constant>()) continue;
     if (auto *a = s->as<Assign>()) {
@@ -175,7 +192,13 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
     }
   };
   std::vector<const Expr *> all;
-  for (auto &d : f.decorators) walk(*d, [&](const Expr &e) { all.push_back(&e); });
+  for (auto &d : f.decorators) {
+    // Inductor's decorator is data (read_inductor_kernel reads it as literals).
+    auto *dc = d->as<Call>();
+    if (ctx.inductor_kernel && dc && dotted_name(*dc->func).rfind("triton_heuristics.", 0) == 0)
+      continue;
+    walk(*d, [&](const Expr &e) { all.push_back(&e); });
+  }
   for (auto &p : f.params.params) {
     if (p.annotation) walk(*p.annotation, [&](const Expr &e) { all.push_back(&e); });
     if (p.default_value) walk(*p.default_value, [&](const Expr &e) { all.push_back(&e); });
@@ -197,6 +220,16 @@ void lint_common(Context &ctx, const FunctionDef &f, bool in_kernel) {
       bool is_dtype_name =
           problem.size() && (path == "torch." + leaf || path == "triton.language." + leaf);
       if (is_dtype_name) ctx.report("OPF002", a->loc, "'" + unparse(*e) + "': " + problem);
+    }
+    static const std::string helpers = "torch._inductor.runtime.triton_helpers.";
+    if (ctx.inductor_kernel && path.rfind(helpers, 0) == 0) {
+      std::string name = path.substr(helpers.size());
+      auto known = inductor_helper_names();
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        ctx.report("OPF004", a->attr_loc,
+                   "opforge's triton_helpers has no '" + name +
+                       "' (docs/compiler/inductor.md lists the helpers)");
+      continue;
     }
     for (auto &h : kHostTorch)
       if (starts_with_path(path, h)) {

@@ -20,6 +20,10 @@ struct Context {
   std::map<std::string, std::string> module_aliases;
   std::set<std::string> jit_names;      // @triton.jit functions of the module
   std::set<std::string> wrapper_names;  // other top-level functions
+  // An Inductor kernel source (inductor_heuristics.h): Inductor's imports, the
+  // triton_helpers.set_driver_to_gpu() line, the triton_heuristics decorator and
+  // triton_helpers.X calls are allowed; libdevice and tl_math are triton.language.math.
+  bool inductor_kernel = false;
 
   void report(const std::string &rule, SourceLoc loc, const std::string &message);
   void report(const std::string &rule, Severity severity, SourceLoc loc,

@@ -85,6 +85,20 @@ SValue AstLowering::compare(ast::CmpOpKind op, const SValue &a, const SValue &b)
 SValue AstLowering::attribute(const SValue &base, const std::string &attr) {
   if (base.kind == K::Func && base.func.builtin) {
     std::string path = base.func.name + "." + attr;
+    // Inductor kernels: triton_helpers.X is opforge's helper triton_helpers_X (appended
+    // to the module by the parser), its libdevice and math are tl.math.
+    static const std::string helpers = "torch._inductor.runtime.triton_helpers.";
+    if (path.rfind(helpers, 0) == 0) {
+      std::string rest = path.substr(helpers.size());
+      if (rest.rfind("libdevice.", 0) == 0 || rest.rfind("math.", 0) == 0) {
+        path = "tl.math." + rest.substr(rest.find('.') + 1);
+      } else if (rest != "libdevice" && rest != "math") {
+        if (const ast::FunctionDef *f = m_.function("triton_helpers_" + rest); f && f->is_jit())
+          return SValue::function("triton_helpers_" + rest, false);
+        throw UserError("triton_helpers." + rest +
+                        " is not one of opforge's triton_helpers (docs/compiler/inductor.md)");
+      }
+    }
     // Canonical module prefixes.
     for (std::string pre :
          {"triton.language.", "tl.", "tl.math.", "triton.language.math.",

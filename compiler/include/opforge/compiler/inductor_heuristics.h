@@ -112,4 +112,12 @@ Specialization inductor_specialization(const InductorKernelInfo &info,
 // triton_helpers.*, libdevice.* and tl_math.*).
 bool is_inductor_kernel_source(const ast::Module &m);
 
+// opforge's triton_helpers (inductor_prelude.cpp): the @triton.jit helper source,
+// the helper names (`max2`, `welford`, ...), and appending them to a kernel
+// module as `triton_helpers_<name>` functions (parse_module does this for an
+// Inductor kernel source unless ParseOptions::inductor_helpers is off).
+const char *inductor_helpers_source();
+std::vector<std::string> inductor_helper_names();
+void add_inductor_helpers(ast::Module &m);
+
 }  // namespace opforge::compiler

@@ -20,6 +20,9 @@ struct ParseOptions {
   // Reject imports other than the recognised ones (check_imports). The
   // linter turns this off to report every bad import as a finding.
   bool check_imports = true;
+  // Append opforge's triton_helpers to an Inductor kernel source
+  // (inductor_heuristics.h). The linter turns this off.
+  bool inductor_helpers = true;
 };
 
 // Parses a whole file held in memory.
@@ -37,8 +40,12 @@ ast::ExprPtr parse_expression(const SourceFile &file);
 // triton`, `import triton.language as tl`, `import math`, `from triton import
 // language as tl` (and the other names of the triton package), `from
 // triton.language.extra import libdevice`, `from __future__ import
-// annotations`. Returns a message for a disallowed import, empty when allowed.
-std::string import_problem(const ast::Stmt &import_stmt);
+// annotations`; in an Inductor kernel source (`inductor_kernel`) also Inductor's
+// `from torch._inductor.runtime import triton_helpers, triton_heuristics`,
+// `from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math`
+// and `from torch._inductor.runtime.hints import ...`. Returns a message for a
+// disallowed import, empty when allowed.
+std::string import_problem(const ast::Stmt &import_stmt, bool inductor_kernel = false);
 // Throws a CompileError at the first disallowed import.
 void check_imports(const ast::Module &m);
 
