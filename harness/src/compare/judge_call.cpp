@@ -45,6 +45,7 @@ std::optional<Value> float64_reference(const Call &expected) {
 Verdict judge_aten_call(const Call &expected, CallOutcome &actual, const Corpus *corpus,
                         const JudgeCallOptions &options) {
   accept_tied_indices(expected, actual.out);
+  accept_vector_signs(expected, actual.out);
   const CompareOptions compare = call_compare_options(expected, corpus);
   Verdict first = verify_call(expected, actual.out, actual.mutated, corpus, compare);
   if (first.ok() || !options.aten_reference || expected.uninitialized) return first;

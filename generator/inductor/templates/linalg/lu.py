@@ -6,7 +6,7 @@ largest |a| in the column, swap whole rows, scale the column below by the
 pivot's reciprocal, update the trailing matrix), one program per matrix with
 lanes over columns, and the ops built on it: lu_factor, lu/lu_unpack (P, L,
 U), lu_solve, solve, inv, det and slogdet (solve, det and slogdet factor A^T
-as ATen does for row-major inputs). Pivots are 1-based int32 as LAPACK
+as ATen does for contiguous inputs). Pivots are 1-based int32 as LAPACK
 returns them; info is the first zero pivot's order (0 when none).
 """
 import torch
@@ -260,11 +260,12 @@ def _lu(A, pivot):
 
 
 def _solve_ex(A, B, left):
-    # as ATen does for a row-major A: factor A^T and solve with the adjoint
-    lu, piv, info = _lu_factor(_t(A).contiguous())
+    # as ATen does: a contiguous A is factored as A^T and solved with the adjoint, any other A as is
+    use_t = A.is_contiguous()
+    lu, piv, info = _lu_factor(_t(A).contiguous() if use_t else A.contiguous())
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and left)
     b = B.unsqueeze(B.dim()) if vec else B
-    x = _lu_solve(lu, piv, b, left, True)
+    x = _lu_solve(lu, piv, b, left, use_t)
     if vec:
         x = x.squeeze(x.dim() - 1)
     return x, lu, piv, info
@@ -280,8 +281,9 @@ def _inv_ex(A):
 
 
 def _det_parts(A):
-    # ATen factors A^T of a row-major A (same determinant, no copy in column-major LAPACK)
-    lu, piv, info = _lu_factor(_t(A).contiguous())
+    # ATen factors A^T of a contiguous A (same determinant, no copy in column-major LAPACK), any
+    # other A as is
+    lu, piv, info = _lu_factor(_t(A).contiguous() if A.is_contiguous() else A.contiguous())
     lead = [A.shape[d] for d in range(A.dim() - 2)]
     det = torch.empty(lead, dtype=A.dtype, device=A.device)
     logs = torch.empty(lead + [2], dtype=A.dtype, device=A.device)

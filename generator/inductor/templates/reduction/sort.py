@@ -128,6 +128,32 @@ def pick_kernel(val_ptr, idx_ptr, out_val_ptr, out_idx_ptr, n_cols, pos, MODE: t
     tl.store(out_idx_ptr + row, tl.load(idx_ptr + base + p))
 
 
+@triton.jit
+def mode_kernel(val_ptr, idx_ptr, out_val_ptr, out_idx_ptr, n_cols, BLOCK: tl.constexpr):
+    # from a row sorted ascending: the value of the first longest run of equal elements (ATen's
+    # scan: a later run wins only when strictly longer) and the index of one of its elements
+    row = tl.program_id(axis=0).to(tl.int64)
+    base = row * n_cols
+    lanes = tl.arange(0, BLOCK)
+    first = lanes < 1
+    best_v = tl.load(val_ptr + base + lanes * 0)
+    best_i = tl.load(idx_ptr + base + lanes * 0)
+    best_n = tl.zeros([BLOCK], dtype=tl.int64)
+    run = tl.zeros([BLOCK], dtype=tl.int64)
+    for j in range(0, n_cols):
+        v = tl.load(val_ptr + base + j + lanes * 0)
+        nxt = tl.load(val_ptr + base + j + 1 + lanes * 0, mask=(j + 1 + lanes * 0) < n_cols, other=0)
+        run = run + 1
+        end = ((j + 1 + lanes * 0) >= n_cols) | (v != nxt)
+        better = end & (run > best_n)
+        best_n = tl.where(better, run, best_n)
+        best_v = tl.where(better, v, best_v)
+        best_i = tl.where(better, tl.load(idx_ptr + base + j + lanes * 0), best_i)
+        run = tl.where(end, 0, run)
+    tl.store(out_val_ptr + row + lanes * 0, best_v, mask=first)
+    tl.store(out_idx_ptr + row + lanes * 0, best_i, mask=first)
+
+
 def _rows_of(self, dim):
     ndim = self.dim()
     rank = ndim if ndim > 0 else 1
@@ -216,6 +242,22 @@ def _order_stat(self, dim, keepdim, mode, pos):
         if BLOCK > 256:
             BLOCK = 256
         pick_kernel[(n_rows, )](vals, idx, out_v, out_i, n_cols, pos, MODE=mode, BLOCK=BLOCK)
+    if keepdim and self.dim() > 0:
+        out_v = out_v.unsqueeze(d)
+        out_i = out_i.unsqueeze(d)
+    return out_v, out_i
+
+
+def _mode(self, dim, keepdim):
+    xp, d, inverse = _rows_of(self, dim)
+    n_cols = xp.shape[xp.dim() - 1]
+    n_rows = xp.numel() // n_cols if n_cols > 0 else 0
+    out_shape = [xp.shape[k] for k in range(xp.dim() - 1)]
+    out_v = torch.empty(out_shape, dtype=self.dtype, device=self.device)
+    out_i = torch.empty(out_shape, dtype=torch.int64, device=self.device)
+    if n_rows > 0:
+        vals, idx = _sorted_rows(xp, False)
+        mode_kernel[(n_rows, )](vals, idx, out_v, out_i, n_cols, BLOCK=2)
     if keepdim and self.dim() > 0:
         out_v = out_v.unsqueeze(d)
         out_i = out_i.unsqueeze(d)

@@ -125,6 +125,15 @@ CompareOptions call_compare_options(const Call &call, const Corpus *corpus);
 // Returns whether indices were replaced.
 bool accept_tied_indices(const Call &call, Value &actual);
 
+// Eigenvectors (_linalg_eigh) and singular vectors (_linalg_svd: U's columns with Vh's rows)
+// are unique only up to each vector's sign (LAPACK's choice depends on its algorithm). Each
+// vector of `actual` whose dot product with the recorded one is negative is negated (U's column
+// and Vh's row together, judged by their summed dot products), so that the comparison that
+// follows checks the vectors themselves. In a full SVD of a non-square matrix, U's columns
+// (Vh's rows) past min(m, n) are any orthonormal basis of the complement: when all of actual's
+// vectors are orthonormal, those take the recorded ones. Returns whether anything changed.
+bool accept_vector_signs(const Call &call, Value &actual);
+
 // Checks a call's outputs and mutated inputs against the recorded ones. The
 // tolerance comes from options, else call_compare_options (the defaults,
 // widened by the corpus's toleranceOverride for the call's OpInfo and dtype).
