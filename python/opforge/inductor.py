@@ -299,6 +299,8 @@ class _CapturedModule(types.ModuleType):
 
 
 _capture_only = False
+# Tests: a function applied to each output module's text before the chip loads it.
+_source_filter = None
 
 
 @contextlib.contextmanager
@@ -331,6 +333,8 @@ def _loading_on_the_chip():
             source = f.read()
         if not _is_opforge_module(source):
             return original(key, path, linemap, attrs)
+        if _source_filter is not None:
+            source = _source_filter(source)
         _captured.append((source, path))
         if _capture_only:
             module = _CapturedModule(path)
@@ -347,17 +351,64 @@ def _loading_on_the_chip():
         PyCodeCache.load_by_key_path = staticmethod(original)
 
 
+# Graphs that run eagerly on the device because opforge could not compile Inductor's
+# output for them: [{"graph", "reason"}] (coverage() counts them).
+_eager_graphs = []
+
+
+def _opforge_error(e):
+    """The opforge error inside Inductor's wrapping, or None for other errors."""
+    while e is not None:
+        text = str(e)
+        if "opforge: Inductor module" in text:
+            return text[text.index("opforge: Inductor module"):]
+        e = e.__cause__ or e.__context__
+    return None
+
+
+def _eager(gm, reason):
+    import warnings
+
+    _eager_graphs.append({"graph": f"graph {len(_eager_graphs)}", "reason": reason})
+    warnings.warn(f"{reason}\nopforge: this graph runs eagerly on the opforge device "
+                  "(each ATen op through the kernel library, or the CPU)", stacklevel=3)
+    return gm.forward
+
+
 def backend(gm, example_inputs, **kwargs):
-    """torch.compile's backend "opforge": Inductor for the opforge device."""
+    """torch.compile's backend "opforge": Inductor for the opforge device. A graph whose
+    output module opforge cannot load or whose kernel does not compile runs eagerly
+    instead, with a warning naming the construct, the kernel and the line (counted in
+    coverage()["eager_graphs"])."""
     from torch._inductor.compile_fx import compile_fx
 
     register()
-    with _loading_on_the_chip():
-        compiled = compile_fx(gm, example_inputs, **kwargs)
+    try:
+        with _loading_on_the_chip():
+            compiled = compile_fx(gm, example_inputs, **kwargs)
+    except Exception as e:  # noqa: BLE001 - only opforge's own errors are caught
+        reason = _opforge_error(e)
+        if reason is None:
+            raise
+        return _eager(gm, reason)
+    state = {"eager": None, "ran": False}
 
     def run(*args):
-        with _loading_on_the_chip():
-            return compiled(*args)
+        if state["eager"] is not None:
+            return state["eager"](*args)
+        try:
+            with _loading_on_the_chip():
+                out = compiled(*args)
+        except RuntimeError as e:
+            reason = _opforge_error(e)
+            # Only before the first complete run: a graph that ran once is known good,
+            # and a failure part way through a later run is an error to report.
+            if reason is None or state["ran"]:
+                raise
+            state["eager"] = _eager(gm, reason)
+            return state["eager"](*args)
+        state["ran"] = True
+        return out
 
     return run
 
@@ -369,8 +420,9 @@ def compile_module(source, path="<module>"):
 
 
 def reset_coverage():
-    """Forgets the calls coverage() sums."""
+    """Forgets the calls and eager graphs coverage() sums."""
     _runs.clear()
+    _eager_graphs.clear()
 
 
 def _is_gemm(step):
@@ -413,6 +465,7 @@ def coverage(runs=None):
         "cycle_share": {k: share(v, total_cycles) for k, v in cycles.items()},
         "non_gemm_cycles": non_gemm,
         "triton_share_of_non_gemm_time": share(cycles["triton"], non_gemm),
+        "eager_graphs": list(_eager_graphs),
     }
 
 
@@ -430,4 +483,6 @@ def format_coverage(cov, title="torch.compile on opforge"):
                  f"(Triton for MTIA: {PAPER_LAYER_SHARE:.0%} of layers); of non-GEMM time: "
                  f"{cov['triton_share_of_non_gemm_time']:.1%} (Triton for MTIA: "
                  f"{PAPER_NON_GEMM_TIME_SHARE:.0%})")
+    for g in cov["eager_graphs"]:
+        lines.append(f"ran eagerly: {g['graph']}: {g['reason'].splitlines()[0]}")
     return "\n".join(lines)

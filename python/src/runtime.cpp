@@ -88,13 +88,15 @@ struct Runtime::Impl {
   std::map<std::string, uint64_t> counters;
   std::vector<std::string> counter_order;
   std::optional<harness::PointResult> saved;
+  std::vector<std::unique_ptr<compiler::InductorModule>> inductor_modules;
 
   Tally &profile_tally(const OpKey &key) { return profile_ops[key]; }
 
-  // Adds the launches from `before` on to `rec` and the profile's point.
-  void tally_launches(size_t before, const std::string &op, harness::OpRecord &rec) {
+  // Adds the launches [before, end) (end: all) to `rec` and the profile's point.
+  void tally_launches(size_t before, const std::string &op, harness::OpRecord &rec,
+                      size_t end = SIZE_MAX) {
     const auto &launches = chip->launches();
-    for (size_t i = before; i < launches.size(); ++i) {
+    for (size_t i = before; i < std::min(end, launches.size()); ++i) {
       const model::LaunchResult &lr = launches[i];
       rec.cycles += lr.cycles;
       ++rec.launches;
@@ -295,6 +297,76 @@ std::string Runtime::stats_json() const {
             {"device_bytes_allocated", impl_->device->bytes_allocated()},
             {"ops", tallies_json(impl_->stats, false)}};
   return j.dump();
+}
+
+int64_t Runtime::add_inductor_module(std::unique_ptr<compiler::InductorModule> module) {
+  impl_->inductor_modules.push_back(std::move(module));
+  return int64_t(impl_->inductor_modules.size()) - 1;
+}
+
+compiler::InductorModule &Runtime::inductor_module(int64_t handle) {
+  if (handle < 0 || size_t(handle) >= impl_->inductor_modules.size())
+    throw Error("opforge: no Inductor module with handle " + std::to_string(handle) + " (" +
+                std::to_string(impl_->inductor_modules.size()) + " loaded)");
+  return *impl_->inductor_modules[size_t(handle)];
+}
+
+size_t Runtime::launch_count() const { return impl_->chip->launches().size(); }
+
+bool Runtime::keep_launches(bool keep) {
+  const bool was = impl_->chip->keeps_launches();
+  impl_->chip->keep_launches(keep);
+  return was;
+}
+
+void Runtime::truncate_launches(size_t n) { impl_->chip->truncate_launches(n); }
+
+uint64_t Runtime::launch_cycles(size_t from, size_t to) const {
+  const auto &l = impl_->chip->launches();
+  uint64_t c = 0;
+  for (size_t i = from; i < std::min(to, l.size()); ++i) c += l[i].cycles;
+  return c;
+}
+
+std::pair<uint64_t, uint64_t> Runtime::chip_and_fallback_calls() const {
+  uint64_t chip = 0, fallbacks = 0;
+  for (const auto &[key, t] : impl_->stats) {
+    chip += t.chip_calls;
+    fallbacks += t.fallbacks;
+  }
+  return {chip, fallbacks};
+}
+
+bool Runtime::profiling() const { return impl_->profiling; }
+
+void Runtime::profile_triton_kernel(const std::string &name, const std::string &dtype,
+                                    const std::string &site, uint64_t cycles) {
+  const std::string op = "triton::" + name;
+  Tally &t = impl_->stats[{op, dtype}];
+  ++t.calls;
+  ++t.chip_calls;
+  if (!impl_->profiling) return;
+  harness::OpRecord rec;
+  rec.op = op;
+  rec.call = op + " at " + site;
+  rec.status = "ok";
+  rec.cycles = cycles;
+  rec.launches = 1;
+  impl_->point.cycles += cycles;
+  Tally &p = impl_->profile_tally({op, dtype});
+  ++p.calls;
+  ++p.chip_calls;
+  p.cycles += cycles;
+  p.launches += 1;
+  impl_->point.ops.push_back(std::move(rec));
+}
+
+void Runtime::profile_launch_counters(size_t from, size_t to, const std::string &label) {
+  if (!impl_->profiling) return;
+  harness::OpRecord scratch;
+  const uint64_t cycles = impl_->point.cycles;
+  impl_->tally_launches(from, label, scratch, to);
+  impl_->point.cycles = cycles;  // cycles come from the kernels' own records
 }
 
 void Runtime::profile_start() {

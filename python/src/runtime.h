@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "opforge/compiler/inductor_module.h"
 #include "opforge/compiler/wrapper.h"
 #include "opforge/harness/aten_call.h"
 
@@ -94,6 +95,30 @@ class Runtime {
   // Writes the last stopped profile as a results file (docs/results.md): one point,
   // workload "pytorch", one op row per call. Replaces `path`.
   void profile_save(const std::string &path) const;
+
+  // ---- TorchInductor output modules (python/src/inductor.cpp) ----
+  // Keeps `module` for the process; returns its handle.
+  int64_t add_inductor_module(std::unique_ptr<compiler::InductorModule> module);
+  // Throws opforge::Error for an unknown handle.
+  compiler::InductorModule &inductor_module(int64_t handle);
+  // The chip's kept launch records so far (ChipExecutor::launches().size()); an
+  // Inductor call keeps them while it runs (keep_launches) and drops what the open
+  // profile does not need afterwards (truncate_launches).
+  size_t launch_count() const;
+  bool keep_launches(bool keep);  // returns the previous setting
+  void truncate_launches(size_t n);
+  // Cycles of the kept launches [from, to).
+  uint64_t launch_cycles(size_t from, size_t to) const;
+  // Calls since init that ran on the chip and that fell back to the CPU.
+  std::pair<uint64_t, uint64_t> chip_and_fallback_calls() const;
+  bool profiling() const;
+  // Records, in the open profile, a Triton kernel of an Inductor module as one call of op
+  // "triton::NAME" with its own cycles (statistics count it as an on-chip call).
+  void profile_triton_kernel(const std::string &name, const std::string &dtype,
+                             const std::string &site, uint64_t cycles);
+  // Adds the counters, instructions and program spans of the chip launches [from, to)
+  // to the open profile (not their cycles: the kernels' records hold those).
+  void profile_launch_counters(size_t from, size_t to, const std::string &label);
 
   struct Impl;
 

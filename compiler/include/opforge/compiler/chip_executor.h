@@ -65,6 +65,11 @@ class ChipExecutor : public Executor {
   // validation run of thousands of calls on one executor keeps only the count.
   const std::vector<model::LaunchResult> &launches() const { return launches_; }
   void keep_launches(bool keep) { keep_launches_ = keep; }
+  bool keeps_launches() const { return keep_launches_; }
+  // Drops the kept launch records from index `n` on (the launch count stays).
+  void truncate_launches(size_t n) {
+    if (n < launches_.size()) launches_.resize(n);
+  }
   uint64_t launch_count() const { return launch_count_; }
   size_t binaries_compiled() const { return cache_.size(); }
   size_t cache_hits() const { return cache_hits_; }

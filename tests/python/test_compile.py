@@ -1,0 +1,178 @@
+"""torch.compile(model, backend="opforge"): TorchInductor generates Triton kernels for the
+opforge device during the test; opforge compiles them and runs the output module's call()
+on the chip (GEMM and convolution through the kernel library). Outputs are checked against
+the same computation on the CPU (torch.testing.assert_close at the dtype's tolerances; in
+bfloat16 the judge's float64 second look, as test_models does), for small functions and
+for the models of opforge.models (float32 and bfloat16 inference, and a training step),
+with the coverage shares printed beside Triton for MTIA's figures. A kernel opforge cannot
+compile makes its graph run eagerly, with a warning naming the construct, kernel and line.
+"""
+import copy
+import os
+import unittest
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+import opforge
+from opforge import inductor, models
+from test_models import cast, close_to_either, to_device
+
+SMALL = dict(batch=2, image=32, seq=16, vocab=128, d=64, heads=4, layers=1)
+
+
+def compiled(fn):
+    torch._dynamo.reset()
+    return torch.compile(fn, backend="opforge")
+
+
+class Compile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        warnings.simplefilter("ignore")
+        opforge.init(arch="mtia-2i", timing="functional",
+                     library=os.environ.get("OPFORGE_TEST_LIBRARY") or None)
+
+    def setUp(self):
+        inductor.reset_coverage()
+
+    def test_fused_pointwise_reduction_and_matmul(self):
+        def f(x, y, w):
+            h = F.gelu(x @ y + 1.0)
+            return h.sum(dim=1), torch.softmax(x, -1), F.layer_norm(x, (64,), w, w), x.var(0)
+
+        g = torch.Generator().manual_seed(0)
+        args = [torch.randn(64, 64, generator=g), torch.randn(64, 64, generator=g),
+                torch.randn(64, generator=g)]
+        ref = f(*args)
+        with opforge.profile() as p:
+            out = compiled(f)(*to_device(args))
+        for a, b in zip(out, ref):
+            torch.testing.assert_close(a.cpu(), b, rtol=2e-5, atol=2e-5)
+        cov = inductor.coverage()
+        print(inductor.format_coverage(cov, "fused function"))
+        triton_ops = [o for o in p.ops if o["op"].startswith("triton::")]
+        self.assertGreaterEqual(len(triton_ops), 2)
+        self.assertTrue(all(o["cycles"] > 0 for o in triton_ops), triton_ops)
+        self.assertEqual(p.fallbacks, 0)
+        self.assertGreater(cov["nodes"]["triton"], 0)
+        self.assertGreater(cov["cycles"]["library"], 0)  # the mm: extern_kernels.mm
+        self.assertEqual(cov["nodes"]["cpu"], 0)
+        self.assertEqual(cov["eager_graphs"], [])
+
+    def test_bfloat16_pointwise_and_reduction(self):
+        def f(x):
+            return (torch.sigmoid(x) * x).sum(-1), torch.tanh(x).amax(0)
+
+        x = torch.randn(32, 48, generator=torch.Generator().manual_seed(1)).bfloat16()
+        ref = f(x)
+        out = compiled(f)(x.to("opforge"))
+        for a, b in zip(out, ref):
+            torch.testing.assert_close(a.cpu(), b)
+        self.assertGreater(inductor.coverage()["nodes"]["triton"], 0)
+
+    def forward(self, name, dtype):
+        net, example = models.build(name, **SMALL)
+        net = net.to(dtype)
+        example = cast(example, dtype)
+        with torch.no_grad():
+            ref = net(*example)
+            dev = copy.deepcopy(net).to("opforge")
+            out = compiled(dev)(*to_device(example)).cpu()
+        if dtype == torch.bfloat16:
+            with torch.no_grad():
+                wide = copy.deepcopy(net).double()(*cast(example, torch.float64))
+            close_to_either(out, ref, wide)
+        else:
+            torch.testing.assert_close(out, ref)
+        cov = inductor.coverage()
+        print(inductor.format_coverage(cov, f"{name} {dtype} compiled forward"))
+        self.assertGreater(cov["node_share"]["triton"], 0.0)
+        self.assertEqual(cov["nodes"]["cpu"], 0, cov)
+        self.assertEqual(cov["eager_graphs"], [])
+        return cov
+
+    def test_resnet18_float32(self):
+        self.forward("resnet18", torch.float32)
+
+    def test_resnet18_bfloat16(self):
+        self.forward("resnet18", torch.bfloat16)
+
+    def test_mobilenet_v3_small_float32(self):
+        self.forward("mobilenet_v3_small", torch.float32)
+
+    def test_mobilenet_v3_small_bfloat16(self):
+        self.forward("mobilenet_v3_small", torch.bfloat16)
+
+    def test_gpt2_float32(self):
+        self.forward("gpt2", torch.float32)
+
+    def test_gpt2_bfloat16(self):
+        self.forward("gpt2", torch.bfloat16)
+
+    def test_dlrm_float32(self):
+        self.forward("dlrm", torch.float32)
+
+    def test_dlrm_bfloat16(self):
+        self.forward("dlrm", torch.bfloat16)
+
+    def train_step(self, name):
+        net, example = models.build(name, **SMALL)
+        net.train()
+        dev = copy.deepcopy(net).to("opforge")
+        results = []
+        for model, inputs, compile_it in ((net, example, False), (dev, to_device(example), True)):
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            opt.zero_grad()
+            step = lambda *a: models.loss(name, model, a)  # noqa: E731
+            loss = (compiled(step) if compile_it else step)(*inputs)
+            loss.backward()
+            opt.step()
+            results.append((loss.detach().cpu(), [q.detach().cpu() for q in model.parameters()]))
+        (ref_loss, ref_params), (loss, params) = results
+        torch.testing.assert_close(loss, ref_loss)
+        for a, b in zip(params, ref_params):
+            torch.testing.assert_close(a, b)
+        cov = inductor.coverage()
+        print(inductor.format_coverage(cov, f"{name} compiled training step"))
+        self.assertGreaterEqual(cov["calls"], 2)  # the forward and the backward graph
+        self.assertGreater(cov["node_share"]["triton"], 0.0)
+        self.assertEqual(cov["eager_graphs"], [])
+
+    def test_gpt2_training_step(self):
+        self.train_step("gpt2")
+
+    def test_dlrm_training_step(self):
+        self.train_step("dlrm")
+
+    def test_a_kernel_opforge_cannot_compile_runs_its_graph_eagerly(self):
+        # An Inductor construct opforge does not have, put into the first kernel of the
+        # module Inductor writes: the graph runs eagerly, with a warning naming it.
+        def bad(source):
+            return source.replace("tmp0 = tl.load(", "tmp0 = tl.unknown_builtin(0) + tl.load(", 1)
+
+        def f(x):
+            return torch.relu(x) * 2.0
+
+        x = torch.randn(16, 16, generator=torch.Generator().manual_seed(2))
+        inductor._source_filter = bad
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                out = compiled(f)(x.to("opforge")).cpu()
+        finally:
+            inductor._source_filter = None
+        torch.testing.assert_close(out, f(x))
+        cov = inductor.coverage()
+        self.assertEqual(len(cov["eager_graphs"]), 1, cov)
+        reason = cov["eager_graphs"][0]["reason"]
+        print(reason)
+        self.assertIn("unknown_builtin", reason)
+        self.assertIn("triton_poi_fused", reason)  # the kernel
+        self.assertRegex(reason, r":\d+")  # the line
+        self.assertTrue(any("runs eagerly" in str(w.message) for w in caught))
+
+
+if __name__ == "__main__":
+    unittest.main()
