@@ -38,7 +38,7 @@ SramTarget::SramTarget(sc_core::sc_module_name name, const ChipParams &p, Counte
 }
 
 double SramTarget::bank_access(uint64_t line, uint64_t bytes, double t) {
-  uint32_t b = uint32_t(line % p_.sram.banks);
+  const uint32_t b = bank_of(line);
   double busy = double(bytes) / p_.sram.bank_bytes_per_cycle;
   double start = banks_[b].occupy(t, busy);
   bank_conflict_[b].add(start - t);

@@ -1,6 +1,8 @@
 //===- unit_dram_test.cpp - DRAM channels, interleaving, sparse backing ---===//
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "opforge/model/dram.h"
 #include "test_util.h"
 
@@ -28,13 +30,33 @@ TEST(Dram, AddressesInterleaveOverChannels) {
   CounterRegistry c;
   DramTarget dram("dram_interleave", p, c);
   const uint64_t g = p.dram.interleave_bytes;
-  for (uint64_t i = 0; i < 40; ++i) EXPECT_EQ(dram.channel_of(i * g + 5), i % p.dram.channels);
+  for (uint64_t i = 0; i < p.dram.channels; ++i) EXPECT_EQ(dram.channel_of(i * g + 5), i);
   // One access spanning three granules touches three channels.
   dram.access(g - 8, 2 * g + 16, false, 0);
   EXPECT_EQ(c.value("dram.ch[0].bytes_read"), 8u);
   EXPECT_EQ(c.value("dram.ch[1].bytes_read"), g);
   EXPECT_EQ(c.value("dram.ch[2].bytes_read"), g);
   EXPECT_EQ(c.value("dram.ch[3].bytes_read"), 8u);
+}
+
+// Each aligned group of `channels` granules visits every channel once, and a
+// power-of-two stride does not stay on one channel: the rows of a bf16 matrix
+// 2048 wide (4 KiB apart, 16 granules of 256 B) spread over all 16 channels.
+TEST(Dram, PowerOfTwoStridesSpreadOverTheChannels) {
+  ChipParams p = testing::preset("mtia-2i");
+  CounterRegistry c;
+  DramTarget dram("dram_hash", p, c);
+  const uint64_t g = p.dram.interleave_bytes, n = p.dram.channels;
+  for (uint64_t group : {0, 1, 7, 4097}) {
+    std::set<uint32_t> seen;
+    for (uint64_t i = 0; i < n; ++i) seen.insert(dram.channel_of((group * n + i) * g));
+    EXPECT_EQ(seen.size(), n) << "group " << group;
+  }
+  for (uint64_t stride : {uint64_t(n * g), uint64_t(2 * n * g), uint64_t(4096), uint64_t(8192)}) {
+    std::set<uint32_t> seen;
+    for (uint64_t r = 0; r < 128; ++r) seen.insert(dram.channel_of(r * stride + 128));
+    EXPECT_GE(seen.size(), n / 2) << "stride " << stride;
+  }
 }
 
 double stream_cycles(const ChipParams &p, const char *name, uint64_t bytes) {
@@ -53,7 +75,8 @@ TEST(Dram, StreamRunsAtConfiguredBandwidthAndScalesWithChannels) {
   double gbps = double(bytes) / (cycles / p.clock.freq_ghz);
   double peak = p.dram.channels * p.dram.channel_gbps;
   EXPECT_NEAR(gbps, peak, 0.01 * peak);
-  ChipParams doubled = testing::preset("mtia-2i", {"dram.channels=32", "dram.bandwidth_gbps=409.6"});
+  ChipParams doubled =
+      testing::preset("mtia-2i", {"dram.channels=32", "dram.bandwidth_gbps=409.6"});
   double half = stream_cycles(doubled, "dram_stream32", bytes);
   EXPECT_NEAR(half / cycles, 0.5, 0.05);
 }

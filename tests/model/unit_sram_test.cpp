@@ -1,6 +1,8 @@
 //===- unit_sram_test.cpp - SRAM cache behaviour, bank conflicts, scratch -===//
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "opforge/model/dram.h"
 #include "opforge/model/sram.h"
 #include "test_util.h"
@@ -79,19 +81,47 @@ TEST(Sram, SameBankConflictsAndDifferentBanksDoNot) {
   SramFixture f(testing::preset("tiny"), "banks");
   const ChipParams &p = f.p;
   const uint64_t line = p.sram.line_bytes;
+  // Another line of bank 0 (line 0's), and line 1 in bank 1.
+  uint64_t same = 1;
+  while (f.sram.bank_of(same) != 0) ++same;
+  ASSERT_EQ(f.sram.bank_of(1), 1u);
   // Warm two lines in bank 0 and one in bank 1.
   f.sram.cache_access(0, line, true, 0);
-  f.sram.cache_access(p.sram.banks * line, line, true, 0);
+  f.sram.cache_access(same * line, line, true, 0);
   f.sram.cache_access(line, line, true, 0);
   uint64_t before0 = f.c.value("sram.bank[0].conflict_cycles");
   uint64_t before1 = f.c.value("sram.bank[1].conflict_cycles");
   double t = 1e6;
   f.sram.cache_access(0, line, false, t);
-  f.sram.cache_access(line, line, false, t);                 // bank 1: free
-  f.sram.cache_access(p.sram.banks * line, line, false, t);  // bank 0 again: waits
+  f.sram.cache_access(line, line, false, t);         // bank 1: free
+  f.sram.cache_access(same * line, line, false, t);  // bank 0 again: waits
   EXPECT_EQ(f.c.value("sram.bank[1].conflict_cycles"), before1);
   EXPECT_EQ(f.c.value("sram.bank[0].conflict_cycles") - before0,
             line / p.sram.bank_bytes_per_cycle);
+}
+
+// Each aligned group of `banks` lines visits every bank once, and the rows of
+// a tile with a power-of-two row stride (4 KiB: a 2048-wide bf16 matrix)
+// spread over the banks instead of all falling in the same one.
+TEST(Sram, PowerOfTwoStridesSpreadOverTheBanks) {
+  SramFixture f(testing::preset("mtia-2i"), "hash");
+  const uint64_t n = f.p.sram.banks, line = f.p.sram.line_bytes;
+  for (uint64_t group : {0, 1, 33, 100000}) {
+    std::set<uint32_t> seen;
+    for (uint64_t i = 0; i < n; ++i) seen.insert(f.sram.bank_of(group * n + i));
+    EXPECT_EQ(seen.size(), n) << "group " << group;
+  }
+  for (uint64_t stride : {uint64_t(n * line), uint64_t(4096), uint64_t(8192)}) {
+    std::set<uint32_t> seen;
+    for (uint64_t r = 0; r < 128; ++r) seen.insert(f.sram.bank_of((r * stride + 128) / line));
+    EXPECT_GE(seen.size(), n / 2) << "stride " << stride;
+  }
+  // The bank counters follow bank_of: a line of the same bank conflicts.
+  const uint64_t a = 5 * n * line;
+  f.sram.cache_access(a, line, true, 0);
+  uint32_t b = f.sram.bank_of(a / line);
+  uint64_t busy = f.c.value("sram.bank[" + std::to_string(b) + "].busy_cycles");
+  EXPECT_GT(busy, 0u);
 }
 
 TEST(Sram, ScratchModeIsAnAddressableWindow) {

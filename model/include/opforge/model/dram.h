@@ -1,7 +1,9 @@
 //===- dram.h - DRAM target: interleaved channels over a sparse store -----===//
 //
 // Addresses [dram_base, dram_base + capacity) map to channel
-// (offset / interleave_bytes) % channels. Each channel is a Resource busy
+// hashed_unit(offset / interleave_bytes, channels) (address_hash.h: consecutive
+// granules take every channel once per group of `channels`, power-of-two
+// strides spread over the channels instead of landing on one). Each channel is a Resource busy
 // bytes / (channel_gbps / freq_ghz) cycles per access and adds latency_ns.
 // TLM_IGNORE_COMMAND transactions (cache fills and write-backs, whose data is
 // already in the store) are charged time but move no data.
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "opforge/model/address_hash.h"
 #include "opforge/model/counters.h"
 #include "opforge/model/sc_common.h"
 #include "opforge/model/sparse_store.h"
@@ -29,7 +32,7 @@ class DramTarget : public sc_core::sc_module {
   // offset off issued at t; charges channels and counters.
   double access(uint64_t off, uint64_t len, bool is_write, double t);
   uint32_t channel_of(uint64_t off) const {
-    return uint32_t((off / p_.dram.interleave_bytes) % p_.dram.channels);
+    return hashed_unit(off / p_.dram.interleave_bytes, p_.dram.channels);
   }
   SparseStore &store() { return store_; }
 

@@ -7,14 +7,17 @@
 // as TLM_IGNORE_COMMAND transactions through `dram_socket`.
 // Mode `scratch`: an addressable region [sram_base, sram_base + size); DRAM
 // accesses pass through untouched.
-// Either way lines map to banks by line index; a bank is a Resource and a
-// request that waits for a busy bank counts conflict cycles.
+// Either way line index L maps to bank hashed_unit(L, banks) (address_hash.h:
+// consecutive lines take every bank once per group of `banks`, power-of-two
+// strides spread over the banks); a bank is a Resource and a request that
+// waits for a busy bank counts conflict cycles.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <vector>
 
+#include "opforge/model/address_hash.h"
 #include "opforge/model/counters.h"
 #include "opforge/model/sc_common.h"
 #include "opforge/model/sparse_store.h"
@@ -35,6 +38,8 @@ class SramTarget : public sc_core::sc_module {
   double scratch_access(uint64_t off, uint64_t len, bool is_write, double t);
   // Cache mode: is the line holding DRAM offset `off` present (no side effects)?
   bool contains(uint64_t off) const;
+  // The bank line index `line` (offset / line_bytes) maps to.
+  uint32_t bank_of(uint64_t line) const { return hashed_unit(line, p_.sram.banks); }
   // The host wrote [addr, addr + len) of device memory behind the cache (host
   // link copies): cached lines of that range are dropped, so the next kernel
   // reads its new inputs from DRAM. No-op in scratch mode or outside DRAM.
