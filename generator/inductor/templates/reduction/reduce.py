@@ -304,10 +304,8 @@ def _vector_norm(self, p, dim, keepdim, dtype):
         return _reduce(self, dim, keepdim, dtype, 8)
     if p == -math.inf:
         return _reduce(self, dim, keepdim, dtype, 9)
+    # torch 2.x sums the powers of 16-bit inputs in float32 (1.13 kept float16 and overflowed)
     s = _reduce(self, dim, keepdim, torch.float32, 10, p)
-    if dtype == torch.float16:
-        # ATen's float16 norm keeps the sum of powers in float16: it overflows to inf
-        s = s.to(torch.float16).to(torch.float32)
     return _unary(s, 1, 1.0 / p, dtype)
 
 
@@ -379,9 +377,6 @@ def _moments(self, dim, correction, keepdim, take_sqrt):
 def _aminmax(self, dim, keepdim):
     lo = _reduce(self, dim, keepdim, self.dtype, 3)
     hi = _reduce(self, dim, keepdim, self.dtype, 2)
-    if keepdim and self.dim() == 0:
-        # ATen keeps a reduced dim of a 0-d tensor as size 1
-        return lo.reshape([1]), hi.reshape([1])
     return lo, hi
 
 
