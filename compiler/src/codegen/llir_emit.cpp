@@ -630,6 +630,8 @@ void Emitter::emit_op(const Operation &op) {
     }
     case OpKind::Store:
       return store(op);
+    case OpKind::Assert:
+      return device_assert(op);
     case OpKind::Return: {
       line("call void asm sideeffect \"" + done_asm() + "\", \"~{memory}\"()");
       line("unreachable");
@@ -721,6 +723,20 @@ void Emitter::store(const Operation &op) {
   if (ptrv->type.is_block())
     masked_loop({op.operands.begin(), op.operands.end()}, ptrv->type.shape, ptrv->type.shape, {0},
                 body);
+  else
+    body({});
+}
+
+// tl.device_assert: an element whose condition is false stops the program with a
+// breakpoint trap at the assert's source line (the chip reports it as a fault there).
+void Emitter::device_assert(const Operation &op) {
+  const Value *condv = op.operands[0];
+  auto body = [&](const Idx &idx) {
+    std::string failed = emit("xor i1 " + val(condv, idx) + ", true");
+    when(failed, [&] { line("call void asm sideeffect \"ebreak\", \"~{memory}\"()"); });
+  };
+  if (condv->type.is_block())
+    masked_loop({condv}, condv->type.shape, condv->type.shape, {0}, body);
   else
     body({});
 }

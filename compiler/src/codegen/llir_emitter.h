@@ -204,6 +204,7 @@ class Emitter {
   void emit_op(const Operation &op);
 
   void store(const Operation &op);
+  void device_assert(const Operation &op);
 
   // Copies block `src` (evaluated element-wise) into buffer `dst` of value `dv`.
   // (llir_vector.cpp: a strip loop where it can be one.)
