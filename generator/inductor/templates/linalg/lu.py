@@ -221,7 +221,7 @@ def split_kernel(lu_ptr, l_ptr, u_ptr, M, N, K, BLOCK: tl.constexpr):
     lv = tl.where(cols < r, v, tl.where(cols == r, 1.0, 0.0))
     tl.store(l_ptr + m * M * K + r * K + cols, lv, mask=cols < K)
     uv = tl.where(cols >= r, v, 0.0)
-    tl.store(u_ptr + m * K * N + r * N + cols, uv, mask=(cols < N) & (r < K))
+    tl.store(u_ptr + m * K * N + r * N + cols, uv, mask=(cols < N) & ((cols * 0 + r) < K))
 
 
 def _tri_split(lu, L, U, M, N, K):
