@@ -55,3 +55,11 @@ TEST(InductorReduction, AmaxOutAndAllAnyDimsPassEveryRecordedCall) {
   test::inductor::expect_all_pass("reduction", test::inductor::rows_corpus(), "aten::any.dims",
                                   {DType::Float32, DType::BFloat16, DType::Int64});
 }
+
+// mode: the first longest run of equal values after sorting (ATen's scan), the index any element
+// of it (corpus mode, float32, int64 and bool, every sample).
+TEST(InductorReduction, ModePassesEveryRecordedCall) {
+  static const std::string path =
+      test::exported_corpus("mode", {"--ops", "mode", "--dtypes", "float32,int64,bool"});
+  expect_all_pass(path, "aten::mode", {DType::Float32, DType::Int64, DType::Bool});
+}

@@ -53,3 +53,12 @@ TEST(InductorSpecial, IncompleteGammaPassesEveryRecordedCall) {
   test::inductor::expect_all_pass("special", test::inductor::rows_corpus(), "aten::igammac",
                                   {DType::Float32, DType::BFloat16});
 }
+
+// Ai(x) in ATen's three ranges (oscillating, series, decaying; corpus special.airy_ai, float32 and
+// int64, every sample).
+TEST(InductorSpecial, AiryAiPassesEveryRecordedCall) {
+  static const std::string path =
+      test::exported_corpus("airy_ai", {"--ops", "special.airy_ai", "--dtypes", "float32,int64"});
+  test::inductor::expect_all_pass("special", path, "aten::special_airy_ai",
+                                  {DType::Float32, DType::Int64});
+}
