@@ -12,7 +12,9 @@
 // x * y + z, exp and sigmoid) run in float32, float16 and bfloat16 on the
 // same element count; a final table prints cycles per byte moved for each
 // and the f16/f32 and bf16/f32 ratios (Zfh and Zvfh: float16 computes
-// natively at SEW=16, issue 23). matmul_wrap_* is Triton tutorial 03's
+// natively at SEW=16, issue 23), and again with the 16-bit kernels on twice
+// the elements (ew_*_f16_2n, ew_*_bf16_2n: the same bytes as float32, so the
+// launch's fixed cycles weigh the same per byte). matmul_wrap_* is Triton tutorial 03's
 // kernel style ((pid * BLOCK + arange) % M offsets, K-only masks,
 // matmul_wrap.py) beside the library matmul at the same shape and blocks;
 // a line prints its cycles and DPE-peak share against the library's.
@@ -392,6 +394,12 @@ int main(int argc, char **argv) {
                          : d == DType::BFloat16 ? "_bf16"
                                                 : "_f32"));
         benches.push_back(elementwise(names.back().c_str(), kernel, inputs, d, n, vec_flops));
+        // The 16-bit kernels again on 2n elements: the bytes of the float32
+        // run, so the launch's fixed cycles (dispatch, first transfers, the
+        // last store) weigh the same in both per-byte figures.
+        if (d == DType::Float32) continue;
+        names.push_back(names.back() + "_2n");
+        benches.push_back(elementwise(names.back().c_str(), kernel, inputs, d, 2 * n, vec_flops));
       }
     std::printf("preset %s\n", preset.c_str());
     // LLVM's per-process start-up (target initialisation, one compile of a
@@ -436,6 +444,14 @@ int main(int argc, char **argv) {
       if (!cycles_per_byte.count(f32)) continue;
       std::printf("elementwise %-8s cycles/byte  f32 %.4f", op, cycles_per_byte[f32]);
       for (auto &[name, label] : {std::pair{f16, "f16"}, std::pair{bf16, "bf16"}})
+        if (cycles_per_byte.count(name))
+          std::printf("  %s %.4f  %s/f32 %.2f", label, cycles_per_byte[name], label,
+                      cycles_per_byte[name] / cycles_per_byte[f32]);
+      std::printf("\n");
+      if (!cycles_per_byte.count(f16 + "_2n") && !cycles_per_byte.count(bf16 + "_2n")) continue;
+      std::printf("elementwise %-8s cycles/byte at equal bytes (16-bit on 2n elements)  f32 %.4f",
+                  op, cycles_per_byte[f32]);
+      for (auto &[name, label] : {std::pair{f16 + "_2n", "f16"}, std::pair{bf16 + "_2n", "bf16"}})
         if (cycles_per_byte.count(name))
           std::printf("  %s %.4f  %s/f32 %.2f", label, cycles_per_byte[name], label,
                       cycles_per_byte[name] / cycles_per_byte[f32]);
