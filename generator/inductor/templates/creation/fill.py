@@ -47,7 +47,8 @@ def {{WRAPPER}}({{SIGNATURE}}):
     n_elements = out.numel()
     if n_elements == 0:
         return out
-    is_float = _is_float(out_dtype) or out_dtype == torch.float64
+    wide = out.is_floating_point() and out.element_size() == 8
+    is_float = _is_float(out_dtype) or wide
     if is_float:
         s0 = float(s0)
         s1 = float(s1)
@@ -61,12 +62,12 @@ def {{WRAPPER}}({{SIGNATURE}}):
     result = out
     if out_dtype == torch.bool:
         result = torch.empty(shape, dtype=torch.int32)
-    if out_dtype == torch.float64:
+    if wide:
         result = torch.empty(shape, dtype=torch.float32)
     BLOCK_SIZE = 1024
     grid = (triton.cdiv(n_elements, BLOCK_SIZE), )
     {{KERNEL}}_kernel[grid](result, n_elements, max(n_cols, 1), s0, s1, s2,
                             IS_FLOAT=is_float, BLOCK_SIZE=BLOCK_SIZE)
-    if out_dtype == torch.bool or out_dtype == torch.float64:
+    if out_dtype == torch.bool or wide:
         out.copy_(result)
     return out
