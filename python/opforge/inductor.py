@@ -257,6 +257,7 @@ def register():
         _register_triton_backend()
         _register_device_interface()
         _register_codegen()
+        _install_loader()
         _registered = True
 
 
@@ -320,13 +321,16 @@ def _is_opforge_module(source):
     return "device_str='opforge'" in source or "device='opforge'" in source
 
 
-@contextlib.contextmanager
-def _loading_on_the_chip():
-    """While Inductor compiles for opforge, an output module it loads for the opforge
-    device becomes a CompiledModule instead of a Python import."""
+def _install_loader():
+    """From registration on, an output module Inductor loads for the opforge device (a
+    forward graph, a backward graph AOTAutograd compiles during .backward(), or one
+    reloaded from Inductor's FX graph cache) becomes a CompiledModule instead of a Python
+    import; every other module loads as before."""
     from torch._inductor.codecache import PyCodeCache
 
     original = PyCodeCache.load_by_key_path
+    if getattr(original, "_opforge", False):
+        return
 
     def load_by_key_path(key, path, linemap=None, attrs=None):
         with open(path, encoding="utf-8") as f:
@@ -344,11 +348,41 @@ def _loading_on_the_chip():
             setattr(module, name, value)
         return module
 
+    load_by_key_path._opforge = True
     PyCodeCache.load_by_key_path = staticmethod(load_by_key_path)
-    try:
-        yield
-    finally:
-        PyCodeCache.load_by_key_path = staticmethod(original)
+
+
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                   per_sample_weights=None, include_last_offset=False, padding_idx=-1):
+    """aten._embedding_bag (sum and mean of 1-d bags) as gathers and index_add, so
+    Inductor writes Triton kernels for it instead of calling ATen's op, whose CPU kernel
+    leaves offset2bag empty where the shapes Inductor asserts (the meta function's)
+    have one bag per index. Max bags and 2-d indices keep ATen's op."""
+    if mode == 2 or indices.dim() != 1 or scale_grad_by_freq or sparse:
+        return NotImplemented
+    n = indices.shape[0]
+    bags = offsets.shape[0] - (1 if include_last_offset else 0)
+    starts = offsets[:bags]
+    pos = torch.arange(n, device=indices.device, dtype=offsets.dtype)
+    offset2bag = (pos[:, None] >= starts[None, :]).sum(1) - 1
+    keep = (indices != padding_idx) if padding_idx >= 0 else torch.ones_like(indices, dtype=torch.bool)
+    rows = weight[indices]
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights[:, None].to(rows.dtype)
+    rows = torch.where(keep[:, None], rows, torch.zeros_like(rows))
+    out = weight.new_zeros(bags, weight.shape[1]).index_add(0, offset2bag, rows)
+    bag_size = offsets.new_zeros(bags).index_add(0, offset2bag, keep.to(offsets.dtype))
+    if mode == 1:
+        out = out / bag_size.clamp(min=1)[:, None].to(out.dtype)
+    return out, offset2bag, bag_size, bag_size.new_zeros(bags if mode == 2 else 0)
+
+
+def _decompositions():
+    from torch._inductor.decomposition import select_decomp_table
+
+    table = dict(select_decomp_table())
+    table[torch.ops.aten._embedding_bag.default] = _embedding_bag
+    return table
 
 
 # Graphs that run eagerly on the device because opforge could not compile Inductor's
@@ -384,8 +418,11 @@ def backend(gm, example_inputs, **kwargs):
 
     register()
     try:
-        with _loading_on_the_chip():
-            compiled = compile_fx(gm, example_inputs, **kwargs)
+        kwargs.setdefault("decompositions", _decompositions())
+        # Inductor's FX graph cache keys a graph without the decomposition table, so an
+        # entry written with another table would come back; opforge compiles afresh.
+        kwargs["config_patches"] = {"fx_graph_cache": False, **(kwargs.get("config_patches") or {})}
+        compiled = compile_fx(gm, example_inputs, **kwargs)
     except Exception as e:  # noqa: BLE001 - only opforge's own errors are caught
         reason = _opforge_error(e)
         if reason is None:
@@ -397,8 +434,7 @@ def backend(gm, example_inputs, **kwargs):
         if state["eager"] is not None:
             return state["eager"](*args)
         try:
-            with _loading_on_the_chip():
-                out = compiled(*args)
+            out = compiled(*args)
         except RuntimeError as e:
             reason = _opforge_error(e)
             # Only before the first complete run: a graph that ran once is known good,

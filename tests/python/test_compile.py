@@ -146,6 +146,12 @@ class Compile(unittest.TestCase):
     def test_dlrm_training_step(self):
         self.train_step("dlrm")
 
+    def test_resnet18_training_step(self):
+        self.train_step("resnet18")
+
+    def test_mobilenet_v3_small_training_step(self):
+        self.train_step("mobilenet_v3_small")
+
     def test_a_kernel_opforge_cannot_compile_runs_its_graph_eagerly(self):
         # An Inductor construct opforge does not have, put into the first kernel of the
         # module Inductor writes: the graph runs eagerly, with a warning naming it.
