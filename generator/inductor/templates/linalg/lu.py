@@ -5,8 +5,8 @@ factorization with partial pivoting (LAPACK's getf2 order: pick the first
 largest |a| in the column, swap whole rows, scale the column below by the
 pivot's reciprocal, update the trailing matrix), one program per matrix with
 lanes over columns, and the ops built on it: lu_factor, lu/lu_unpack (P, L,
-U), lu_solve, solve, inv, det and slogdet (solve, det and slogdet factor A^T
-as ATen does for contiguous inputs). Pivots are 1-based int32 as LAPACK
+U), lu_solve, solve, inv, det and slogdet (det and slogdet factor A^T
+as ATen does for contiguous inputs; solve factors A). Pivots are 1-based int32 as LAPACK
 returns them; info is the first zero pivot's order (0 when none).
 """
 import torch
@@ -260,12 +260,11 @@ def _lu(A, pivot):
 
 
 def _solve_ex(A, B, left):
-    # as ATen does: a contiguous A is factored as A^T and solved with the adjoint, any other A as is
-    use_t = A.is_contiguous()
-    lu, piv, info = _lu_factor(_t(A).contiguous() if use_t else A.contiguous())
+    # torch 2.x returns the LU factors of A itself (1.13 factored A^T of a contiguous A)
+    lu, piv, info = _lu_factor(A.contiguous())
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and left)
     b = B.unsqueeze(B.dim()) if vec else B
-    x = _lu_solve(lu, piv, b, left, use_t)
+    x = _lu_solve(lu, piv, b, left, False)
     if vec:
         x = x.squeeze(x.dim() - 1)
     return x, lu, piv, info
