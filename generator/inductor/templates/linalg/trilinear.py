@@ -4,8 +4,9 @@ Lowered by opforge's inductor provider (linalg family, trilinear template):
 _trilinear in the form nn.functional.bilinear records, out[n, o] =
 sum_k (sum_j x1[n, j] w[o, j, k]) x2[n, k]. As ATen's two sumproduct_pair
 steps do, the inner sum over j is finished before it is weighted by x2;
-float32 accumulates in float32, integers in int64, and float16/bfloat16 round
-every product and every partial sum to the dtype, as ATen computes them.
+floats accumulate in float32, integers in int64; float16/bfloat16 round the
+inner sums to the dtype once (torch 2.x's bmm accumulates 16-bit products in
+float32 and rounds each of its results), and the result once.
 """
 import torch
 import triton
@@ -31,16 +32,10 @@ def bilinear_kernel(x1_ptr, w_ptr, x2_ptr, out_ptr, n, O, J, K, IS_FLOAT: tl.con
         for j in range(0, J):
             a = tl.load(x1_ptr + b * J + j, mask=mask, other=0).to(t.dtype)
             w = tl.load(w_ptr + (o * J + j) * K + k, mask=mask, other=0).to(t.dtype)
-            if ROUND:
-                t = (t + (a * w).to(out_ptr.dtype.element_ty).to(tl.float32)).to(out_ptr.dtype.element_ty).to(
-                    tl.float32)
-            else:
-                t = t + a * w
-        q = t * tl.load(x2_ptr + b * K + k, mask=mask, other=0).to(t.dtype)
+            t = t + a * w
         if ROUND:
-            acc = (acc + q.to(out_ptr.dtype.element_ty).to(tl.float32)).to(out_ptr.dtype.element_ty).to(tl.float32)
-        else:
-            acc = acc + q
+            t = t.to(out_ptr.dtype.element_ty).to(tl.float32)
+        acc = acc + t * tl.load(x2_ptr + b * K + k, mask=mask, other=0).to(t.dtype)
     tl.store(out_ptr + i, acc.to(out_ptr.dtype.element_ty), mask=mask)
 
 
