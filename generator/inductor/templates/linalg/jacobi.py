@@ -123,14 +123,17 @@ def one_sided_kernel(g_ptr, vt_ptr, s_ptr, us_ptr, vs_ptr, R, L, SWEEPS, BLOCK: 
 
 
 @triton.jit
-def complete_kernel(q_ptr, H, L, BLOCK: tl.constexpr):
-    # q: L x L, rows 0..H-1 orthonormal; rows H..L-1 become an orthonormal completion, each from
-    # the standard basis vector with the largest part outside the rows so far (Gram-Schmidt twice)
+def complete_kernel(q_ptr, H, R, L, BLOCK: tl.constexpr):
+    # q: R rows of length L, rows 0..H-1 orthonormal or zero (the vectors of zero singular values);
+    # each zero row and each row from H on becomes the standard basis vector with the largest part
+    # outside the rows before it, orthogonalized against them (Gram-Schmidt twice) and normalized
     mat = tl.program_id(axis=0).to(tl.int64)
-    base = mat * L * L
+    base = mat * R * L
     i = tl.arange(0, BLOCK)
     inl = i < L
-    for r in range(H, L):
+    for r in range(0, R):
+        old = tl.load(q_ptr + base + r * L + i, mask=inl, other=0)
+        need = ((r + i * 0) >= H) | (tl.sum(old * old, axis=0) + i * 0.0 == 0.0)
         best = tl.zeros([BLOCK], dtype=tl.float32) - 1.0
         pick = tl.zeros([BLOCK], dtype=tl.int32)
         for t in range(0, L):
@@ -148,7 +151,7 @@ def complete_kernel(q_ptr, H, L, BLOCK: tl.constexpr):
                 qs = tl.load(q_ptr + base + s * L + i, mask=inl, other=0)
                 v = v - tl.sum(qs * v, axis=0) * qs
         v = v / tl.sqrt(tl.sum(v * v, axis=0))
-        tl.store(q_ptr + base + r * L + i, v, mask=inl)
+        tl.store(q_ptr + base + r * L + i, v, mask=inl & need)
         tl.debug_barrier()
 
 
@@ -355,21 +358,23 @@ def _svd(A, full_matrices, compute_uv):
                 torch.empty([0], dtype=A.dtype, device=A.device))
     if full_matrices and (m == 0 or n == 0):
         return _like(_eye(lead, m, A.device), A), _like(S, A), _like(_eye(lead, n, A.device), A)
-    if full_matrices and m > n:
-        return _like(_t(_complete(_t(U), m)).contiguous(), A), _like(S, A), _like(Vh, A)
-    if full_matrices and m < n:
-        return _like(U, A), _like(S, A), _like(_complete(Vh, n), A)
+    # the vectors of zero singular values, and a full SVD's extra ones, complete an orthonormal basis
+    if m >= n:
+        U = _t(_complete(_t(U), m if full_matrices else n)).contiguous()
+    else:
+        Vh = _complete(Vh, n if full_matrices else m)
     return _like(U, A), _like(S, A), _like(Vh, A)
 
 
-def _complete(rows, L):
-    # rows [..., H, L] orthonormal -> [..., L, L], the last L - H rows an orthonormal completion
+def _complete(rows, R):
+    # rows [..., H, L] orthonormal or zero -> [..., R, L] orthonormal (R >= H)
     H = rows.shape[rows.dim() - 2]
-    q = torch.zeros(_lead(rows) + [L, L], dtype=torch.float32, device=rows.device)
+    L = rows.shape[rows.dim() - 1]
+    q = torch.zeros(_lead(rows) + [R, L], dtype=torch.float32, device=rows.device)
     q.narrow(q.dim() - 2, 0, H).copy_(rows)
     b = _batch(q)
-    if b > 0:
-        complete_kernel[(b, )](q, H, L, BLOCK=triton.next_power_of_2(L))
+    if b > 0 and R > 0:
+        complete_kernel[(b, )](q, H, R, L, BLOCK=triton.next_power_of_2(L))
     return q
 
 
