@@ -368,7 +368,40 @@ def _index_tensor(self, indices):
     return _gather_launch(self, off, shape, src_strides, off_strides, 1, self.numel() + 1)
 
 
+@triton.jit
+def mask_put_kernel(x_ptr, m_ptr, v_ptr, out_ptr, n, ACC: tl.constexpr, BLOCK: tl.constexpr):
+    # out = (x + v if ACC else v) where m, x elsewhere (bool as int32: a sum is nonzero or zero)
+    i = tl.program_id(axis=0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    x = tl.load(x_ptr + i, mask=mask, other=0)
+    m = tl.load(m_ptr + i, mask=mask, other=0)
+    v = tl.load(v_ptr + i, mask=mask, other=0)
+    if ACC:
+        v = x + v
+    tl.store(out_ptr + i, tl.where(m != 0, v, x).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def _mask_put(self, m, values, accumulate):
+    # one boolean mask over self's leading dims with values broadcast over every selected position:
+    # the same values land wherever the mask is set, so no position depends on the mask's count
+    md = m.dim()
+    lead = [m.shape[d] for d in range(md)]
+    full = m.reshape(lead + [1] * (self.dim() - md)).expand(self.shape).contiguous()
+    work = torch.int32 if self.dtype == torch.bool else self.dtype
+    x = self.to(work).contiguous()
+    v = values.to(work).expand(self.shape).contiguous()
+    out = torch.empty(self.shape, dtype=work, device=self.device)
+    n = out.numel()
+    if n > 0:
+        mask_put_kernel[(triton.cdiv(n, 256), )](x, full, v, out, n, ACC=accumulate, BLOCK=256)
+    return out.to(self.dtype) if self.dtype == torch.bool else out
+
+
 def _index_put(self, indices, values, accumulate):
+    if (len(indices) == 1 and indices[0] is not None
+            and (indices[0].dtype == torch.bool or indices[0].dtype == torch.uint8)
+            and values.dim() <= self.dim() - indices[0].dim()):
+        return _mask_put(self, indices[0], values, accumulate)
     out = self.contiguous().clone()
     off, shape, src_strides, off_strides = _advanced(out, indices)
     v = values.to(self.dtype).expand(shape)
