@@ -1,7 +1,10 @@
 //===- unit_timing_test.cpp - SharedResource: capacity with out-of-order use ===//
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <random>
 
 #include "opforge/model/timing.h"
@@ -63,6 +66,88 @@ TEST(SharedResource, ARequestNeverStartsBeforeItArrives) {
     }
     const double busy = 20 * u(g), t = t0 + 0.1 * u(g);
     ASSERT_GE(r.occupy(t, busy), t) << "trial " << trial;
+  }
+}
+
+// The definition SharedResource implements, on a std::map (start -> end):
+// a request takes the first free time from its arrival, split over gaps,
+// merged with the intervals it touches; intervals that ended before the
+// horizon are forgotten, and past kMaxIntervals the oldest half too.
+class MapResource {
+ public:
+  explicit MapResource(double horizon) : horizon_(16 * horizon) {}
+  double occupy(double t, double busy) {
+    t = std::max(t, floor_);
+    latest_ = std::max(latest_, t);
+    if (!(busy > 0)) return t;
+    double cur = t, remaining = busy;
+    while (remaining > 0) {
+      auto next = busy_.upper_bound(cur);
+      if (next != busy_.begin() && std::prev(next)->second > cur) {
+        cur = std::prev(next)->second;
+        continue;
+      }
+      const bool bounded = next != busy_.end();
+      const double gap = bounded ? next->first - cur : remaining;
+      const bool fills = gap <= remaining;
+      const double end = fills && bounded ? next->first : cur + remaining;
+      remaining = fills ? remaining - gap : 0;
+      auto prev = next == busy_.begin() ? busy_.end() : std::prev(next);
+      if (prev != busy_.end() && prev->second == cur)
+        prev->second = end;
+      else
+        prev = busy_.emplace_hint(next, cur, end);
+      if (bounded && next->first == end) {
+        prev->second = next->second;
+        busy_.erase(next);
+      }
+      cur = end;
+    }
+    const double bound = latest_ - horizon_;
+    for (auto it = busy_.begin(); it != busy_.end() && it->second < bound;) {
+      floor_ = std::max(floor_, it->second);
+      it = busy_.erase(it);
+    }
+    if (busy_.size() > (1u << 14)) {
+      size_t dropped = 0;
+      for (auto it = busy_.begin();
+           it != busy_.end() && (it->second < bound || dropped < busy_.size() / 2); ++dropped) {
+        floor_ = std::max(floor_, it->second);
+        it = busy_.erase(it);
+      }
+    }
+    return std::max(t, cur - busy);
+  }
+
+ private:
+  double horizon_, floor_ = 0, latest_ = 0;
+  std::map<double, double> busy_;
+};
+
+// The flat-array SharedResource gives every request the same start, to the
+// bit, as the map definition: in-order streams, requests arriving out of
+// order (filling and splitting over gaps, touching neighbours), intervals
+// falling behind the horizon, and more than kMaxIntervals live intervals.
+TEST(SharedResource, MatchesTheIntervalMapDefinition) {
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int trial = 0; trial < 40; ++trial) {
+    const double horizon = trial % 4 == 0 ? 1e9 : 10 + 1000 * u(g);
+    SharedResource flat(horizon);
+    MapResource def(horizon);
+    double clock = 0;
+    const int n = trial % 4 == 0 ? 40000 : 5000;
+    for (int i = 0; i < n; ++i) {
+      // Several initiators: some behind, some ahead; whole and fractional
+      // times so that requests often touch booked intervals exactly.
+      clock += (g() % 3) * 0.5;
+      double t = clock + double(int64_t(g() % 400) - 200) * (g() % 2 ? 1.0 : 0.25);
+      if (trial % 4 == 0) t = 3.0 * i + (g() % 2);  // disjoint: grows past kMaxIntervals
+      const double busy = g() % 8 == 0 ? 0 : (g() % 2 ? double(1 + g() % 5) : 4 * u(g));
+      const double a = flat.occupy(t, busy), b = def.occupy(t, busy);
+      ASSERT_EQ(std::bit_cast<uint64_t>(a), std::bit_cast<uint64_t>(b))
+          << "trial " << trial << " request " << i << " t " << t << " busy " << busy;
+    }
   }
 }
 

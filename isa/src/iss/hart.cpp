@@ -178,10 +178,21 @@ void Hart::reset(bool keep_caches) {
 }
 
 void Hart::flush_icache() {
-  for (auto &e : icache_) {
-    e.pc = UINT64_MAX;
-    e.run_len = 0;
+  // Entries never filled hold no instruction and no run: only the filled ones
+  // need clearing (a launch touches a few hundred of the 16K entries).
+  if (filled_overflow_) {
+    for (auto &e : icache_) {
+      e.pc = UINT64_MAX;
+      e.run_len = 0;
+    }
+  } else {
+    for (uint32_t idx : filled_) {
+      icache_[idx].pc = UINT64_MAX;
+      icache_[idx].run_len = 0;
+    }
   }
+  filled_.clear();
+  filled_overflow_ = false;
 }
 
 void Hart::forget_code(uint64_t addr, uint64_t bytes) {
@@ -341,6 +352,12 @@ Hart::CacheEntry &Hart::fill(uint64_t pc) {
   const size_t idx = (pc >> 1) & icache_mask_;
   CacheEntry &e = icache_[idx];
   uint32_t w = fetch_word(pc);
+  if (e.pc == UINT64_MAX) {  // remember it for flush_icache()
+    if (filled_.size() < icache_.size())
+      filled_.push_back(static_cast<uint32_t>(idx));
+    else
+      filled_overflow_ = true;
+  }
   const bool rvc = (w & 3) != 3;  // a 16-bit instruction (illegal without C)
   if (rvc) w &= 0xffffu;
   const sem::DecodeEntry *d = rvc && !cfg_.compressed ? nullptr : sem::decode_for_iss(w);

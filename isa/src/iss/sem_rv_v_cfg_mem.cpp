@@ -48,6 +48,28 @@ uint64_t vmem(Hart &h, Insn i, uint64_t pc, bool fault_first = false) {
   if (!is_store) require_vd_not_v0(i);
   const uint64_t base = h.x[i.rs1()];
   const int64_t stride = mode == Addr::Strided ? static_cast<int64_t>(h.x[i.rs2()]) : 0;
+  if constexpr (mode == Addr::Unit) {
+    // Unmasked and wholly inside the direct region: one copy of the span.
+    if (i.vm() && h.vl > h.vstart) {
+      const uint64_t k0 = h.vstart, bytes = (h.vl - k0) * sizeof(T), a0 = base + k0 * sizeof(T);
+      uint8_t *reg = vbase(h) + (is_store ? i.vs3() : i.vd()) * h.vlenb() + k0 * sizeof(T);
+      if constexpr (is_store) {
+        if (uint8_t *m = h.store_span(a0, bytes)) {
+          std::memcpy(m, reg, bytes);
+          h.vstart = 0;
+          h.charge_vector(InsnClass::VecMem, h.vl, data_bits);
+          return pc + 4;
+        }
+      } else {
+        if (const uint8_t *m = h.load_span(a0, bytes)) {
+          std::memcpy(reg, m, bytes);
+          h.vstart = 0;
+          h.charge_vector(InsnClass::VecMem, h.vl, data_bits);
+          return pc + 4;
+        }
+      }
+    }
+  }
   uint64_t k_cur = h.vstart;
   auto addr_of = [&](uint64_t k) -> uint64_t {
     if constexpr (mode == Addr::Unit)
@@ -90,6 +112,20 @@ uint64_t vwhole(Hart &h, Insn i, uint64_t pc, unsigned nregs, unsigned eew_bytes
   const uint64_t total = uint64_t(nregs) * h.vlenb() / eew_bytes;
   uint8_t *regs = vbase(h) + i.vd() * h.vlenb();
   uint64_t k = h.vstart;
+  if (k < total) {  // wholly inside the direct region: one copy
+    const uint64_t a0 = base + k * eew_bytes, bytes = (total - k) * eew_bytes;
+    if constexpr (is_store) {
+      if (uint8_t *m = h.store_span(a0, bytes)) {
+        std::memcpy(m, regs + k * eew_bytes, bytes);
+        k = total;
+      }
+    } else {
+      if (const uint8_t *m = h.load_span(a0, bytes)) {
+        std::memcpy(regs + k * eew_bytes, m, bytes);
+        k = total;
+      }
+    }
+  }
   try {
     for (; k < total; ++k) {
       if constexpr (is_store)

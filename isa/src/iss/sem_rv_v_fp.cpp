@@ -77,13 +77,34 @@ inline void require_same_width(Hart &h, Insn i) {
   require_vd_not_v0(i);
 }
 
-// vd[k] = op(h, rm, vs2[k], b).
-template <Src src, class Op>
-uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op) {
+// vd[k] = op(h, rm, vs2[k], b). `host` (optional) is the operation as one
+// host instruction, host(a, b): for float and double, unmasked, outside RMM,
+// the loop sets the host rounding mode once and reads the host flags once for
+// the whole instruction instead of once an element. The flags are sticky, so
+// the one read is the OR the per-element reads accrue; results, NaN
+// canonicalisation and fflags are those of fp::add/sub/mul/div.
+template <Src src, class Op, class Host = std::nullptr_t>
+uint64_t vfbin(Hart &h, Insn i, uint64_t pc, InsnClass cls, Op op, Host host = nullptr) {
   require_same_width<src>(h, i);
   const unsigned rm = vrm(h, i);
   by_fsew(h, i, [&](auto t) {
     using F = decltype(t);
+    if constexpr (!std::is_same_v<Host, std::nullptr_t> && !std::is_same_v<F, fp::Half>) {
+      if (rm != fp::kRmm && i.vm() && h.vl > h.vstart) {
+        fp::host_begin(rm);
+        for (uint64_t k = h.vstart; k < h.vl; ++k) {
+          F a = fget<F>(h, i.vs2(), k), b = operand<src, F>(h, i, k);
+          fp::opaque(a);
+          fp::opaque(b);
+          F r = host(a, b);
+          fp::opaque(r);
+          fset<F>(h, i.vd(), k, fp::canon(r));
+        }
+        h.vstart = 0;
+        fp::accrue(h, fp::host_flags());
+        return;
+      }
+    }
     each(h, i, [&](uint64_t k) {
       fset<F>(h, i.vd(), k, op(h, rm, fget<F>(h, i.vs2(), k), operand<src, F>(h, i, k)));
     });
@@ -293,16 +314,22 @@ F fsgnj(F a, F b, int kind) {
   }
 #define VFBIN(name, form, cls, expr) \
   INSN(name, cls) { return vfbin<Src::form>(h, i, pc, InsnClass::cls, FOP2(expr)); }
-VFBIN(vfadd_vv, V, VecFp, fp::add(h, rm, a, b))
-VFBIN(vfadd_vf, F, VecFp, fp::add(h, rm, a, b))
-VFBIN(vfsub_vv, V, VecFp, fp::sub(h, rm, a, b))
-VFBIN(vfsub_vf, F, VecFp, fp::sub(h, rm, a, b))
-VFBIN(vfrsub_vf, F, VecFp, fp::sub(h, rm, b, a))
-VFBIN(vfmul_vv, V, VecFp, fp::mul(h, rm, a, b))
-VFBIN(vfmul_vf, F, VecFp, fp::mul(h, rm, a, b))
-VFBIN(vfdiv_vv, V, VecFdiv, fp::div(h, rm, a, b))
-VFBIN(vfdiv_vf, F, VecFdiv, fp::div(h, rm, a, b))
-VFBIN(vfrdiv_vf, F, VecFdiv, fp::div(h, rm, b, a))
+// The same with the host form of the operation (vfbin's `host`).
+#define VFBIN_HOST(name, form, cls, expr, host_expr)                                  \
+  INSN(name, cls) {                                                                   \
+    return vfbin<Src::form>(h, i, pc, InsnClass::cls, FOP2(expr),                     \
+                            [](auto a, auto b) -> decltype(a) { return host_expr; }); \
+  }
+VFBIN_HOST(vfadd_vv, V, VecFp, fp::add(h, rm, a, b), a + b)
+VFBIN_HOST(vfadd_vf, F, VecFp, fp::add(h, rm, a, b), a + b)
+VFBIN_HOST(vfsub_vv, V, VecFp, fp::sub(h, rm, a, b), a + -b)
+VFBIN_HOST(vfsub_vf, F, VecFp, fp::sub(h, rm, a, b), a + -b)
+VFBIN_HOST(vfrsub_vf, F, VecFp, fp::sub(h, rm, b, a), b + -a)
+VFBIN_HOST(vfmul_vv, V, VecFp, fp::mul(h, rm, a, b), a *b)
+VFBIN_HOST(vfmul_vf, F, VecFp, fp::mul(h, rm, a, b), a *b)
+VFBIN_HOST(vfdiv_vv, V, VecFdiv, fp::div(h, rm, a, b), a / b)
+VFBIN_HOST(vfdiv_vf, F, VecFdiv, fp::div(h, rm, a, b), a / b)
+VFBIN_HOST(vfrdiv_vf, F, VecFdiv, fp::div(h, rm, b, a), b / a)
 VFBIN(vfmin_vv, V, VecFp, fp::min(h, a, b))
 VFBIN(vfmin_vf, F, VecFp, fp::min(h, a, b))
 VFBIN(vfmax_vv, V, VecFp, fp::max(h, a, b))

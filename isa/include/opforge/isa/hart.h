@@ -313,6 +313,21 @@ class Hart {
     }
     store_slow(addr, &v, sizeof(T));
   }
+  // Host bytes of [addr, addr + len) when the whole span lies in the direct
+  // region loads (or stores) currently use, else nullptr: a bulk copy there
+  // does what per-element load()/store() calls would (vector unit-stride
+  // accesses). The store span never covers tohost.
+  const uint8_t *load_span(uint64_t addr, uint64_t len) const {
+    const uint64_t off = addr - rd_base_;
+    if (rd_lim_ == 0 || off > rd_lim_ + 7 || len > rd_lim_ + 7 - off) return nullptr;
+    return rd_host_ + off;
+  }
+  uint8_t *store_span(uint64_t addr, uint64_t len) const {
+    const uint64_t off = addr - wr_base_;
+    if (wr_lim_ == 0 || off > wr_lim_ + 7 || len > wr_lim_ + 7 - off) return nullptr;
+    if (tohost_span_ && addr < tohost_ + tohost_span_ && tohost_ < addr + len) return nullptr;
+    return wr_host_ + off;
+  }
   void load_bytes(uint64_t addr, void *dst, size_t len) { load_slow(addr, dst, len); }
   void store_bytes(uint64_t addr, const void *src, size_t len) { store_slow(addr, src, len); }
 
@@ -368,6 +383,10 @@ class Hart {
   uint8_t *vregs_ = nullptr;
   std::unique_ptr<uint8_t[]> vreg_storage_;
   std::vector<CacheEntry> icache_;
+  // Entries filled since the last flush (indices), unless more fills than
+  // entries happened (filled_overflow_: flush clears every entry).
+  std::vector<uint32_t> filled_;
+  bool filled_overflow_ = false;
   uint64_t icache_mask_ = 0;  // entry of pc: (pc >> 1) & icache_mask_
   uint64_t ialign_mask_ = 1;
   uint32_t class_cost_[32] = {};

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
-#include <map>
+#include <vector>
 
 namespace opforge::model {
 
@@ -54,34 +54,33 @@ class SharedResource {
     if (!(busy > 0)) return t;
     double cur = t, remaining = busy;
     while (remaining > 0) {
-      auto next = busy_.upper_bound(cur);  // first interval starting after cur
-      if (next != busy_.begin()) {
-        auto prev = std::prev(next);
-        if (prev->second > cur) {  // cur is inside a busy interval: skip it
-          cur = prev->second;
-          continue;
-        }
+      size_t next = upper_bound(cur);                    // first interval starting after cur
+      if (next != head_ && busy_[next - 1].end > cur) {  // cur is inside a busy interval: skip it
+        cur = busy_[next - 1].end;
+        continue;
       }
-      const bool bounded = next != busy_.end();
-      const double gap = bounded ? next->first - cur : remaining;
+      const bool bounded = next != busy_.size();
+      const double gap = bounded ? busy_[next].start - cur : remaining;
       const bool fills = gap <= remaining;
-      const double end = fills && bounded ? next->first : cur + remaining;
+      const double end = fills && bounded ? busy_[next].start : cur + remaining;
       remaining = fills ? remaining - gap : 0;
       // Book [cur, end), merged with the neighbours it touches.
-      auto prev = next == busy_.begin() ? busy_.end() : std::prev(next);
-      if (prev != busy_.end() && prev->second == cur) {
-        prev->second = end;
+      size_t prev;
+      if (next != head_ && busy_[next - 1].end == cur) {
+        prev = next - 1;
+        busy_[prev].end = end;
       } else {
-        prev = busy_.emplace_hint(next, cur, end);
+        busy_.insert(busy_.begin() + std::ptrdiff_t(next), Interval{cur, end});
+        prev = next++;
       }
-      if (bounded && next->first == end) {
-        prev->second = next->second;
-        busy_.erase(next);
+      if (bounded && busy_[next].start == end) {
+        busy_[prev].end = busy_[next].end;
+        busy_.erase(busy_.begin() + std::ptrdiff_t(next));
       }
       cur = end;
     }
     forget_old();
-    if (busy_.size() > kMaxIntervals) prune();
+    if (busy_.size() - head_ > kMaxIntervals) prune();
     // finish - busy is >= t in exact arithmetic, but cur summed the pieces
     // (gap by gap), so in doubles it can come out an ulp below t: callers
     // count start - t as a wait, and a wait of -3e-14 cycles once wrapped a
@@ -90,31 +89,57 @@ class SharedResource {
   }
 
  private:
+  struct Interval {
+    double start, end;
+  };
+  // Index of the first live interval starting after t (busy_.size() if none);
+  // requests mostly arrive at or after the last one.
+  size_t upper_bound(double t) const {
+    if (busy_.size() == head_ || busy_.back().start <= t) return busy_.size();
+    auto it = std::upper_bound(busy_.begin() + std::ptrdiff_t(head_), busy_.end(), t,
+                               [](double v, const Interval &i) { return v < i.start; });
+    return size_t(it - busy_.begin());
+  }
   // Drops the intervals that ended before the horizon (oldest first; amortised O(1)).
   void forget_old() {
     const double bound = latest_ - horizon_;
-    for (auto it = busy_.begin(); it != busy_.end() && it->second < bound;) {
-      floor_ = std::max(floor_, it->second);
-      it = busy_.erase(it);
+    while (head_ != busy_.size() && busy_[head_].end < bound) {
+      floor_ = std::max(floor_, busy_[head_].end);
+      ++head_;
     }
+    compact();
   }
   void prune() {
     // Forget what ended before the horizon; if that is not enough, the
     // oldest half. Requests before the forgotten point start at it.
     double bound = latest_ - horizon_;
-    auto it = busy_.begin();
     size_t dropped = 0;
-    while (it != busy_.end() && (it->second < bound || dropped < busy_.size() / 2)) {
-      floor_ = std::max(floor_, it->second);
-      it = busy_.erase(it);
+    while (head_ != busy_.size() &&
+           (busy_[head_].end < bound || dropped < (busy_.size() - head_) / 2)) {
+      floor_ = std::max(floor_, busy_[head_].end);
+      ++head_;
       ++dropped;
+    }
+    compact();
+  }
+  // Forgotten intervals stay in front of head_ until they are half the vector.
+  void compact() {
+    if (head_ == busy_.size()) {
+      busy_.clear();
+      head_ = 0;
+    } else if (head_ >= 32 && 2 * head_ >= busy_.size()) {
+      busy_.erase(busy_.begin(), busy_.begin() + std::ptrdiff_t(head_));
+      head_ = 0;
     }
   }
 
   static constexpr size_t kMaxIntervals = 1u << 14;  // bookkeeping bound, not timing
   double horizon_;
   double floor_ = 0, latest_ = 0;
-  std::map<double, double> busy_;  // start -> end, disjoint, not touching
+  // Busy intervals [head_, size), sorted by start, disjoint, not touching
+  // (a flat array: most requests append or extend the last one).
+  std::vector<Interval> busy_;
+  size_t head_ = 0;
 };
 
 // A 64-bit counter fed with fractional amounts: it holds the whole part of
