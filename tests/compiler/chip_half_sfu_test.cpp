@@ -82,6 +82,34 @@ TEST(ChipHalfSfu, Bf16ExpRoundsInsideTheStripKeepingNanInfinitiesAndTies) {
     EXPECT_EQ(out.get_double(i), ref[1].get_double(i)) << "element " << i;
 }
 
+// sigmoid's tail, 1 / (1 + e) with e the SFU's exp, runs in the same strip
+// (vfadd.vf, vfrdiv.vf before the narrowing): no fp32 buffer of exp's
+// results and no second vector pass reading it back. Bit for bit the
+// interpreter's, NaN, infinities, zeros and saturating arguments included.
+TEST(ChipHalfSfu, SigmoidTailRunsInsideTheStripBitForBit) {
+  for (DType d : {DType::Float16, DType::BFloat16}) {
+    SCOPED_TRACE(tl_type(d));
+    DiffCase c = unary("sigmoid_kernel", d, 256, 256);
+    HostTensor &x = c.args[0].t;
+    const double special[] = {NAN, -INFINITY, INFINITY, 0.0, -0.0, 1.0, 100.0, -100.0, 0.5, -20.0};
+    for (int i = 0; i < 10; ++i) x.set_double(i, special[i]);
+    const std::string text = asm_of(c);
+    EXPECT_NE(text.find("vfrdiv.vf\tv8, v8"), std::string::npos) << text;
+    EXPECT_EQ(text.find("vse32.v"), std::string::npos) << "no fp32 result buffer\n" << text;
+    EXPECT_EQ(text.find("vl8re32.v"), std::string::npos) << "no second pass\n" << text;
+    auto ref = run_interp(c);
+    ChipRun chip = run_chip(device(), c);
+    ASSERT_TRUE(chip.launch.ok()) << chip.launch.traps.front();
+    const HostTensor &out = chip.tensors[1];
+    EXPECT_TRUE(std::isnan(out.get_double(0)));
+    EXPECT_EQ(out.get_double(1), 0.0);
+    EXPECT_EQ(out.get_double(2), 1.0);
+    EXPECT_EQ(out.get_double(3), 0.5);
+    for (int64_t i = 1; i < 256; ++i)
+      EXPECT_EQ(out.get_double(i), ref[1].get_double(i)) << "element " << i;
+  }
+}
+
 TEST(ChipHalfSfu, Fp16AndBf16ExpAndSigmoidMatchTheInterpreter) {
   for (DType d : {DType::Float16, DType::BFloat16})
     for (const char *k : {"exp_kernel", "sigmoid_kernel"}) {

@@ -89,10 +89,36 @@ bool Emitter::sfu_block_half(const Operation &op) {
       in = h->type.elem;
     }
   }
-  // Out: v's one user a truncf to fp16 of the same shape that is not buffered.
+  // Then: a chain of fp32 + - * / with a uniform operand, each the one user
+  // of the value before it and not buffered (sigmoid's 1 / (1 + e)): vector
+  // .vf forms in the strip, the same IEEE fp32 operations as the element loop.
+  auto one_user = [&](const Value *x) -> const Operation * {
+    auto u = users_.find(x);
+    return u != users_.end() && u->second.size() == 1 ? u->second.front() : nullptr;
+  };
+  std::vector<std::pair<std::string, const Value *>> tail;  // mnemonic, uniform operand
+  const Value *last = v;
+  for (const Operation *u = one_user(v); u; u = one_user(last)) {
+    if (u->results.size() != 1 || u->operands.size() != 2) break;
+    const Value *r = u->result();
+    if (r->type.elem != Elem::F32 || r->type.shape != v->type.shape || plan_.buffers.count(r))
+      break;
+    const bool lhs = u->operands[0] == last;
+    const Value *other = u->operands[lhs ? 1 : 0];
+    if (other == last || !is_uniform_block(other)) break;
+    const char *mn = u->kind == OpKind::AddF   ? "vfadd.vf"
+                     : u->kind == OpKind::MulF ? "vfmul.vf"
+                     : u->kind == OpKind::SubF ? (lhs ? "vfsub.vf" : "vfrsub.vf")
+                     : u->kind == OpKind::DivF ? (lhs ? "vfdiv.vf" : "vfrdiv.vf")
+                                               : nullptr;
+    if (!mn) break;
+    tail.push_back({mn, other});
+    last = r;
+  }
+  // Out: the last value's one user a truncf to fp16/bf16 of the same shape
+  // that is not buffered.
   const Value *t = nullptr;
-  if (auto u = users_.find(v); u != users_.end() && u->second.size() == 1) {
-    const Operation *tr = u->second.front();
+  if (const Operation *tr = one_user(last)) {
     const Elem te = tr->result()->type.elem;
     if (tr->kind == OpKind::TruncF && (te == Elem::F16 || te == Elem::BF16) &&
         tr->result()->type.shape == v->type.shape && !plan_.buffers.count(tr->result()))
@@ -100,6 +126,10 @@ bool Emitter::sfu_block_half(const Operation &op) {
   }
   if (src.empty()) minuend.clear();  // the argument loop computes the subtraction
   if (src.empty() && !t) return false;
+  if (!t && last != v && plan_.buffers.count(v)) {  // v's buffer would never be written
+    tail.clear();
+    last = v;
+  }
   const int64_t n = v->type.numel();
   std::string buf = alloca_of("float", n);
   if (src.empty()) {  // the fp32 argument, computed into the buffer first
@@ -123,6 +153,9 @@ bool Emitter::sfu_block_half(const Operation &op) {
             "vsll.vi v8, v8, 16" + nl;
   if (!minuend.empty()) text += "vfrsub.vf v8, v8, $8" + nl;
   text += sfu_insn_asm(op.kind) + nl;
+  const int first_tail = minuend.empty() ? 8 : 9;  // the tail's scalars follow the minuend
+  for (size_t i = 0; i < tail.size(); ++i)
+    text += tail[i].first + " v8, v8, $" + std::to_string(first_tail + int(i)) + nl;
   if (t && t->type.elem == Elem::F16)
     text += "vsetvli zero, $2, e16, m4, ta, ma" + nl + "vfncvt.f.f.w v16, v8" + nl +
             "vse16.v v16, ($3)" + nl;
@@ -137,17 +170,22 @@ bool Emitter::sfu_block_half(const Operation &op) {
   text += "sub $0, $0, $2" + nl + "slli $4, $2, " + (in == Elem::F32 ? "2" : "1") + nl +
           "add $1, $1, $4" + nl + "slli $4, $2, " + (t ? "1" : "2") + nl + "add $3, $3, $4" + nl +
           "bnez $0, .Lsfh${:uid}";
+  std::string tail_constraints, tail_args;
+  for (auto &[mn, x] : tail) {
+    tail_constraints += "f,";
+    tail_args += ", float " + elem(x, Idx(x->type.rank(), "0"));
+  }
   emit("call { i64, ptr, i64, ptr, i64 } asm sideeffect \"" + text +
-       "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3," + (minuend.empty() ? "" : "f,") +
+       "\", \"=&r,=&r,=&r,=&r,=&r,0,1,3," + (minuend.empty() ? "" : "f,") + tail_constraints +
        "~{v0},~{v8},~{v9},~{v10},~{v11},~{v12},~{v13},~{v14},~{v15},~{v16},~{v17},~{v18},~{v19},~{"
        "v20},~{v21},~{v22},~{v23},~{v24},~{v25},~{v26},~{v27},~{vl},~{"
        "vtype},~{memory}\"(i64 " +
        std::to_string(n) + ", ptr " + src + ", ptr " + dst +
-       (minuend.empty() ? "" : ", float " + minuend) + ")");
+       (minuend.empty() ? "" : ", float " + minuend) + tail_args + ")");
   if (t)
     dma_raw_[t] = dst;  // read (and stored) from the 16-bit buffer
   else
-    bufs_[v] = buf;
+    bufs_[last] = buf;
   return true;
 }
 
