@@ -555,8 +555,9 @@ bool convolution_backward_as_matmul(torch::jit::Stack *stack) {
   at::Tensor dyg = dy.reshape({n, g, co / g, l}).permute({1, 2, 0, 3}).reshape({g, co / g, n * l});
   at::Tensor gi, gw, gb;
   if (mask[0]) {
-    at::Tensor wt = w.reshape({g, co / g, k}).transpose(1, 2);     // [g, K, C_out/g]
-    at::Tensor cols = at::bmm(wt.contiguous(), dyg.contiguous());  // [g, K, N*L]
+    // w^T as a strided view: the bmm kernel reads strided operands (no copy of the weight)
+    at::Tensor wt = w.reshape({g, co / g, k}).transpose(1, 2);  // [g, K, C_out/g]
+    at::Tensor cols = at::bmm(wt, dyg);                         // [g, K, N*L]
     cols = cols.reshape({g, k, n, l}).permute({2, 0, 1, 3}).reshape({n, g * k, l});
     gi =
         at::col2im(cols, {x.size(2), x.size(3)}, {w.size(2), w.size(3)}, dilation, padding, stride);
@@ -564,7 +565,7 @@ bool convolution_backward_as_matmul(torch::jit::Stack *stack) {
   if (mask[1]) {
     at::Tensor cols = at::im2col(x, {w.size(2), w.size(3)}, dilation, padding, stride);
     cols = cols.reshape({n, g, k, l}).permute({1, 0, 3, 2}).reshape({g, n * l, k});
-    gw = at::bmm(dyg.contiguous(), cols.contiguous()).reshape(w.sizes());
+    gw = at::bmm(dyg, cols).reshape(w.sizes());
   }
   if (mask[2]) gb = at::sum(dy, {0, 2, 3});
   torch::jit::drop(*stack, 10);
