@@ -75,7 +75,12 @@ TEST(InductorModule, PointwiseModuleRunsOnTheInterpreter) {
             "m.py:" + std::to_string(line_of(text, "triton_poi_fused_add_relu_0.run(")));
   EXPECT_EQ(r.steps[0].aten_nodes, (std::vector<std::string>{"aten.add", "aten.relu"}));
   ASSERT_EQ(r.launches.size(), 1u);
-  EXPECT_EQ(r.launches[0].grid.x, 1);  // XBLOCK 64 (the size hint) covers 48
+  int64_t xblock = 0;
+  for (auto &a : r.launches[0].args)
+    if (a.name == "XBLOCK") xblock = a.int_value;
+  ASSERT_GT(xblock, 0);
+  EXPECT_EQ(r.launches[0].grid.x, (48 + xblock - 1) / xblock);  // Grid1D
+  EXPECT_NE(r.steps[0].config.find("XBLOCK: " + std::to_string(xblock)), std::string::npos);
   // Tuned once per key: the interpreter has no cycles, the first config that runs is kept.
   ASSERT_EQ(r.autotune.size(), 1u);
   EXPECT_EQ(r.autotune[0].kernel, "triton_poi_fused_add_relu_0");
@@ -193,6 +198,40 @@ TEST(InductorModule, ExternKernelsFallbacksReductionsAndViews) {
     for (int yy = 0; yy < 3; ++yy)
       EXPECT_EQ(t.get_double(xx * 3 + yy), y.get_double(2 + 5 * yy + xx)) << xx << "," << yy;
   EXPECT_EQ(r.value.items[2].tensor.strides, (std::vector<int64_t>{3, 1}));
+}
+
+// `del` frees a buffer once no variable holds it (as Python's last reference going):
+// two 192-byte results in turn fit a 300-byte budget only when the first is freed.
+TEST(InductorModule, DelFreesABufferWhenItsLastNameGoes) {
+  auto module = [](const std::string &dels) {
+    return std::string(kPreamble) + "\n" + add_relu_kernel() +
+           runner(R"(        arg0_1, arg1_1 = args
+        args.clear()
+        buf0 = empty_strided((48, ), (1, ), device='opforge', dtype=torch.float32)
+        triton_poi_fused_add_relu_0.run(arg0_1, arg1_1, buf0, 48, stream=get_raw_stream(0))
+        buf1 = buf0; del buf0  # reuse
+)" + dels + R"(        buf2 = empty_strided((48, ), (1, ), device='opforge', dtype=torch.float32)
+        triton_poi_fused_add_relu_0.run(arg0_1, arg1_1, buf2, 48, stream=get_raw_stream(0))
+        return (buf2, )
+)") + "\ndef get_args():\n    return []\n" +
+           kTail;
+  };
+  WrapperOptions o;
+  o.max_bytes = 300;
+  InterpExecutor ex(Knobs{});
+  TensorHandle a = input(ex, {48}, 1.0, -20.0), b = input(ex, {48}, 0.5, -3.0);
+  std::vector<WrapperValue> args = {WrapperValue::of(a), WrapperValue::of(b)};
+  InductorModule freed(module("        del buf1\n"), "m.py");
+  InductorRunResult r = freed.call(ex, args, {}, o);
+  EXPECT_EQ(ex.view(r.value.items[0].tensor).get_double(47), std::max(0.0, 27.0 + 20.5));
+  // buf1 still holds the first buffer: it is not freed and the budget is exceeded.
+  InductorModule kept(module(""), "m.py");
+  try {
+    kept.call(ex, args, {}, o);
+    ADD_FAILURE() << "the budget should be exceeded";
+  } catch (const CompileError &e) {
+    EXPECT_NE(e.rendered().find("memory budget"), std::string::npos) << e.rendered();
+  }
 }
 
 TEST(InductorModule, UnknownConstructsAreErrorsNamingThemAndTheLine) {

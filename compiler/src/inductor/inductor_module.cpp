@@ -1,12 +1,13 @@
 //===- inductor_module.cpp - TorchInductor output modules on the chip ------===//
 #include "opforge/compiler/inductor_module.h"
 
+#include <array>
 #include <cmath>
 #include <random>
 
 #include "../wrapper/interp_impl.h"
-#include "heuristics.h"
 #include "module_text.h"
+#include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/parser.h"
 
 namespace opforge::compiler {
@@ -20,14 +21,16 @@ struct InductorModule::Impl {
   std::shared_ptr<const SourceFile> source;
   ScannedModule scanned;
   ast::Module module;
-  std::map<std::string, KernelHeuristics> heuristics;  // by kernel name
-  std::map<std::string, size_t> tuned;                 // "kernel|key" -> config index
+  struct Kernel {
+    InductorKernelInfo info;
+    std::vector<InductorConfig> configs;
+  };
+  std::map<std::string, Kernel> kernels;  // by kernel name
+  std::map<std::string, size_t> tuned;    // "kernel|key" -> config index
   std::vector<std::pair<std::string, Value>> bindings(const ast::Module &m) const;
 };
 
 namespace {
-
-int64_t cdiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 
 std::string overload_name(const std::string &qualified) {
   // "aten.mm.out" -> "aten::mm.out"; "aten.relu.default" -> "aten::relu".
@@ -81,6 +84,13 @@ class Extension : public Impl_::Extension {
   const InductorAtenHook &hook_;
   InductorRunResult &result_;
   std::mt19937_64 rng_;
+  std::map<BufferId, int64_t> sizes_;  // bytes of the buffers this run allocated
+
+  // `del a, b` in call(): unbinds the names in the innermost call scope holding them and
+  // frees each buffer this run allocated that no variable of a live call scope still holds
+  // (Python frees it when its last reference goes; `buf1 = buf0; del buf0` keeps it).
+  // `keep`: a value about to be bound (its buffers stay).
+  Value del(Impl_ &im, ValueList &args, SourceLoc loc, const Value *keep = nullptr);
 
   std::string site(SourceLoc loc) const { return mod_.path + ":" + std::to_string(loc.line); }
   std::vector<std::string> nodes_at(SourceLoc loc) const {
@@ -120,8 +130,10 @@ Value Extension::strided(Impl_ &im, ValueList &args, Kwargs &kwargs, SourceLoc l
     extent += (h.sizes[i] - 1) * h.strides[i];
   }
   if (empty) extent = 0;
-  h.buffer = im.allocate(std::max<int64_t>(extent, 1) * dtype_size(h.dtype), loc);
+  const int64_t bytes = std::max<int64_t>(extent, 1) * dtype_size(h.dtype);
+  h.buffer = im.allocate(bytes, loc);
   im.allocated.insert(h.buffer);
+  sizes_[h.buffer] = bytes;
   if (random && extent > 0) {
     HostTensor host(h.dtype, {extent});
     std::normal_distribution<double> normal;
@@ -151,6 +163,14 @@ void Extension::check_size_stride(Impl_ &im, const Value &t, const Value &size, 
 Value Extension::call(Impl_ &im, const std::string &name, ValueList &args, Kwargs &kwargs,
                       SourceLoc loc) {
   std::string n = name.substr(4);
+  if (n == "del") return del(im, args, loc);
+  if (n == "del_after") {  // (value, names...): the del once value is computed; returns it
+    if (args.empty()) im.fail(loc, "del: expected a value");
+    Value v = args[0];
+    ValueList names(args.begin() + 1, args.end());
+    del(im, names, loc, &v);
+    return v;
+  }
   if (n == "empty_strided") return strided(im, args, kwargs, loc, false);
   if (n == "rand_strided") return strided(im, args, kwargs, loc, true);
   if (n == "get_raw_stream") return Value::integer(0);
@@ -212,6 +232,43 @@ Value Extension::call(Impl_ &im, const std::string &name, ValueList &args, Kwarg
   im.fail(loc, "Inductor module: unknown name '" + n + "'");
 }
 
+Value Extension::del(Impl_ &im, ValueList &args, SourceLoc loc, const Value *keep) {
+  std::set<BufferId> dropped;
+  for (auto &a : args) {
+    if (a.t != T::Str) im.fail(loc, "del: expected a name");
+    for (auto it = im.call_scopes.rbegin(); it != im.call_scopes.rend(); ++it)
+      if (auto scope = it->lock()) {
+        auto v = scope->vars.find(a.s);
+        if (v == scope->vars.end()) continue;
+        add_buffers(v->second, dropped);
+        scope->vars.erase(v);
+        break;
+      }
+  }
+  for (auto it = dropped.begin(); it != dropped.end();)
+    if (!im.allocated.count(*it))
+      it = dropped.erase(it);
+    else
+      ++it;
+  if (dropped.empty()) return Value::none();
+  std::set<BufferId> live;
+  if (keep) add_buffers(*keep, live);
+  for (auto &w : im.call_scopes)
+    if (auto scope = w.lock())
+      for (auto &[name, v] : scope->vars) add_buffers(v, live);
+  for (BufferId b : dropped)
+    if (!live.count(b)) {
+      im.executor.free(b);
+      im.allocated.erase(b);
+      auto s = sizes_.find(b);
+      if (s != sizes_.end()) {
+        im.bytes_allocated -= s->second;
+        sizes_.erase(s);
+      }
+    }
+  return Value::none();
+}
+
 Value Extension::aten_call(Impl_ &im, const std::string &overload, ValueList &args, Kwargs &kwargs,
                            SourceLoc loc) {
   if (!hook_) im.fail(loc, overload + ": no ATen hook to run it with");
@@ -257,10 +314,11 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
                      "' on the chip (kernels are launched with .run(*args, stream=...))");
   take_kwarg(kwargs, "stream");
   no_more_kwargs(im, kwargs, k.name + ".run", loc);
-  auto hit = mod_.heuristics.find(k.name);
-  if (hit == mod_.heuristics.end())
+  auto hit = mod_.kernels.find(k.name);
+  if (hit == mod_.kernels.end())
     im.fail(loc, "Inductor module: '" + k.name + "' is not a kernel of async_compile.triton");
-  const KernelHeuristics &h = hit->second;
+  const InductorKernelInfo &info = hit->second.info;
+  const std::vector<InductorConfig> &configs = hit->second.configs;
   // Positional arguments are the kernel's runtime parameters in order.
   Impl_::Binding base;
   size_t next = 0;
@@ -275,12 +333,13 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
     im.fail(loc, "kernel '" + k.name + "'.run: " + std::to_string(args.size()) + " arguments for " +
                      std::to_string(next) + " runtime parameters");
   base.positional = base.args.size();
-  for (auto &[c, v] : h.constants)
-    if (k.params.find(c) >= 0 && !base.find(c)) base.args.push_back({c, Value::integer(v)});
-  auto numel = [&](const std::string &n) -> int64_t {
-    Value *v = base.find(n);
-    return v ? im.to_int(*v, loc, n) : 1;
-  };
+  // Constexpr constants the launch does not pass (triton_meta['constants']).
+  for (auto &[c, spec] : info.constants)
+    if (k.params.find(c) >= 0 && !base.find(c) && spec.ckind == ParamSpec::CKind::Int)
+      base.args.push_back({c, Value::integer(spec.i)});
+  std::map<std::string, int64_t> numels;
+  for (const char *n : {"xnumel", "ynumel", "znumel", "r0_numel", "r1_numel"})
+    if (Value *v = base.find(n); v && v->is_int_like()) numels[n] = im.to_int(*v, loc, n);
   std::string key = "(";
   for (auto &[n, v] : base.args)
     if (v.t == T::Int)
@@ -288,31 +347,23 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
     else if (v.t == T::Tensor)
       key += "'" + std::string(dtype_name(v.th().dtype)) + "', ";
   key += ")";
-  auto bind_config = [&](const TuneConfig &c) {
+  auto bind_config = [&](const InductorConfig &c) {
     Impl_::Binding b = base;
-    for (auto &[n, v] : c.values)
-      if (k.params.find(n) >= 0) b.args.push_back({n, Value::integer(v)});
+    for (auto &[n, v] : c.blocks)
+      if (k.params.find(n) >= 0 && !b.find(n)) b.args.push_back({n, Value::integer(v)});
     b.options.push_back({"num_warps", Value::integer(c.num_warps)});
     b.options.push_back({"num_stages", Value::integer(c.num_stages)});
-    auto block = [&](const std::string &n) -> int64_t {
-      for (auto &[cn, cv] : c.values)
-        if (cn == n) return cv;
-      return 1;
-    };
-    int64_t gx = cdiv(numel("xnumel"), block("XBLOCK"));
-    int64_t gy = cdiv(numel("ynumel"), block("YBLOCK"));
-    int64_t gz = cdiv(numel("znumel"), block("ZBLOCK"));
-    if (h.grid_type == "Grid2DWithYZOverflow" && gy > 65535) {
-      gz = cdiv(gy, 65535);
-      gy = 65535;
+    std::array<int64_t, 3> g;
+    try {
+      g = inductor_grid(info, c, numels);
+    } catch (const CompileError &e) {
+      im.fail(loc, e.message());
     }
     Value l;
     l.t = T::Launcher;
     l.fn = &k;
-    l.self = std::make_shared<Value>(Value::tuple(
-        {Value::integer(gx), Value::integer(h.grid_type == "Grid1D" ? 1 : gy),
-         Value::integer(h.grid_type == "Grid3D" || h.grid_type == "Grid2DWithYZOverflow" ? gz
-                                                                                         : 1)}));
+    l.self = std::make_shared<Value>(
+        Value::tuple({Value::integer(g[0]), Value::integer(g[1]), Value::integer(g[2])}));
     return std::make_pair(l, b);
   };
   std::string tkey = k.name + "|" + key;
@@ -323,20 +374,20 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
     AutotuneRecord rec;
     rec.kernel = k.name;
     rec.key = key;
-    if (h.configs.size() == 1) {
+    if (configs.size() == 1) {
       rec.source = "single config";
     } else {
       // Trials write the kernel's outputs: the arguments it mutates are saved and restored.
       std::vector<std::pair<TensorHandle, TensorHandle>> saved;
-      for (auto &m : h.mutated)
+      for (auto &m : info.mutated_arg_names)
         if (Value *v = base.find(m); v && v->t == T::Tensor)
           saved.push_back({v->th(), im.contiguous_copy(v->th(), v->th().dtype, loc)});
       std::optional<uint64_t> best;
       bool any = false, timed = false;
-      for (size_t i = 0; i < h.configs.size(); ++i) {
+      for (size_t i = 0; i < configs.size(); ++i) {
         AutotuneRecord::Trial t;
-        t.config = h.configs[i].text();
-        auto [l, b] = bind_config(h.configs[i]);
+        t.config = configs[i].str();
+        auto [l, b] = bind_config(configs[i]);
         try {
           t.cycles = im.jit_launch(l, b, loc, Impl_::LaunchMode::Trial);
           for (auto &[orig, copy] : saved) im.executor.copy(orig, copy);
@@ -352,17 +403,21 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
         }
         rec.trials.push_back(t);
       }
+      for (auto &[orig, copy] : saved) {
+        im.executor.free(copy.buffer);
+        im.allocated.erase(copy.buffer);
+      }
       if (!any)
         im.fail(loc, "kernel '" + k.name + "': no config compiles and runs (" +
                          rec.trials.front().config + ": " + rec.trials.front().skipped + ")");
       rec.source = timed ? "tuned" : "tuned (first fitting config: the executor has no cycles)";
     }
     rec.winner = static_cast<int>(pick);
-    rec.winner_config = h.configs[pick].text();
+    rec.winner_config = configs[pick].str();
     result_.autotune.push_back(rec);
     mod_.tuned[tkey] = pick;
   }
-  auto [l, b] = bind_config(h.configs[pick]);
+  auto [l, b] = bind_config(configs[pick]);
   std::optional<uint64_t> cycles;
   try {
     cycles = im.jit_launch(l, b, loc, Impl_::LaunchMode::Final);
@@ -378,7 +433,7 @@ Value Extension::kernel_method(Impl_ &im, const Value &kernel, const std::string
   s.site = site(loc);
   s.aten_nodes = nodes_at(loc);
   s.cycles = cycles.value_or(0);
-  s.config = h.configs[pick].text();
+  s.config = configs[pick].str();
   result_.steps.push_back(std::move(s));
   return Value::none();
 }
@@ -430,7 +485,13 @@ InductorModule::InductorModule(std::string source, std::string path)
       throw CompileError::at(*impl_->source, at,
                              "Inductor module: kernel '" + k.name +
                                  "': its source defines no @triton.jit function of that name");
-    impl_->heuristics[k.name] = read_heuristics(*impl_->module.source, *f);
+    Impl::Kernel kernel;
+    kernel.info = read_inductor_kernel(impl_->module, k.name);
+    kernel.configs = inductor_configs(kernel.info);
+    if (kernel.configs.empty())
+      throw CompileError::at(*impl_->source, at,
+                             "Inductor module: kernel '" + k.name + "': no candidate config");
+    impl_->kernels[k.name] = std::move(kernel);
   }
 }
 
@@ -456,6 +517,8 @@ InductorRunResult run_function(InductorModule::Impl &m, const std::string &fn, E
   im.extension = &ext;
   for (auto &[n, v] : m.bindings(m.module)) im.globals->vars[n] = v;
   if (!im.globals->find("torch")) im.globals->vars["torch"] = Value::module("torch");
+  im.globals->vars["_opforge_del_"] = Value::builtin("ext.del");
+  im.globals->vars["_opforge_del_after_"] = Value::builtin("ext.del_after");
   WrapperRunResult r = interp.run(fn, args);
   result.value = std::move(r.value);
   result.launches = std::move(r.launches);

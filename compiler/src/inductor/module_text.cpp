@@ -197,8 +197,21 @@ struct Scanner {
       int ind = indent_of(s);
       if (body_indent < 0) body_indent = ind;
       std::string lead(static_cast<size_t>(ind - indent), ' ');
-      if (starts_with(t, "del ") || t == "del") {
-        out[l] = lead + "pass";
+      if (starts_with(t, "del ")) {
+        // del a, b -> _opforge_del_('a', 'b'): unbinds the names, frees what they held last.
+        std::string names = trim(t.substr(4)), call;
+        size_t pos = 0;
+        while (pos <= names.size()) {
+          size_t c = names.find(',', pos);
+          std::string n =
+              trim(names.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+          if (!std::regex_match(n, std::regex(R"([A-Za-z_]\w*)")))
+            fail(line, "Inductor module: unsupported 'del' target '" + n + "' in call()", ind + 1);
+          call += (call.empty() ? "'" : ", '") + n + "'";
+          if (c == std::string::npos) break;
+          pos = c + 1;
+        }
+        out[l] = lead + "_opforge_del_(" + call + ")";
         continue;
       }
       if (starts_with(t, "with ")) {
@@ -213,7 +226,18 @@ struct Scanner {
       }
       std::string stmt = s.substr(static_cast<size_t>(indent));
       size_t d = stmt.find("; del ");
-      if (d != std::string::npos) stmt = stmt.substr(0, d);
+      if (d != std::string::npos) {
+        // X = E; del Y  # reuse -> X = _opforge_del_after_(E, 'Y'): E first, then the del.
+        std::smatch m;
+        std::string first = stmt.substr(0, d), names = stmt.substr(d + 6);
+        names = trim(names.substr(0, names.find('#')));
+        if (!std::regex_match(first, m, std::regex(R"((\s*[A-Za-z_]\w*\s*=\s*)(.+))")) ||
+            !std::regex_match(names, std::regex(R"([A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*)*)")))
+          fail(line, "Inductor module: unsupported statement with '; del' in call()", ind + 1);
+        std::string quoted =
+            "'" + std::regex_replace(names, std::regex(R"(\s*,\s*)"), "', '") + "'";
+        stmt = std::string(m[1]) + "_opforge_del_after_(" + std::string(m[2]) + ", " + quoted + ")";
+      }
       out[l] = stmt;
       if (t.find(".run(") != std::string::npos || t.find("extern_kernels.") != std::string::npos ||
           t.find("aten.") != std::string::npos || t.find("torch.ops.") != std::string::npos) {
