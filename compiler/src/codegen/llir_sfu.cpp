@@ -159,12 +159,17 @@ bool Emitter::sfu_block_half(const Operation &op) {
   if (t && t->type.elem == Elem::F16)
     text += "vsetvli zero, $2, e16, m4, ta, ma" + nl + "vfncvt.f.f.w v16, v8" + nl +
             "vse16.v v16, ($3)" + nl;
-  else if (t)  // bf16: to nearest even as Emitter::round (+ 0x7fff + lsb), NaN quieted
-    text += "vsrl.vi v16, v8, 16" + nl + "vand.vi v16, v16, 1" + nl + "vadd.vv v16, v8, v16" + nl +
-            "li $4, 32767" + nl + "vadd.vx v16, v16, $4" + nl +
-            "vsetvli zero, $2, e32, m8, ta, mu" + nl + "vmfne.vv v0, v8, v8" + nl + "lui $4, 1024" +
-            nl + "vor.vx v16, v8, $4, v0.t" + nl + "vsetvli zero, $2, e16, m4, ta, ma" + nl +
-            "vnsrl.wi v24, v16, 16" + nl + "vse16.v v24, ($3)" + nl;
+  else if (t)
+    // bf16: to nearest even as Emitter::round, on the 16-bit halves (hi, lo)
+    // of each fp32: hi + 1 where lo > 0x8000 - (hi & 1) (unsigned), NaN
+    // quieted (hi | 0x40, the fp32 quiet bit) instead.
+    text += "vsetvli zero, $2, e16, m4, ta, mu" + nl + "vnsrl.wi v16, v8, 16" + nl +
+            "vnsrl.wi v20, v8, 0" + nl + "vand.vi v24, v16, 1" + nl + "lui $4, 8" + nl +
+            "vrsub.vx v24, v24, $4" + nl + "vmsltu.vv v0, v24, v20" + nl +
+            "vadd.vi v16, v16, 1, v0.t" + nl + "vsetvli zero, $2, e32, m8, ta, ma" + nl +
+            "vmfne.vv v0, v8, v8" + nl + "vsetvli zero, $2, e16, m4, ta, mu" + nl +
+            "vnsrl.wi v24, v8, 16" + nl + "li $4, 64" + nl + "vor.vx v16, v24, $4, v0.t" + nl +
+            "vse16.v v16, ($3)" + nl;
   else
     text += "vse32.v v8, ($3)" + nl;
   text += "sub $0, $0, $2" + nl + "slli $4, $2, " + (in == Elem::F32 ? "2" : "1") + nl +
