@@ -43,6 +43,17 @@ std::vector<Fn> functions() {
       {"recip", [](double x, double) { return 1.0 / x; }, 0.5, 9},
       {"fast_expf", [](double x, double) { return std::exp(x); }, -5, 5},
       {"fast_logf", [](double x, double) { return std::log(x); }, 0.01, 50},
+      {"log10", [](double x, double) { return std::log10(x); }, 0.01, 500},
+      {"acosh", [](double x, double) { return std::acosh(x); }, 1, 30},
+      {"asinh", [](double x, double) { return std::asinh(x); }, -30, 30},
+      {"atanh", [](double x, double) { return std::atanh(x); }, -0.95, 0.95},
+      {"erfc", [](double x, double) { return std::erfc(x); }, -3, 3},
+      {"llrint", [](double x, double) { return round_half_even(x); }, -9, 9},
+      {"fast_tanhf", [](double x, double) { return std::tanh(x); }, -4, 4},
+      {"atan2", [](double x, double y) { return std::atan2(x, y); }, -4, 4},
+      {"copysign", [](double x, double y) { return std::copysign(x, y); }, -9, 9},
+      {"hypot", [](double x, double y) { return std::hypot(x, y); }, -9, 9},
+      {"ldexp", [](double x, double y) { return x * std::exp2(y); }, -9, 9},
   };
 }
 
@@ -71,7 +82,7 @@ DiffCase math_case(const Fn &f, int64_t n, bool specials) {
 
 bool exact_fn(const std::string &n) {
   return n == "trunc" || n == "round" || n == "rint" || n == "nearbyint" || n == "isnan" ||
-         n == "isinf" || n == "signbit" || n == "neg";
+         n == "isinf" || n == "signbit" || n == "neg" || n == "copysign";
 }
 
 bool close(double want, double got, double rtol, double atol) {
@@ -175,7 +186,18 @@ TEST(MathFunctions, EveryCapabilityTableMathFunctionCompiles) {
       {"nearbyint", "tl.math.nearbyint(x)"},
       {"neg", "tl.math.neg(x)"},
       {"recip", "tl.math.recip(x)"},
-      {"fmod", "tl.math.fmod(x, y)"}};
+      {"fmod", "tl.math.fmod(x, y)"},
+      {"log10", "tl.math.log10(x)"},
+      {"acosh", "tl.math.acosh(x)"},
+      {"asinh", "tl.math.asinh(x)"},
+      {"atanh", "tl.math.atanh(x)"},
+      {"atan2", "tl.math.atan2(x, y)"},
+      {"copysign", "tl.math.copysign(x, y)"},
+      {"hypot", "tl.math.hypot(x, y)"},
+      {"ldexp", "tl.math.ldexp(x, y)"},
+      {"llrint", "tl.math.llrint(x).to(tl.float32)"},
+      {"erfc", "tl.math.erfc(x)"},
+      {"fast_tanhf", "tl.math.fast_tanhf(x)"}};
   const auto &caps = mtia_capabilities();
   std::string path = ::testing::TempDir() + "/math_table_kernel.py";
   for (const std::string &name : caps.math_functions) {

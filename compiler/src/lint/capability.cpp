@@ -54,13 +54,15 @@ static TargetCapabilities build_mtia() {
         std::string("torch.") + t +
         " tensors are not supported by the wrapper runtime (no fp8 host tensors): pass the bits "
         "as torch.uint8 and reinterpret them in the kernel, x.to(tl.float8e4nv, bitcast=True)";
-  c.math_functions = {
-      "abs",       "exp",       "exp2",   "log",       "log2",    "log1p",   "sqrt",  "sqrt_rn",
-      "rsqrt",     "sin",       "cos",    "tan",       "tanh",    "erf",     "floor", "ceil",
-      "fma",       "sigmoid",   "div_rn", "fdiv",      "umulhi",  "pow",     "exp_",  "expm1",
-      "asin",      "acos",      "atan",   "sinh",      "cosh",    "round",   "trunc", "isnan",
-      "isinf",     "signbit",   "max",    "min",       "maximum", "minimum", "cdiv",  "clamp",
-      "fast_expf", "fast_logf", "rint",   "nearbyint", "neg",     "recip",   "fmod"};
+  c.math_functions = {"abs", "exp", "exp2", "log", "log2", "log1p", "sqrt", "sqrt_rn", "rsqrt",
+                      "sin", "cos", "tan", "tanh", "erf", "floor", "ceil", "fma", "sigmoid",
+                      "div_rn", "fdiv", "umulhi", "pow", "exp_", "expm1", "asin", "acos", "atan",
+                      "sinh", "cosh", "round", "trunc", "isnan", "isinf", "signbit", "max", "min",
+                      "maximum", "minimum", "cdiv", "clamp", "fast_expf", "fast_logf", "rint",
+                      "nearbyint", "neg", "recip", "fmod",
+                      // libdevice functions TorchInductor's kernels call (builtins_math.cpp)
+                      "log10", "acosh", "asinh", "atanh", "atan2", "copysign", "hypot", "ldexp",
+                      "llrint", "erfc", "fast_tanhf"};
   c.math_functions.erase("exp_");
   c.tl_functions = {
       // program and block creation

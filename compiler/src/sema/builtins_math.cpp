@@ -5,7 +5,9 @@
 // without changes: log1p/expm1 (Goldberg's and Kahan's accurate forms),
 // pow, tan, sinh, cosh, asin/acos/atan (Cephes' single-precision atanf
 // polynomial), trunc, round (half away from zero), rint/nearbyint (half to
-// even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, fmod, and the tl
+// even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, fmod, the
+// libdevice functions TorchInductor emits (log10, acosh, asinh, atanh, atan2,
+// copysign, hypot, ldexp, llrint, erfc as 1 - erf, fast_tanhf), and the tl
 // functions softmax, xor_sum, ravel, interleave and assume.
 //
 //===----------------------------------------------------------------------===//
@@ -127,6 +129,40 @@ class Math {
     return S.where(eq(x, num(1)), num(1), r);
   }
 
+  SValue copysign(SValue x, SValue y) {
+    LType bits = LType::scalar(x.type.sc == Sc::F64 ? Sc::I64 : Sc::I32);
+    SValue negative =
+        S.compare(CmpKind::Lt, S.cast(S.to_tensor(y), bits, true), SValue::integer(0));
+    return S.where(negative, S.neg(S.abs(x)), S.abs(x));
+  }
+  // asinh/acosh of large arguments: log(2x) where x * x would overflow.
+  SValue log_twice(SValue a) { return S.add(log(a), num(M_LN2)); }
+  SValue asinh(SValue x) {
+    SValue a = S.abs(x), a2 = S.mul(a, a);
+    SValue r = log1p(S.add(a, S.truediv(a2, S.add(num(1), sqrt(S.add(num(1), a2))))));
+    r = S.where(lt(num(1e18), a), log_twice(a), r);
+    return copysign(r, x);
+  }
+  SValue acosh(SValue x) {
+    SValue t = S.sub(x, num(1));
+    SValue r = log1p(S.add(t, sqrt(S.mul(t, S.add(x, num(1))))));
+    return S.where(lt(num(1e18), x), log_twice(x), r);
+  }
+  SValue atan2(SValue y, SValue x) {
+    SValue r = atan(S.truediv(y, x));
+    SValue half_turn = S.where(lt(y, num(0)), num(-M_PI), num(M_PI));
+    r = S.where(lt(x, num(0)), S.add(r, half_turn), r);
+    return S.where(S.logical(true, eq(x, num(0)), eq(y, num(0))), num(0), r);
+  }
+  SValue hypot(SValue x, SValue y) {
+    SValue a = S.abs(x), b = S.abs(S.to_tensor(y));
+    SValue big = S.where(lt(a, b), b, a), small = S.where(lt(a, b), a, b);
+    SValue q = S.truediv(small, big);
+    SValue r = S.mul(big, sqrt(S.add(num(1), S.mul(q, q))));
+    r = S.where(eq(big, num(0)), num(0), r);
+    return S.where(eq(big, inf()), inf(), r);
+  }
+
   Semantic &S;
 };
 
@@ -165,6 +201,33 @@ std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
     if (n == "recip") return S.truediv(num(1), x);
     if (n == "fast_expf") return m.exp(x);
     return m.log(x);  // fast_logf
+  }
+  static const std::set<std::string> inductor_unary = {"log10", "acosh",  "asinh",     "atanh",
+                                                       "erfc",  "llrint", "fast_tanhf"};
+  if (inductor_unary.count(n)) {
+    check_arity(n, args, kw, {"x"});
+    SValue x = m.fp(arg(n, args, kw, 0, "x", true), n);
+    if (n == "log10") return S.mul(m.log(x), num(1 / M_LN10));
+    if (n == "acosh") return m.acosh(x);
+    if (n == "asinh") return m.asinh(x);
+    if (n == "atanh")
+      return S.mul(num(0.5), m.log1p(S.truediv(S.mul(num(2), x), S.sub(num(1), x))));
+    if (n == "erfc") return S.sub(num(1), S.math(OpKind::Erf, "erf", x, true));
+    if (n == "llrint") return S.cast(m.rint(x), LType::scalar(Sc::I64), false);
+    return S.math(OpKind::Tanh, "tanh", x, true);  // fast_tanhf
+  }
+  if (n == "atan2" || n == "copysign" || n == "hypot" || n == "ldexp") {
+    check_arity(n, args, kw, {"x", "y"});
+    SValue x = m.fp(arg(n, args, kw, 0, "x", true), n);
+    SValue y = arg(n, args, kw, 1, "y", true);
+    if (n == "ldexp") {  // x * 2**y (y an integer or float tensor or number)
+      SValue e = y.is_tensor() ? S.cast(y, x.type.elem(), false) : S.constant(y, x.type.elem());
+      return S.mul(x, S.math(OpKind::Exp2, "exp2", e, true));
+    }
+    if (!y.is_tensor()) y = S.constant(y, x.type.elem());
+    if (n == "atan2") return m.atan2(x, y);
+    if (n == "copysign") return m.copysign(x, y);
+    return m.hypot(x, y);
   }
   if (n == "pow") {
     check_arity(n, args, kw, {"x", "y"});

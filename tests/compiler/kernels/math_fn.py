@@ -55,6 +55,28 @@ def math_fn_kernel(x_ptr, y_ptr, out_ptr, n, FN: tl.constexpr, BLOCK: tl.constex
         r = tl.math.fast_logf(x)
     elif FN == "softmax":
         r = tl.softmax(x)
+    elif FN == "log10":
+        r = libdevice.log10(x)
+    elif FN == "acosh":
+        r = libdevice.acosh(x)
+    elif FN == "asinh":
+        r = libdevice.asinh(x)
+    elif FN == "atanh":
+        r = libdevice.atanh(x)
+    elif FN == "erfc":
+        r = libdevice.erfc(x)
+    elif FN == "llrint":
+        r = libdevice.llrint(x).to(tl.float32)
+    elif FN == "fast_tanhf":
+        r = libdevice.fast_tanhf(x)
+    elif FN == "atan2":
+        r = libdevice.atan2(x, y)
+    elif FN == "copysign":
+        r = libdevice.copysign(x, y)
+    elif FN == "hypot":
+        r = libdevice.hypot(x, y)
+    elif FN == "ldexp":
+        r = libdevice.ldexp(x, y)
     else:
         tl.static_assert(False, "unknown FN")
     tl.store(out_ptr + offs, r, mask=mask)
