@@ -18,6 +18,10 @@ import torch.nn.functional as F
 import opforge
 from opforge import inductor, models
 from test_models import cast, close_to_either, to_device
+from test_training import CONVNET_BATCH, close, step, train_mode
+from test_training import SHAPES as TRAIN_SHAPES
+
+CONVNETS = ("resnet18", "mobilenet_v3_small")
 
 SMALL = dict(batch=2, image=32, seq=16, vocab=128, d=64, heads=4, layers=1)
 
@@ -118,26 +122,31 @@ class Compile(unittest.TestCase):
         self.forward("dlrm", torch.bfloat16)
 
     def train_step(self, name):
-        net, example = models.build(name, **SMALL)
-        net.train()
+        # test_training's step and verdict (float32 tolerances of the CPU step or of the
+        # float64 step, else the RMS rule), with the loss function compiled.
+        shapes = dict(TRAIN_SHAPES, batch=CONVNET_BATCH) if name in CONVNETS else TRAIN_SHAPES
+        net, example = models.build(name, **shapes)
+        train_mode(net)
         dev = copy.deepcopy(net).to("opforge")
-        results = []
-        for model, inputs, compile_it in ((net, example, False), (dev, to_device(example), True)):
-            opt = torch.optim.SGD(model.parameters(), lr=0.1)
-            opt.zero_grad()
-            step = lambda *a: models.loss(name, model, a)  # noqa: E731
-            loss = (compiled(step) if compile_it else step)(*inputs)
-            loss.backward()
-            opt.step()
-            results.append((loss.detach().cpu(), [q.detach().cpu() for q in model.parameters()]))
-        (ref_loss, ref_params), (loss, params) = results
-        torch.testing.assert_close(loss, ref_loss)
-        for a, b in zip(params, ref_params):
-            torch.testing.assert_close(a, b)
+        wide = copy.deepcopy(net).double()
+        ref_loss, ref_grads = step(name, net, example)
+        wide_loss, wide_grads = step(name, wide, cast(example, torch.float64))
+        torch._dynamo.reset()
+        fn = torch.compile(lambda *a: models.loss(name, dev, a), backend="opforge")
+        dev.zero_grad()
+        loss = fn(*to_device(example))
+        loss.backward()
+        close(loss.detach().cpu(), ref_loss, wide_loss, f"{name} compiled loss")
+        for (n, q), r, w in zip(dev.named_parameters(), ref_grads, wide_grads):
+            close(q.grad.cpu(), r, w, f"{name} compiled gradient of {n}")
+        for (n, b), r, w in zip(dev.named_buffers(), net.buffers(), wide.buffers()):
+            if b.is_floating_point():
+                close(b.cpu(), r, w, f"{name} compiled buffer {n}")
         cov = inductor.coverage()
         print(inductor.format_coverage(cov, f"{name} compiled training step"))
         self.assertGreaterEqual(cov["calls"], 2)  # the forward and the backward graph
         self.assertGreater(cov["node_share"]["triton"], 0.0)
+        self.assertEqual(cov["nodes"]["cpu"], 0, cov)
         self.assertEqual(cov["eager_graphs"], [])
 
     def test_gpt2_training_step(self):
