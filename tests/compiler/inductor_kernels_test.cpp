@@ -298,6 +298,16 @@ TEST(InductorKernels, DecoratorReadAsLiterals) {
   EXPECT_EQ(t.block_params, (std::vector<std::string>{"YBLOCK", "XBLOCK"}));
 }
 
+TEST(InductorKernels, TheKernelIsTheDecoratedFunctionNotAHelperBeforeIt) {
+  std::string text = kPersistentSoftmax;
+  auto at = text.find("@triton_heuristics");
+  text.insert(at,
+              "@triton.jit\ndef _triton_helper_fn_add0(arg0_0, arg1_0):\n"
+              "    tmp0 = arg0_0 + arg1_0\n    return tmp0\n\n");
+  EXPECT_EQ(read_inductor_kernel(parse_source("k.py", text)).kernel,
+            "triton_per_fused__softmax_masked_fill_mul_ones_triu_view_2");
+}
+
 TEST(InductorKernels, CandidateConfigsStayWithinHintsAndLocalMemory) {
   InductorTarget small;
   small.local_mem_bytes = 32 * 1024;

@@ -176,9 +176,15 @@ InductorKernelInfo read_inductor_kernel(const Module &m, const std::string &kern
     fn = m.function(kernel);
     if (!fn) throw fail({1, 1}, "no kernel '" + kernel + "' in this Inductor kernel source");
   } else {
-    auto jits = m.jit_functions();
-    for (auto *f : jits)
-      if (f->name.rfind("triton_helpers_", 0) != 0) fn = fn ? fn : f;
+    // The decorated one: a source may define jit helpers before it (the combine
+    // functions of scans, `_triton_helper_fn_add0`).
+    for (auto *f : m.jit_functions())
+      for (auto &d : f->decorators)
+        if (auto *c = d->as<Call>();
+            !fn && c && dotted_name(*c->func).rfind("triton_heuristics.", 0) == 0)
+          fn = f;
+    for (auto *f : m.jit_functions())
+      if (!fn && f->name.rfind("triton_helpers_", 0) != 0) fn = f;
     if (!fn) throw fail({1, 1}, "no @triton.jit kernel in this Inductor kernel source");
   }
   InductorKernelInfo info;
