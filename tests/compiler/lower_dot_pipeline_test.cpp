@@ -116,6 +116,23 @@ TEST(LowerDotPipeline, KLoopIssuesTheNextStepsDmaBetweenItsDpeCommands) {
   EXPECT_EQ(ir.substr(second_dpe, last_dpe - second_dpe).find(kDmaWait), std::string::npos);
 }
 
+// tl.zeros accumulators: the K loop's first step writes C with commands that
+// do not accumulate (C = A x B, the DPE's sum starting from +0 as C += A x B
+// on a zeroed C does), so the 128 KiB zero fill before the loop (vector
+// stores, about 2,000 cycles of an idle DPE and DMA at 128x256) runs only
+// when the loop has no step.
+TEST(LowerDotPipeline, AZeroAccumulatorIsOverwrittenByTheFirstStepNotFilled) {
+  register_codegen_stages();
+  auto s = compile_file(kernels() + "matmul.py",
+                        matmul_options("BLOCK_SIZE_M=128", "BLOCK_SIZE_N=128", "BLOCK_SIZE_K=64"),
+                        "llir");
+  std::string ir = dump_stage(s, "llir");
+  // The descriptor's flags (bf16 = 0, accumulate = 1 << 8): the first
+  // step's k-tile 0 commands store 0, later steps 256.
+  EXPECT_GE(count(ir, "select i1 %"), 1u);
+  EXPECT_GE(count(ir, ", i64 0, i64 256"), 1u) << ir;
+}
+
 // A tile whose address comes from memory read inside the loop cannot be
 // computed a step ahead: that load keeps its place (and its own double buffer).
 TEST(LowerDotPipeline, ATileAddressedByAValueLoadedInTheLoopIsNotPrefetched) {

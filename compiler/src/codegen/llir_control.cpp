@@ -24,7 +24,15 @@ void Emitter::for_loop(const Operation &op) {
       slots.push_back(s);
     } else if (arg->type.is_block()) {
       std::string buf = buffer_for(arg);
-      fill(arg, buf, init);
+      if (overwritten_by_first_step(op, arg, init)) {
+        // The first step's commands write it without accumulating (dpe_dot):
+        // the zeros matter only when the loop has no step.
+        zero_accumulators_.insert(arg);
+        when(emit("icmp sge " + ity + " " + scalar(op.operands[0]) + ", " + scalar(op.operands[1])),
+             [&] { fill(arg, buf, init); });
+      } else {
+        fill(arg, buf, init);
+      }
       slots.push_back(buf);
     } else {
       std::string s = alloca_of(llty(arg->type.elem));

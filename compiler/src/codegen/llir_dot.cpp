@@ -114,7 +114,11 @@ void Emitter::dpe_dot(const Operation &op) {
   if (prefetch)
     first = emit("icmp eq " + llty(loop->operands[0]->type.elem) + " " +
                  scalar(loop->regions[0]->arg(0)) + ", " + scalar(loop->operands[0]));
-  auto command = [&](int64_t k0, int64_t m0, int64_t n0) {
+  // A zero accumulator's first step does not accumulate (for_loop left
+  // the zeros out): flags dtype there, dtype | accumulate after.
+  const bool fresh = prefetch && zero_accumulators_.count(c);
+  const int64_t acc_flags = dtype | 1 << 8;
+  auto command = [&](int64_t k0, int64_t m0, int64_t n0, std::optional<bool> first_step = {}) {
     uint64_t m = std::min(tm, m_len - m0), n = std::min(tn, n_len - n0),
              k = std::min(tk, k_len - k0);
     field(0, offset(abuf, (m0 * k_len + k0) * eb));
@@ -123,7 +127,13 @@ void Emitter::dpe_dot(const Operation &op) {
     field(3, LlVal::integer(static_cast<int64_t>(m | n << 32)));
     field(4, LlVal::integer(static_cast<int64_t>(k | uint64_t(k_len) << 32)));
     field(5, LlVal::integer(static_cast<int64_t>(uint64_t(n_len) | uint64_t(n_len) << 32)));
-    field(6, LlVal::integer(dtype | 1 << 8));  // accumulate into C
+    if (!fresh || k0)
+      field(6, LlVal::integer(acc_flags));  // accumulate into C
+    else if (first_step)
+      field(6, LlVal::integer(*first_step ? dtype : acc_flags));
+    else
+      field(6, emit("i64", "select i1 " + first + ", i64 " + std::to_string(dtype) + ", i64 " +
+                               std::to_string(acc_flags)));
     line("call void asm sideeffect \"" + dpe_issue_asm() + "\", \"r,~{memory}\"(ptr " + desc + ")");
   };
   for (int64_t k0 = 0; k0 < k_len; k0 += tk)
@@ -135,7 +145,7 @@ void Emitter::dpe_dot(const Operation &op) {
         }
         when(emit("xor i1 " + first + ", true"), [&] {
           stored.clear();
-          command(0, 0, 0);
+          command(0, 0, 0, false);
         });
         issue_transfers(*loop, first);
         when(first, [&] {
@@ -143,13 +153,28 @@ void Emitter::dpe_dot(const Operation &op) {
           for (auto *l : prefetched_in(*loop)) tags.insert(prefetch_.at(l).cur_tag);
           for (auto &t : tags) dma_wait_value(t);
           stored.clear();  // both paths store every field of the first command
-          command(0, 0, 0);
+          command(0, 0, 0, true);
         });
       }
   // Waited for lazily (flush_dpe), so the next iteration's DMAs overlap.
   pending_dpe_ = true;
   dpe_written_.insert(r);
   dpe_written_.insert(c);
+}
+
+// Carried block `arg` of K loop `loop`, initialised by `init`: +0 everywhere
+// (tl.zeros) and the accumulator of the loop body's one DPE dot, which
+// accumulates into it in place and whose operands are prefetched (the dot
+// knows its first step). That dot's first step, k-tile 0, writes every
+// element without reading it: the DPE's sum then starts from +0, as it would
+// accumulating onto the zeros.
+bool Emitter::overwritten_by_first_step(const Operation &loop, const Value *arg,
+                                        const Value *init) {
+  if (!known_zero(init) || prefetched_in(loop).empty()) return false;
+  for (auto &o : loop.regions[0]->ops)
+    if (o->kind == OpKind::Dot && plan_.dpe_dots.count(o.get()) && o->operands[2] == arg)
+      return accumulates_in_place(*o);
+  return false;
 }
 
 std::vector<const Operation *> Emitter::prefetched_in(const Operation &loop) const {

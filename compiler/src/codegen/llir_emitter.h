@@ -248,6 +248,7 @@ class Emitter {
   void dot(const Operation &op);
   void dpe_dot(const Operation &op);
   bool accumulates_in_place(const Operation &op) const;
+  bool overwritten_by_first_step(const Operation &loop, const Value *arg, const Value *init);
   // Number of operations using `v` (whole kernel).
   size_t uses(const Value *v) const {
     auto it = users_.find(v);
@@ -570,6 +571,9 @@ class Emitter {
   std::map<const Value *, std::vector<const Operation *>> users_;
   bool pending_dpe_ = false;
   std::set<const Value *> dpe_written_;  // values whose buffers DPE commands write
+  // Zero-initialised carried accumulators whose K loop's first step
+  // overwrites them (llir_dot.cpp, overwritten_by_first_step).
+  std::set<const Value *> zero_accumulators_;
   static constexpr int kLoadTag = 1, kStoreTag = 2, kArgTag = 3;
   static constexpr int kPrefetchTag0 = 4;  // ring slot k uses tag kPrefetchTag0 + k
   static constexpr int kPipeTag0 = 14;     // a K loop's buffer k uses tag kPipeTag0 + k (of 0..15)
