@@ -112,6 +112,14 @@ TEST(ChipInductorKernels, PersistentArgmaxLogSoftmax) {
                1e-5, 1e-5);
 }
 
+TEST(ChipInductorKernels, PersistentCumsumScan) {
+  expect_close(inductor_case(kPersistentCumsumScan,
+                             {{"in_ptr0", random(DType::Float32, {2400}, 9)},
+                              {"out_ptr0", HostTensor(DType::Float32, {2400})}},
+                             {{"xnumel", 8}, {"r0_numel", 300}}),
+               1e-5, 1e-5);
+}
+
 HostTensor embedding_ids(int64_t bad) {
   HostTensor ids(DType::Int64, {20});
   for (int64_t i = 0; i < 20; ++i) ids.set_int(i, (i * 7) % 50 - (i % 3 == 0 ? 50 : 0));

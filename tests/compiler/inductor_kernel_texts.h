@@ -3,7 +3,8 @@
 // The text Inductor puts inside `async_compile.triton('name', \'\'\'...\'\'\')` for the
 // constructs its triton codegen emits (shapes copied from modules torch 2.x wrote for
 // the opforge device): pointwise 1-d and 2-d (Grid2D), persistent reductions with
-// triton_helpers.max2 / welford / max_with_index, a looped reduction with
+// triton_helpers.max2 / welford / max_with_index, a scan (tl.associative_scan over a
+// 1-tuple with a jit combine function), a looped reduction with
 // welford_reduce, bf16 loads upcast with .to(tl.float32), libdevice.* and tl_math.*
 // calls, tl.full([1, 1], ...) constants and tl.device_assert. Shared by
 // inductor_kernels_test.cpp (interpreter) and chip_inductor_kernels_test.cpp (chip).
@@ -346,11 +347,55 @@ def triton_poi_fused_embedding_6(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl
     tl.store(out_ptr0 + (x2), tmp9, xmask)
 )PY";
 
+inline const char *kPersistentCumsumScan = R"PY(import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton.jit
+def _triton_helper_fn_add0(arg0_0, arg1_0):
+    tmp0 = arg0_0 + arg1_0
+    return tmp0
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 8, 'r0_': 512},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='opforge', index=0, multi_processor_count=64, cc='mtia-2i', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=16), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(1,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_cumsum_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': (), 'tiling_scores': {'x': 0, 'r0_': 28800}, 'backend_hash': 'B7BBB866D4DDDDFF78D07266742D3CAC2721DD7D2EDAF5A799814337966BA6E5', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_cumsum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 8
+    r0_numel = 300
+    R0_BLOCK: tl.constexpr = 512
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 300*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tmp0.to(tl.float32)
+    tmp2 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
+    tmp3, = tl.associative_scan((tmp2,), 1, _triton_helper_fn_add0)
+    tl.store(out_ptr0 + (r0_1 + 300*x0), tmp3, r0_mask & xmask)
+)PY";
+
 // clang-format on
 
 // (kernel name, text) of every kernel above.
 inline std::vector<std::pair<std::string, std::string>> all_kernel_texts() {
-  return {{"triton_poi_fused__unsafe_view_gelu_0", kPointwiseGeluBf16}, {"triton_poi_fused_clone_transpose_1", kPointwiseTranspose2D}, {"triton_per_fused__softmax_masked_fill_mul_ones_triu_view_2", kPersistentSoftmax}, {"triton_per_fused__native_batch_norm_legit_functional_3", kPersistentWelford}, {"triton_red_fused_sum_var_mean_4", kLoopedWelford}, {"triton_per_fused__log_softmax_argmax_5", kPersistentArgmaxLogSoftmax}, {"triton_poi_fused_embedding_6", kEmbeddingWithDeviceAssert}};
+  return {{"triton_poi_fused__unsafe_view_gelu_0", kPointwiseGeluBf16}, {"triton_poi_fused_clone_transpose_1", kPointwiseTranspose2D}, {"triton_per_fused__softmax_masked_fill_mul_ones_triu_view_2", kPersistentSoftmax}, {"triton_per_fused__native_batch_norm_legit_functional_3", kPersistentWelford}, {"triton_red_fused_sum_var_mean_4", kLoopedWelford}, {"triton_per_fused__log_softmax_argmax_5", kPersistentArgmaxLogSoftmax}, {"triton_poi_fused_embedding_6", kEmbeddingWithDeviceAssert}, {"triton_per_fused_cumsum_0", kPersistentCumsumScan}};
 }
 
 }  // namespace opforge::compiler::inductor_texts

