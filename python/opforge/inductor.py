@@ -421,7 +421,11 @@ def backend(gm, example_inputs, **kwargs):
         kwargs.setdefault("decompositions", _decompositions())
         # Inductor's FX graph cache keys a graph without the decomposition table, so an
         # entry written with another table would come back; opforge compiles afresh.
-        kwargs["config_patches"] = {"fx_graph_cache": False, **(kwargs.get("config_patches") or {})}
+        # Convolutions keep ATen's contiguous layout: Inductor's layout optimization makes
+        # them channels-last, which the library's convolution kernels read strided (6x the
+        # cycles of ResNet-18's forward at 32x32).
+        kwargs["config_patches"] = {"fx_graph_cache": False, "layout_optimization": False,
+                                    **(kwargs.get("config_patches") or {})}
         compiled = compile_fx(gm, example_inputs, **kwargs)
     except Exception as e:  # noqa: BLE001 - only opforge's own errors are caught
         reason = _opforge_error(e)
