@@ -264,6 +264,13 @@ TEST(InductorModule, UnknownConstructsAreErrorsNamingThemAndTheLine) {
   e = error_of(t4);
   EXPECT_NE(e.find("triton_poi_fused_add_relu_0"), std::string::npos) << e;
   EXPECT_NE(e.find("m.py:" + std::to_string(line_of(t4, "tl.no_such_op"))), std::string::npos) << e;
+  // A syntax error in a kernel's source names the kernel and the module's line.
+  std::string t8 = replaced("tmp2 = tmp0 + tmp1", "tmp2 = tmp0 + ");
+  e = error_of(t8, false);
+  EXPECT_NE(e.find("m.py:" + std::to_string(line_of(t8, "tmp2 = tmp0 + ")) + ":"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("kernel 'triton_poi_fused_add_relu_0'"), std::string::npos) << e;
   // Reflection in call() is refused at its line.
   std::string t5 = replaced("args.clear()", "eval('1')");
   e = error_of(t5);

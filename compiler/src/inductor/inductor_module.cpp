@@ -473,7 +473,16 @@ InductorModule::InductorModule(std::string source, std::string path)
   impl_->scanned = scan_module(impl_->source);
   ParseOptions po;
   po.check_imports = false;
-  impl_->module = parse_module(std::make_shared<SourceFile>(path, impl_->scanned.text), po);
+  try {
+    impl_->module = parse_module(std::make_shared<SourceFile>(path, impl_->scanned.text), po);
+  } catch (const CompileError &e) {
+    // An error inside a kernel's source names the kernel (the line is the module's).
+    for (auto &k : impl_->scanned.kernels)
+      if (e.loc().line > k.line && e.loc().line < k.end_line)
+        throw CompileError("kernel '" + k.name + "': " + e.message(), e.context().file, e.loc(),
+                           e.snippet());
+    throw;
+  }
   if (!impl_->scanned.has_call)
     throw CompileError("Inductor module: no Runner.call(self, args) in " + path, path, {});
   for (auto &k : impl_->scanned.kernels) {

@@ -161,13 +161,15 @@ struct Scanner {
       if (t == "triton_helpers.set_driver_to_gpu()") continue;
       out[l] = lines[l];
     }
+    k.end_line = static_cast<int>(j + 1);
     if (var != k.name) bind(var, "kernel:" + k.name);
     result.kernels.push_back(k);
     return j + 1;
   }
 
-  // The `call(self, args)` method of class Runner, as `def call(args):` at the top level.
-  void call_method(size_t i, size_t end, int indent) {
+  // The `call(self, args)` method of class Runner, as `def call(args):` at the top level; its
+  // body keeps its indentation (and so the module's columns in errors).
+  void call_method(size_t i, size_t end) {
     int body_indent = -1;
     std::vector<std::string> pending;
     for (size_t l = i + 1; l < end; ++l) {
@@ -196,7 +198,7 @@ struct Scanner {
       }
       int ind = indent_of(s);
       if (body_indent < 0) body_indent = ind;
-      std::string lead(static_cast<size_t>(ind - indent), ' ');
+      std::string lead(static_cast<size_t>(ind), ' ');  // columns stay the module's
       if (starts_with(t, "del ")) {
         // del a, b -> _opforge_del_('a', 'b'): unbinds the names, frees what they held last.
         std::string names = trim(t.substr(4)), call;
@@ -224,7 +226,7 @@ struct Scanner {
         out[l] = lead + "if True:";
         continue;
       }
-      std::string stmt = s.substr(static_cast<size_t>(indent));
+      std::string stmt = s;
       size_t d = stmt.find("; del ");
       if (d != std::string::npos) {
         // X = E; del Y  # reuse -> X = _opforge_del_after_(E, 'Y'): E first, then the del.
@@ -255,7 +257,7 @@ struct Scanner {
       size_t e = block_end(l, ind);
       if (std::regex_match(t, std::regex(R"(def call\(self,\s*args\):)"))) {
         out[l] = "def call(args):";
-        call_method(l, e, ind);
+        call_method(l, e);
         result.has_call = true;
       }
       l = e - 1;

@@ -26,6 +26,7 @@ struct ScannedKernel {
   std::string var;   // the module-level name it is bound to
   std::string name;  // async_compile.triton's first argument
   int line = 0;      // the async_compile.triton line
+  int end_line = 0;  // the line that closes its source
 };
 
 struct ScannedModule {
