@@ -20,6 +20,16 @@ struct Fn {
 
 double round_half_even(double x) { return std::nearbyint(x); }
 
+// erfinv by bisection on std::erf (the host library has no erfinv).
+double erfinv_ref(double y) {
+  double lo = -6, hi = 6;
+  for (int i = 0; i < 200; ++i) {
+    double mid = 0.5 * (lo + hi);
+    (std::erf(mid) < y ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 std::vector<Fn> functions() {
   return {
       {"tanh", [](double x, double) { return std::tanh(x); }, -4, 4},
@@ -54,6 +64,9 @@ std::vector<Fn> functions() {
       {"copysign", [](double x, double y) { return std::copysign(x, y); }, -9, 9},
       {"hypot", [](double x, double y) { return std::hypot(x, y); }, -9, 9},
       {"ldexp", [](double x, double y) { return x * std::exp2(y); }, -9, 9},
+      {"erfinv", [](double x, double) { return erfinv_ref(x); }, -0.999, 0.999},
+      {"lgamma", [](double x, double) { return std::lgamma(x); }, 0.05, 12},
+      {"lgamma", [](double x, double) { return std::lgamma(x); }, -3.9, -0.1},
   };
 }
 
@@ -197,7 +210,9 @@ TEST(MathFunctions, EveryCapabilityTableMathFunctionCompiles) {
       {"ldexp", "tl.math.ldexp(x, y)"},
       {"llrint", "tl.math.llrint(x).to(tl.float32)"},
       {"erfc", "tl.math.erfc(x)"},
-      {"fast_tanhf", "tl.math.fast_tanhf(x)"}};
+      {"fast_tanhf", "tl.math.fast_tanhf(x)"},
+      {"erfinv", "tl.math.erfinv(x)"},
+      {"lgamma", "tl.math.lgamma(x)"}};
   const auto &caps = mtia_capabilities();
   std::string path = ::testing::TempDir() + "/math_table_kernel.py";
   for (const std::string &name : caps.math_functions) {

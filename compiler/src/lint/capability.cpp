@@ -62,7 +62,7 @@ static TargetCapabilities build_mtia() {
                       "nearbyint", "neg", "recip", "fmod",
                       // libdevice functions TorchInductor's kernels call (builtins_math.cpp)
                       "log10", "acosh", "asinh", "atanh", "atan2", "copysign", "hypot", "ldexp",
-                      "llrint", "erfc", "fast_tanhf"};
+                      "llrint", "erfc", "fast_tanhf", "erfinv", "lgamma"};
   c.math_functions.erase("exp_");
   c.tl_functions = {
       // program and block creation

@@ -7,7 +7,9 @@
 // polynomial), trunc, round (half away from zero), rint/nearbyint (half to
 // even), isnan/isinf/signbit, neg, recip, fast_expf/fast_logf, fmod, the
 // libdevice functions TorchInductor emits (log10, acosh, asinh, atanh, atan2,
-// copysign, hypot, ldexp, llrint, erfc as 1 - erf, fast_tanhf), and the tl
+// copysign, hypot, ldexp, llrint, erfc as 1 - erf, fast_tanhf, erfinv by Giles'
+// single-precision polynomials, lgamma by Lanczos' series (g = 7, 9 terms) with
+// the reflection formula below 0.5), and the tl
 // functions softmax, xor_sum, ravel, interleave and assume.
 //
 //===----------------------------------------------------------------------===//
@@ -163,6 +165,42 @@ class Math {
     return S.where(eq(big, inf()), inf(), r);
   }
 
+  // Horner's rule: c[0] + w * (c[1] + w * (...)), c from the highest power down reversed.
+  SValue poly(SValue w, const std::vector<double> &high_to_low) {
+    SValue p = num(high_to_low[0]);
+    for (size_t i = 1; i < high_to_low.size(); ++i) p = S.add(S.mul(p, w), num(high_to_low[i]));
+    return p;
+  }
+  SValue erfinv(SValue x) {
+    SValue w = S.neg(log(S.mul(S.sub(num(1), x), S.add(num(1), x))));
+    SValue central = poly(S.sub(w, num(2.5)),
+                          {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                           0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941});
+    SValue tail = poly(S.sub(sqrt(w), num(3)),
+                       {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                        0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682});
+    SValue r = S.mul(S.where(lt(w, num(5)), central, tail), x);
+    SValue ax = S.abs(x);
+    r = S.where(eq(ax, num(1)), S.mul(x, inf()), r);
+    return S.where(lt(num(1), ax), num(std::nan("")), r);
+  }
+  SValue lgamma(SValue x) {
+    static const double c[] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
+                               771.32342877765313,   -176.61502916214059,   12.507343278686905,
+                               -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+    SValue reflect = lt(x, num(0.5));
+    SValue z = S.sub(S.where(reflect, S.sub(num(1), x), x), num(1));
+    SValue a = num(c[0]);
+    for (int i = 1; i < 9; ++i) a = S.add(a, S.truediv(num(c[i]), S.add(z, num(i))));
+    SValue t = S.add(z, num(7.5));
+    SValue l =
+        S.add(S.add(num(0.91893853320467274), S.mul(S.add(z, num(0.5)), log(t))), S.sub(log(a), t));
+    SValue s = S.abs(S.math(OpKind::Sin, "sin", S.mul(num(M_PI), x), true));
+    SValue reflected = S.sub(log(S.truediv(num(M_PI), s)), l);
+    SValue r = S.where(reflect, reflected, l);
+    return S.where(eq(S.abs(x), inf()), inf(), r);
+  }
+
   Semantic &S;
 };
 
@@ -202,8 +240,8 @@ std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
     if (n == "fast_expf") return m.exp(x);
     return m.log(x);  // fast_logf
   }
-  static const std::set<std::string> inductor_unary = {"log10", "acosh",  "asinh",     "atanh",
-                                                       "erfc",  "llrint", "fast_tanhf"};
+  static const std::set<std::string> inductor_unary = {
+      "log10", "acosh", "asinh", "atanh", "erfc", "llrint", "fast_tanhf", "erfinv", "lgamma"};
   if (inductor_unary.count(n)) {
     check_arity(n, args, kw, {"x"});
     SValue x = m.fp(arg(n, args, kw, 0, "x", true), n);
@@ -214,6 +252,8 @@ std::optional<SValue> extra_builtin(Semantic &S, const std::string &n,
       return S.mul(num(0.5), m.log1p(S.truediv(S.mul(num(2), x), S.sub(num(1), x))));
     if (n == "erfc") return S.sub(num(1), S.math(OpKind::Erf, "erf", x, true));
     if (n == "llrint") return S.cast(m.rint(x), LType::scalar(Sc::I64), false);
+    if (n == "erfinv") return m.erfinv(x);
+    if (n == "lgamma") return m.lgamma(x);
     return S.math(OpKind::Tanh, "tanh", x, true);  // fast_tanhf
   }
   if (n == "atan2" || n == "copysign" || n == "hypot" || n == "ldexp") {

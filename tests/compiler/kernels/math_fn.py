@@ -75,6 +75,10 @@ def math_fn_kernel(x_ptr, y_ptr, out_ptr, n, FN: tl.constexpr, BLOCK: tl.constex
         r = libdevice.copysign(x, y)
     elif FN == "hypot":
         r = libdevice.hypot(x, y)
+    elif FN == "erfinv":
+        r = libdevice.erfinv(x)
+    elif FN == "lgamma":
+        r = libdevice.lgamma(x)
     elif FN == "ldexp":
         r = libdevice.ldexp(x, y)
     else:
