@@ -95,9 +95,16 @@ class SharedResource {
   // Index of the first live interval starting after t (busy_.size() if none);
   // requests mostly arrive at or after the last one.
   size_t upper_bound(double t) const {
-    if (busy_.size() == head_ || busy_.back().start <= t) return busy_.size();
-    auto it = std::upper_bound(busy_.begin() + std::ptrdiff_t(head_), busy_.end(), t,
-                               [](double v, const Interval &i) { return v < i.start; });
+    size_t i = busy_.size();
+    if (i == head_ || busy_[i - 1].start <= t) return i;
+    // busy_[i - 1] starts after t. A late request mostly lands among the
+    // last few: look at them before searching.
+    --i;
+    for (int step = 0; step < 8 && i > head_; ++step, --i)
+      if (busy_[i - 1].start <= t) return i;
+    auto it =
+        std::upper_bound(busy_.begin() + std::ptrdiff_t(head_), busy_.begin() + std::ptrdiff_t(i),
+                         t, [](double v, const Interval &iv) { return v < iv.start; });
     return size_t(it - busy_.begin());
   }
   // Drops the intervals that ended before the horizon (oldest first; amortised O(1)).
@@ -153,14 +160,21 @@ class FracCounter {
   explicit FracCounter(uint64_t &target) : target_(&target) {}
   void add(double amount) {
     if (!(amount > 0)) return;
-    double before = std::floor(sum_);
     sum_ += amount;
-    *target_ += static_cast<uint64_t>(std::floor(sum_) - before);
+    const double whole = whole_part(sum_);
+    *target_ += static_cast<uint64_t>(whole - whole_);
+    whole_ = whole;
   }
 
  private:
+  // floor(x) for the running sum (never negative): a truncating conversion
+  // below 2^52, where it is exact and cheaper than floor on a baseline x86-64.
+  static double whole_part(double x) {
+    return x < 0x1p52 ? static_cast<double>(static_cast<int64_t>(x)) : std::floor(x);
+  }
   uint64_t *target_ = nullptr;
   double sum_ = 0;
+  double whole_ = 0;  // whole_part(sum_), the part already added to *target_
 };
 
 }  // namespace opforge::model
