@@ -417,6 +417,17 @@ def backend(gm, example_inputs, **kwargs):
     from torch._inductor.compile_fx import compile_fx
 
     register()
+    # torch.compile(..., mode=, options=) reach a named backend as keyword arguments:
+    # Inductor's config patches, as torch.compile makes them for its own backend.
+    patches = {}
+    mode = kwargs.pop("mode", None)
+    if mode:
+        import torch._inductor as _inductor
+
+        patches.update(_inductor.list_mode_options(mode))
+    patches.update(kwargs.pop("options", None) or {})
+    patches.update(kwargs.get("config_patches") or {})
+    kwargs["config_patches"] = patches
     try:
         kwargs.setdefault("decompositions", _decompositions())
         # Inductor's FX graph cache keys a graph without the decomposition table, so an
@@ -425,7 +436,7 @@ def backend(gm, example_inputs, **kwargs):
         # them channels-last, which the library's convolution kernels read strided (6x the
         # cycles of ResNet-18's forward at 32x32).
         kwargs["config_patches"] = {"fx_graph_cache": False, "layout_optimization": False,
-                                    **(kwargs.get("config_patches") or {})}
+                                    **kwargs["config_patches"]}
         compiled = compile_fx(gm, example_inputs, **kwargs)
     except Exception as e:  # noqa: BLE001 - only opforge's own errors are caught
         reason = _opforge_error(e)
