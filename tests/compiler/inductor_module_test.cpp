@@ -11,6 +11,7 @@
 
 #include "opforge/compiler/inductor_module.h"
 #include "opforge/compiler/interp_executor.h"
+#include "opforge/compiler/parser.h"
 #include "inductor_module_texts.h"
 
 using namespace opforge;
@@ -28,6 +29,12 @@ TensorHandle input(InterpExecutor &ex, std::vector<int64_t> sizes, double scale,
   HostTensor v = ex.view(t);
   for (int64_t i = 0; i < v.numel(); ++i) v.set_double(i, scale * static_cast<double>(i) + shift);
   return t;
+}
+
+// The source inside async_compile.triton('...', '''...''').
+std::string kernel_source(const std::string &definition) {
+  size_t a = definition.find("'''") + 3;
+  return definition.substr(a, definition.find("'''", a) - a);
 }
 
 int line_of(const std::string &text, const std::string &needle) {
@@ -88,6 +95,22 @@ TEST(InductorModule, PointwiseModuleRunsOnTheInterpreter) {
   InductorRunResult again = m.call(ex, {WrapperValue::of(a), WrapperValue::of(b)}, {});
   EXPECT_TRUE(again.autotune.empty());
   ASSERT_EQ(again.steps.size(), 1u);
+  // Another target: its configs, chosen again on the next call.
+  InductorTarget small;
+  small.num_pes = 4;
+  small.local_mem_bytes = 16384;
+  m.set_target(small);
+  InductorRunResult retuned = m.call(ex, {WrapperValue::of(a), WrapperValue::of(b)}, {});
+  ASSERT_EQ(retuned.autotune.size(), 1u);
+  std::vector<std::string> want;
+  for (auto &c : inductor_configs(
+           read_inductor_kernel(parse_source("k.py", kernel_source(add_relu_kernel()))), small))
+    want.push_back(c.str());
+  std::vector<std::string> got;
+  for (auto &t : retuned.autotune[0].trials) got.push_back(t.config);
+  if (want.size() > 1) {
+    EXPECT_EQ(got, want);
+  }
 }
 
 TEST(InductorModule, ExampleArgsFollowGetArgsAndTheSeed) {

@@ -508,6 +508,18 @@ InductorModule::~InductorModule() = default;
 
 const std::string &InductorModule::path() const { return impl_->path; }
 
+void InductorModule::set_target(const InductorTarget &target) {
+  for (auto &[name, k] : impl_->kernels) {
+    std::vector<InductorConfig> configs = inductor_configs(k.info, target);
+    if (configs.empty())
+      throw CompileError(
+          "Inductor module: kernel '" + name + "': no candidate config for the target", impl_->path,
+          {});
+    k.configs = std::move(configs);
+  }
+  impl_->tuned.clear();
+}
+
 std::vector<std::string> InductorModule::kernel_names() const {
   std::vector<std::string> out;
   for (auto &k : impl_->scanned.kernels) out.push_back(k.name);

@@ -291,6 +291,17 @@ int run_inductor_run(const std::vector<std::string> &args) {
     compiler::InductorModule module(text.str(), file);
     std::unique_ptr<compiler::Executor> ex =
         harness::make_executor(harness::ExecutorKind::Chip, chip, /*keep_launches=*/true);
+#ifdef OPFORGE_HAVE_CHIP
+    {
+      // Configs proposed for this chip (vector length, local memory, PEs).
+      const auto &params = harness::chip_device(chip).params();
+      compiler::InductorTarget target;
+      target.vector_bits = static_cast<int>(params.core.vlen_bits);
+      target.local_mem_bytes = params.local_mem.size_bytes;
+      target.num_pes = static_cast<int>(params.num_pes());
+      module.set_target(target);
+    }
+#endif
     if (!p.given("inductor-kernels") && library.empty()) {
       // As opforge.init(): the trace set and the models' kernels after the library.
       const std::string src = std::filesystem::path(harness::default_library_dir())

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "opforge/compiler/diagnostics.h"
+#include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/wrapper.h"
 
 namespace opforge::compiler {
@@ -54,10 +55,10 @@ struct InductorAtenCall {
 // What the caller ran an ATen call with (for the profile and the coverage shares).
 struct InductorAtenResult {
   WrapperValue value;
-  bool on_chip = true;              // false: it ran on the CPU (a fallback)
-  uint64_t cycles = 0;              // simulated cycles of its launches
+  bool on_chip = true;  // false: it ran on the CPU (a fallback)
+  uint64_t cycles = 0;  // simulated cycles of its launches
   std::vector<LaunchRequest> launches;
-  std::string kernel;               // the library kernel that ran it, or the fallback reason
+  std::string kernel;  // the library kernel that ran it, or the fallback reason
 };
 
 using InductorAtenHook = std::function<InductorAtenResult(const InductorAtenCall &)>;
@@ -71,13 +72,13 @@ struct InductorStep {
   std::vector<std::string> aten_nodes;  // "Original ATen: [...]" above the launch
   bool on_chip = true;
   uint64_t cycles = 0;
-  std::string config;                   // the heuristics config picked ("XBLOCK: 64, ...")
+  std::string config;  // the heuristics config picked ("XBLOCK: 64, ...")
 };
 
 struct InductorRunResult {
   WrapperValue value;  // what call() returned (a tuple of tensors)
   std::vector<InductorStep> steps;
-  std::vector<LaunchRequest> launches;  // every chip launch, in order
+  std::vector<LaunchRequest> launches;   // every chip launch, in order
   std::vector<AutotuneRecord> autotune;  // config choices made in this run
   uint64_t autotune_trial_cycles = 0;    // cycles of config trials (not in steps)
 };
@@ -94,6 +95,10 @@ class InductorModule {
   const std::string &path() const;
   // The kernels the module defines, in order.
   std::vector<std::string> kernel_names() const;
+
+  // The chip the candidate configs are proposed for (inductor_heuristics.h; default: an
+  // mtia-2i-like target). Recomputes every kernel's configs and forgets the choices made.
+  void set_target(const InductorTarget &target);
 
   // Runs call(args) with the tensors on `executor`. Ownership of device buffers:
   // the module frees, before call() returns, only the buffers it allocated itself
