@@ -149,6 +149,142 @@ def triton_helpers_online_softmax_reduce(max_part, sum_part, dim, use_fast_math:
 def triton_helpers_device_assert_then(cond, msg: tl.constexpr, r):
     tl.device_assert(cond, msg)
     return r
+@triton.jit
+def triton_helpers_fmaximum(a, b):
+    take_a = (a >= b) | (b != b)
+    return tl.where(take_a, a, b)
+
+@triton.jit
+def triton_helpers_fmax2(a, dim):
+    return tl.reduce(a, dim, triton_helpers_fmaximum)
+
+@triton.jit
+def triton_helpers_max_with_first_index(value, index, dim):
+    return tl.reduce((value, index), dim, triton_helpers_maximum_with_index)
+
+@triton.jit
+def triton_helpers_min_with_first_index(value, index, dim):
+    return tl.reduce((value, index), dim, triton_helpers_minimum_with_index)
+
+@triton.jit
+def triton_helpers__pick_flagged(a, a_flag, b, b_flag):
+    return tl.where(a_flag, a, b), a_flag | b_flag
+
+@triton.jit
+def triton_helpers_select_one(x, mask, dim, keep_dims=False):
+    x, flag = tl.broadcast(x, mask != 0)
+    value, hit = tl.reduce((x, flag), dim, triton_helpers__pick_flagged, keep_dims=keep_dims)
+    return value
+
+@triton.jit
+def triton_helpers_pow_integer(base, exponent):
+    result = base * 0 + 1
+    bits = exponent
+    for _ in tl.static_range(exponent.dtype.primitive_bitwidth):
+        result = tl.where((bits & 1) != 0, result * base, result)
+        bits = bits >> 1
+        base = base * base
+    return result
+
+@triton.jit
+def triton_helpers_nextafter(x, y):
+    if x.dtype.primitive_bitwidth == 32:
+        ix = x.to(tl.int32, bitcast=True)
+        sign = y.to(tl.int32, bitcast=True) & -2147483648
+    else:
+        ix = x.to(tl.int16, bitcast=True)
+        sign = y.to(tl.int16, bitcast=True) & -32768
+    away = (y > x) == (x > 0)
+    stepped = tl.where(away, ix + 1, ix - 1).to(x.dtype, bitcast=True)
+    tiny = (sign | 1).to(x.dtype, bitcast=True)
+    result = tl.where(x == 0, tiny, stepped)
+    result = tl.where(x == y, y, result)
+    return tl.where((x != x) | (y != y), x + y, result)
+
+@triton.jit
+def triton_helpers_frexp(x):
+    if x.dtype == tl.float32:
+        bits = x.to(tl.int32, bitcast=True)
+        MBITS: tl.constexpr = 23
+        EMASK: tl.constexpr = 255
+        BIAS: tl.constexpr = 127
+        CLEAR: tl.constexpr = -2139095041
+    elif x.dtype == tl.bfloat16:
+        bits = x.to(tl.int16, bitcast=True)
+        MBITS: tl.constexpr = 7
+        EMASK: tl.constexpr = 255
+        BIAS: tl.constexpr = 127
+        CLEAR: tl.constexpr = -32641
+    else:
+        bits = x.to(tl.int16, bitcast=True)
+        MBITS: tl.constexpr = 10
+        EMASK: tl.constexpr = 31
+        BIAS: tl.constexpr = 15
+        CLEAR: tl.constexpr = -31745
+    field = (bits >> MBITS) & EMASK
+    special = (field == EMASK) | (x == 0)
+    tiny = field == 0
+    scaled = tl.where(tiny, x * (1 << (MBITS + 2)), x).to(x.dtype)
+    sbits = scaled.to(bits.dtype, bitcast=True)
+    sfield = (sbits >> MBITS) & EMASK
+    exponent = sfield - (BIAS - 1) - tl.where(tiny, MBITS + 2, 0)
+    mantissa = ((sbits & CLEAR) | ((BIAS - 1) << MBITS)).to(x.dtype, bitcast=True)
+    return tl.where(special, x, mantissa), tl.where(special, 0, exponent).to(tl.int32)
+
+@triton.jit
+def triton_helpers_online_softmax_combine_with_sum(max_1, sum_1, max_2, sum_2, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
+    return triton_helpers_online_softmax_combine(max_1, sum_1, max_2, sum_2)
+
+@triton.jit
+def triton_helpers_online_softmax_reduce_scalar_combine(max_1, sum_1, value, mask, dim, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
+    value, mask = tl.broadcast(value, mask)
+    part_max = tl.where(mask, value, float("-inf")).to(max_1.dtype)
+    part_sum = tl.where(mask, 1.0, 0.0).to(sum_1.dtype)
+    max_2, sum_2 = tl.reduce((part_max, part_sum), dim, triton_helpers_online_softmax_combine)
+    return triton_helpers_online_softmax_combine(max_1, sum_1, max_2, sum_2)
+
+@triton.jit
+def triton_helpers_bucketize_binary_search(values, boundaries_ptr, BOUNDARIES_SIZE, BOUNDARIES_UNDERLYING_NUMEL, BOUNDARIES_STRIDE, boundary_indices, indexing_dtype, right, sorter_ptr, SORTER_STRIDE, sorter_indices):
+    lo = tl.zeros(values.shape, dtype=indexing_dtype)
+    hi = tl.full(values.shape, BOUNDARIES_SIZE, dtype=indexing_dtype)
+    span = BOUNDARIES_SIZE
+    while span > 0:
+        mid = (lo + hi) // 2
+        live = (lo < hi) & ((boundary_indices + mid * BOUNDARIES_STRIDE) < BOUNDARIES_UNDERLYING_NUMEL)
+        if sorter_ptr is None:
+            pos = mid
+        else:
+            pos = tl.load(sorter_ptr + sorter_indices + SORTER_STRIDE * mid, mask=live, other=0)
+        bound = tl.load(boundaries_ptr + boundary_indices + BOUNDARIES_STRIDE * pos, mask=live, other=0)
+        if right:
+            above = values >= bound
+        else:
+            above = values > bound
+        above = above | (values != values)
+        lo = tl.where(live & above, mid + 1, lo)
+        hi = tl.where(live & ~above, mid, hi)
+        span = span // 2
+    return lo
+
+@triton.jit
+def triton_helpers_randint64(seed, offset, low, high):
+    r0, r1, r2, r3 = tl.randint4x(seed, offset)
+    wide = r0.to(tl.uint64) | (r1.to(tl.uint64) << 32)
+    return (wide % (high - low).to(tl.uint64)).to(tl.int64) + low
+
+@triton.jit
+def triton_helpers_rand4x(seed, offsets, BLOCK: tl.constexpr):
+    return tl.rand(seed, offsets)
+
+@triton.jit
+def triton_helpers_randn4x(seed, offsets, BLOCK: tl.constexpr):
+    return tl.randn(seed, offsets)
+
+@triton.jit
+def triton_helpers_if_mask(mask, val):
+    if mask is None:
+        return None
+    return val
 )PY";
 
 }  // namespace
