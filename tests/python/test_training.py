@@ -138,6 +138,19 @@ class TrainingStep(unittest.TestCase):
     def test_dlrm(self):
         self.check("dlrm")
 
+    def test_dropout_backward_runs_on_the_chip(self):
+        # native_dropout draws its mask on the CPU (a fallback: random sampling); the
+        # backward, grad * mask * scale, runs on the chip
+        x = torch.randn(4, 33).to("opforge").requires_grad_()
+        with opforge.profile() as p:
+            y = nn.functional.dropout(x, 0.2, training=True)
+            y.backward(torch.ones_like(y))
+        kept = (y.detach().cpu() != 0).float()
+        torch.testing.assert_close(x.grad.cpu(), kept / 0.8)
+        row = p.op("aten::native_dropout_backward", "float32")
+        self.assertEqual((row["chip_calls"], row["fallbacks"]), (1, 0))
+        self.assertEqual([r["op"] for r in p.ops if r["fallbacks"] > 0], ["aten::native_dropout"])
+
     # bfloat16 (the convnets' bfloat16 steps pass too, in about a minute each: not in CI)
     def mobilenet_v3_small_bfloat16(self):
         self.check("mobilenet_v3_small", torch.bfloat16)
