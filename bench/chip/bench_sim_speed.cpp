@@ -7,10 +7,11 @@
 // instructions, simulated cycles, the CPU seconds of the launch and guest
 // M instructions per CPU-second, and a hash of the kernel's output buffers.
 // Against a reference file (--reference, default the one committed beside
-// this source, recorded with the build before the simulator's speed work)
-// it prints the speed ratio per kernel and in total, and checks that
-// instructions, cycles, every counter and the outputs are identical:
-// any difference is reported and the program exits 1.
+// this source) it prints the speed ratio per kernel and in total, and checks
+// that instructions, cycles, every counter and the outputs are identical:
+// any difference is reported and the program exits 1. A reference may keep a
+// "baseline" (the figures of the simulator before its speed work, commit
+// 50f6122): the ratios are then against it, and --save carries it over.
 //   bench_sim_speed [--arch NAME] [--modes functional,lt] [--kernels a,b]
 //                   [--reference FILE | --no-reference] [--save FILE]
 //                   [--dump DIR | --from DIR]
@@ -392,15 +393,20 @@ int main(int argc, char **argv) {
             kn.name.c_str(), mode.c_str(), static_cast<unsigned long long>(ki),
             static_cast<unsigned long long>(r["cycles"].get<uint64_t>()), kc,
             double(ki) / kc / 1e6);
-        const json *rr = nullptr;
+        const json *rr = nullptr, *speed = nullptr;
         if (ref.contains("modes") && ref["modes"].contains(mode) &&
             ref["modes"][mode].contains(kn.name))
-          rr = &ref["modes"][mode][kn.name];
+          rr = speed = &ref["modes"][mode][kn.name];
+        // The speed ratio is against the baseline (the simulator before a
+        // speed change) when the reference keeps one.
+        if (rr && ref.contains("baseline") && ref["baseline"]["modes"].contains(mode) &&
+            ref["baseline"]["modes"][mode].contains(kn.name))
+          speed = &ref["baseline"]["modes"][mode][kn.name];
         if (rr) {
-          const double rate = double(ki) / kc, ref_rate = (*rr)["instructions"].get<double>() /
-                                                          (*rr)["cpu_s"].get<double>();
-          ref_cpu += (*rr)["cpu_s"].get<double>();
-          ref_instr += (*rr)["instructions"].get<uint64_t>();
+          const double rate = double(ki) / kc, ref_rate = (*speed)["instructions"].get<double>() /
+                                                          (*speed)["cpu_s"].get<double>();
+          ref_cpu += (*speed)["cpu_s"].get<double>();
+          ref_instr += (*speed)["instructions"].get<uint64_t>();
           std::printf("  ratio %5.2f", rate / ref_rate);
           for (const char *f : {"instructions", "cycles", "outputs", "counters"})
             if (r[f] != (*rr)[f]) {
@@ -426,7 +432,10 @@ int main(int argc, char **argv) {
                         "the kernels since it was recorded (then --save a new one), or a "
                         "simulator change that is not exact"
                       : "instructions, cycles, counters and outputs identical to the reference");
-    if (!save.empty()) std::ofstream(save) << all.dump(1) << "\n";
+    if (!save.empty()) {
+      if (ref.contains("baseline")) all["baseline"] = ref["baseline"];  // kept across --save
+      std::ofstream(save) << all.dump(1) << "\n";
+    }
     return differs ? 1 : 0;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_sim_speed: %s\n", e.what());
