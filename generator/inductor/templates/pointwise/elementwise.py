@@ -46,7 +46,15 @@ def _category(dt):
         return 0
     if dt == torch.float32 or dt == torch.float16 or dt == torch.bfloat16:
         return 2
+    if _wide(dt):
+        return 2
     return 1
+
+
+def _wide(dt):
+    # float64 (the target has no float64 arithmetic: computed in float32 and widened on store)
+    probe = torch.empty([0], dtype=dt)
+    return probe.is_floating_point() and probe.element_size() == 8
 
 
 def _result_type(operands):
@@ -127,6 +135,9 @@ def {{WRAPPER}}({{SIGNATURE}}):
     compute_dtype = dt
     if dt == torch.bool:
         compute_dtype = torch.int32
+    wide = _wide(dt)
+    if wide:
+        compute_dtype = torch.float32
     upcast = compute_dtype == torch.float16 or compute_dtype == torch.bfloat16
     inputs = []
     for v in operands:
@@ -152,12 +163,14 @@ def {{WRAPPER}}({{SIGNATURE}}):
     result = out
     if out_dtype == torch.bool:
         result = torch.empty(shape, dtype=torch.int32, device=ref.device)
+    elif _wide(out_dtype):
+        result = torch.empty(shape, dtype=torch.float32, device=ref.device)
     BLOCK_SIZE = 1024
     grid = (triton.cdiv(n_elements, BLOCK_SIZE), )
     {{KERNEL}}_kernel[grid](inputs[0], inputs[1], inputs[2], result, n_elements, s0, s1, s2,
                             NUM_INPUTS=num_inputs, IS_FLOAT=is_float, UPCAST=upcast,
                             BLOCK_SIZE=BLOCK_SIZE)
-    if out_dtype == torch.bool:
+    if out_dtype == torch.bool or _wide(out_dtype):
         out.copy_(result)
     if {{INPLACE}}:
         self.copy_(out)
