@@ -247,8 +247,9 @@ json last_run;
 int64_t inductor_load(std::string source, std::string path) {
   Runtime &rt = runtime();
   try {
-    return rt.add_inductor_module(
-        std::make_unique<compiler::InductorModule>(std::move(source), std::move(path)));
+    auto module = std::make_unique<compiler::InductorModule>(std::move(source), path);
+    module->set_target(rt.inductor_target());
+    return rt.add_inductor_module(std::move(module));
   } catch (const Error &e) {
     TORCH_CHECK(false, "opforge: Inductor module ", path, ": ", e.what());
   }

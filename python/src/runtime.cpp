@@ -299,6 +299,15 @@ std::string Runtime::stats_json() const {
   return j.dump();
 }
 
+compiler::InductorTarget Runtime::inductor_target() const {
+  const auto &params = impl_->device->params();
+  compiler::InductorTarget target;
+  target.vector_bits = static_cast<int>(params.core.vlen_bits);
+  target.local_mem_bytes = params.local_mem.size_bytes;
+  target.num_pes = static_cast<int>(params.num_pes());
+  return target;
+}
+
 int64_t Runtime::add_inductor_module(std::unique_ptr<compiler::InductorModule> module) {
   impl_->inductor_modules.push_back(std::move(module));
   return int64_t(impl_->inductor_modules.size()) - 1;

@@ -97,6 +97,9 @@ class Runtime {
   void profile_save(const std::string &path) const;
 
   // ---- TorchInductor output modules (python/src/inductor.cpp) ----
+  // What Inductor kernels' configs are proposed for: this chip's vector length, local
+  // memory and PE count.
+  compiler::InductorTarget inductor_target() const;
   // Keeps `module` for the process; returns its handle.
   int64_t add_inductor_module(std::unique_ptr<compiler::InductorModule> module);
   // Throws opforge::Error for an unknown handle.

@@ -18,10 +18,9 @@ import torch.nn.functional as F
 import opforge
 from opforge import inductor, models
 from test_models import cast, close_to_either, to_device
-from test_training import CONVNET_BATCH, close, step, train_mode
+from test_training import CONVNET_SHAPES, close, step, train_mode
 from test_training import SHAPES as TRAIN_SHAPES
 
-CONVNETS = ("resnet18", "mobilenet_v3_small")
 
 SMALL = dict(batch=2, image=32, seq=16, vocab=128, d=64, heads=4, layers=1)
 
@@ -124,7 +123,7 @@ class Compile(unittest.TestCase):
     def train_step(self, name):
         # test_training's step and verdict (float32 tolerances of the CPU step or of the
         # float64 step, else the RMS rule), with the loss function compiled.
-        shapes = dict(TRAIN_SHAPES, batch=CONVNET_BATCH) if name in CONVNETS else TRAIN_SHAPES
+        shapes = dict(TRAIN_SHAPES, **CONVNET_SHAPES.get(name, {}))
         net, example = models.build(name, **shapes)
         train_mode(net)
         dev = copy.deepcopy(net).to("opforge")
