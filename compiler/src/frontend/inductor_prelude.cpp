@@ -195,8 +195,8 @@ def triton_helpers_nextafter(x, y):
         ix = x.to(tl.int16, bitcast=True)
         sign = y.to(tl.int16, bitcast=True) & -32768
     away = (y > x) == (x > 0)
-    stepped = tl.where(away, ix + 1, ix - 1).to(x.dtype, bitcast=True)
-    tiny = (sign | 1).to(x.dtype, bitcast=True)
+    stepped = tl.where(away, ix + 1, ix - 1).to(ix.dtype).to(x.dtype, bitcast=True)
+    tiny = (sign | 1).to(ix.dtype).to(x.dtype, bitcast=True)
     result = tl.where(x == 0, tiny, stepped)
     result = tl.where(x == y, y, result)
     return tl.where((x != x) | (y != y), x + y, result)
@@ -228,7 +228,7 @@ def triton_helpers_frexp(x):
     sbits = scaled.to(bits.dtype, bitcast=True)
     sfield = (sbits >> MBITS) & EMASK
     exponent = sfield - (BIAS - 1) - tl.where(tiny, MBITS + 2, 0)
-    mantissa = ((sbits & CLEAR) | ((BIAS - 1) << MBITS)).to(x.dtype, bitcast=True)
+    mantissa = ((sbits & CLEAR) | ((BIAS - 1) << MBITS)).to(bits.dtype).to(x.dtype, bitcast=True)
     return tl.where(special, x, mantissa), tl.where(special, 0, exponent).to(tl.int32)
 
 @triton.jit
@@ -285,6 +285,32 @@ def triton_helpers_if_mask(mask, val):
     if mask is None:
         return None
     return val
+@triton.jit
+def triton_helpers_sort_with_index(x, idxs, rnumel, dim: tl.constexpr = None, stable: tl.constexpr = False, descending: tl.constexpr = False):
+    x, idxs = tl.broadcast(x, idxs)
+    lane = tl.arange(0, x.shape[1])
+    if rnumel is None:
+        live = lane < x.shape[1]
+    else:
+        live = lane < rnumel
+    a = x[:, :, None]
+    b = x[:, None, :]
+    a_nan = a != a
+    b_nan = b != b
+    if descending:
+        before = (b > a) | (b_nan & ~a_nan)
+    else:
+        before = (b < a) | (a_nan & ~b_nan)
+    same = (a == b) | (a_nan & b_nan)
+    before = (before | (same & (lane[None, None, :] < lane[None, :, None]))) & live[None, None, :]
+    rank = tl.sum(before.to(tl.int32), 2)
+    rank = tl.where(live[None, :], rank, lane[None, :])
+    hit = rank[:, None, :] == lane[None, :, None]
+    values, hit_v = tl.broadcast(x[:, None, :], hit)
+    indices, hit_i = tl.broadcast(idxs[:, None, :], hit)
+    out_x, found_x = tl.reduce((values, hit_v), 2, triton_helpers__pick_flagged)
+    out_i, found_i = tl.reduce((indices, hit_i), 2, triton_helpers__pick_flagged)
+    return out_x, out_i
 )PY";
 
 }  // namespace
