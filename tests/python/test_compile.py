@@ -9,6 +9,7 @@ compile makes its graph run eagerly, with a warning naming the construct, kernel
 """
 import copy
 import os
+import re
 import unittest
 import warnings
 
@@ -75,6 +76,54 @@ class Compile(unittest.TestCase):
             torch.testing.assert_close(a.cpu(), b)
         self.assertGreater(inductor.coverage()["nodes"]["triton"], 0)
 
+    def compiled_matches(self, f, args, rtol, atol):
+        # Every output of f compiled for opforge equals the CPU's, with no graph run eagerly
+        # and no node on the CPU; returns the helpers the kernels called.
+        ref = f(*args)
+        out = compiled(f)(*to_device(args))
+        for i, (a, b) in enumerate(zip(out, ref)):
+            torch.testing.assert_close(a.cpu(), b, rtol=rtol, atol=atol, msg=lambda m: f"output {i}: {m}")
+        cov = inductor.coverage()
+        self.assertEqual(cov["eager_graphs"], [])
+        self.assertEqual(cov["nodes"]["cpu"], 0, cov)
+        source = "".join(m[0] for m in inductor.captured_modules())
+        return set(re.findall(r"triton_helpers\.(\w+)", source))
+
+    def test_scans_and_index_reductions(self):
+        # Scans (cumsum, cummax: tl.associative_scan and triton_helpers.select_one), arg
+        # reductions, welford, any/all, prod and logsumexp in one looped reduction.
+        def f(x):
+            return (torch.cumsum(x, 1), x.argmax(1), x.argmin(0), torch.var_mean(x, 1),
+                    (x > 2).any(1), (x > -3).all(0), x.sum(), torch.where(x > 0, x, x.exp() - 1).mean(0),
+                    torch.logsumexp(x, 1), x.prod(1), torch.cummax(x, 1)[0], torch.special.erf(x),
+                    F.softplus(x), x.clamp(-1, 1) ** 3, torch.remainder(x, 0.7))
+
+        x = torch.randn(8, 2048, generator=torch.Generator().manual_seed(0)) * 0.1 + 0.01
+        helpers = self.compiled_matches(lambda x: torch.utils._pytree.tree_leaves(f(x)), [x], 1e-4, 1e-4)
+        self.assertLessEqual({"select_one", "max_with_index", "min_with_index", "welford", "prod"}, helpers)
+
+    def test_sort_search_and_bit_helpers(self):
+        # torch.sort, bucketize/searchsorted, nextafter, frexp (subnormals too) and arg
+        # reductions with ties: bit-exact. (frexp of a bfloat16 input tensor: Inductor drops the
+        # rounding of x.bfloat16() and takes frexp of the float32 value.)
+        def f(x, b, y, xb):
+            tiny = x * 1e-39
+            return (torch.bucketize(x, b), torch.bucketize(x, b, right=True), torch.searchsorted(b, x),
+                    torch.nextafter(x, y), torch.nextafter(x.bfloat16(), y.bfloat16()),
+                    *torch.frexp(x), *torch.frexp(tiny), *torch.frexp(xb),
+                    *torch.sort(x, dim=1, stable=True), torch.sort(x.round(), dim=1, descending=True, stable=True)[1],
+                    x.round().argmax(1), x.round().argmin(1))
+
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(8, 64, generator=g) * 3
+        y = torch.randn(8, 64, generator=g)
+        x[0, :5] = torch.tensor([0.0, -0.0, float("inf"), 1.0, 2.0])
+        y[0, :5] = torch.tensor([-0.0, 1.0, 0.0, 1.0, -float("inf")])
+        x[1, :3] = torch.tensor([-2.0, 0.5, 4.0])  # on boundaries
+        b = torch.linspace(-4, 4, 17)
+        helpers = self.compiled_matches(f, [x, b, y, x.bfloat16()], 0, 0)
+        self.assertLessEqual({"sort_with_index", "bucketize_binary_search", "nextafter", "frexp"}, helpers)
+
     def forward(self, name, dtype):
         net, example = models.build(name, **SMALL)
         net = net.to(dtype)
@@ -120,12 +169,14 @@ class Compile(unittest.TestCase):
     def test_dlrm_bfloat16(self):
         self.forward("dlrm", torch.bfloat16)
 
-    def train_step(self, name):
-        # test_training's step and verdict (float32 tolerances of the CPU step or of the
+    def train_step(self, name, dtype=torch.float32):
+        # test_training's step and verdict (the dtype's tolerances of the CPU step or of the
         # float64 step, else the RMS rule), with the loss function compiled.
         shapes = dict(TRAIN_SHAPES, **CONVNET_SHAPES.get(name, {}))
         net, example = models.build(name, **shapes)
         train_mode(net)
+        net = net.to(dtype)
+        example = cast(example, dtype)
         dev = copy.deepcopy(net).to("opforge")
         wide = copy.deepcopy(net).double()
         ref_loss, ref_grads = step(name, net, example)
@@ -153,6 +204,12 @@ class Compile(unittest.TestCase):
 
     def test_dlrm_training_step(self):
         self.train_step("dlrm")
+
+    def test_gpt2_training_step_bfloat16(self):
+        self.train_step("gpt2", torch.bfloat16)
+
+    def test_dlrm_training_step_bfloat16(self):
+        self.train_step("dlrm", torch.bfloat16)
 
     def test_resnet18_training_step(self):
         self.train_step("resnet18")
