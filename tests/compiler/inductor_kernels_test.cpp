@@ -414,9 +414,9 @@ TEST(InductorKernels, UnsupportedConstructsAreNamedWithTheirLine) {
   std::string text = kEmbeddingWithDeviceAssert;
   auto at = text.find("tmp9 = triton_helpers.promote_to_tensor(tmp8)");
   std::string bad = text;
-  bad.replace(at, 45, "tmp9 = triton_helpers.bucketize_binary_search(tmp8)");
+  bad.replace(at, 45, "tmp9 = triton_helpers.x_grid_barrier(tmp8)");
   int line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
-  expect_compile_error(bad, "triton_helpers.bucketize_binary_search", line);
+  expect_compile_error(bad, "triton_helpers.x_grid_barrier", line);
 
   bad = text;
   bad.replace(at, 45, "tmp9 = libdevice.no_such_function(tmp8)");

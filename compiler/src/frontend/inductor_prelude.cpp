@@ -135,15 +135,19 @@ def triton_helpers_welford(mean, m2, weight, dim):
     return tl.reduce((mean, m2, weight), dim, triton_helpers_welford_combine)
 
 @triton.jit
-def triton_helpers_online_softmax_combine(max_1, sum_1, max_2, sum_2):
+def triton_helpers__online_softmax_pair(max_1, sum_1, max_2, sum_2):
     top = triton_helpers_maximum(max_1, max_2)
     shift_1 = tl.where(max_1 == top, 0.0, max_1 - top)
     shift_2 = tl.where(max_2 == top, 0.0, max_2 - top)
     return top, sum_1 * tl.exp(shift_1) + sum_2 * tl.exp(shift_2)
 
 @triton.jit
+def triton_helpers_online_softmax_combine(max_1, sum_1, value, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
+    return triton_helpers__online_softmax_pair(max_1, sum_1, value, 1.0)
+
+@triton.jit
 def triton_helpers_online_softmax_reduce(max_part, sum_part, dim, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
-    return tl.reduce((max_part, sum_part), dim, triton_helpers_online_softmax_combine)
+    return tl.reduce((max_part, sum_part), dim, triton_helpers__online_softmax_pair)
 
 @triton.jit
 def triton_helpers_device_assert_then(cond, msg: tl.constexpr, r):
@@ -233,15 +237,15 @@ def triton_helpers_frexp(x):
 
 @triton.jit
 def triton_helpers_online_softmax_combine_with_sum(max_1, sum_1, max_2, sum_2, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
-    return triton_helpers_online_softmax_combine(max_1, sum_1, max_2, sum_2)
+    return triton_helpers__online_softmax_pair(max_1, sum_1, max_2, sum_2)
 
 @triton.jit
 def triton_helpers_online_softmax_reduce_scalar_combine(max_1, sum_1, value, mask, dim, use_fast_math: tl.constexpr, strict_signed_zero: tl.constexpr = False):
     value, mask = tl.broadcast(value, mask)
     part_max = tl.where(mask, value, float("-inf")).to(max_1.dtype)
     part_sum = tl.where(mask, 1.0, 0.0).to(sum_1.dtype)
-    max_2, sum_2 = tl.reduce((part_max, part_sum), dim, triton_helpers_online_softmax_combine)
-    return triton_helpers_online_softmax_combine(max_1, sum_1, max_2, sum_2)
+    max_2, sum_2 = tl.reduce((part_max, part_sum), dim, triton_helpers__online_softmax_pair)
+    return triton_helpers__online_softmax_pair(max_1, sum_1, max_2, sum_2)
 
 @triton.jit
 def triton_helpers_bucketize_binary_search(values, boundaries_ptr, BOUNDARIES_SIZE, BOUNDARIES_UNDERLYING_NUMEL, BOUNDARIES_STRIDE, boundary_indices, indexing_dtype, right, sorter_ptr, SORTER_STRIDE, sorter_indices):
