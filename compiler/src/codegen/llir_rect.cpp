@@ -270,6 +270,10 @@ std::optional<Emitter::Rect> Emitter::rect_of(const Value *mask,
     V h = smin(smax(hi[i], l), num(shape[i]));
     rect.lo[i] = l;
     rect.count[i] = i64("sub", h, l);
+    // A uniform term that fails (`offs < n & flag` with flag false) empties
+    // the rectangle: callers that move `count` elements (a 1-D row's runtime
+    // call) must move none, not the range terms' interval.
+    if (!any.is(1)) rect.count[i] = any.is(0) ? num(0) : sel(any.ref, rect.count[i], num(0));
     const std::optional<int64_t> c = rect.count[i].constant;
     V whole = c ? V::boolean(*c == shape[i])
                 : emit("i1", "icmp eq i64 " + rect.count[i].ref + ", " + std::to_string(shape[i]));

@@ -1,0 +1,52 @@
+"""Masks that combine a block mask with a scalar bool (`cols < n` and a flag
+computed from a loaded value or the program id), for tl.load, tl.store and
+tl.where; each program one row, the flag false for some programs."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scalar_and_masks(IDX, X, Y, S, n, BLOCK: tl.constexpr):
+    # Y: 8 blocks per row, S: 4 sums per row.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    vm = cols < n
+    hit = tl.load(IDX + row) == row  # scalar, from a loaded value
+    even = row % 2 == 0  # scalar, from the program id
+    base = X + row * BLOCK + cols
+    out = Y + row * 8 * BLOCK + cols
+    a = tl.load(base, mask=vm & hit, other=-1.)
+    tl.store(out, a)
+    b = tl.load(base, mask=hit & vm, other=-2.)
+    tl.store(out + BLOCK, b)
+    c = tl.load(base, mask=vm | even, other=-3.)
+    tl.store(out + 2 * BLOCK, c)
+    d = tl.load(base, mask=vm & ~hit, other=-4.)
+    tl.store(out + 3 * BLOCK, d)
+    # Stores under the combined masks (the rest keeps its 7.)
+    x = tl.load(base, mask=vm, other=0.)
+    tl.store(out + 4 * BLOCK, x + 1., mask=vm & hit)
+    tl.store(out + 5 * BLOCK, x + 2., mask=even & vm)
+    tl.store(out + 6 * BLOCK, x + 3., mask=vm & ~even)
+    tl.store(out + 7 * BLOCK, tl.where(vm & hit, x, 5.) + tl.where(~even | vm, x, 6.))
+    # Reductions of loads and wheres under the combined masks.
+    tl.store(S + row * 4, tl.sum(tl.load(base, mask=vm & hit, other=0.), axis=0))
+    tl.store(S + row * 4 + 1, tl.sum(tl.load(base, mask=even & vm, other=0.), axis=0))
+    tl.store(S + row * 4 + 2, tl.sum(tl.where(vm & hit, x, 0.), axis=0))
+    tl.store(S + row * 4 + 3, tl.sum(tl.where(vm & ~even, x, 0.), axis=0))
+
+
+@triton.jit
+def gather_rows(IDX, G, OUT, n_idx, dim, BLOCK_D: tl.constexpr):
+    # The dense embedding gradient: row r sums the rows j of G with IDX[j] == r,
+    # selected by the load mask (no tl.where).
+    row = tl.program_id(0)
+    d = tl.arange(0, BLOCK_D)
+    dmask = d < dim
+    acc = tl.zeros([BLOCK_D], dtype=tl.float32)
+    for j in range(0, n_idx):
+        hit = tl.load(IDX + j) == row
+        acc += tl.load(G + j * dim + d, mask=dmask & hit, other=0.)
+    tl.store(OUT + row * dim + d, acc, mask=dmask)
+    tl.store(OUT + row * dim + d, acc * 0. - 1., mask=dmask & (row == 0))
