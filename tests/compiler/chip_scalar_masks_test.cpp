@@ -60,5 +60,29 @@ TEST(ChipScalarMasks, LoopedGatherSumsOnlyTheMatchingRows) {
   }
 }
 
+DiffCase tile_scalar_masks(int64_t m, int64_t n, uint32_t seed) {
+  DiffCase c;
+  c.file = "scalar_masks.py";
+  c.kernel = "tile_scalar_masks";
+  c.signature = "IDX=*i32,X=*fp32,Y=*fp32,S=*fp32,M=i32,N=i32";
+  c.constexprs = {"BLOCK_M=8", "BLOCK_N=16"};
+  const int64_t programs = 4, tile = 8 * 16;
+  HostTensor idx(DType::Int32, {programs});
+  for (int64_t p = 0; p < programs; ++p) idx.set_int(p, p % 2 ? p : -1);
+  HostTensor y(DType::Float32, {programs * 3 * tile});
+  for (int64_t i = 0; i < y.numel(); ++i) y.set_double(i, 7.0);
+  c.args = {KArg::tensor(idx), KArg::tensor(random_tensor(DType::Float32, {programs * tile}, seed)),
+            KArg::tensor(y),   KArg::tensor(HostTensor(DType::Float32, {programs * 8})),
+            KArg::integer(m),  KArg::integer(n)};
+  c.grid.x = programs;
+  return c;
+}
+
+TEST(ChipScalarMasks, TileMasksHonourTheScalar) {
+  // Full tiles, then partial rows and columns.
+  expect_close(tile_scalar_masks(8, 16, 74), 0, 0);
+  expect_close(tile_scalar_masks(5, 11, 75), 0, 0);
+}
+
 }  // namespace
 }  // namespace opforge::compiler::testing

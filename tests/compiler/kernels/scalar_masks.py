@@ -50,3 +50,22 @@ def gather_rows(IDX, G, OUT, n_idx, dim, BLOCK_D: tl.constexpr):
         acc += tl.load(G + j * dim + d, mask=dmask & hit, other=0.)
     tl.store(OUT + row * dim + d, acc, mask=dmask)
     tl.store(OUT + row * dim + d, acc * 0. - 1., mask=dmask & (row == 0))
+
+
+@triton.jit
+def tile_scalar_masks(IDX, X, Y, S, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A 2-D tile mask ANDed with a scalar flag, for a load, a store, a
+    # tl.where and a reduction; Y: 3 tiles per program, S: one row sum block.
+    pid = tl.program_id(0)
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    tile = (rows[:, None] < M) & (cols[None, :] < N)
+    hit = tl.load(IDX + pid) == pid
+    offs = rows[:, None] * BLOCK_N + cols[None, :]
+    base = X + pid * BLOCK_M * BLOCK_N + offs
+    out = Y + pid * 3 * BLOCK_M * BLOCK_N + offs
+    x = tl.load(base, mask=tile & hit, other=-1.)
+    tl.store(out, x)
+    tl.store(out + BLOCK_M * BLOCK_N, x + 1., mask=hit & tile)
+    tl.store(out + 2 * BLOCK_M * BLOCK_N, tl.where(tile & ~hit, x, 4.))
+    tl.store(S + pid * BLOCK_M + rows, tl.sum(tl.load(base, mask=tile & hit, other=0.), axis=1))
