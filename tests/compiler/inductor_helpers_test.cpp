@@ -3,11 +3,11 @@
 // Kernels in TorchInductor's form calling the triton_helpers that
 // torch.compile graphs of tests/python/test_compile.py do not reach on this
 // device: pow_integer (Inductor's integer pow with a tensor exponent),
-// fmax2 and max/min_with_first_index (NaN and ties), and the online softmax
-// helpers (online_softmax_combine's one-value form, online_softmax_reduce,
+// if_mask (a load's other=), fmax2 and max/min_with_first_index (NaN and ties), and the online
+// softmax helpers (online_softmax_combine's one-value form, online_softmax_reduce,
 // online_softmax_reduce_scalar_combine), which Inductor emits for CUDA
-// modules. Each runs on the IR interpreter for every candidate config and is
-// checked against values the test computes.
+// modules; randint64 (torch.randint). Each runs on the IR interpreter for every candidate config
+// and is checked against values the test computes.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/interp_executor.h"
@@ -54,7 +55,7 @@ def triton_poi_fused_pow_0(in_ptr0, in_ptr1, out_ptr0, out_ptr1, xnumel, XBLOCK 
     tmp0 = tl.load(in_ptr0 + (x0), xmask)
     tmp1 = tl.full([1], 19, tl.int64)
     tmp2 = triton_helpers.pow_integer(tmp0, tmp1)
-    tmp3 = tl.load(in_ptr1 + (x0), xmask)
+    tmp3 = tl.load(in_ptr1 + (x0), xmask, other=triton_helpers.if_mask(xmask, 0))
     tmp4 = tmp0.to(tl.int32)
     tmp5 = triton_helpers.pow_integer(tmp4, tmp3)
     tl.store(out_ptr0 + (x0), tmp2, xmask)
@@ -106,6 +107,37 @@ def triton_per_fused_argmax_argmin_fmax_0(in_ptr0, out_ptr0, out_ptr1, out_ptr2,
     tl.store(out_ptr0 + (x0), tmp4, xmask)
     tl.store(out_ptr1 + (x0), tmp6, xmask)
     tl.store(out_ptr2 + (x0), tmp8, xmask)
+)PY";
+
+const char *kRandint64 = R"PY(
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 512}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'out_ptr0': '*i64', 'load_seed_offset': 'i32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='opforge', index=0, multi_processor_count=64, cc='mtia-2i', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=16), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_randint_2', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 0, 'num_store': 1, 'num_reduction': 0, 'autotune_hints': (), 'tiling_scores': {'x': 8192}, 'backend_hash': 'B7BBB866D4DDDDFF78D07266742D3CAC2721DD7D2EDAF5A799814337966BA6E5', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_randint_2(in_ptr0, out_ptr0, load_seed_offset, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 512
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + load_seed_offset)
+    tmp1 = tl.full([1], 3, tl.int64)
+    tmp2 = tl.full([1], 10, tl.int64)
+    tmp3 = (x0).to(tl.int32)
+    tmp4 = triton_helpers.randint64(tmp0, (tmp3).to(tl.uint32), tmp1, tmp2)
+    tl.store(out_ptr0 + (x0), tmp4, xmask)
 )PY";
 
 const char *kOnlineSoftmax = R"PY(import triton
@@ -224,11 +256,11 @@ std::vector<std::map<std::string, HostTensor>> run_configs(
 }
 
 TEST(InductorHelpers, LintClean) {
-  for (const char *text : {kPowInteger, kArgWithFirstIndexAndFmax, kOnlineSoftmax})
+  for (const char *text : {kPowInteger, kArgWithFirstIndexAndFmax, kRandint64, kOnlineSoftmax})
     for (auto &f : lint_source("kernel.py", text)) ADD_FAILURE() << format_finding(f);
 }
 
-TEST(InductorHelpers, PowIntegerWithConstantAndTensorExponents) {
+TEST(InductorHelpers, PowIntegerWithConstantAndTensorExponentsAndIfMask) {
   HostTensor base(DType::Int64, {256}), exponent(DType::Int32, {256});
   HostTensor out64(DType::Int64, {256}), out32(DType::Int32, {256});
   for (int64_t i = 0; i < 256; ++i) {
@@ -287,6 +319,29 @@ TEST(InductorHelpers, FmaxAndArgReductionsWithFirstIndex) {
       ASSERT_EQ(out["out_ptr1"].get_double(x), hi) << x;
       ASSERT_EQ(out["out_ptr2"].get_double(x), lo) << x;
     }
+}
+
+TEST(InductorHelpers, Randint64InRangeAndSpread) {
+  // torch.randint(3, 10, (8, 64)) as Inductor writes it: every value in [3, 10), each of the
+  // seven about equally often, the same stream for every config.
+  HostTensor seed(DType::Int64, {1}), out(DType::Int64, {512});
+  seed.set_double(0, 1234.0);
+  std::vector<double> first;
+  for (auto &run : run_configs(kRandint64, {{"in_ptr0", seed}, {"out_ptr0", out}},
+                               {{"xnumel", 512}, {"load_seed_offset", 0}})) {
+    std::map<int64_t, int> count;
+    std::vector<double> values;
+    for (int64_t i = 0; i < 512; ++i) {
+      values.push_back(run["out_ptr0"].get_double(i));
+      count[static_cast<int64_t>(values.back())]++;
+    }
+    ASSERT_EQ(count.size(), 7u);
+    EXPECT_EQ(count.begin()->first, 3);
+    EXPECT_EQ(count.rbegin()->first, 9);
+    for (auto &[v, n] : count) EXPECT_GT(n, 40) << v;
+    if (first.empty()) first = values;
+    EXPECT_EQ(values, first);
+  }
 }
 
 TEST(InductorHelpers, OnlineSoftmaxCombineAndScalarCombine) {

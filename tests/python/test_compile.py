@@ -103,12 +103,13 @@ class Compile(unittest.TestCase):
         self.assertLessEqual({"select_one", "max_with_index", "min_with_index", "welford", "prod"}, helpers)
 
     def test_sort_search_and_bit_helpers(self):
-        # torch.sort, bucketize/searchsorted, nextafter, frexp (subnormals too) and arg
+        # torch.sort, bucketize/searchsorted (with a sorter too), nextafter, frexp (subnormals too) and arg
         # reductions with ties: bit-exact. (frexp of a bfloat16 input tensor: Inductor drops the
         # rounding of x.bfloat16() and takes frexp of the float32 value.)
-        def f(x, b, y, xb):
+        def f(x, b, y, xb, shuffled, order):
             tiny = x * 1e-39
             return (torch.bucketize(x, b), torch.bucketize(x, b, right=True), torch.searchsorted(b, x),
+                    torch.searchsorted(shuffled, x, sorter=order, right=True),
                     torch.nextafter(x, y), torch.nextafter(x.bfloat16(), y.bfloat16()),
                     *torch.frexp(x), *torch.frexp(tiny), *torch.frexp(xb),
                     *torch.sort(x, dim=1, stable=True), torch.sort(x.round(), dim=1, descending=True, stable=True)[1],
@@ -121,7 +122,8 @@ class Compile(unittest.TestCase):
         y[0, :5] = torch.tensor([-0.0, 1.0, 0.0, 1.0, -float("inf")])
         x[1, :3] = torch.tensor([-2.0, 0.5, 4.0])  # on boundaries
         b = torch.linspace(-4, 4, 17)
-        helpers = self.compiled_matches(f, [x, b, y, x.bfloat16()], 0, 0)
+        shuffled = b[torch.randperm(17, generator=g)]
+        helpers = self.compiled_matches(f, [x, b, y, x.bfloat16(), shuffled, torch.argsort(shuffled)], 0, 0)
         self.assertLessEqual({"sort_with_index", "bucketize_binary_search", "nextafter", "frexp"}, helpers)
 
     def forward(self, name, dtype):

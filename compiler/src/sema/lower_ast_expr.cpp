@@ -63,6 +63,9 @@ SValue AstLowering::compare(ast::CmpOpKind op, const SValue &a, const SValue &b)
                       a.repr() + " and " + b.repr());
     return SValue::boolean(*r);
   }
+  // A tensor is never None (Inductor's `sorter_ptr is None`, `if_mask(mask, ...)`).
+  if ((op == C::Is || op == C::IsNot) && (a.kind == K::None || b.kind == K::None))
+    return SValue::boolean(op == C::IsNot);
   switch (op) {
     case C::Lt:
       return sem_.compare(CmpKind::Lt, a, b);
