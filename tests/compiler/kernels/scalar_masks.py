@@ -69,3 +69,13 @@ def tile_scalar_masks(IDX, X, Y, S, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.con
     tl.store(out + BLOCK_M * BLOCK_N, x + 1., mask=hit & tile)
     tl.store(out + 2 * BLOCK_M * BLOCK_N, tl.where(tile & ~hit, x, 4.))
     tl.store(S + pid * BLOCK_M + rows, tl.sum(tl.load(base, mask=tile & hit, other=0.), axis=1))
+
+
+def gather_rows_default(idx, g, num_rows):
+    # idx: (n_idx,) int32, g: (n_idx, dim) fp32 with dim <= 64; row r of the
+    # result sums the rows j of g with idx[j] == r (row 0 is set to -1).
+    g = g.contiguous()
+    n_idx, dim = g.shape
+    out = torch.zeros((num_rows, dim), dtype=torch.float32, device=g.device)
+    gather_rows[(num_rows, )](idx.contiguous(), g, out, n_idx, dim, BLOCK_D=64)
+    return out
