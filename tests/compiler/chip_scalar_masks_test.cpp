@@ -84,5 +84,23 @@ TEST(ChipScalarMasks, TileMasksHonourTheScalar) {
   expect_close(tile_scalar_masks(5, 11, 75), 0, 0);
 }
 
+TEST(ChipScalarMasks, WrappedOffsetsHonourTheScalar) {
+  // 3 blocks of 16 over M = 40 elements: the last block wraps after 8.
+  DiffCase c;
+  c.file = "scalar_masks.py";
+  c.kernel = "wrapped_rows";
+  c.signature = "IDX=*i32,X=*fp32,Y=*fp32,M=i32,n=i32";
+  c.constexprs = {"BLOCK=16"};
+  HostTensor idx(DType::Int32, {3});
+  for (int64_t p = 0; p < 3; ++p) idx.set_int(p, p == 1 ? p : 5);
+  for (int64_t n : {16, 12}) {
+    c.args = {KArg::tensor(idx), KArg::tensor(random_tensor(DType::Float32, {40}, 76)),
+              KArg::tensor(HostTensor(DType::Float32, {3 * 16})), KArg::integer(40),
+              KArg::integer(n)};
+    c.grid.x = 3;
+    expect_close(c, 0, 0);
+  }
+}
+
 }  // namespace
 }  // namespace opforge::compiler::testing

@@ -71,6 +71,18 @@ def tile_scalar_masks(IDX, X, Y, S, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.con
     tl.store(S + pid * BLOCK_M + rows, tl.sum(tl.load(base, mask=tile & hit, other=0.), axis=1))
 
 
+@triton.jit
+def wrapped_rows(IDX, X, Y, M, n, BLOCK: tl.constexpr):
+    # Offsets through `% M` (the tail block wraps to the first elements: the
+    # wrap split's two DMA pieces) under a range mask ANDed with a flag.
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    offs = (pid * BLOCK + cols) % M
+    hit = tl.load(IDX + pid) == pid
+    x = tl.load(X + offs, mask=(cols < n) & hit, other=-1.)
+    tl.store(Y + pid * BLOCK + cols, x)
+
+
 def gather_rows_default(idx, g, num_rows):
     # idx: (n_idx,) int32, g: (n_idx, dim) fp32 with dim <= 64; row r of the
     # result sums the rows j of g with idx[j] == r (row 0 is set to -1).
