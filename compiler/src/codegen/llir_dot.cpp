@@ -212,7 +212,13 @@ std::vector<const Value *> Emitter::prefetch_args(const Operation &loop) {
   };
   for (auto *l : prefetched_in(loop))
     for (auto *o : l->operands) visit(o);
-  return {args.begin(), args.end()};
+  // In argument order, not the set's (host addresses): the transfer code is
+  // emitted in this order, and the same kernel must compile to the same code
+  // (test CodegenDeterministic.MatmulBf16IrDoesNotDependOnTheHeap).
+  std::vector<const Value *> out(args.begin(), args.end());
+  std::sort(out.begin(), out.end(),
+            [](const Value *a, const Value *b) { return a->index < b->index; });
+  return out;
 }
 
 void Emitter::in_iteration(const Operation &loop,
@@ -282,11 +288,15 @@ void Emitter::issue_transfers(const Operation &loop, const std::string &first) {
   const std::string more = emit("icmp slt " + ity + " " + iv + ", " +
                                 emit("sub " + ity + " " + scalar(loop.operands[1]) + ", " + step));
   // The carried values of this iteration and of the next one.
+  // The maps are read in `order` (argument order), never iterated: their
+  // order is that of host addresses.
   std::map<const Value *, std::string> now, next, now0, next0;
+  std::vector<const Value *> order{body.arg(0)};
   now[body.arg(0)] = iv;
   next[body.arg(0)] = emit("add " + ity + " " + iv + ", " + step);
   for (const Value *arg : prefetch_args(loop)) {
     if (arg->index == 0) continue;
+    order.push_back(arg);
     const Value *adv = y->operands[arg->index - 1];  // what the yield advances it to
     emit_scalar_slice(body, {adv}, false);
     if (plan_.carried_affine.count(arg)) {
@@ -315,8 +325,10 @@ void Emitter::issue_transfers(const Operation &loop, const std::string &first) {
                          llty(v->type.elem) + " " + a);
   };
   std::map<const Value *, std::string> scalars, elem0;
-  for (auto &[v, x] : now) scalars[v] = pick(v, x, next.at(v));
-  for (auto &[v, x] : now0) elem0[v] = pick(v, x, next0.at(v));
+  for (const Value *v : order)
+    if (now.count(v)) scalars[v] = pick(v, now.at(v), next.at(v));
+  for (const Value *v : order)
+    if (now0.count(v)) elem0[v] = pick(v, now0.at(v), next0.at(v));
   in_iteration(loop, scalars, elem0, [&] {
     for (auto *l : loads) {
       const Prefetch &p = prefetch_.at(l);
