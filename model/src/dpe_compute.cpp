@@ -2,6 +2,7 @@
 #include "opforge/model/dpe_compute.h"
 
 #include <algorithm>
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -84,9 +85,33 @@ bool host_has_fma() {
 }
 #endif
 
+// The DPE rounds to nearest even (its contract), whatever rounding mode the
+// host was left in: the ISS sets the host's mode for a guest instruction with
+// a dynamic rounding mode (frm) and leaves it set (on x86-64 in MXCSR only,
+// which the float math here obeys). Restores the caller's mode and flags.
+class NearestEvenScope {
+ public:
+#if defined(__x86_64__)
+  // MXCSR: rounding control (bits 13-14) 0 = nearest even; flush-to-zero
+  // (bit 15) and denormals-are-zero (bit 6) off.
+  NearestEvenScope() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ & ~0xe040u); }
+  ~NearestEvenScope() { _mm_setcsr(saved_); }
+
+ private:
+  unsigned saved_;
+#else
+  NearestEvenScope() : saved_(std::fegetround()) { std::fesetround(FE_TONEAREST); }
+  ~NearestEvenScope() { std::fesetround(saved_); }
+
+ private:
+  int saved_;
+#endif
+};
+
 template <class Load>
 void matmul_float(const isa::DpeCommand &d, const uint8_t *a, const uint8_t *b, uint8_t *c,
                   Load load) {
+  const NearestEvenScope rne;
   uint32_t eb = dpe_input_bytes(d.dtype);
   // Widen B's rows once per command (k x n).
   std::vector<float> bf(size_t(d.k) * d.n);

@@ -143,6 +143,58 @@ INSTANTIATE_TEST_SUITE_P(AllDtypes, ChipDpe,
                                            DpeDType::INT8),
                          dtype_name);
 
+// A guest float instruction with the dynamic rounding mode (frm = RTZ) right
+// before the DPE command: the ISS left the host's rounding mode at
+// round-toward-zero, the DPE still rounds to nearest even (kernel
+// cmdlist_rtz.S: cmdlist.S with that instruction before each DPE command).
+TEST(ChipDpeRounding, NearestEvenAfterAGuestInstructionRoundingTowardZero) {
+  ChipParams p = testing::preset("tiny");
+  Device dev(p);  // one a process
+  for (DpeDType t : {DpeDType::BF16, DpeDType::FP16, DpeDType::FP32}) {
+    const uint32_t m = 4, n = 16, k = 16;
+    const uint32_t eb = dpe_input_bytes(t);
+    Operand a = make_operand(t, size_t(m) * k, 21), b = make_operand(t, size_t(k) * n, 22);
+    std::vector<float> c0(size_t(m) * n);
+    for (size_t i = 0; i < c0.size(); ++i) c0[i] = float(i) / 7.0f;
+    uint64_t da = dev.alloc(a.bytes.size()), db = dev.alloc(b.bytes.size()),
+             dc = dev.alloc(c0.size() * 4);
+    dev.copy_in(da, a.bytes.data(), a.bytes.size());
+    dev.copy_in(db, b.bytes.data(), b.bytes.size());
+    dev.copy_in(dc, c0.data(), c0.size() * 4);
+    uint64_t la = p.map.local_alias_base, lb = la + 4096, lc = la + 8192;
+    CmdList cl;
+    cl.dma({da, la, a.bytes.size(), 1, 0, 0, 0})
+        .dma({db, lb, b.bytes.size(), 1, 0, 0, 0})
+        .dma({dc, lc, c0.size() * 4, 1, 0, 0, 0})
+        .dma_wait(0)
+        .dpe({la, lb, lc, m, n, k, k, n, n, t, true})
+        .dpe_wait()
+        .dma({lc, dc, c0.size() * 4, 1, 0, 0, 1})
+        .dma_wait(1);
+    KernelLaunch kl = cl.launch();
+    kl.image = read_elf_file(testing::kernel("cmdlist_rtz"));
+    LaunchResult r = dev.launch(kl);
+    ASSERT_TRUE(r.ok()) << r.traps.front();
+    std::vector<float> got(c0.size());
+    dev.copy_out(dc, got.data(), got.size() * 4);
+    dev.free(da);
+    dev.free(db);
+    dev.free(dc);
+    size_t differ = 0;
+    for (uint32_t i = 0; i < m; ++i)
+      for (uint32_t j = 0; j < n; ++j) {
+        float want = c0[size_t(i) * n + j];  // fmaf in k order, nearest even
+        for (uint32_t kk = 0; kk < k; ++kk)
+          want = std::fmaf(float(a.values[size_t(i) * k + kk]), float(b.values[size_t(kk) * n + j]),
+                           want);
+        differ += std::bit_cast<uint32_t>(got[size_t(i) * n + j]) != std::bit_cast<uint32_t>(want);
+      }
+    EXPECT_EQ(differ, 0u) << "dtype " << int(t) << ": " << differ << " of " << m * n
+                          << " results not rounded to nearest even";
+    (void)eb;
+  }
+}
+
 TEST(ChipDpeBad, OperandOutsideLocalMemoryIsATrap) {
   ChipParams p = testing::preset("tiny");
   Device dev(p);

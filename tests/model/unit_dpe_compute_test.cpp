@@ -6,11 +6,13 @@
 // against that definition, computed here one element at a time, for the
 // float types, shapes that are no multiple of the host's vector width,
 // leading dimensions wider than the tile, accumulation, infinities and NaNs
-// with different payloads in several operands.
+// with different payloads in several operands, and round-to-nearest-even
+// whatever rounding mode the host was left in.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -123,6 +125,45 @@ TEST(DpeCompute, EveryResultBitMatchesTheDefinition) {
         ASSERT_EQ(x, y) << "dtype " << int(t) << " trial " << trial << " element " << e / 4
                         << " (m " << d.m << " n " << d.n << " k " << d.k << ")";
       }
+    }
+  }
+}
+
+// The ISS sets the host's rounding mode for a guest instruction with a
+// dynamic one (frm) and leaves it so; a DPE command that follows must still
+// round to nearest even, and give the caller its mode back.
+TEST(DpeCompute, RoundsToNearestEvenWhateverTheHostRoundingMode) {
+  std::mt19937 g(5);
+  std::normal_distribution<float> dist;
+  for (isa::DpeDType t : {isa::DpeDType::BF16, isa::DpeDType::FP16, isa::DpeDType::FP32}) {
+    isa::DpeCommand d;
+    d.dtype = t;
+    d.m = 4;
+    d.n = 40;  // the host's vector lanes and the scalar tail
+    d.k = 24;
+    d.lda = d.k;
+    d.ldb = d.n;
+    d.ldc = d.n;
+    d.accumulate = true;
+    const uint32_t eb = dpe_input_bytes(t);
+    std::vector<uint8_t> a(size_t(d.m) * d.lda * eb), b(size_t(d.k) * d.ldb * eb),
+        c0(size_t(d.m) * d.ldc * 4);
+    for (size_t e = 0; e < a.size() / eb; ++e) put(t, a.data() + e * eb, dist(g), 0);
+    for (size_t e = 0; e < b.size() / eb; ++e) put(t, b.data() + e * eb, dist(g), 0);
+    for (size_t e = 0; e < c0.size() / 4; ++e) put(isa::DpeDType::FP32, &c0[e * 4], dist(g), 0);
+    std::vector<uint8_t> want = c0;
+    reference(d, a.data(), b.data(), want.data());  // in the default mode, nearest even
+    for (int mode : {FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD}) {
+      std::vector<uint8_t> c = c0;
+      ASSERT_EQ(std::fesetround(mode), 0);
+      dpe_matmul(d, a.data(), b.data(), c.data());
+      const int after = std::fegetround();
+      std::fesetround(FE_TONEAREST);
+      EXPECT_EQ(after, mode) << "the caller's rounding mode is restored";
+      size_t differ = 0;
+      for (size_t e = 0; e < c.size(); e += 4) differ += std::memcmp(&c[e], &want[e], 4) != 0;
+      EXPECT_EQ(differ, 0u) << "dtype " << int(t) << " host mode " << mode << ": " << differ
+                            << " of " << c.size() / 4 << " results not rounded to nearest even";
     }
   }
 }
