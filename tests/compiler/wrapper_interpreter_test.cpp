@@ -302,6 +302,22 @@ TEST(WrapperInterpreter, PlainPythonAndMath) {
             "'   7|3.14', 3, [2, 1], (3, 1), 8, 2, True, 'ab')");
 }
 
+// -9223372036854775808 is int64's minimum, as Python reads it (Inductor's output modules
+// pass it to aten.randint.low_out as the low bound of a seed); 2**63 itself and its other
+// uses still do not fit a wrapper's int64.
+TEST(WrapperInterpreter, MinusTwoToTheSixtyThreeIsInt64Min) {
+  Fixture f(
+      "def p():\n"
+      "    return (-9223372036854775808, -9223372036854775807 - 1, -(-9223372036854775807))\n");
+  auto r = f.interp.run("p", {});
+  EXPECT_EQ(r.value.to_string(),
+            "(-9223372036854775808, -9223372036854775808, 9223372036854775807)");
+  Fixture g("def q():\n    return 9223372036854775808\n");
+  EXPECT_THROW(g.interp.run("q", {}), CompileError);
+  Fixture h("def q():\n    return -(9223372036854775808 + 0)\n");
+  EXPECT_THROW(h.interp.run("q", {}), CompileError);
+}
+
 // filter and map as Python's (tutorial 06 autotunes over `list(filter(keep, configs))`):
 // a function, a lambda or None as the predicate; map over one or several iterables.
 TEST(WrapperInterpreter, FilterAndMapAsInPython) {

@@ -126,6 +126,22 @@ class Compile(unittest.TestCase):
         helpers = self.compiled_matches(f, [x, b, y, x.bfloat16(), shuffled, torch.argsort(shuffled)], 0, 0)
         self.assertLessEqual({"sort_with_index", "bucketize_binary_search", "nextafter", "frexp"}, helpers)
 
+    def test_dropout_draws_its_mask_on_the_chip(self):
+        # Inductor seeds its random kernels with aten.randint.low_out(-2**63, 2**63, ...)
+        # in the output module; the graph must run compiled, not eagerly.
+        def f(x):
+            return torch.nn.functional.dropout(x, 0.5, training=True) * 3.0
+
+        x = torch.rand(64, 64, generator=torch.Generator().manual_seed(3)) + 1.0
+        out = compiled(f)(x.to("opforge")).cpu()
+        cov = inductor.coverage()
+        self.assertEqual(cov["eager_graphs"], [])
+        self.assertGreater(cov["nodes"]["triton"], 0)
+        kept = out != 0
+        torch.testing.assert_close(out[kept], (x * 6.0)[kept])
+        self.assertGreater(kept.float().mean().item(), 0.4)
+        self.assertLess(kept.float().mean().item(), 0.6)
+
     def forward(self, name, dtype):
         net, example = models.build(name, **SMALL)
         net = net.to(dtype)

@@ -457,6 +457,13 @@ Value WrapperInterpreter::Impl::eval(const Expr &e, const std::shared_ptr<Scope>
     }
     case ExprKind::UnaryOp: {
       auto &u = e.cast<UnaryOp>();
+      // -9223372036854775808: the literal 2**63 negated is int64's minimum (Python reads it
+      // so; Inductor writes it as a seed bound). The lexer stores 2**63 wrapped to INT64_MIN.
+      if (u.op == UnaryOpKind::USub && u.operand->kind == ExprKind::Constant) {
+        auto &c = u.operand->cast<Constant>();
+        if (c.is_int() && c.big_unsigned && std::get<int64_t>(c.value) == INT64_MIN)
+          return Value::integer(INT64_MIN);
+      }
       Value v = eval(*u.operand, scope);
       switch (u.op) {
         case UnaryOpKind::Not:
