@@ -122,6 +122,14 @@ TEST(DpeCompute, EveryResultBitMatchesTheDefinition) {
         uint32_t x, y;
         std::memcpy(&x, &c[e], 4);
         std::memcpy(&y, &want[e], 4);
+        // Where several NaNs meet in one fmaf, which payload comes out is the
+        // implementation's choice (IEEE 754 only says one of them): the reference's fmaf,
+        // as GCC compiles it here, may take another operand's than the model's. A NaN
+        // must stay a NaN; every other result is compared bit for bit.
+        auto is_nan = [](uint32_t v) {
+          return (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu);
+        };
+        if (is_nan(x) && is_nan(y)) continue;
         ASSERT_EQ(x, y) << "dtype " << int(t) << " trial " << trial << " element " << e / 4
                         << " (m " << d.m << " n " << d.n << " k " << d.k << ")";
       }
