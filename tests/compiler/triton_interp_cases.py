@@ -106,6 +106,9 @@ def cases(torch):
     case("range_masks.py", "centered_rows_default", randn(5, 13), 16)
     case("rect_masks.py", "window_copy_default", randn(150), 20, 97, 0.5)
     case("rect_masks.py", "diff_window_2d", randn(13, 11), 3, 2, extra=WINDOW_2D, exact=True)
+    # Loads masked by `range & scalar` (the scalar from a loaded index): rows that match
+    # no index stay zero.
+    case("scalar_masks.py", "gather_rows_default", randint(0, 6, 20), randn(20, 37), 8)
     case("scan_2d.py", "cumsum_default", randn(5, 12), 0)
     case("scan_2d.py", "cumsum_default", randint(-9, 9, 6, 7), 1, dtype="int32", exact=True)
     case("scan_running_argmax.py", "cummax_default", randn(4, 30), 1)
