@@ -23,7 +23,8 @@ from test_training import CONVNET_SHAPES, close, step, train_mode
 from test_training import SHAPES as TRAIN_SHAPES
 
 
-SMALL = dict(batch=2, image=32, seq=16, vocab=128, d=64, heads=4, layers=1)
+# 16x16 images: the convnets' compiled forwards stay well under a minute each in CI.
+SMALL = dict(batch=2, image=16, seq=16, vocab=128, d=64, heads=4, layers=1)
 
 
 def compiled(fn):
