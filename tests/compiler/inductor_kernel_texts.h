@@ -395,7 +395,14 @@ def triton_per_fused_cumsum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.c
 
 // (kernel name, text) of every kernel above.
 inline std::vector<std::pair<std::string, std::string>> all_kernel_texts() {
-  return {{"triton_poi_fused__unsafe_view_gelu_0", kPointwiseGeluBf16}, {"triton_poi_fused_clone_transpose_1", kPointwiseTranspose2D}, {"triton_per_fused__softmax_masked_fill_mul_ones_triu_view_2", kPersistentSoftmax}, {"triton_per_fused__native_batch_norm_legit_functional_3", kPersistentWelford}, {"triton_red_fused_sum_var_mean_4", kLoopedWelford}, {"triton_per_fused__log_softmax_argmax_5", kPersistentArgmaxLogSoftmax}, {"triton_poi_fused_embedding_6", kEmbeddingWithDeviceAssert}, {"triton_per_fused_cumsum_0", kPersistentCumsumScan}};
+  return {{"triton_poi_fused__unsafe_view_gelu_0", kPointwiseGeluBf16},
+          {"triton_poi_fused_clone_transpose_1", kPointwiseTranspose2D},
+          {"triton_per_fused__softmax_masked_fill_mul_ones_triu_view_2", kPersistentSoftmax},
+          {"triton_per_fused__native_batch_norm_legit_functional_3", kPersistentWelford},
+          {"triton_red_fused_sum_var_mean_4", kLoopedWelford},
+          {"triton_per_fused__log_softmax_argmax_5", kPersistentArgmaxLogSoftmax},
+          {"triton_poi_fused_embedding_6", kEmbeddingWithDeviceAssert},
+          {"triton_per_fused_cumsum_0", kPersistentCumsumScan}};
 }
 
 }  // namespace opforge::compiler::inductor_texts
