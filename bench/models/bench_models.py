@@ -12,7 +12,7 @@ launches' time, the max error against the CPU, and the ATen overloads that ran o
 one, then the inductor kernels) or --library DIR.
 
 The defaults are scaled-down shapes that simulate in a minute or two each on a 2-core
-machine (about 1.5 M guest instructions per second); the published shapes are
+machine (6-40 M guest instructions per second in lt timing, 2026-12-05); the published shapes are
 --image 224 (ResNet-18, MobileNetV3-Small) and --d 768 --heads 12 --seq 256 --vocab 50257
 (GPT-2 small's width, two layers), which take hours of simulation.
 """
