@@ -107,10 +107,19 @@ TEST(ChipScalarMasks, WrappedOffsetsHonourTheScalar) {
   }
 }
 
+// A file the process wrote and removes when it exits.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+};
+
 // The inductor embedding_bag template's forward kernel (its placeholders
-// filled so that the file parses), written once per process.
+// filled so that the file parses), written once per process and removed at exit.
 std::string embedding_bag_kernel_file() {
-  static const std::string path = [] {
+  static const TempFile file{[] {
     std::ifstream in(std::string(OPFORGE_SOURCE_DIR) +
                      "/generator/inductor/templates/indexing/embedding_bag.py");
     std::stringstream ss;
@@ -127,8 +136,8 @@ std::string embedding_bag_kernel_file() {
                 ("opforge_scalar_masks_" + std::to_string(::getpid()) + "_embedding_bag.py");
     std::ofstream(file) << text;
     return file.string();
-  }();
-  return path;
+  }()};
+  return file.path;
 }
 
 // Sum mode, 2 bags of 3 indices over 4 rows of 8 (NaN in row `nan_row`),
