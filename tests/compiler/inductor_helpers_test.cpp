@@ -19,6 +19,7 @@
 #include <random>
 #include <vector>
 
+#include "inductor_run_configs.h"
 #include "opforge/compiler/inductor_heuristics.h"
 #include "opforge/compiler/interp_executor.h"
 #include "opforge/compiler/lint.h"
@@ -26,6 +27,7 @@
 
 using namespace opforge;
 using namespace opforge::compiler;
+using namespace opforge::compiler::test;
 
 namespace {
 
@@ -204,57 +206,6 @@ def triton_red_fused__softmax_0(in_ptr0, out_ptr0, out_ptr1, out_ptr2, out_ptr3,
 )PY";
 // clang-format on
 
-// Every tensor argument after one launch per candidate config on the interpreter.
-std::vector<std::map<std::string, HostTensor>> run_configs(
-    const std::string &source, const std::map<std::string, HostTensor> &tensors,
-    const std::map<std::string, int64_t> &scalars) {
-  auto module = std::make_shared<ast::Module>(parse_source("kernel.py", source));
-  InductorKernelInfo info = read_inductor_kernel(*module);
-  const ast::FunctionDef *fn = module->function(info.kernel);
-  std::vector<std::map<std::string, HostTensor>> runs;
-  for (const InductorConfig &config : inductor_configs(info, InductorTarget{})) {
-    InterpExecutor ex{Knobs{}};
-    LaunchRequest req;
-    req.kernel = info.kernel;
-    req.function = fn;
-    req.module = module.get();
-    std::map<std::string, TensorHandle> handles;
-    for (auto &p : fn->params.params) {
-      LaunchArg a;
-      a.name = p.name;
-      if (auto t = tensors.find(p.name); t != tensors.end()) {
-        TensorHandle h;
-        h.buffer = ex.allocate(t->second.numel() * t->second.element_size());
-        h.dtype = t->second.dtype();
-        h.sizes = t->second.sizes();
-        h.strides = HostTensor::contiguous_strides(h.sizes);
-        ex.copy_in(h, t->second);
-        handles[p.name] = h;
-        a.kind = LaunchArg::Kind::Tensor;
-        a.tensor = h;
-      } else if (auto s = scalars.find(p.name); s != scalars.end()) {
-        a.kind = LaunchArg::Kind::Int;
-        a.int_value = s->second;
-      } else if (auto b = config.get(p.name)) {
-        a.kind = LaunchArg::Kind::Int;
-        a.int_value = *b;
-        a.is_constexpr = true;
-      } else {
-        ADD_FAILURE() << "no value for parameter " << p.name;
-      }
-      req.args.push_back(a);
-    }
-    auto grid = inductor_grid(info, config, scalars);
-    req.grid = {grid[0], grid[1], grid[2]};
-    ex.launch(req);
-    std::map<std::string, HostTensor> out;
-    for (auto &[name, h] : handles) out[name] = ex.copy_out(h);
-    runs.push_back(std::move(out));
-  }
-  EXPECT_FALSE(runs.empty()) << "no candidate config";
-  return runs;
-}
-
 TEST(InductorHelpers, LintClean) {
   for (const char *text : {kPowInteger, kArgWithFirstIndexAndFmax, kRandint64, kOnlineSoftmax})
     for (auto &f : lint_source("kernel.py", text)) ADD_FAILURE() << format_finding(f);
@@ -267,7 +218,7 @@ TEST(InductorHelpers, PowIntegerWithConstantAndTensorExponentsAndIfMask) {
     base.set_double(i, static_cast<double>(i % 11 - 5));
     exponent.set_double(i, static_cast<double>((i / 11) % 13));
   }
-  for (auto &out : run_configs(
+  for (auto &[config, out] : run_configs(
            kPowInteger,
            {{"in_ptr0", base}, {"in_ptr1", exponent}, {"out_ptr0", out64}, {"out_ptr1", out32}},
            {{"xnumel", 256}}))
@@ -292,7 +243,7 @@ TEST(InductorHelpers, FmaxAndArgReductionsWithFirstIndex) {
   in.set_double(16 + 9, nan);
   for (int64_t r = 0; r < 16; ++r) in.set_double(32 + r, nan);
   HostTensor fmax(DType::Float32, {32}), amax(DType::Int64, {32}), amin(DType::Int64, {32});
-  for (auto &out :
+  for (auto &[config, out] :
        run_configs(kArgWithFirstIndexAndFmax,
                    {{"in_ptr0", in}, {"out_ptr0", fmax}, {"out_ptr1", amax}, {"out_ptr2", amin}},
                    {{"xnumel", 32}, {"r0_numel", 16}}))
@@ -327,8 +278,8 @@ TEST(InductorHelpers, Randint64InRangeAndSpread) {
   HostTensor seed(DType::Int64, {1}), out(DType::Int64, {512});
   seed.set_double(0, 1234.0);
   std::vector<double> first;
-  for (auto &run : run_configs(kRandint64, {{"in_ptr0", seed}, {"out_ptr0", out}},
-                               {{"xnumel", 512}, {"load_seed_offset", 0}})) {
+  for (auto &[config, run] : run_configs(kRandint64, {{"in_ptr0", seed}, {"out_ptr0", out}},
+                                         {{"xnumel", 512}, {"load_seed_offset", 0}})) {
     std::map<int64_t, int> count;
     std::vector<double> values;
     for (int64_t i = 0; i < 512; ++i) {
@@ -354,13 +305,13 @@ TEST(InductorHelpers, OnlineSoftmaxCombineAndScalarCombine) {
   in.set_double(5 * 300 + 299, 40.0);  // the last element, past any whole block
   HostTensor m0(DType::Float32, {8}), s0(DType::Float32, {8}), m1(DType::Float32, {8}),
       s1(DType::Float32, {8});
-  for (auto &out : run_configs(kOnlineSoftmax,
-                               {{"in_ptr0", in},
-                                {"out_ptr0", m0},
-                                {"out_ptr1", s0},
-                                {"out_ptr2", m1},
-                                {"out_ptr3", s1}},
-                               {{"xnumel", 8}, {"r0_numel", 300}}))
+  for (auto &[config, out] : run_configs(kOnlineSoftmax,
+                                         {{"in_ptr0", in},
+                                          {"out_ptr0", m0},
+                                          {"out_ptr1", s0},
+                                          {"out_ptr2", m1},
+                                          {"out_ptr3", s1}},
+                                         {{"xnumel", 8}, {"r0_numel", 300}}))
     for (int64_t x = 0; x < 8; ++x) {
       double top = -INFINITY, sum = 0;
       for (int64_t r = 0; r < 300; ++r) top = std::max(top, in.get_double(r + 300 * x));
