@@ -168,6 +168,21 @@ at::Tensor copy_from(const at::Tensor &self, const at::Tensor &dst, bool non_blo
 
 }  // namespace
 
+c10::Storage buffer_storage(uint64_t buffer, size_t bytes, bool owning) {
+  void *p = buffer_pointer(buffer);
+  c10::DataPtr data(p, p, owning ? &delete_buffer : nullptr, c10::Device(kDeviceType, 0));
+  return c10::Storage(c10::Storage::use_byte_size_t(), bytes, std::move(data), device_allocator(),
+                      /*resizable=*/owning);
+}
+
+at::Tensor tensor_over(c10::Storage storage, const compiler::TensorHandle &h) {
+  at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(
+      std::move(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
+      c10::scalarTypeToTypeMeta(to_scalar_type(h.dtype)));
+  t.unsafeGetTensorImpl()->set_sizes_and_strides(h.sizes, h.strides, h.storage_offset);
+  return t;
+}
+
 c10::Allocator *device_allocator() { return &g_allocator; }
 
 compiler::TensorHandle handle_of(const at::Tensor &t) {

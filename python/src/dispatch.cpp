@@ -245,23 +245,11 @@ class Outputs {
     } else if (auto s = made_.find(h.buffer); s != made_.end()) {
       storage = s->second;
     } else {
-      const size_t bytes = size_t(std::max<int64_t>(extent_[h.buffer], 1));
-      void *p = buffer_pointer(h.buffer);
-      c10::DataPtr data(p, p, deleter(), c10::Device(kDeviceType, 0));
-      storage = c10::Storage(c10::Storage::use_byte_size_t(), bytes, std::move(data),
-                             device_allocator(), /*resizable=*/true);
+      storage = buffer_storage(h.buffer, size_t(std::max<int64_t>(extent_[h.buffer], 1)),
+                               /*owning=*/true);
       made_.emplace(h.buffer, storage);
     }
-    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(
-        std::move(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
-        c10::scalarTypeToTypeMeta(to_scalar_type(h.dtype)));
-    t.unsafeGetTensorImpl()->set_sizes_and_strides(h.sizes, h.strides, h.storage_offset);
-    return t;
-  }
-  static c10::DeleterFnPtr deleter() {
-    return [](void *ctx) {
-      if (ctx && Runtime::initialized()) Runtime::get().free(pointer_buffer(ctx));
-    };
+    return tensor_over(std::move(storage), h);
   }
 
   const Marshal &marshal_;

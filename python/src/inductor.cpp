@@ -41,18 +41,10 @@ class Storages {
     } else if (auto r = returned_.find(h.buffer); returned && r != returned_.end()) {
       storage = r->second;
     } else {
-      const size_t bytes = size_t(std::max<int64_t>(extent_of(h), 1));
-      void *p = buffer_pointer(h.buffer);
-      c10::DataPtr data(p, p, returned ? owning_deleter() : nullptr, c10::Device(kDeviceType, 0));
-      storage = c10::Storage(c10::Storage::use_byte_size_t(), bytes, std::move(data),
-                             device_allocator(), /*resizable=*/false);
+      storage = buffer_storage(h.buffer, size_t(std::max<int64_t>(extent_of(h), 1)), returned);
       if (returned) returned_.emplace(h.buffer, storage);
     }
-    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(
-        std::move(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
-        c10::scalarTypeToTypeMeta(to_scalar_type(h.dtype)));
-    t.unsafeGetTensorImpl()->set_sizes_and_strides(h.sizes, h.strides, h.storage_offset);
-    return t;
+    return tensor_over(std::move(storage), h);
   }
 
   // The largest extent any returned view needs of its buffer.
@@ -64,11 +56,6 @@ class Storages {
   int64_t extent_of(const compiler::TensorHandle &h) const {
     auto it = extent_.find(h.buffer);
     return std::max(h.extent_bytes(), it == extent_.end() ? 0 : it->second);
-  }
-  static c10::DeleterFnPtr owning_deleter() {
-    return [](void *ctx) {
-      if (ctx && Runtime::initialized()) Runtime::get().free(pointer_buffer(ctx));
-    };
   }
   std::map<uint64_t, c10::Storage> owned_, returned_;
   std::map<uint64_t, int64_t> extent_;

@@ -46,6 +46,12 @@ c10::ScalarType to_scalar_type(DType t);
 // "float32", "complex64", ...
 std::string dtype_label(c10::ScalarType t);
 
+// A storage over the first `bytes` of device buffer `buffer`; with `owning` it frees
+// the buffer when its last tensor goes (a buffer a kernel or a module allocated).
+c10::Storage buffer_storage(uint64_t buffer, size_t bytes, bool owning);
+// An opforge tensor over `storage` with `h`'s dtype, sizes, strides and offset.
+at::Tensor tensor_over(c10::Storage storage, const compiler::TensorHandle &h);
+
 // The device view of an opforge tensor (its storage's buffer, sizes, strides and
 // offset); throws for a dtype the chip cannot hold.
 compiler::TensorHandle handle_of(const at::Tensor &t);
