@@ -127,6 +127,20 @@ class Compile(unittest.TestCase):
         helpers = self.compiled_matches(f, [x, b, y, x.bfloat16(), shuffled, torch.argsort(shuffled)], 0, 0)
         self.assertLessEqual({"sort_with_index", "bucketize_binary_search", "nextafter", "frexp"}, helpers)
 
+    def test_mode_and_options_reach_inductor(self):
+        # torch.compile hands mode= and options= to a named backend as keyword arguments
+        # (mode="max-autotune" raised TypeError from compile_fx before they became config
+        # patches).
+        def f(x, y):
+            return torch.relu(x @ y) + 1.0
+
+        x = torch.randn(32, 32, generator=torch.Generator().manual_seed(4))
+        for kwargs in (dict(mode="max-autotune"), dict(options={"max_autotune": False})):
+            torch._dynamo.reset()
+            out = torch.compile(f, backend="opforge", **kwargs)(x.to("opforge"), x.to("opforge"))
+            torch.testing.assert_close(out.cpu(), f(x, x))
+        self.assertEqual(inductor.coverage()["eager_graphs"], [])
+
     def test_dropout_draws_its_mask_on_the_chip(self):
         # Inductor seeds its random kernels with aten.randint.low_out(-2**63, 2**63, ...)
         # in the output module; the graph must run compiled, not eagerly.
